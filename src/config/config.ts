@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+/** Reads a positive integer from an environment string, with a default when the variable is unset. */
+const intFromEnv = (fallback: number, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { message: 'expected a whole number' })
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(max))
+    .optional()
+    .transform((v) => v ?? fallback);
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+const optionalUrl = optionalString.pipe(
+  z
+    .url({ protocol: /^https?$/, message: 'expected an http(s) URL such as https://cloud.apizee.com' })
+    .optional(),
+);
+
+/**
+ * The one schema for the whole environment. Every variable the bot reads is here, with its default;
+ * `.env.example` documents each of them.
+ */
+export const envSchema = z
+  .object({
+    LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+    PLATFORM_URL: optionalUrl,
+    PLATFORM_TOKEN: optionalString,
+    PLATFORM_USERNAME: optionalString,
+    PLATFORM_PASSWORD: optionalString,
+    PLATFORM_RATE_LIMIT: intFromEnv(10, 1, 100_000),
+    PLATFORM_CONNECT_TIMEOUT_MS: intFromEnv(5_000, 100),
+    PLATFORM_HEADERS_TIMEOUT_MS: intFromEnv(15_000, 100),
+    PLATFORM_BODY_TIMEOUT_MS: intFromEnv(30_000, 100),
+  })
+  .superRefine((env, ctx) => {
+    const hasToken = env.PLATFORM_TOKEN !== undefined;
+    const hasUser = env.PLATFORM_USERNAME !== undefined;
+    const hasPassword = env.PLATFORM_PASSWORD !== undefined;
+    if (hasToken && (hasUser || hasPassword)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PLATFORM_TOKEN'],
+        message: 'set either PLATFORM_TOKEN or PLATFORM_USERNAME/PLATFORM_PASSWORD, not both',
+      });
+    }
+    if (hasUser !== hasPassword) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [hasUser ? 'PLATFORM_PASSWORD' : 'PLATFORM_USERNAME'],
+        message: 'PLATFORM_USERNAME and PLATFORM_PASSWORD go together',
+      });
+    }
+    if (env.PLATFORM_URL !== undefined && !hasToken && !hasUser) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PLATFORM_URL'],
+        message:
+          'a platform URL needs credentials: PLATFORM_TOKEN, or PLATFORM_USERNAME and PLATFORM_PASSWORD',
+      });
+    }
+  });
+
+/** How the bot authenticates to the platform. */
+export type PlatformCredentials =
+  | { kind: 'token'; token: string }
+  | { kind: 'password'; username: string; password: string };
+
+/** The validated configuration the composition root hands to every part. */
+export interface Config {
+  logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
+  platform: {
+    /** Base URL of the platform; undefined means "start the built-in simulator". */
+    url: string | undefined;
+    credentials: PlatformCredentials | undefined;
+    rateLimitPerMinute: number;
+    timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+  };
+}
+
+/** Thrown by `loadConfig` with every problem of the environment at once. */
+export class ConfigError extends Error {
+  readonly code = 'config_invalid';
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validates the environment and returns the configuration, or throws a ConfigError naming each problem. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.') || 'environment';
+      const given = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
+      const isSecret = /TOKEN|PASSWORD|SECRET/.test(name);
+      const shown = given === undefined || isSecret ? '' : ` (got "${given}")`;
+      return `${name}: ${issue.message}${shown}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const e = parsed.data;
+  let credentials: PlatformCredentials | undefined;
+  if (e.PLATFORM_TOKEN) credentials = { kind: 'token', token: e.PLATFORM_TOKEN };
+  else if (e.PLATFORM_USERNAME && e.PLATFORM_PASSWORD)
+    credentials = { kind: 'password', username: e.PLATFORM_USERNAME, password: e.PLATFORM_PASSWORD };
+  return {
+    logLevel: e.LOG_LEVEL,
+    platform: {
+      url: e.PLATFORM_URL?.replace(/\/+$/, ''),
+      credentials,
+      rateLimitPerMinute: e.PLATFORM_RATE_LIMIT,
+      timeouts: {
+        connectMs: e.PLATFORM_CONNECT_TIMEOUT_MS,
+        headersMs: e.PLATFORM_HEADERS_TIMEOUT_MS,
+        bodyMs: e.PLATFORM_BODY_TIMEOUT_MS,
+      },
+    },
+  };
+}

@@ -1,0 +1,377 @@
+import type { Readable } from 'node:stream';
+import { Agent, type Dispatcher, request } from 'undici';
+import type { z } from 'zod';
+import type { PlatformCredentials } from '../config/config.js';
+import { TokenProvider } from './auth.js';
+import { TtlCache } from './cache.js';
+import {
+  type EndpointName,
+  type EndpointSpec,
+  type Endpoints,
+  endpoints,
+  type HttpMethod,
+} from './endpoints.js';
+import {
+  PlatformError,
+  PlatformHttpError,
+  PlatformInputError,
+  PlatformNetworkError,
+  PlatformRateLimitedError,
+  PlatformResponseError,
+} from './errors.js';
+import { type Priority, RateBudget } from './rate-budget.js';
+import type { Page } from './schemas.js';
+
+/** A binary answer handed to the caller unbuffered (a 200 MB recording must not sit in memory). */
+export interface Download {
+  body: Readable;
+  contentType: string | undefined;
+  contentLength: number | undefined;
+  filename: string | undefined;
+}
+
+export interface CallOptions {
+  /** interactive (a person waits; default) or background (poller, digests): served after interactive. */
+  priority?: Priority;
+  signal?: AbortSignal;
+  /** Give up with PlatformRateLimitedError rather than wait longer than this for the rate budget. */
+  maxWaitMs?: number;
+}
+
+/** Minimal logger shape (pino-compatible). */
+export interface ClientLogger {
+  debug(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface PlatformClientOptions {
+  baseUrl: string;
+  credentials: PlatformCredentials;
+  /** Requests per minute allowed by the platform (default 10). */
+  rateLimitPerMinute?: number;
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Attempts for idempotent requests (GET, PUT, DELETE) on network errors, 5xx and 429. Default 3. */
+  maxAttempts?: number;
+  /** TTL of cached reads (users/me, groups, users of the enterprise). Default 60 s. */
+  cacheTtlMs?: number;
+  now?: () => number;
+  logger?: ClientLogger;
+  /** Retry backoff base in ms (tests shorten it). Default 300. */
+  backoffBaseMs?: number;
+}
+
+type Input<N extends EndpointName> = z.input<Endpoints[N]['input']>;
+type Output<N extends EndpointName> = Endpoints[N]['output'] extends z.ZodType
+  ? z.output<Endpoints[N]['output']>
+  : Download;
+type Args<N extends EndpointName> =
+  Record<never, never> extends Input<N>
+    ? [input?: Input<N>, options?: CallOptions]
+    : [input: Input<N>, options?: CallOptions];
+
+/** One typed method per operation of the endpoint table. */
+export type PlatformMethods = { [N in EndpointName]: (...args: Args<N>) => Promise<Output<N>> };
+
+/** Operations whose answer is a list page, which `paginate` can walk. */
+export type ListEndpointName = {
+  [N in EndpointName]: Output<N> extends Page<unknown> ? N : never;
+}[EndpointName];
+type Item<N extends ListEndpointName> = Output<N> extends Page<infer T> ? T : never;
+
+const networkCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+]);
+const timeoutCodes = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ETIMEDOUT',
+]);
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
+
+const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+const numberHeader = (headers: Record<string, string | string[] | undefined>, name: string) => {
+  const v = header(headers, name);
+  const n = v === undefined ? Number.NaN : Number(v);
+  return Number.isFinite(n) ? n : undefined;
+};
+
+/** Turns an input value into its query-string form (spec convention 1). */
+function wireValue(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (Array.isArray(v)) return v.map(String).join(',');
+  if (v instanceof Date) return v.toISOString();
+  return String(v);
+}
+
+/**
+ * The platform client: the request core (auth, rate budget, retries, timeouts, typed errors, cache)
+ * and one method per endpoint of the table. Create it with `createPlatformClient`.
+ */
+export class PlatformCore {
+  readonly budget: RateBudget;
+  readonly baseUrl: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly tokens: TokenProvider;
+  private readonly cache: TtlCache;
+  private readonly maxAttempts: number;
+  private readonly backoffBaseMs: number;
+  private readonly logger: ClientLogger | undefined;
+
+  constructor(options: PlatformClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    const now = options.now ?? Date.now;
+    this.budget = new RateBudget({ perWindow: options.rateLimitPerMinute ?? 10, now });
+    const t = options.timeouts ?? {};
+    this.dispatcher = new Agent({
+      connect: { timeout: t.connectMs ?? 5_000 },
+      headersTimeout: t.headersMs ?? 15_000,
+      bodyTimeout: t.bodyMs ?? 30_000,
+    });
+    this.tokens = new TokenProvider(
+      options.credentials,
+      async (username, password) => {
+        const answer = await this.call('createToken', { username, password });
+        return { token: answer.access_token, expiresInS: answer.expires_in ?? 86_400 };
+      },
+      now,
+    );
+    this.cache = new TtlCache(options.cacheTtlMs ?? 60_000, now);
+    this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
+    this.backoffBaseMs = options.backoffBaseMs ?? 300;
+    this.logger = options.logger;
+  }
+
+  /** About how long a request of this priority would wait for the rate budget now, in ms. */
+  estimateWaitMs(priority: Priority = 'interactive'): number {
+    return this.budget.estimateWaitMs(priority);
+  }
+
+  /** Calls one operation of the endpoint table by name. */
+  async call<N extends EndpointName>(name: N, ...[input, options]: Args<N>): Promise<Output<N>> {
+    const spec: EndpointSpec = endpoints[name];
+    const parsed = spec.input.safeParse(input ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({
+        field: i.path.length ? i.path.map(String).join('.') : '(input)',
+        problem: i.message,
+      }));
+      const first = issues[0] ?? { field: '(input)', problem: 'invalid' };
+      throw new PlatformInputError(name, first.field, first.problem, issues);
+    }
+    const values = parsed.data as Record<string, unknown>;
+    const path = spec.path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(String(values[key])));
+    const query = new URLSearchParams();
+    for (const [key, value] of Object.entries(values)) {
+      if (spec.path.includes(`{${key}}`)) continue;
+      const v = wireValue(value);
+      if (v !== undefined) query.set(spec.wire?.[key] ?? key, v);
+    }
+    const qs = query.toString();
+    const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
+
+    const cacheKey = spec.cache ? `${name} ${url}` : undefined;
+    if (cacheKey) {
+      const hit = this.cache.get(cacheKey);
+      if (hit !== undefined) return hit as Output<N>;
+    }
+    const result = await this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
+    if (cacheKey) this.cache.set(cacheKey, spec.cache as string, result);
+    if (spec.invalidates) this.cache.invalidate(spec.invalidates);
+    return result as Output<N>;
+  }
+
+  /**
+   * Downloads a file by absolute URL (the `url` an export answer carries). The bearer token is sent
+   * only to the platform's own origin, never to another host.
+   */
+  async downloadUrl(url: string, options: CallOptions = {}): Promise<Download> {
+    const sameOrigin = new URL(url).origin === new URL(this.baseUrl).origin;
+    return (await this.send('downloadUrl', 'GET', 'stream', url, sameOrigin, options)) as Download;
+  }
+
+  /** Walks every item of a list operation page by page (offset/limit), fetching a page only when needed. */
+  async *paginate<N extends ListEndpointName>(
+    name: N,
+    input: Input<N>,
+    options: CallOptions & { pageSize?: number } = {},
+  ): AsyncGenerator<Item<N>> {
+    const base = input as Record<string, unknown>;
+    const limit = (base.limit as number | undefined) ?? options.pageSize ?? 100;
+    let offset = (base.offset as number | undefined) ?? 0;
+    for (;;) {
+      const page = (await this.call(
+        name,
+        ...([{ ...base, offset, limit }, options] as unknown as Args<N>),
+      )) as Page<Item<N>>;
+      yield* page.items;
+      if (page.items.length === 0) return;
+      if (page.nextOffset !== undefined) {
+        if (page.nextOffset <= offset) return;
+        offset = page.nextOffset;
+      } else {
+        offset += page.items.length;
+        if (page.total !== undefined ? offset >= page.total : page.items.length < limit) return;
+      }
+    }
+  }
+
+  /** Closes connections and rejects queued requests. */
+  async close(): Promise<void> {
+    this.budget.close(new Error('platform client closed'));
+    await this.dispatcher.close();
+  }
+
+  private async send(
+    name: string,
+    method: HttpMethod,
+    output: EndpointSpec['output'],
+    url: string,
+    withAuth: boolean,
+    options: CallOptions,
+  ): Promise<unknown> {
+    const priority = options.priority ?? 'interactive';
+    const idempotent = method !== 'POST';
+    let token = withAuth ? await this.tokens.token() : undefined;
+    let renewedAfter401 = false;
+    for (let attempt = 1; ; attempt++) {
+      const wait = this.budget.estimateWaitMs(priority);
+      if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
+        throw new PlatformRateLimitedError(name, wait);
+      await this.budget.acquire(priority, options.signal);
+      const started = Date.now();
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(url, {
+          method,
+          dispatcher: this.dispatcher,
+          headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        const code = (error as { code?: string }).code;
+        const failure = new PlatformNetworkError(
+          name,
+          code && timeoutCodes.has(code) ? 'timeout' : 'connection',
+          code,
+          { cause: error },
+        );
+        // A POST is retried only when it surely never reached the server.
+        const retryable = (code && networkCodes.has(code) && idempotent) || code === 'ECONNREFUSED';
+        this.logger?.warn({ op: name, code, attempt }, 'platform request failed');
+        if (!retryable || attempt >= this.maxAttempts) throw failure;
+        await sleep(this.backoff(attempt), options.signal);
+        continue;
+      }
+      const { statusCode: status, headers } = response;
+      this.budget.observe(
+        numberHeader(headers, 'x-ratelimit-remaining'),
+        numberHeader(headers, 'x-ratelimit-reset'),
+      );
+      this.logger?.debug({ op: name, method, status, ms: Date.now() - started }, 'platform request');
+
+      if (status >= 200 && status < 300 && output === 'stream') {
+        const length = numberHeader(headers, 'content-length');
+        const disposition = header(headers, 'content-disposition');
+        return {
+          body: response.body,
+          contentType: header(headers, 'content-type'),
+          contentLength: length,
+          filename: disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i)?.[1],
+        } satisfies Download;
+      }
+      const text = await response.body.text().catch(() => '');
+      let body: unknown = text;
+      if (text) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // Not JSON: keep the text (an HTML error page, a plain "OK").
+        }
+      } else body = undefined;
+
+      if (status >= 200 && status < 300) {
+        if (output === 'stream') return body;
+        const out = output.safeParse(body);
+        if (!out.success) {
+          const issue = out.error.issues[0];
+          throw new PlatformResponseError(
+            name,
+            issue?.path.map(String).join('.') ?? '',
+            issue?.message ?? 'invalid',
+          );
+        }
+        return out.data;
+      }
+      if (status === 429) {
+        const waitMs =
+          (numberHeader(headers, 'x-ratelimit-reset') ?? numberHeader(headers, 'retry-after') ?? 1) * 1000 ||
+          1000;
+        this.budget.pauseFor(waitMs);
+        this.logger?.warn({ op: name, waitMs, attempt }, 'platform rate limit hit');
+        const mayWait = options.maxWaitMs === undefined || waitMs <= options.maxWaitMs;
+        if (attempt >= this.maxAttempts || !mayWait) throw new PlatformRateLimitedError(name, waitMs);
+        continue; // a 429 was not processed: even a POST may go again; the budget holds it until the reset
+      }
+      if (status === 401 && token && this.tokens.renewable && !renewedAfter401) {
+        renewedAfter401 = true;
+        attempt--; // the renewal retry does not count against the attempts
+        token = await this.tokens.afterUnauthorized(token);
+        continue;
+      }
+      if (status >= 500 && idempotent && attempt < this.maxAttempts) {
+        this.logger?.warn({ op: name, status, attempt }, 'platform server error, retrying');
+        await sleep(this.backoff(attempt), options.signal);
+        continue;
+      }
+      throw new PlatformHttpError(name, status, body);
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const base = this.backoffBaseMs * 2 ** (attempt - 1);
+    return Math.min(10_000, base / 2 + Math.random() * base);
+  }
+}
+
+export type PlatformClient = PlatformCore & PlatformMethods;
+
+/** Creates the platform client: the core plus one method per endpoint, derived from the endpoint table. */
+export function createPlatformClient(options: PlatformClientOptions): PlatformClient {
+  const core = new PlatformCore(options);
+  const methods = Object.fromEntries(
+    (Object.keys(endpoints) as EndpointName[]).map((name) => [
+      name,
+      (...args: unknown[]) => core.call(name, ...(args as Args<typeof name>)),
+    ]),
+  );
+  return Object.assign(core, methods) as unknown as PlatformClient;
+}
+
+export { PlatformError };

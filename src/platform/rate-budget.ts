@@ -1,0 +1,175 @@
+/** Who is waiting for a platform request: a person in Slack, or a background job. */
+export type Priority = 'interactive' | 'background';
+
+export interface RateBudgetOptions {
+  /** Requests allowed per window (the platform's ~10 per minute per user). */
+  perWindow: number;
+  windowMs?: number;
+  /**
+   * Slots background work may never take, so a person is served within seconds even while the
+   * poller is busy. Default: 20% of the budget, at least 1 when the budget is 2 or more.
+   */
+  interactiveReserve?: number;
+  now?: () => number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (e: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+/**
+ * The one scheduler every platform call goes through. It keeps a sliding window of the requests it
+ * granted (stricter than the platform's fixed window, so it cannot overrun it), learns from
+ * `X-RateLimit-Remaining`/`X-RateLimit-Reset` and 429s (another process may share the same user),
+ * and serves waiting requests by priority: interactive before background.
+ */
+export class RateBudget {
+  readonly perWindow: number;
+  readonly windowMs: number;
+  readonly reserve: number;
+  private readonly now: () => number;
+  private granted: number[] = [];
+  private readonly queues: Record<Priority, Waiter[]> = { interactive: [], background: [] };
+  private blockedUntil = 0;
+  private serverRemaining: number | undefined;
+  private serverResetAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(options: RateBudgetOptions) {
+    this.perWindow = options.perWindow;
+    this.windowMs = options.windowMs ?? 60_000;
+    this.reserve = Math.min(
+      options.interactiveReserve ?? (this.perWindow >= 2 ? Math.max(1, Math.floor(this.perWindow * 0.2)) : 0),
+      this.perWindow - 1,
+    );
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Resolves when a request of this priority may be sent. Rejects with the signal's reason if aborted. */
+  acquire(priority: Priority, signal?: AbortSignal): Promise<void> {
+    signal?.throwIfAborted();
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const q = this.queues[priority];
+          const i = q.indexOf(waiter);
+          if (i >= 0) q.splice(i, 1);
+          reject(signal.reason);
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.queues[priority].push(waiter);
+      this.pump();
+    });
+  }
+
+  /** About how long a request of this priority asked now would wait, in ms (0 when it would go at once). */
+  estimateWaitMs(priority: Priority): number {
+    const now = this.now();
+    this.prune(now);
+    const ahead =
+      this.queues.interactive.length + (priority === 'background' ? this.queues.background.length : 0);
+    const capacity = this.capacity(priority, now);
+    let at = now;
+    if (ahead >= capacity) {
+      // Our slot opens when enough of the granted requests have left the window; beyond the log,
+      // every further window frees at most `perWindow` slots.
+      const index = ahead - capacity;
+      const log = this.granted;
+      at =
+        index < log.length
+          ? (log[index] as number) + this.windowMs
+          : (log[log.length - 1] ?? now) +
+            this.windowMs * (1 + Math.floor((index - log.length) / this.perWindow) + 1);
+    }
+    return Math.max(at, this.blockedUntil, now) - now;
+  }
+
+  /** Learns from the platform's rate-limit headers (values as sent: remaining count, seconds until reset). */
+  observe(remaining: number | undefined, resetSeconds: number | undefined): void {
+    const now = this.now();
+    if (remaining === undefined || !Number.isFinite(remaining)) return;
+    this.serverRemaining = remaining;
+    this.serverResetAt = now + Math.max(0, resetSeconds ?? this.windowMs / 1000) * 1000;
+    if (remaining <= 0) this.blockedUntil = Math.max(this.blockedUntil, this.serverResetAt);
+  }
+
+  /** A 429 arrived: nothing is sent before `waitMs` has passed. */
+  pauseFor(waitMs: number): void {
+    this.blockedUntil = Math.max(this.blockedUntil, this.now() + waitMs);
+    this.serverRemaining = 0;
+    this.serverResetAt = this.blockedUntil;
+    this.schedule();
+  }
+
+  /** Rejects every waiter (used at shutdown). */
+  close(reason: unknown = new Error('rate budget closed')): void {
+    clearTimeout(this.timer);
+    for (const q of Object.values(this.queues)) {
+      for (const w of q.splice(0)) {
+        if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
+        w.reject(reason);
+      }
+    }
+  }
+
+  /** Requests queued, per priority (for metrics and tests). */
+  get queued(): Record<Priority, number> {
+    return { interactive: this.queues.interactive.length, background: this.queues.background.length };
+  }
+
+  private prune(now: number): void {
+    const cutoff = now - this.windowMs;
+    let i = 0;
+    while (i < this.granted.length && (this.granted[i] as number) <= cutoff) i++;
+    if (i) this.granted.splice(0, i);
+  }
+
+  /** Slots this priority could take right now. */
+  private capacity(priority: Priority, now: number): number {
+    if (now < this.blockedUntil) return 0;
+    let free = this.perWindow - this.granted.length;
+    if (this.serverRemaining !== undefined && now < this.serverResetAt)
+      free = Math.min(free, this.serverRemaining);
+    return Math.max(0, priority === 'interactive' ? free : free - this.reserve);
+  }
+
+  private pump(): void {
+    const now = this.now();
+    this.prune(now);
+    for (;;) {
+      const priority: Priority | undefined =
+        this.queues.interactive.length && this.capacity('interactive', now) > 0
+          ? 'interactive'
+          : this.queues.background.length && this.capacity('background', now) > 0
+            ? 'background'
+            : undefined;
+      if (!priority) break;
+      const waiter = this.queues[priority].shift() as Waiter;
+      this.granted.push(now);
+      if (this.serverRemaining !== undefined) this.serverRemaining--;
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.resolve();
+    }
+    this.schedule();
+  }
+
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (!this.queues.interactive.length && !this.queues.background.length) return;
+    const now = this.now();
+    const candidates = [
+      this.blockedUntil,
+      this.serverResetAt,
+      (this.granted[0] ?? now) + this.windowMs,
+    ].filter((t) => t > now);
+    const at = candidates.length ? Math.min(...candidates) : now + 1;
+    this.timer = setTimeout(() => this.pump(), Math.max(1, at - now));
+    this.timer.unref?.();
+  }
+}
