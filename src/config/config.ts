@@ -26,45 +26,45 @@ const optionalUrl = optionalString.pipe(
  * The one schema for the whole environment. Every variable the bot reads is here, with its default;
  * `.env.example` documents each of them.
  */
-export const envSchema = z
-  .object({
-    LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
-    PLATFORM_URL: optionalUrl,
-    PLATFORM_TOKEN: optionalString,
-    PLATFORM_USERNAME: optionalString,
-    PLATFORM_PASSWORD: optionalString,
-    PLATFORM_RATE_LIMIT: intFromEnv(10, 1, 100_000),
-    PLATFORM_CONNECT_TIMEOUT_MS: intFromEnv(5_000, 100),
-    PLATFORM_HEADERS_TIMEOUT_MS: intFromEnv(15_000, 100),
-    PLATFORM_BODY_TIMEOUT_MS: intFromEnv(30_000, 100),
-  })
-  .superRefine((env, ctx) => {
-    const hasToken = env.PLATFORM_TOKEN !== undefined;
-    const hasUser = env.PLATFORM_USERNAME !== undefined;
-    const hasPassword = env.PLATFORM_PASSWORD !== undefined;
-    if (hasToken && (hasUser || hasPassword)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PLATFORM_TOKEN'],
-        message: 'set either PLATFORM_TOKEN or PLATFORM_USERNAME/PLATFORM_PASSWORD, not both',
-      });
-    }
-    if (hasUser !== hasPassword) {
-      ctx.addIssue({
-        code: 'custom',
-        path: [hasUser ? 'PLATFORM_PASSWORD' : 'PLATFORM_USERNAME'],
-        message: 'PLATFORM_USERNAME and PLATFORM_PASSWORD go together',
-      });
-    }
-    if (env.PLATFORM_URL !== undefined && !hasToken && !hasUser) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PLATFORM_URL'],
-        message:
-          'a platform URL needs credentials: PLATFORM_TOKEN, or PLATFORM_USERNAME and PLATFORM_PASSWORD',
-      });
-    }
-  });
+export const envSchema = z.object({
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  PLATFORM_URL: optionalUrl,
+  PLATFORM_TOKEN: optionalString,
+  PLATFORM_USERNAME: optionalString,
+  PLATFORM_PASSWORD: optionalString,
+  PLATFORM_RATE_LIMIT: intFromEnv(10, 1, 100_000),
+  PLATFORM_CONNECT_TIMEOUT_MS: intFromEnv(5_000, 100),
+  PLATFORM_HEADERS_TIMEOUT_MS: intFromEnv(15_000, 100),
+  PLATFORM_BODY_TIMEOUT_MS: intFromEnv(30_000, 100),
+});
+
+/**
+ * Rules across variables, checked on the raw values so that they are reported together with the
+ * problems of single variables (a zod refinement would be skipped once any field fails).
+ */
+function crossProblems(env: Record<string, string | undefined>): string[] {
+  const set = (name: string) => (env[name] ?? '').trim() !== '';
+  const problems: string[] = [];
+  const hasToken = set('PLATFORM_TOKEN');
+  const hasUser = set('PLATFORM_USERNAME');
+  const hasPassword = set('PLATFORM_PASSWORD');
+  if (hasToken && (hasUser || hasPassword)) {
+    problems.push(
+      'PLATFORM_TOKEN: set either PLATFORM_TOKEN or PLATFORM_USERNAME/PLATFORM_PASSWORD, not both',
+    );
+  }
+  if (hasUser !== hasPassword) {
+    problems.push(
+      `${hasUser ? 'PLATFORM_PASSWORD' : 'PLATFORM_USERNAME'}: PLATFORM_USERNAME and PLATFORM_PASSWORD go together`,
+    );
+  }
+  if (set('PLATFORM_URL') && !hasToken && !hasUser) {
+    problems.push(
+      'PLATFORM_URL: a platform URL needs credentials: PLATFORM_TOKEN, or PLATFORM_USERNAME and PLATFORM_PASSWORD',
+    );
+  }
+  return problems;
+}
 
 /** How the bot authenticates to the platform. */
 export type PlatformCredentials =
@@ -95,15 +95,16 @@ export class ConfigError extends Error {
 /** Validates the environment and returns the configuration, or throws a ConfigError naming each problem. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
+  const cross = crossProblems(env);
+  if (!parsed.success || cross.length) {
+    const fieldProblems = (parsed.error?.issues ?? []).map((issue) => {
       const name = issue.path.join('.') || 'environment';
       const given = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
       const isSecret = /TOKEN|PASSWORD|SECRET/.test(name);
       const shown = given === undefined || isSecret ? '' : ` (got "${given}")`;
       return `${name}: ${issue.message}${shown}`;
     });
-    throw new ConfigError(problems);
+    throw new ConfigError([...fieldProblems, ...cross]);
   }
   const e = parsed.data;
   let credentials: PlatformCredentials | undefined;

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config/config.js';
+
+describe('loadConfig', () => {
+  it('uses the embedded defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config.platform.url).toBeUndefined();
+    expect(config.platform.credentials).toBeUndefined();
+    expect(config.platform.rateLimitPerMinute).toBe(10);
+    expect(config.platform.timeouts).toEqual({ connectMs: 5000, headersMs: 15000, bodyMs: 30000 });
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('reads a static token or a username and password', () => {
+    expect(loadConfig({ PLATFORM_URL: 'https://p.example/', PLATFORM_TOKEN: 't' }).platform).toMatchObject({
+      url: 'https://p.example',
+      credentials: { kind: 'token', token: 't' },
+    });
+    expect(
+      loadConfig({ PLATFORM_URL: 'https://p.example', PLATFORM_USERNAME: 'u', PLATFORM_PASSWORD: 'p' })
+        .platform.credentials,
+    ).toEqual({ kind: 'password', username: 'u', password: 'p' });
+  });
+
+  it('reports every problem at once, naming each variable, without echoing secrets', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PLATFORM_URL: 'not a url',
+        PLATFORM_TOKEN: 'secret-token-value',
+        PLATFORM_USERNAME: 'bob',
+        PLATFORM_RATE_LIMIT: 'ten',
+        LOG_LEVEL: 'loud',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toContain('PLATFORM_URL');
+    expect(problems).toContain('PLATFORM_RATE_LIMIT: expected a whole number (got "ten")');
+    expect(problems).toContain('LOG_LEVEL');
+    expect(problems).toContain('PLATFORM_PASSWORD: PLATFORM_USERNAME and PLATFORM_PASSWORD go together');
+    expect(problems).toContain(
+      'PLATFORM_TOKEN: set either PLATFORM_TOKEN or PLATFORM_USERNAME/PLATFORM_PASSWORD',
+    );
+    expect(problems).not.toContain('secret-token-value');
+    expect((error as ConfigError).problems.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('refuses a platform URL without credentials', () => {
+    expect(() => loadConfig({ PLATFORM_URL: 'https://p.example' })).toThrow(
+      /PLATFORM_URL: a platform URL needs/,
+    );
+  });
+
+  it('refuses a rate limit of zero', () => {
+    expect(() => loadConfig({ PLATFORM_RATE_LIMIT: '0' })).toThrow(/PLATFORM_RATE_LIMIT/);
+  });
+});

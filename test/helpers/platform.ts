@@ -1,0 +1,52 @@
+import {
+  createPlatformClient,
+  type PlatformClient,
+  type PlatformClientOptions,
+} from '../../src/platform/client.js';
+import { createSimulator, type Simulator, type SimulatorOptions } from '../../src/sim/server.js';
+
+export interface PlatformFixture {
+  sim: Simulator;
+  client: PlatformClient;
+  close(): Promise<void>;
+}
+
+/**
+ * A simulator on a free loopback port and a client signed in as its admin. The rate limit is off
+ * unless a test sets it: budget behaviour has its own tests.
+ */
+export async function startPlatform(
+  simOptions: SimulatorOptions = {},
+  clientOptions: Partial<PlatformClientOptions> = {},
+): Promise<PlatformFixture> {
+  const sim = await createSimulator({ rateLimit: 0, ...simOptions });
+  const client = createPlatformClient({
+    baseUrl: sim.url,
+    credentials: { kind: 'token', token: sim.adminToken },
+    rateLimitPerMinute: 10_000,
+    backoffBaseMs: 10,
+    ...clientOptions,
+  });
+  return {
+    sim,
+    client,
+    close: async () => {
+      await client.close();
+      await sim.close();
+    },
+  };
+}
+
+/** A client for the same simulator signed in as another seeded user (e.g. an agent without admin role). */
+export function clientAs(sim: Simulator, username: string, options: Partial<PlatformClientOptions> = {}) {
+  return createPlatformClient({
+    baseUrl: sim.url,
+    credentials: { kind: 'token', token: sim.tokenFor(username) },
+    rateLimitPerMinute: 10_000,
+    backoffBaseMs: 10,
+    ...options,
+  });
+}
+
+/** Requests the simulator answered since `from` (index into its log). */
+export const requestsSince = (sim: Simulator, from: number) => sim.requests.slice(from);
