@@ -73,19 +73,24 @@ export class RateBudget {
     this.prune(now);
     const ahead =
       this.queues.interactive.length + (priority === 'background' ? this.queues.background.length : 0);
-    const capacity = this.capacity(priority, now);
+    const reserve = priority === 'background' ? this.reserve : 0;
+    const capacity = this.perWindow - reserve;
+    const free = Math.max(0, capacity - this.granted.length);
     let at = now;
-    if (ahead >= capacity) {
-      // Our slot opens when enough of the granted requests have left the window; beyond the log,
-      // every further window frees at most `perWindow` slots.
-      const index = ahead - capacity;
+    if (ahead >= free) {
+      // Our slot opens when enough granted requests have left the sliding window; past the log,
+      // each further window frees `capacity` slots.
+      const index = ahead - free;
       const log = this.granted;
       at =
         index < log.length
           ? (log[index] as number) + this.windowMs
-          : (log[log.length - 1] ?? now) +
-            this.windowMs * (1 + Math.floor((index - log.length) / this.perWindow) + 1);
+          : (log[0] ?? now) +
+            this.windowMs * (1 + Math.floor((index - log.length) / Math.max(1, capacity)) + 1);
     }
+    const serverBound = this.serverRemaining !== undefined && now < this.serverResetAt;
+    if (serverBound && ahead >= (this.serverRemaining as number) - reserve)
+      at = Math.max(at, this.serverResetAt);
     return Math.max(at, this.blockedUntil, now) - now;
   }
 

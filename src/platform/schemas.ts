@@ -35,21 +35,31 @@ export const utcDateTime = z.union([
 export const calendarDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date written as YYYY-MM-DD')
-  .refine((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), 'is not a real date');
+  .refine((s) => {
+    const d = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+  }, 'is not a real date');
+
+const reportTimeHint = 'expected YYYY-MM-DD, YYYY-MM-DD hh:mm:ss or Unix seconds';
 
 /** Report bounds: a date, a date with time, or Unix seconds (platform-facts.md, tickets report). */
-export const reportTime = z.union([
-  z.date().transform((d) => String(Math.floor(d.getTime() / 1000))),
-  z.number().int('expected whole Unix seconds').nonnegative().transform(String),
-  calendarDate,
-  z
-    .string()
-    .regex(
-      /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}Z?$/,
-      'expected YYYY-MM-DD, YYYY-MM-DD hh:mm:ss or Unix seconds',
-    ),
-  z.string().regex(/^\d{9,11}$/, 'expected YYYY-MM-DD, YYYY-MM-DD hh:mm:ss or Unix seconds'),
-]);
+export const reportTime = z
+  .union([z.date(), z.number(), z.string()], { error: reportTimeHint })
+  .transform((v, ctx) => {
+    if (v instanceof Date) return String(Math.floor(v.getTime() / 1000));
+    if (typeof v === 'number') {
+      if (Number.isInteger(v) && v >= 0) return String(v);
+    } else if (/^\d{9,11}$/.test(v) || calendarDate.safeParse(v).success) {
+      return v;
+    } else if (
+      /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}Z?$/.test(v) &&
+      !Number.isNaN(Date.parse(v.replace(' ', 'T')))
+    ) {
+      return v;
+    }
+    ctx.addIssue({ code: 'custom', message: reportTimeHint });
+    return z.NEVER;
+  });
 
 export const email = z.email({ error: 'expected an e-mail address such as name@example.com' });
 

@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { RateBudget } from '../../src/platform/rate-budget.js';
+
+/** Acquires and records the order in which requests are granted. */
+function tracker(budget: RateBudget) {
+  const order: string[] = [];
+  const take = (label: string, priority: 'interactive' | 'background') =>
+    budget.acquire(priority).then(() => order.push(label));
+  return { order, take };
+}
+
+describe('RateBudget (fake clock)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: 0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('grants at most the budget per sliding minute', async () => {
+    const budget = new RateBudget({ perWindow: 10, interactiveReserve: 0 });
+    const { order, take } = tracker(budget);
+    for (let i = 0; i < 12; i++) void take(`r${i}`, 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toHaveLength(10);
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(order).toHaveLength(10);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(order).toHaveLength(12);
+  });
+
+  it('serves interactive requests before background ones that queued earlier', async () => {
+    const budget = new RateBudget({ perWindow: 2, interactiveReserve: 0 });
+    const { order, take } = tracker(budget);
+    void take('bg-0', 'background');
+    void take('bg-1', 'background');
+    void take('bg-2', 'background');
+    void take('bg-3', 'background');
+    void take('person', 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['bg-0', 'bg-1']);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(order).toEqual(['bg-0', 'bg-1', 'person', 'bg-2']);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(order).toEqual(['bg-0', 'bg-1', 'person', 'bg-2', 'bg-3']);
+  });
+
+  it('keeps a reserve that background work cannot take, so a person never waits behind the poller', async () => {
+    const budget = new RateBudget({ perWindow: 10 });
+    expect(budget.reserve).toBe(2);
+    const { order, take } = tracker(budget);
+    for (let i = 0; i < 10; i++) void take(`bg-${i}`, 'background');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toHaveLength(8);
+    expect(budget.estimateWaitMs('interactive')).toBe(0);
+    void take('person', 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order.at(-1)).toBe('person');
+    expect(budget.queued).toEqual({ interactive: 0, background: 2 });
+  });
+
+  it('estimates how long a request would wait', async () => {
+    const budget = new RateBudget({ perWindow: 10, interactiveReserve: 0 });
+    const { take } = tracker(budget);
+    for (let i = 0; i < 10; i++) void take(`r${i}`, 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(budget.estimateWaitMs('interactive')).toBe(60_000);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(budget.estimateWaitMs('interactive')).toBe(40_000);
+    void take('queued', 'interactive');
+    expect(budget.estimateWaitMs('interactive')).toBe(40_000);
+  });
+
+  it('learns from X-RateLimit-Remaining and X-RateLimit-Reset', async () => {
+    const budget = new RateBudget({ perWindow: 10, interactiveReserve: 0 });
+    const { order, take } = tracker(budget);
+    budget.observe(1, 30); // another process of the same user spent most of the minute
+    void take('a', 'interactive');
+    void take('b', 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['a']);
+    expect(budget.estimateWaitMs('interactive')).toBe(30_000);
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(order).toEqual(['a', 'b']);
+  });
+
+  it('stops everything for the wait a 429 announces', async () => {
+    const budget = new RateBudget({ perWindow: 10 });
+    const { order, take } = tracker(budget);
+    budget.pauseFor(5_000);
+    void take('a', 'interactive');
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(order).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(order).toEqual(['a']);
+  });
+
+  it('removes an aborted request from the queue', async () => {
+    const budget = new RateBudget({ perWindow: 1 });
+    await budget.acquire('interactive');
+    const controller = new AbortController();
+    const waiting = budget.acquire('interactive', controller.signal);
+    controller.abort(new Error('person gave up'));
+    await expect(waiting).rejects.toThrow('person gave up');
+    expect(budget.queued.interactive).toBe(0);
+  });
+});
