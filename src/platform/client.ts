@@ -12,7 +12,6 @@ import {
   type HttpMethod,
 } from './endpoints.js';
 import {
-  PlatformError,
   PlatformHttpError,
   PlatformInputError,
   PlatformNetworkError,
@@ -373,5 +372,3 @@ export function createPlatformClient(options: PlatformClientOptions): PlatformCl
   );
   return Object.assign(core, methods) as unknown as PlatformClient;
 }
-
-export { PlatformError };

@@ -85,8 +85,8 @@ const conferenceFields = {
   scope: ssoScope.optional(),
 };
 
-/** Media list filters (spec 4.3), shared by the media, conference-media and ticket-media lists. */
-const mediaFilters = {
+/** Filters the conference and media lists share: status, paging, a date window, text search, sort. */
+const listFilters = {
   status: z.string().optional(),
   ...paging,
   since: utcDateTime.optional(),
@@ -94,6 +94,11 @@ const mediaFilters = {
   search: z.string().optional(),
   orderby: z.string().optional(),
   order: z.enum(['asc', 'desc']).optional(),
+};
+
+/** Media list filters (spec 4.3), shared by the media, conference-media and ticket-media lists. */
+const mediaFilters = {
+  ...listFilters,
   mediaType: z.string().optional(),
   tag: z.string().optional(),
   user: userRef.optional(),
@@ -165,13 +170,7 @@ export const endpoints = {
     method: 'GET',
     path: '/api/v3/conferences',
     input: z.object({
-      status: z.string().optional(),
-      ...paging,
-      since: utcDateTime.optional(),
-      until: utcDateTime.optional(),
-      search: z.string().optional(),
-      orderby: z.string().optional(),
-      order: z.enum(['asc', 'desc']).optional(),
+      ...listFilters,
       tags: z.string().optional(),
       moderator: userRef.optional(),
       user: intId.optional(),

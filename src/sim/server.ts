@@ -95,6 +95,7 @@ interface Ctx {
   user: SimUser;
   ent: SimEnterprise;
   isStaticAdmin: boolean;
+  token: string;
 }
 type Handler = (ctx: Ctx) => Reply | Promise<Reply>;
 interface Route {
@@ -271,7 +272,10 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     },
     true,
   );
-  route('POST', '/api/v3/token/revoke', () => ({ body: { revoked: true } }));
+  route('POST', '/api/v3/token/revoke', (ctx) => {
+    if (!ctx.isStaticAdmin) tokens.delete(ctx.token);
+    return { body: { revoked: true } };
+  });
 
   // Conferences
   const conferenceParams = (ctx: Ctx, creating: boolean) => {
@@ -973,13 +977,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     const m = /^Bearer\s+(\S+)$/i.exec(h);
     if (!m) throw new SimHttpError(401, 'Unauthorized: missing bearer token');
     const token = m[1] as string;
-    if (token === adminToken) return { user: adminUser, isStaticAdmin: true };
+    if (token === adminToken) return { user: adminUser, isStaticAdmin: true, token };
     const t = tokens.get(token);
     if (!t) throw new SimHttpError(401, 'Unauthorized: invalid token');
     if (t.expiresAt <= now()) throw new SimHttpError(401, 'Unauthorized: token expired');
     const user = state.users.get(t.userId);
     if (!user || user.deleted) throw new SimHttpError(401, 'Unauthorized: user removed');
-    return { user, isStaticAdmin: false };
+    return { user, isStaticAdmin: false, token };
   };
 
   /** Fixed one-minute window per user, like the real service; answers the X-RateLimit headers. */
@@ -1062,6 +1066,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
           user: adminUser,
           ent: state.enterprises.get(1) as SimEnterprise,
           isStaticAdmin: false,
+          token: '',
         };
       } else {
         const auth = authenticate(req);
@@ -1077,6 +1082,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
           user: auth.user,
           ent,
           isStaticAdmin: auth.isStaticAdmin,
+          token: auth.token,
         };
       }
       const reply = await match.handler(ctx);

@@ -71,8 +71,12 @@ describe('authentication endpoints', () => {
     await fails('createToken', admin.createToken({ username: 'alice', password: 'wrong' }), status(401));
   });
 
-  it('revokes a token, and refuses an unknown one', async () => {
-    await ok('revokeToken', admin.revokeToken());
+  it('revokes a token, which then stops working, and refuses an unknown one', async () => {
+    const bob = clientAs(fx.sim, 'bob', { cacheTtlMs: 0 });
+    await bob.getMe();
+    await ok('revokeToken', bob.revokeToken());
+    await expect(bob.getMe()).rejects.toMatchObject({ status: 401 });
+    await bob.close();
     await fails('revokeToken', stranger.revokeToken(), status(401, 'Unauthorized'));
   });
 });
