@@ -36,6 +36,15 @@ export const envSchema = z.object({
   PLATFORM_CONNECT_TIMEOUT_MS: intFromEnv(5_000, 100),
   PLATFORM_HEADERS_TIMEOUT_MS: intFromEnv(15_000, 100),
   PLATFORM_BODY_TIMEOUT_MS: intFromEnv(30_000, 100),
+  SLACK_BOT_TOKEN: optionalString.pipe(
+    z.string().startsWith('xoxb-', 'expected a bot token starting with xoxb-').optional(),
+  ),
+  SLACK_SIGNING_SECRET: optionalString,
+  SLACK_APP_TOKEN: optionalString.pipe(
+    z.string().startsWith('xapp-', 'expected an app-level token starting with xapp-').optional(),
+  ),
+  SLACK_API_URL: optionalUrl,
+  PORT: intFromEnv(3000, 0, 65_535),
 });
 
 /**
@@ -81,6 +90,15 @@ export interface Config {
     rateLimitPerMinute: number;
     timeouts: { connectMs: number; headersMs: number; bodyMs: number };
   };
+  slack: {
+    botToken: string | undefined;
+    signingSecret: string | undefined;
+    /** Set: Socket Mode. Unset: HTTP mode on `port`. */
+    appToken: string | undefined;
+    /** Web API base URL (a Slack double in tests); undefined means Slack's own. */
+    apiUrl: string | undefined;
+    port: number;
+  };
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -123,5 +141,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         bodyMs: e.PLATFORM_BODY_TIMEOUT_MS,
       },
     },
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN,
+      signingSecret: e.SLACK_SIGNING_SECRET,
+      appToken: e.SLACK_APP_TOKEN,
+      apiUrl: e.SLACK_API_URL === undefined ? undefined : `${e.SLACK_API_URL.replace(/\/+$/, '')}/`,
+      port: e.PORT,
+    },
   };
+}
+
+/** What the Slack side still needs before the bot can connect, each with where to find it. */
+export function missingSlackSettings(config: Config): string[] {
+  const where = 'in your Slack app (create it from manifest.yml at https://api.slack.com/apps)';
+  const missing: string[] = [];
+  if (!config.slack.botToken) {
+    missing.push(`SLACK_BOT_TOKEN: the Bot User OAuth Token (xoxb-…), ${where} under OAuth & Permissions`);
+  }
+  if (!config.slack.signingSecret) {
+    missing.push(
+      `SLACK_SIGNING_SECRET: the Signing Secret, ${where} under Basic Information → App Credentials`,
+    );
+  }
+  return missing;
 }

@@ -1,0 +1,301 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One Web API call the double received, with its arguments decoded (JSON fields parsed). */
+export interface SlackCall {
+  method: string;
+  args: Record<string, unknown>;
+  token: string | undefined;
+  at: number;
+}
+
+/** A message as the double keeps it, per channel. */
+export interface SlackMessage {
+  channel: string;
+  ts: string;
+  text: string | undefined;
+  blocks: unknown[] | undefined;
+  thread_ts: string | undefined;
+  metadata: unknown;
+  user: string | undefined;
+}
+
+export interface SlackUserRecord {
+  id: string;
+  name: string;
+  real_name: string;
+  tz: string;
+  tz_offset?: number;
+  profile: { email?: string; display_name?: string; real_name?: string };
+  is_bot?: boolean;
+}
+
+/** A scripted answer for the next call(s) of a method: an HTTP 429, or `{ok:false,error}`. */
+export type SlackFault =
+  | { kind: 'rate_limited'; retryAfter: number }
+  | { kind: 'error'; error: string }
+  | { kind: 'http'; status: number };
+
+/**
+ * A local Slack double: a real loopback HTTP server implementing the Web API methods confdesk uses,
+ * recording every call, and able to answer 429 with `Retry-After` or `{ok:false,error}` on demand.
+ * Point the bot's WebClient at `apiUrl` (`SLACK_API_URL`). It also serves `response_url`s.
+ */
+export class SlackDouble {
+  readonly calls: SlackCall[] = [];
+  readonly messages: SlackMessage[] = [];
+  readonly responses: { path: string; body: Record<string, unknown> }[] = [];
+  readonly users = new Map<string, SlackUserRecord>();
+  /** Channels the bot is not in: posting there answers `not_in_channel`. */
+  readonly notInChannel = new Set<string>();
+  readonly views = new Map<string, { id: string; view: Record<string, unknown> }>();
+  readonly uploads = new Map<string, { filename: string; bytes: Buffer | undefined }>();
+  botUserId = 'UBOT000001';
+  teamId = 'T0000DBL';
+  private readonly faults = new Map<string, SlackFault[]>();
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private seq = 0;
+  url = '';
+
+  /** The Web API base URL, with the trailing slash WebClient expects. */
+  get apiUrl(): string {
+    return `${this.url}/api/`;
+  }
+
+  /** A loopback response_url the double records posts to. */
+  responseUrl(id = randomBytes(4).toString('hex')): string {
+    return `${this.url}/response/${id}`;
+  }
+
+  addUser(user: Partial<SlackUserRecord> & { id: string; email?: string }): SlackUserRecord {
+    const record: SlackUserRecord = {
+      id: user.id,
+      name: user.name ?? user.id.toLowerCase(),
+      real_name: user.real_name ?? user.name ?? user.id,
+      tz: user.tz ?? 'Europe/Paris',
+      profile: { ...(user.email ? { email: user.email } : {}), ...user.profile },
+    };
+    this.users.set(record.id, record);
+    return record;
+  }
+
+  /** The next `count` calls of `method` get this fault instead of an answer. */
+  failNext(method: string, fault: SlackFault, count = 1): void {
+    const list = this.faults.get(method) ?? [];
+    for (let i = 0; i < count; i++) list.push(fault);
+    this.faults.set(method, list);
+  }
+
+  callsOf(method: string): SlackCall[] {
+    return this.calls.filter((c) => c.method === method);
+  }
+
+  async start(port = 0): Promise<this> {
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((e: Error) => {
+        res
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ ok: false, error: e.message }));
+      });
+    });
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => this.server?.listen(port, '127.0.0.1', () => resolve()));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private nextTs(): string {
+    this.seq++;
+    return `${Math.floor(Date.now() / 1000)}.${String(this.seq).padStart(6, '0')}`;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const url = new URL(req.url ?? '/', this.url);
+    const reply = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+    };
+
+    if (url.pathname.startsWith('/response/')) {
+      const body = JSON.parse(raw.toString() || '{}') as Record<string, unknown>;
+      this.responses.push({ path: url.pathname, body });
+      reply(200, { ok: true });
+      return;
+    }
+    if (url.pathname.startsWith('/upload/')) {
+      const id = url.pathname.slice('/upload/'.length);
+      const upload = this.uploads.get(id);
+      if (!upload) return reply(404, { ok: false, error: 'unknown_upload' });
+      upload.bytes = raw;
+      res.writeHead(200).end(`OK - ${raw.length}`);
+      return;
+    }
+    const method = url.pathname.replace(/^\/api\//, '');
+    const args = this.decode(req, raw, url);
+    const token =
+      /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1] ?? (args.token as string | undefined);
+    this.calls.push({ method, args, token, at: Date.now() });
+
+    const fault = this.faults.get(method)?.shift();
+    if (fault?.kind === 'rate_limited') {
+      return reply(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(fault.retryAfter) });
+    }
+    if (fault?.kind === 'http') return reply(fault.status, { ok: false, error: 'fatal_error' });
+    if (fault?.kind === 'error') return reply(200, { ok: false, error: fault.error });
+    reply(200, this.answer(method, args));
+  }
+
+  private decode(req: IncomingMessage, raw: Buffer, url: URL): Record<string, unknown> {
+    const text = raw.toString('utf8');
+    const out: Record<string, unknown> = Object.fromEntries(url.searchParams);
+    if ((req.headers['content-type'] ?? '').includes('application/json')) {
+      Object.assign(out, text ? (JSON.parse(text) as Record<string, unknown>) : {});
+      return out;
+    }
+    for (const [k, v] of new URLSearchParams(text)) {
+      // WebClient sends nested arguments (blocks, view, metadata) as JSON strings in form bodies.
+      out[k] = /^[[{]/.test(v) ? safeJson(v) : v;
+    }
+    return out;
+  }
+
+  private answer(method: string, a: Record<string, unknown>): Record<string, unknown> {
+    const channel = a.channel as string | undefined;
+    switch (method) {
+      case 'auth.test':
+        return {
+          ok: true,
+          url: 'https://double.slack.test/',
+          team: 'Double',
+          user: 'confdesk',
+          team_id: this.teamId,
+          user_id: this.botUserId,
+          bot_id: 'BDOUBLE01',
+        };
+      case 'chat.postMessage': {
+        if (channel && this.notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
+        const message: SlackMessage = {
+          channel: channel ?? '',
+          ts: this.nextTs(),
+          text: a.text as string | undefined,
+          blocks: a.blocks as unknown[] | undefined,
+          thread_ts: a.thread_ts as string | undefined,
+          metadata: a.metadata,
+          user: this.botUserId,
+        };
+        this.messages.push(message);
+        return { ok: true, channel, ts: message.ts, message };
+      }
+      case 'chat.update': {
+        const m = this.messages.find((x) => x.channel === channel && x.ts === a.ts);
+        if (!m) return { ok: false, error: 'message_not_found' };
+        m.text = (a.text as string | undefined) ?? m.text;
+        m.blocks = (a.blocks as unknown[] | undefined) ?? m.blocks;
+        if (a.metadata !== undefined) m.metadata = a.metadata;
+        return { ok: true, channel, ts: m.ts, text: m.text };
+      }
+      case 'chat.delete': {
+        const i = this.messages.findIndex((x) => x.channel === channel && x.ts === a.ts);
+        if (i < 0) return { ok: false, error: 'message_not_found' };
+        this.messages.splice(i, 1);
+        return { ok: true, channel, ts: a.ts };
+      }
+      case 'chat.postEphemeral':
+        if (channel && this.notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
+        return { ok: true, message_ts: this.nextTs() };
+      case 'chat.getPermalink':
+        return {
+          ok: true,
+          channel,
+          permalink: `https://double.slack.test/archives/${channel}/p${String(a.message_ts).replace('.', '')}`,
+        };
+      case 'views.open':
+      case 'views.push': {
+        const id = `V${String(++this.seq).padStart(8, '0')}`;
+        const view = { ...(a.view as Record<string, unknown>), id };
+        this.views.set(id, { id, view });
+        return { ok: true, view };
+      }
+      case 'views.update': {
+        const id =
+          (a.view_id as string | undefined) ??
+          [...this.views.values()].find((v) => v.view.external_id === a.external_id)?.id;
+        if (!id || !this.views.has(id)) return { ok: false, error: 'not_found' };
+        const view = { ...(a.view as Record<string, unknown>), id };
+        this.views.set(id, { id, view });
+        return { ok: true, view };
+      }
+      case 'views.publish':
+        return { ok: true, view: { ...(a.view as Record<string, unknown>), id: `VHOME${a.user_id}` } };
+      case 'users.info': {
+        const user = this.users.get(a.user as string);
+        return user ? { ok: true, user } : { ok: false, error: 'user_not_found' };
+      }
+      case 'users.lookupByEmail': {
+        const user = [...this.users.values()].find(
+          (u) => u.profile.email?.toLowerCase() === String(a.email).toLowerCase(),
+        );
+        return user ? { ok: true, user } : { ok: false, error: 'users_not_found' };
+      }
+      case 'conversations.info':
+        return {
+          ok: true,
+          channel: {
+            id: channel,
+            name: `channel-${String(channel).toLowerCase()}`,
+            is_member: !this.notInChannel.has(String(channel)),
+          },
+        };
+      case 'files.getUploadURLExternal': {
+        const id = `F${String(++this.seq).padStart(8, '0')}`;
+        this.uploads.set(id, { filename: String(a.filename), bytes: undefined });
+        return { ok: true, upload_url: `${this.url}/upload/${id}`, file_id: id };
+      }
+      case 'files.completeUploadExternal': {
+        const files = (typeof a.files === 'string' ? safeJson(a.files) : a.files) as {
+          id: string;
+          title?: string;
+        }[];
+        const missing = files.find((f) => !this.uploads.get(f.id)?.bytes);
+        if (missing) return { ok: false, error: 'file_not_uploaded' };
+        if (a.channel_id) {
+          this.messages.push({
+            channel: String(a.channel_id),
+            ts: this.nextTs(),
+            text: a.initial_comment as string | undefined,
+            blocks: undefined,
+            thread_ts: a.thread_ts as string | undefined,
+            metadata: { files: files.map((f) => f.id) },
+            user: this.botUserId,
+          });
+        }
+        return {
+          ok: true,
+          files: files.map((f) => ({ id: f.id, title: f.title ?? this.uploads.get(f.id)?.filename })),
+        };
+      }
+      default:
+        return { ok: false, error: 'unknown_method' };
+    }
+  }
+}
+
+function safeJson(v: string): unknown {
+  try {
+    return JSON.parse(v);
+  } catch {
+    return v;
+  }
+}

@@ -1,0 +1,63 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App } from '@slack/bolt';
+import { boltLogger } from '../observability/bolt-logger.js';
+import type { Logger } from '../observability/logger.js';
+import { registerConferenceCommand } from './commands/conference.js';
+
+export interface SlackAppOptions {
+  botToken: string;
+  signingSecret: string;
+  /** Set: Socket Mode (no public URL). Unset: HTTP mode, `POST /slack/events`. */
+  appToken?: string | undefined;
+  /** Web API base URL, e.g. a Slack double's. */
+  apiUrl?: string | undefined;
+  port: number;
+  logger: Logger;
+  /** Readiness: false until the bot's dependencies answer (platform reachable). */
+  isReady?: () => boolean;
+}
+
+export interface SlackApp {
+  app: App;
+  /** Starts the transport; resolves with the HTTP port (HTTP mode or health routes in Socket Mode). */
+  start(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** The Bolt app with the same listeners in both transports, and `/healthz` and `/readyz` routes. */
+export function createSlackApp(options: SlackAppOptions): SlackApp {
+  const health = (ok: () => boolean) => (_req: unknown, res: import('node:http').ServerResponse) => {
+    const up = ok();
+    res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: up }));
+  };
+  const customRoutes = [
+    { path: '/healthz', method: ['GET'], handler: health(() => true) },
+    { path: '/readyz', method: ['GET'], handler: health(options.isReady ?? (() => true)) },
+  ];
+  const socketMode = Boolean(options.appToken);
+  const app = new App({
+    token: options.botToken,
+    signingSecret: options.signingSecret,
+    logger: boltLogger(options.logger),
+    customRoutes,
+    ...(socketMode
+      ? { socketMode: true, appToken: options.appToken, installerOptions: { port: options.port } }
+      : { port: options.port }),
+    ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
+  });
+  registerConferenceCommand(app);
+
+  return {
+    app,
+    async start() {
+      const started = (await app.start(options.port)) as unknown;
+      const server = started as Server | undefined;
+      const address = server?.address?.() as AddressInfo | null | undefined;
+      return address?.port ?? options.port;
+    },
+    async stop() {
+      await app.stop();
+    },
+  };
+}

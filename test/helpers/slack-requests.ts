@@ -1,0 +1,25 @@
+import { createHmac } from 'node:crypto';
+
+/** Signs a body as Slack does: v0=hex(HMAC-SHA256(secret, "v0:" + ts + ":" + body)). */
+export function slackSignature(secret: string, timestamp: number, body: string): string {
+  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+}
+
+/** Sends a form-encoded slash command to the bot's receiver, signed (or tampered with, for tests). */
+export async function sendCommand(
+  url: string,
+  secret: string,
+  fields: Record<string, string>,
+  options: { timestamp?: number; signature?: string | null } = {},
+): Promise<Response> {
+  const body = new URLSearchParams(fields).toString();
+  const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000);
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-slack-request-timestamp': String(timestamp),
+  };
+  const signature =
+    options.signature === undefined ? slackSignature(secret, timestamp, body) : options.signature;
+  if (signature !== null) headers['x-slack-signature'] = signature;
+  return fetch(`${url}/slack/events`, { method: 'POST', headers, body });
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SlackDouble } from '../../src/dev/slack-double.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import { sendCommand } from '../helpers/slack-requests.js';
+
+const secret = 'test-signing-secret';
+let slack: SlackDouble;
+let bot: SlackApp;
+let url: string;
+
+beforeAll(async () => {
+  slack = await new SlackDouble().start();
+  bot = createSlackApp({
+    botToken: 'xoxb-test',
+    signingSecret: secret,
+    apiUrl: slack.apiUrl,
+    port: 0,
+    logger: createLogger('silent'),
+  });
+  url = `http://127.0.0.1:${await bot.start()}`;
+});
+afterAll(async () => {
+  await bot.stop();
+  await slack.stop();
+});
+
+const command = { command: '/conference', text: 'help', user_id: 'U1', channel_id: 'C1', team_id: 'T1' };
+
+describe('the HTTP receiver', () => {
+  it('answers a signed /conference help with the usage, privately', async () => {
+    const res = await sendCommand(url, secret, {
+      ...command,
+      response_url: slack.responseUrl(),
+      trigger_id: 't1',
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { response_type: string; text: string };
+    expect(body.response_type).toBe('ephemeral');
+    expect(body.text).toContain('/conference list');
+  });
+
+  it('refuses a request without a signature, with a wrong one, and one older than 5 minutes (401)', async () => {
+    expect((await sendCommand(url, secret, command, { signature: null })).status).toBe(401);
+    expect((await sendCommand(url, 'another-secret', command)).status).toBe(401);
+    const stale = Math.floor(Date.now() / 1000) - 6 * 60;
+    expect((await sendCommand(url, secret, command, { timestamp: stale })).status).toBe(401);
+  });
+
+  it('serves /healthz and /readyz', async () => {
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ ok: true });
+  });
+
+  it('checked its token against the Slack double at start (auth.test)', () => {
+    expect(slack.callsOf('auth.test').length).toBeGreaterThanOrEqual(1);
+    expect(slack.callsOf('auth.test')[0]?.token).toBe('xoxb-test');
+  });
+});
