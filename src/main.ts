@@ -1,14 +1,18 @@
-import { ConfigError, loadConfig } from './config/config.js';
+import { existsSync } from 'node:fs';
+import { ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
 import { createLogger } from './observability/logger.js';
 import { createPlatformClient } from './platform/client.js';
 import { PlatformError } from './platform/errors.js';
 import { createSimulator, type Simulator } from './sim/server.js';
+import { createSlackApp } from './slack/app.js';
 
 /**
  * The composition root: config → logger → platform (the built-in simulator when no PLATFORM_URL is
- * set) → platform client → graceful shutdown. The Slack app and the jobs plug in here.
+ * set) → platform client → Slack app → graceful shutdown on SIGINT/SIGTERM.
  */
 async function main() {
+  // A .env beside package.json is read when present (Node's own loader); the environment wins.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
@@ -18,6 +22,14 @@ async function main() {
       process.exit(1);
     }
     throw error;
+  }
+  const missing = missingSlackSettings(config);
+  if (missing.length) {
+    console.error(
+      `confdesk needs its Slack credentials to start. Missing:\n${missing.map((m) => `  - ${m}`).join('\n')}\n` +
+        'Put them in .env (see .env.example); the README explains the three values to copy.',
+    );
+    process.exit(1);
   }
   const logger = createLogger(config.logLevel);
 
@@ -52,19 +64,34 @@ async function main() {
     logger.error({ platform: baseUrl, err: error }, `cannot reach the video platform: ${message}`);
   }
 
+  const slack = createSlackApp({
+    botToken: config.slack.botToken as string,
+    signingSecret: config.slack.signingSecret as string,
+    appToken: config.slack.appToken,
+    apiUrl: config.slack.apiUrl,
+    port: config.slack.port,
+    logger,
+  });
+  const port = await slack.start();
+  logger.info(
+    { port, mode: config.slack.appToken ? 'socket' : 'http' },
+    config.slack.appToken
+      ? `connected to Slack in Socket Mode; health routes on port ${port}`
+      : `Slack app listening on port ${port} (POST /slack/events)`,
+  );
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    await slack.stop();
     await platform.close();
     await sim?.close();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // Keeps the process alive until a signal (the Slack receiver will hold it open once it exists).
-  setInterval(() => {}, 1 << 30);
 }
 
 main().catch((error) => {

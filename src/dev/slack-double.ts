@@ -138,8 +138,8 @@ export class SlackDouble {
       const id = url.pathname.slice('/upload/'.length);
       const upload = this.uploads.get(id);
       if (!upload) return reply(404, { ok: false, error: 'unknown_upload' });
-      upload.bytes = raw;
-      res.writeHead(200).end(`OK - ${raw.length}`);
+      upload.bytes = fileBytes(req.headers['content-type'], raw);
+      res.writeHead(200).end(`OK - ${upload.bytes.length}`);
       return;
     }
     const method = url.pathname.replace(/^\/api\//, '');
@@ -290,6 +290,18 @@ export class SlackDouble {
         return { ok: false, error: 'unknown_method' };
     }
   }
+}
+
+/** The file in an upload body: raw, or the first part of a multipart/form-data body (as WebClient sends). */
+function fileBytes(contentType: string | undefined, raw: Buffer): Buffer {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType ?? '');
+  if (!contentType?.startsWith('multipart/form-data') || !boundary) return raw;
+  const marker = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const start = raw.indexOf(marker);
+  const headersEnd = raw.indexOf('\r\n\r\n', start);
+  const end = raw.indexOf(marker, headersEnd);
+  if (start < 0 || headersEnd < 0 || end < 0) return raw;
+  return raw.subarray(headersEnd + 4, end - 2);
 }
 
 function safeJson(v: string): unknown {
