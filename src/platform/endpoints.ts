@@ -25,6 +25,7 @@ import {
   ticketRecord,
   ticketState,
   ticketsReport,
+  tokenAnswer,
   userRecord,
   userRef,
   utcDateTime,
@@ -137,7 +138,7 @@ export const endpoints = {
       password: z.string().min(1),
     }),
     wire: { grantType: 'grant_type' },
-    output: z.looseObject({ access_token: z.string().min(1), expires_in: z.number().optional() }),
+    output: tokenAnswer,
   }),
   revokeToken: endpoint({
     method: 'POST',

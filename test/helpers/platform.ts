@@ -47,6 +47,3 @@ export function clientAs(sim: Simulator, username: string, options: Partial<Plat
     ...options,
   });
 }
-
-/** Requests the simulator answered since `from` (index into its log). */
-export const requestsSince = (sim: Simulator, from: number) => sim.requests.slice(from);
