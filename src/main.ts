@@ -71,6 +71,7 @@ async function main() {
     apiUrl: config.slack.apiUrl,
     port: config.slack.port,
     logger,
+    platform,
   });
   const port = await slack.start();
   logger.info(

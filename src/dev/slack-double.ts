@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { checkBlockKit, type Surface } from '../blocks/limits.js';
 
 /** One Web API call the double received, with its arguments decoded (JSON fields parsed). */
 export interface SlackCall {
@@ -51,6 +52,10 @@ export class SlackDouble {
   readonly notInChannel = new Set<string>();
   readonly views = new Map<string, { id: string; view: Record<string, unknown> }>();
   readonly uploads = new Map<string, { filename: string; bytes: Buffer | undefined }>();
+  /** Block Kit payloads that broke Slack's limits: the double answered them `invalid_blocks`, as Slack does. */
+  readonly violations: { method: string; problems: string[] }[] = [];
+  /** response_urls tied to a channel message, so replace_original/delete_original act on it. */
+  private readonly responseTargets = new Map<string, { channel: string; ts: string }>();
   botUserId = 'UBOT000001';
   teamId = 'T0000DBL';
   private readonly faults = new Map<string, SlackFault[]>();
@@ -67,6 +72,13 @@ export class SlackDouble {
   /** A loopback response_url the double records posts to. */
   responseUrl(id = randomBytes(4).toString('hex')): string {
     return `${this.url}/response/${id}`;
+  }
+
+  /** A response_url as Slack sends with a click on a message: replace/delete_original act on that message. */
+  responseUrlFor(channel: string, ts: string): string {
+    const id = randomBytes(4).toString('hex');
+    this.responseTargets.set(id, { channel, ts });
+    return this.responseUrl(id);
   }
 
   addUser(user: Partial<SlackUserRecord> & { id: string; email?: string }): SlackUserRecord {
@@ -130,7 +142,19 @@ export class SlackDouble {
 
     if (url.pathname.startsWith('/response/')) {
       const body = JSON.parse(raw.toString() || '{}') as Record<string, unknown>;
+      if (!body.delete_original && !this.valid('response_url', body, 'message'))
+        return reply(400, { ok: false, error: 'invalid_blocks' });
       this.responses.push({ path: url.pathname, body });
+      const target = this.responseTargets.get(url.pathname.slice('/response/'.length));
+      const i = target
+        ? this.messages.findIndex((m) => m.channel === target.channel && m.ts === target.ts)
+        : -1;
+      const original = this.messages[i];
+      if (original && body.delete_original) this.messages.splice(i, 1);
+      else if (original && body.replace_original && body.response_type !== 'ephemeral') {
+        original.text = body.text as string | undefined;
+        original.blocks = body.blocks as unknown[] | undefined;
+      }
       reply(200, { ok: true });
       return;
     }
@@ -154,7 +178,18 @@ export class SlackDouble {
     }
     if (fault?.kind === 'http') return reply(fault.status, { ok: false, error: 'fatal_error' });
     if (fault?.kind === 'error') return reply(200, { ok: false, error: fault.error });
+    const surface = blockSurfaces[method];
+    const payload = surface === 'message' ? args : (args.view as unknown);
+    if (surface && !this.valid(method, payload, surface === 'message' ? 'message' : viewSurface(payload)))
+      return reply(200, { ok: false, error: 'invalid_blocks' });
     reply(200, this.answer(method, args));
+  }
+
+  /** Checks a payload against Block Kit limits, recording any violation. */
+  private valid(method: string, payload: unknown, surface: Surface): boolean {
+    const problems = checkBlockKit(payload, surface);
+    if (problems.length) this.violations.push({ method, problems });
+    return problems.length === 0;
   }
 
   private decode(req: IncomingMessage, raw: Buffer, url: URL): Record<string, unknown> {
@@ -291,6 +326,19 @@ export class SlackDouble {
     }
   }
 }
+
+/** Methods whose payload carries blocks: a message, or a view. */
+const blockSurfaces: Record<string, 'message' | 'view'> = {
+  'chat.postMessage': 'message',
+  'chat.update': 'message',
+  'chat.postEphemeral': 'message',
+  'views.open': 'view',
+  'views.push': 'view',
+  'views.update': 'view',
+  'views.publish': 'view',
+};
+const viewSurface = (view: unknown): Surface =>
+  (view as { type?: string } | undefined)?.type === 'home' ? 'home' : 'modal';
 
 /** The file in an upload body: raw, or the first part of a multipart/form-data body (as WebClient sends). */
 function fileBytes(contentType: string | undefined, raw: Buffer): Buffer {

@@ -65,7 +65,7 @@ const bool = z.boolean({ error: 'expected true or false' });
 const minutes = z.number({ error: 'expected a number of minutes' }).int('expected whole minutes');
 
 /** Writable conference fields shared by create and update (spec 4.1). */
-const conferenceFields = {
+export const conferenceFields = {
   name: z.string().min(2, 'must be 2 to 255 characters').max(255, 'must be 2 to 255 characters').optional(),
   message: z.string().max(300, 'must be at most 300 characters').optional(),
   password: z

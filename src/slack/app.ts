@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
+import type { PlatformClient } from '../platform/client.js';
+import { ConferenceService } from '../services/conferences.js';
+import { IdentityService } from '../services/identity.js';
+import { registerConferenceActions } from './actions/conference-card.js';
 import { registerConferenceCommand } from './commands/conference.js';
+import type { ConferenceDeps } from './conference-flows.js';
+import { registerHome } from './home/register-home.js';
+import { registerConferenceForm } from './views/conference-form.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -16,6 +23,9 @@ export interface SlackAppOptions {
   logger: Logger;
   /** Readiness: false until the bot's dependencies answer (platform reachable). */
   isReady?: () => boolean;
+  platform: PlatformClient;
+  /** The clock (tests move it). */
+  now?: () => Date;
 }
 
 export interface SlackApp {
@@ -46,7 +56,17 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       : { port: options.port }),
     ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
   });
-  registerConferenceCommand(app);
+  const identity = new IdentityService(app.client, options.platform);
+  const deps: ConferenceDeps = {
+    identity,
+    conferences: new ConferenceService(options.platform, identity, options.now),
+    logger: options.logger,
+    ...(options.now ? { now: options.now } : {}),
+  };
+  registerConferenceCommand(app, deps);
+  registerConferenceForm(app, deps);
+  registerConferenceActions(app, deps);
+  registerHome(app, deps);
 
   return {
     app,

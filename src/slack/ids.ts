@@ -1,4 +1,35 @@
-/** Every Slack id the bot uses (commands, action ids, callback ids), in one place. */
+/** Every Slack id the bot uses (commands, action ids, callback ids, block ids), in one place. */
 export const ids = {
   commands: { conference: '/conference', ticket: '/ticket' },
+  shortcuts: { conferenceNew: 'conference_new', ticketFromMessage: 'ticket_from_message' },
+  views: { conferenceForm: 'conference_form', working: 'working' },
+  actions: {
+    conferenceJoin: 'conference_join',
+    conferenceEdit: 'conference_edit',
+    conferenceDelete: 'conference_delete',
+    conferenceMedia: 'conference_media',
+    conferenceShow: 'conference_show',
+    conferencePage: 'conference_page',
+    conferenceOpenForm: 'conference_open_form',
+    conferenceNew: 'conference_new_button',
+  },
+  /** Block ids of the conference form: each input is named after its create parameter. */
+  conferenceForm: {
+    channel: 'channel',
+    participants: 'participants',
+    people: 'people',
+    name: 'name',
+    startTime: 'startTime',
+    duration: 'duration',
+    message: 'message',
+    password: 'password',
+    options: 'options',
+    entryMode: 'entryMode',
+    reminder: 'reminder',
+    templateId: 'templateId',
+    language: 'language',
+    moderator: 'moderator',
+    serviceKey: 'service_key',
+    scope: 'scope',
+  },
 } as const;

@@ -2,14 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 import { sendCommand } from '../helpers/slack-requests.js';
 
 const secret = 'test-signing-secret';
 let slack: SlackDouble;
 let bot: SlackApp;
 let url: string;
+let platform: PlatformFixture;
 
 beforeAll(async () => {
+  platform = await startPlatform();
   slack = await new SlackDouble().start();
   bot = createSlackApp({
     botToken: 'xoxb-test',
@@ -17,12 +20,14 @@ beforeAll(async () => {
     apiUrl: slack.apiUrl,
     port: 0,
     logger: createLogger('silent'),
+    platform: platform.client,
   });
   url = `http://127.0.0.1:${await bot.start()}`;
 });
 afterAll(async () => {
   await bot.stop();
   await slack.stop();
+  await platform.close();
 });
 
 const command = { command: '/conference', text: 'help', user_id: 'U1', channel_id: 'C1', team_id: 'T1' };

@@ -1,4 +1,15 @@
-import type { App } from '@slack/bolt';
+import type { App, RespondFn } from '@slack/bolt';
+import { buildConferenceCard, button, section } from '../../blocks/conference-card.js';
+import { buildConferenceDetails, buildConferenceList } from '../../blocks/conference-list.js';
+import { clip, limits } from '../../blocks/limits.js';
+import {
+  type ConferenceRequestText,
+  isCompleteRequest,
+  parseConferenceCommand,
+} from '../../domain/conference-text.js';
+import { durationExamples, parseWhen, whenExamples } from '../../domain/time.js';
+import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
+import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 
 /** Usage of `/conference`, shown by `/conference help` and after a command the bot cannot read. */
@@ -6,13 +17,148 @@ export const conferenceUsage = [
   '*`/conference`* — plan a video conference',
   '• `/conference` opens the form',
   '• `/conference alice@example.com +33612345678 @bob tomorrow 3pm 45m "Weekly sync"` creates it directly',
-  '• `/conference list [upcoming|past|<search>]`, `/conference show <id or room>`, `/conference delete <id>`',
+  `   times: ${whenExamples} (in your Slack time zone); durations: ${durationExamples}`,
+  '• `/conference list [upcoming|past|all|<search>]` your conferences',
+  '• `/conference show <id or room name>` · `/conference delete <id>`',
   '• `/conference help` shows this message',
 ].join('\n');
 
-/** Registers `/conference`. Today it answers `help`; the create flow lands with the rest of issue 3. */
-export function registerConferenceCommand(app: App): void {
-  app.command(ids.commands.conference, async ({ ack }) => {
-    await ack({ response_type: 'ephemeral', text: conferenceUsage });
+/** An "Open the form" button that carries the command text, so a failed command loses nothing. */
+const openFormButton = (text: string) => ({
+  type: 'actions',
+  elements: [
+    button('Open the form', ids.actions.conferenceOpenForm, { value: clip(text, limits.buttonValue) }),
+  ],
+});
+
+const failure = (message: string, text: string) => ({
+  response_type: 'ephemeral' as const,
+  replace_original: true,
+  text: message,
+  blocks: [section(message), openFormButton(text)],
+});
+
+/** How long ago a typed time may be (a `now` typed a minute ago is still now). */
+const pastGraceMs = 5 * 60_000;
+
+async function createFromText(
+  deps: ConferenceDeps,
+  respond: RespondFn,
+  client: Parameters<typeof postCard>[0],
+  cmd: { user: string; channel: string; text: string },
+  req: ConferenceRequestText,
+) {
+  const now = (deps.now ?? (() => new Date()))();
+  const profile = await deps.identity.profile(cmd.user);
+  const when = parseWhen(req.when ?? 'now', { zone: profile.tz, now });
+  if (!when.ok) return respond(failure(when.error, cmd.text));
+  const start = when.value.toJSDate();
+  if (start.getTime() < now.getTime() - pastGraceMs)
+    return respond(failure(`${req.when} (${profile.tz}) has already passed. Pick a time ahead.`, cmd.text));
+  const conference = await deps.conferences.create(cmd.user, {
+    channel: cmd.channel,
+    participants: req.participants,
+    people: req.mentions,
+    name: req.name,
+    startTime: start,
+    duration: req.duration,
+    invite: true,
+  });
+  // The platform has it now: a failure from here on concerns only the card, and is said so.
+  let problem: string;
+  try {
+    if (await postCard(client, cmd.channel, conference)) return respond({ delete_original: true });
+    problem = inviteFix(cmd.channel);
+  } catch (error) {
+    problem = `I could not post its card: ${describeError(error, deps.logger, cmd.channel)}`;
+  }
+  const fix = `The conference is created. ${problem} Here is its card:`;
+  return respond({
+    response_type: 'ephemeral',
+    replace_original: true,
+    text: fix,
+    blocks: [section(fix), ...buildConferenceCard(conference).blocks],
+  });
+}
+
+/**
+ * `/conference`: acks at once (the platform may take seconds), then answers through the response_url.
+ * Text that is complete creates directly; otherwise the form opens prefilled with what was understood.
+ */
+export function registerConferenceCommand(app: App, deps: ConferenceDeps): void {
+  app.command(ids.commands.conference, async ({ ack, command, respond, client }) => {
+    const cmd = parseConferenceCommand(command.text ?? '');
+    const user = command.user_id;
+    const working = (what: string) =>
+      ack({ response_type: 'ephemeral', text: workingText(what, deps.conferences.waitMs()) });
+    const safely = async (work: () => Promise<unknown>, retryText?: string) => {
+      try {
+        await work();
+      } catch (error) {
+        const message = describeError(error, deps.logger, command.channel_id);
+        await respond(
+          retryText !== undefined
+            ? failure(message, retryText)
+            : { response_type: 'ephemeral', replace_original: true, text: message },
+        ).catch((e: unknown) => deps.logger.warn({ err: e }, 'could not answer the command'));
+      }
+    };
+
+    switch (cmd.kind) {
+      case 'help':
+        return ack({ response_type: 'ephemeral', text: conferenceUsage });
+      case 'usage':
+        return ack({ response_type: 'ephemeral', text: `${cmd.error}\n\n${conferenceUsage}` });
+      case 'list': {
+        await working('Looking up your conferences');
+        const q = { filter: cmd.filter, search: cmd.search, offset: 0 };
+        return safely(async () => {
+          const page = await deps.conferences.list(user, q);
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: true,
+            ...buildConferenceList(q, page),
+          });
+        });
+      }
+      case 'show':
+        await working('Looking up the conference');
+        return safely(async () => {
+          const c = await deps.conferences.get(cmd.ref);
+          await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c) });
+        });
+      case 'delete':
+        await working('Looking up the conference');
+        return safely(async () => {
+          const c = await deps.conferences.forManagement(user, cmd.ref, 'delete');
+          const card = buildConferenceCard(c);
+          // The card's own Delete button (with its confirmation dialog) does the deletion.
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: true,
+            text: `Delete “${c.name}”?`,
+            blocks: [
+              section(`Delete this conference? Press *Delete* on the card below to confirm.`),
+              ...card.blocks,
+            ],
+          });
+        });
+      case 'create': {
+        const text = command.text ?? '';
+        if (text.trim() && isCompleteRequest(cmd.request)) {
+          await working('Creating the conference');
+          return safely(
+            () =>
+              createFromText(deps, respond, client, { user, channel: command.channel_id, text }, cmd.request),
+            text,
+          );
+        }
+        await ack();
+        return safely(async () => {
+          const view = await formFromText(deps, user, command.channel_id, text);
+          await client.views.open({ trigger_id: command.trigger_id, view: view as never });
+        });
+      }
+    }
   });
 }

@@ -1,0 +1,232 @@
+import { ids } from '../slack/ids.js';
+import { type Block, context, type Json, plain, section } from './conference-card.js';
+import { limits } from './limits.js';
+
+const f = ids.conferenceForm;
+
+/** What the form shows: prefilled from a command's text, from the conference being edited, or from a retry. */
+export interface ConferenceFormValues {
+  channel?: string | undefined;
+  participants: string[];
+  people: string[];
+  name?: string | undefined;
+  startTime?: Date | undefined;
+  duration?: number | undefined;
+  message?: string | undefined;
+  moderation?: boolean | undefined;
+  open?: boolean | undefined;
+  invite?: boolean | undefined;
+  entryMode?: string | undefined;
+  reminder?: number | undefined;
+  templateId?: number | undefined;
+  language?: string | undefined;
+  moderator?: string | undefined;
+  serviceKey?: string | undefined;
+  sso?: boolean | undefined;
+}
+
+export interface ConferenceFormOptions {
+  mode: 'create' | 'edit';
+  values: ConferenceFormValues;
+  /** Carried to the submission (`private_metadata`, at most 3,000 characters). */
+  metadata: string;
+  /** Shown at the top: what the command text could not be read as, or why the last try failed. */
+  notices?: string[];
+  /** Per block id: a problem shown right under that input (for failures found after the submission). */
+  problems?: Record<string, string>;
+  /** Edit: the conference has a password (the platform never returns it). */
+  hasPassword?: boolean;
+  /** Shown again after a failed try, so that nothing typed is lost. */
+  password?: string | undefined;
+}
+
+/** Notification template languages the platform is known to have (platform-facts.md). */
+export const languages = [
+  { value: 'en', label: 'English' },
+  { value: 'fr', label: 'Français' },
+] as const;
+
+const option = (value: string, label: string) => ({ text: plain(label, limits.optionText), value });
+const checkboxOptions = {
+  moderation: option('moderation', 'Waiting room: guests wait for the moderator'),
+  open: option('open', 'Leave the conference open after its end'),
+  invite: option('invite', 'Send the invitations (e-mail or SMS)'),
+};
+
+const input = (
+  blockId: string,
+  label: string,
+  element: Json,
+  extra: { optional?: boolean; hint?: string } = {},
+): Block => ({
+  type: 'input',
+  block_id: blockId,
+  label: plain(label, limits.inputLabel),
+  element: { action_id: 'value', ...element },
+  optional: extra.optional ?? true,
+  ...(extra.hint ? { hint: plain(extra.hint, limits.hint) } : {}),
+});
+const text = (initial: string | number | undefined, extra: Json = {}): Json => ({
+  type: 'plain_text_input',
+  ...(initial !== undefined && initial !== '' ? { initial_value: String(initial) } : {}),
+  ...extra,
+});
+const number = (initial: number | undefined, min: number, max?: number): Json => ({
+  type: 'number_input',
+  is_decimal_allowed: false,
+  min_value: String(min),
+  ...(max !== undefined ? { max_value: String(max) } : {}),
+  ...(initial !== undefined ? { initial_value: String(initial) } : {}),
+});
+
+/**
+ * The create/edit modal: one input per create parameter of the spec (participants as text and as
+ * Slack people, name, start time, duration, message, password, options, entry mode, reminder,
+ * template, language, moderator, service key, scope) and the channel for the card.
+ */
+export function buildConferenceForm(o: ConferenceFormOptions): Block {
+  const v = o.values;
+  const checked = (['moderation', 'open', 'invite'] as const).filter((k) =>
+    k === 'invite' ? v.invite !== false : v[k] === true,
+  );
+  const problem = (blockId: string): Block[] =>
+    o.problems?.[blockId] ? [context(`:warning: ${o.problems[blockId]}`)] : [];
+  const blocks: Block[] = [
+    ...(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
+    ...(o.mode === 'create'
+      ? [
+          input(
+            f.channel,
+            'Post the card in',
+            {
+              type: 'conversations_select',
+              ...(v.channel
+                ? { initial_conversation: v.channel }
+                : { default_to_current_conversation: true }),
+              filter: { include: ['public', 'private', 'mpim', 'im'], exclude_bot_users: true },
+            },
+            { optional: false },
+          ),
+        ]
+      : []),
+    input(
+      f.participants,
+      'Participants: e-mails or phone numbers',
+      text(v.participants.join(', '), {
+        multiline: true,
+        placeholder: plain('alice@example.com, +33612345678', limits.placeholder),
+      }),
+      {
+        hint: 'Separate with commas or new lines. Phone numbers in international form (+33…).',
+      },
+    ),
+    ...problem(f.participants),
+    input(f.people, 'Participants from Slack', {
+      type: 'multi_users_select',
+      ...(v.people.length ? { initial_users: v.people } : {}),
+      placeholder: plain('Invite people by their Slack profile e-mail', limits.placeholder),
+    }),
+    ...problem(f.people),
+    input(f.name, 'Name', text(v.name, { min_length: 2, max_length: 255 }), {
+      hint: 'Left empty, the platform names it after its date.',
+    }),
+    input(
+      f.startTime,
+      'Starts',
+      {
+        type: 'datetimepicker',
+        ...(v.startTime ? { initial_date_time: Math.floor(v.startTime.getTime() / 1000) } : {}),
+      },
+      { hint: 'In your own time zone. Left empty, the conference starts now.' },
+    ),
+    input(f.duration, 'Duration (minutes)', number(v.duration, 1)),
+    input(f.message, 'Invitation message', text(v.message, { multiline: true, max_length: 300 })),
+    input(
+      f.password,
+      'Password',
+      text(o.password, {
+        max_length: 255,
+        placeholder: plain(o.hasPassword ? 'Unchanged' : 'Digits, * and #', limits.placeholder),
+      }),
+      {
+        hint: o.hasPassword
+          ? 'This conference has a password. Leave empty to keep it.'
+          : 'Digits, * and # only. Leave empty for none.',
+      },
+    ),
+    input(f.options, 'Options', {
+      type: 'checkboxes',
+      options: Object.values(checkboxOptions),
+      ...(checked.length ? { initial_options: checked.map((k) => checkboxOptions[k]) } : {}),
+    }),
+    input(
+      f.moderator,
+      'Moderator',
+      { type: 'users_select', ...(v.moderator ? { initial_user: v.moderator } : {}) },
+      {
+        hint:
+          o.mode === 'create'
+            ? 'Matched to their video platform account by e-mail. Left empty: you.'
+            : 'Matched to their video platform account by e-mail. Left empty: unchanged.',
+      },
+    ),
+    input(f.entryMode, 'Entry mode', text(v.entryMode), {
+      hint: 'As configured on your video platform; left empty, its default.',
+    }),
+    input(f.reminder, 'Reminder (minutes before)', number(v.reminder, 1, 60), {
+      hint: 'E-mail reminder, 1 to 60 minutes before the start.',
+    }),
+    input(f.templateId, 'Notification template id', number(v.templateId, 1)),
+    input(f.language, 'Notification language', {
+      type: 'static_select',
+      options: languages.map((l) => option(l.value, l.label)),
+      ...(v.language && languages.some((l) => l.value === v.language)
+        ? { initial_option: option(v.language, languages.find((l) => l.value === v.language)?.label ?? '') }
+        : {}),
+    }),
+    ...(o.mode === 'create'
+      ? [
+          input(f.serviceKey, 'Service key', text(v.serviceKey, { max_length: 32 }), {
+            hint: 'The 32-character key of a service of your enterprise; left empty, the default service.',
+          }),
+        ]
+      : []),
+    input(f.scope, 'Scope', {
+      type: 'checkboxes',
+      options: [option('sso', 'Single sign-on (sso)')],
+      ...(v.sso ? { initial_options: [option('sso', 'Single sign-on (sso)')] } : {}),
+    }),
+  ];
+  return {
+    type: 'modal',
+    callback_id: ids.views.conferenceForm,
+    title: plain(o.mode === 'create' ? 'New conference' : 'Edit conference', limits.viewTitle),
+    submit: plain(o.mode === 'create' ? 'Create' : 'Save', limits.viewButton),
+    close: plain('Cancel', limits.viewButton),
+    private_metadata: o.metadata,
+    blocks,
+  };
+}
+
+/** The modal while the platform works, saying how long the rate budget will make it wait. */
+export function buildWorkingView(title: string, message: string): Block {
+  return {
+    type: 'modal',
+    callback_id: ids.views.working,
+    title: plain(title, limits.viewTitle),
+    close: plain('Close', limits.viewButton),
+    blocks: [section(`:hourglass_flowing_sand: ${message}`)],
+  };
+}
+
+/** A closing modal: the outcome and, when the card could not be posted, the card's details (no buttons). */
+export function buildResultView(title: string, message: string, extra: Block[] = []): Block {
+  const shown = extra.filter((b) => b.type !== 'actions');
+  return {
+    type: 'modal',
+    callback_id: ids.views.working,
+    title: plain(title, limits.viewTitle),
+    close: plain('Done', limits.viewButton),
+    blocks: [section(message), ...shown].slice(0, limits.viewBlocks),
+  };
+}

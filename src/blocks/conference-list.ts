@@ -1,0 +1,152 @@
+import { slackDate } from '../domain/time.js';
+import { ids } from '../slack/ids.js';
+import {
+  type Block,
+  buildConferenceCard,
+  button,
+  type ConferenceSummary,
+  context,
+  escapeText,
+  formatMinutes,
+  type Json,
+  type MessagePayload,
+  section,
+  whenText,
+} from './conference-card.js';
+import { limits } from './limits.js';
+
+/** Which list a page belongs to; carried in the page buttons so Next/Previous re-run the same query. */
+export interface ListQuery {
+  filter: 'upcoming' | 'past' | 'all';
+  search?: string | undefined;
+  offset: number;
+}
+
+/** Conferences per page of `/conference list`: two blocks each, well under 50 blocks a message. */
+export const listPageSize = 10;
+
+const filterTitle = (q: ListQuery) =>
+  q.search
+    ? `Conferences matching “${escapeText(q.search)}”`
+    : { upcoming: 'Upcoming conferences', past: 'Past conferences', all: 'Conferences' }[q.filter];
+
+/** One page of `/conference list`, ephemeral, with a Show button per conference and paging buttons. */
+export function buildConferenceList(
+  q: ListQuery,
+  page: { items: ConferenceSummary[]; total?: number | undefined; hasMore: boolean },
+): MessagePayload {
+  const blocks: Block[] = [section(`*${filterTitle(q)}*`)];
+  if (page.items.length === 0) {
+    blocks.push(
+      section(
+        q.offset > 0
+          ? 'No more conferences.'
+          : 'No conference found. Plan one with `/conference` or try `/conference list all`.',
+      ),
+    );
+  }
+  for (const c of page.items) {
+    blocks.push(
+      section(
+        `*${escapeText(c.name)}*\n${whenText(c)}${c.duration ? ` · ${formatMinutes(c.duration)}` : ''} · ${c.participants.length} participant${c.participants.length === 1 ? '' : 's'}`,
+        { accessory: button('Show', `${ids.actions.conferenceShow}:${c.id}`, { value: c.id }) },
+      ),
+    );
+  }
+  const from = q.offset + 1;
+  const to = q.offset + page.items.length;
+  if (page.items.length)
+    blocks.push(context(`${from}–${to}${page.total !== undefined ? ` of ${page.total}` : ''}`));
+  const nav: Json[] = [];
+  const pageValue = (offset: number) => JSON.stringify({ ...q, offset });
+  if (q.offset > 0)
+    nav.push(
+      button('‹ Previous', `${ids.actions.conferencePage}:prev`, {
+        value: pageValue(Math.max(0, q.offset - listPageSize)),
+      }),
+    );
+  if (page.hasMore)
+    nav.push(
+      button('Next ›', `${ids.actions.conferencePage}:next`, { value: pageValue(q.offset + listPageSize) }),
+    );
+  if (nav.length) blocks.push({ type: 'actions', elements: nav });
+  return { text: filterTitle(q), blocks };
+}
+
+/** `/conference show`: the card, and every participant when the card had to cut the list. */
+export function buildConferenceDetails(c: ConferenceSummary): MessagePayload {
+  const card = buildConferenceCard(c);
+  const blocks = [...card.blocks];
+  const full = c.participants.map(escapeText).join(', ');
+  if (full.length > limits.fieldText - 20) {
+    // The card's field holds ~2,000 characters: list the rest in sections of up to 3,000.
+    let chunk = '';
+    const chunks: string[] = [];
+    for (const p of c.participants.map(escapeText)) {
+      if (chunk.length + p.length + 2 > limits.sectionText) {
+        chunks.push(chunk);
+        chunk = '';
+      }
+      chunk = chunk ? `${chunk}, ${p}` : p;
+    }
+    if (chunk) chunks.push(chunk);
+    const room = limits.messageBlocks - blocks.length - 1;
+    blocks.push(...chunks.slice(0, room).map((t, i) => section(i === 0 ? `*All participants*\n${t}` : t)));
+    if (chunks.length > room) blocks.push(context(`${chunks.length - room} more sections not shown`));
+  }
+  return { text: card.text, blocks };
+}
+
+/** A recording or snapshot as the media list shows it. */
+export interface MediaSummary {
+  id: string;
+  type?: string | undefined;
+  title?: string | undefined;
+  created?: Date | undefined;
+  size?: number | undefined;
+  format?: string | undefined;
+}
+
+const icons: Record<string, string> = {
+  recording: '🎬',
+  video: '🎬',
+  snapshot: '📷',
+  picture: '📷',
+  image: '📷',
+};
+
+const humanSize = (bytes: number) =>
+  bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(1)} GB`
+    : bytes >= 1e6
+      ? `${(bytes / 1e6).toFixed(1)} MB`
+      : `${Math.ceil(bytes / 1e3)} kB`;
+
+/** Recordings and snapshots of one conference, ephemeral. */
+export function buildMediaList(
+  conference: { id: string; name: string },
+  medias: MediaSummary[],
+  total: number | undefined,
+): MessagePayload {
+  const title = `Recordings & snapshots of “${conference.name}”`;
+  if (medias.length === 0)
+    return { text: title, blocks: [section(`*${escapeText(title)}*\nNothing recorded or captured yet.`)] };
+  const max = limits.messageBlocks - 2;
+  const blocks: Block[] = [section(`*${escapeText(title)}*`)];
+  for (const m of medias.slice(0, max)) {
+    const bits = [
+      m.created ? slackDate(m.created, '{date_short_pretty} {time}') : undefined,
+      m.format,
+      m.size ? humanSize(m.size) : undefined,
+      `id ${m.id}`,
+    ].filter(Boolean);
+    blocks.push(
+      section(
+        `${icons[m.type?.toLowerCase() ?? ''] ?? '📎'} *${escapeText(m.title || m.type || 'Media')}*\n${bits.join(' · ')}`,
+      ),
+    );
+  }
+  const shown = Math.min(medias.length, max);
+  if ((total ?? medias.length) > shown) blocks.push(context(`${shown} of ${total ?? medias.length} shown`));
+  return { text: title, blocks };
+}

@@ -1,0 +1,198 @@
+import { email, phone } from '../platform/schemas.js';
+import { formatDuration, isWhenWord, parseDuration, parseWhen } from './time.js';
+
+/*
+ * The text of `/conference …`, read without any I/O. Slack sends it escaped (`should_escape: true`):
+ * mentions arrive as `<@U123|name>`, e-mails as `<mailto:a@b.c|a@b.c>`, phones sometimes as
+ * `<tel:+33…|…>`. https://api.slack.com/interactivity/slash-commands#creating_commands
+ */
+
+/** What a create command said, before the time is placed in the person's zone and mentions resolved. */
+export interface ConferenceRequestText {
+  /** E-mails and international phone numbers, in the order typed. */
+  participants: string[];
+  /** Slack user ids of `@mentions`. */
+  mentions: string[];
+  /** The time phrase as typed (`tomorrow 3pm`), read later in the person's zone. */
+  when?: string;
+  duration?: number;
+  name?: string;
+  /** Words the parser did not understand, shown back to the person. */
+  unknown: string[];
+  /** Things it understood but cannot accept (a bad time, two names…). */
+  problems: string[];
+}
+
+export type ConferenceCommand =
+  | { kind: 'help' }
+  | { kind: 'list'; filter: 'upcoming' | 'past' | 'all'; search?: string }
+  | { kind: 'show'; ref: string }
+  | { kind: 'delete'; ref: string }
+  | { kind: 'create'; request: ConferenceRequestText }
+  | { kind: 'usage'; error: string };
+
+const quoteOpen = /["“”„«]/;
+const quoteClose: Record<string, RegExp> = { '"': /"/, '“': /[”"]/, '”': /[”"]/, '„': /[“”"]/, '«': /»/ };
+
+/** Splits on spaces, keeping quoted names whole; `quoted` marks them. */
+interface Token {
+  text: string;
+  quoted: boolean;
+}
+
+function tokenize(text: string): { tokens: Token[]; unclosed: boolean } {
+  const tokens: Token[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i] as string;
+    if (/\s/.test(ch) || ch === ',' || ch === ';') {
+      i++;
+      continue;
+    }
+    if (quoteOpen.test(ch)) {
+      const rest = text.slice(i + 1);
+      const close = (quoteClose[ch] ?? /"/).exec(rest);
+      if (!close) return { tokens: [...tokens, { text: rest.trim(), quoted: true }], unclosed: true };
+      tokens.push({ text: rest.slice(0, close.index).trim(), quoted: true });
+      i += close.index + 2;
+      continue;
+    }
+    let j = i;
+    while (j < text.length && !/[\s,;]/.test(text[j] as string) && !quoteOpen.test(text[j] as string)) j++;
+    tokens.push({ text: text.slice(i, j), quoted: false });
+    i = j;
+  }
+  return { tokens, unclosed: false };
+}
+
+const mention = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
+const mailto = /^<mailto:([^|>]+)(?:\|[^>]*)?>$/;
+const tel = /^<tel:([^|>]+)(?:\|[^>]*)?>$/;
+
+const isEmail = (s: string) => email.safeParse(s).success;
+const asPhone = (s: string) => {
+  const r = phone.safeParse(s);
+  return r.success ? r.data : undefined;
+};
+/** A time phrase is checked for shape here, in UTC; the person's zone only moves the instant. */
+const whenProblem = (phrase: string) => {
+  const r = parseWhen(phrase, { zone: 'UTC', now: new Date(Date.UTC(2026, 0, 1)) });
+  return r.ok ? undefined : r.error;
+};
+
+/** Reads the words of a create command: participants, mentions, a time phrase, a duration, a quoted name. */
+export function parseConferenceRequest(text: string): ConferenceRequestText {
+  const out: ConferenceRequestText = { participants: [], mentions: [], unknown: [], problems: [] };
+  const { tokens, unclosed } = tokenize(text);
+  if (unclosed) out.problems.push('a quoted name is missing its closing quote');
+  const when: string[] = [];
+  let whenDone = false;
+  const endWhen = () => {
+    if (when.length) whenDone = true;
+  };
+  for (let k = 0; k < tokens.length; k++) {
+    const { text: raw, quoted } = tokens[k] as Token;
+    const next = tokens[k + 1];
+    if (quoted) {
+      endWhen();
+      if (out.name !== undefined) out.problems.push('give only one quoted name');
+      else if (raw) out.name = raw;
+      continue;
+    }
+    const m = mention.exec(raw);
+    const mail = mailto.exec(raw)?.[1];
+    const phoneText = tel.exec(raw)?.[1] ?? raw;
+    // "in 2 hours", "45 min": a number and its unit may come as two words.
+    const unitAfter = (a: Token | undefined, b: Token | undefined) =>
+      a && b && !a.quoted && !b.quoted && /^\d+$/.test(a.text) && /^[a-z]+$/i.test(b.text)
+        ? parseDuration(a.text + b.text)
+        : undefined;
+    if (m?.[1]) {
+      endWhen();
+      if (!out.mentions.includes(m[1])) out.mentions.push(m[1]);
+    } else if (mail || isEmail(raw)) {
+      endWhen();
+      const e = mail ?? raw;
+      if (!out.participants.includes(e)) out.participants.push(e);
+    } else if (raw.toLowerCase() === 'in' && next && !next.quoted && when.length === 0 && !whenDone) {
+      const two = unitAfter(next, tokens[k + 2])?.ok;
+      when.push('in', two ? `${next.text} ${tokens[k + 2]?.text}` : next.text);
+      k += two ? 2 : 1;
+      whenDone = true;
+    } else if (isWhenWord(raw)) {
+      if (whenDone) out.problems.push(`give only one time (“${raw}” comes after another one)`);
+      else when.push(raw);
+    } else if (phoneText.startsWith('+') || /^[\d().-]{7,}$/.test(phoneText)) {
+      endWhen();
+      const p = asPhone(phoneText);
+      if (!p) out.problems.push(`“${phoneText}” is not an international phone number such as +33612345678`);
+      else if (!out.participants.includes(p)) out.participants.push(p);
+    } else {
+      endWhen();
+      const single = parseDuration(raw);
+      const pair = single.ok ? undefined : unitAfter(tokens[k], next);
+      const d = single.ok ? single : pair;
+      if (d?.ok) {
+        if (pair) k++;
+        if (out.duration !== undefined) out.problems.push('give only one duration');
+        else out.duration = d.value;
+      } else out.unknown.push(raw);
+    }
+  }
+  if (when.length) {
+    out.when = when.join(' ');
+    const problem = whenProblem(out.when);
+    if (problem) out.problems.push(problem);
+  }
+  return out;
+}
+
+/** True when the text says enough to create without asking: someone to invite, a time, nothing unread. */
+export function isCompleteRequest(r: ConferenceRequestText): boolean {
+  return (
+    r.participants.length + r.mentions.length > 0 &&
+    r.when !== undefined &&
+    r.unknown.length === 0 &&
+    r.problems.length === 0
+  );
+}
+
+/** A request written back as command text, which `parseConferenceRequest` reads to the same request. */
+export function formatConferenceRequest(r: ConferenceRequestText): string {
+  return [
+    ...r.participants,
+    ...r.mentions.map((id) => `<@${id}>`),
+    ...(r.when ? [r.when] : []),
+    ...(r.duration !== undefined ? [formatDuration(r.duration)] : []),
+    ...(r.name !== undefined ? [`"${r.name}"`] : []),
+  ].join(' ');
+}
+
+const subcommands = ['help', 'list', 'show', 'delete'] as const;
+
+/** Reads the whole `/conference` text: a subcommand, or the words of a conference to create. */
+export function parseConferenceCommand(text: string): ConferenceCommand {
+  const trimmed = text.trim();
+  const [first = '', ...rest] = trimmed.split(/\s+/);
+  const verb = first.toLowerCase();
+  const arg = rest.join(' ').trim();
+  if (!(subcommands as readonly string[]).includes(verb))
+    return { kind: 'create', request: parseConferenceRequest(trimmed) };
+  switch (verb) {
+    case 'help':
+      return { kind: 'help' };
+    case 'list': {
+      const f = arg.toLowerCase();
+      if (f === '' || f === 'upcoming') return { kind: 'list', filter: 'upcoming' };
+      if (f === 'past') return { kind: 'list', filter: 'past' };
+      if (f === 'all') return { kind: 'list', filter: 'all' };
+      return { kind: 'list', filter: 'all', search: arg };
+    }
+    default: {
+      const ref = arg.replace(/^#/, '');
+      if (!ref || /\s/.test(ref))
+        return { kind: 'usage', error: `\`/conference ${verb}\` needs one conference id or room name.` };
+      return { kind: verb as 'show' | 'delete', ref };
+    }
+  }
+}

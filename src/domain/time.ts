@@ -1,0 +1,165 @@
+import { DateTime, IANAZone } from 'luxon';
+
+/*
+ * Times and durations as people type them, read in their own Slack time zone (users.info `tz`).
+ * Pure: the clock and the zone are arguments. Every result is whole minutes, so that what the bot
+ * shows back (`formatWhenInput`, `formatDuration`) reads back to exactly the same value.
+ */
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** The phrases `parseWhen` understands, for help texts and error messages. */
+export const whenExamples = '`now`, `in 2h`, `3pm`, `tomorrow 3pm`, `mon 09:30`, `2026-12-01 14:00`';
+export const durationExamples = '`45m`, `1h`, `1h30`, `90min`';
+
+const weekdays = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const unitMinutes: Record<string, number> = { m: 1, min: 1, mins: 1, minute: 1, minutes: 1 };
+for (const u of ['h', 'hr', 'hrs', 'hour', 'hours']) unitMinutes[u] = 60;
+for (const u of ['d', 'day', 'days']) unitMinutes[u] = 1440;
+
+/** The longest duration accepted: a conference of more than a week is a typo. */
+export const maxDurationMinutes = 7 * 24 * 60;
+
+/** `45m`, `45 min`, `1h`, `1h30`, `1h30m`, `2 hours`: whole minutes, at least 1. */
+export function parseDuration(text: string): Parsed<number> {
+  const s = text.trim().toLowerCase().replace(/\s+/g, '');
+  const hm = /^(\d{1,4})h(?:our|ours|r|rs)?(\d{1,2})(?:m|min|mins)?$/.exec(s);
+  const single = /^(\d{1,6})([a-z]+)$/.exec(s);
+  let minutes: number | undefined;
+  if (hm) {
+    const m = Number(hm[2]);
+    if (m < 60) minutes = Number(hm[1]) * 60 + m;
+  } else if (single?.[2]) {
+    const unit = unitMinutes[single[2]];
+    if (unit !== undefined) minutes = Number(single[1]) * unit;
+  }
+  if (minutes === undefined)
+    return { ok: false, error: `“${text.trim()}” is not a duration; try ${durationExamples}` };
+  if (minutes < 1) return { ok: false, error: 'a duration is at least 1 minute' };
+  if (minutes > maxDurationMinutes) return { ok: false, error: 'a duration is at most 7 days' };
+  return { ok: true, value: minutes };
+}
+
+/** Minutes written the way `parseDuration` reads them: `45m`, `1h`, `1h30`. */
+export function formatDuration(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  if (h === 0) return `${m}m`;
+  return m === 0 ? `${h}h` : `${h}h${String(m).padStart(2, '0')}`;
+}
+
+/** A clock time: `3pm`, `3:30pm`, `15:00`, `9:30`, `noon`, `midnight`. */
+function parseClock(s: string): { hour: number; minute: number } | undefined {
+  if (s === 'noon') return { hour: 12, minute: 0 };
+  if (s === 'midnight') return { hour: 0, minute: 0 };
+  const m = /^(\d{1,2})(?::(\d{2}))?(am|pm)?$/.exec(s);
+  if (!m) return undefined;
+  let hour = Number(m[1]);
+  const minute = m[2] === undefined ? 0 : Number(m[2]);
+  const meridiem = m[3];
+  if (!meridiem && m[2] === undefined) return undefined; // a bare number is not a time
+  if (minute > 59) return undefined;
+  if (meridiem) {
+    if (hour < 1 || hour > 12) return undefined;
+    hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
+  } else if (hour > 23) return undefined;
+  return { hour, minute };
+}
+
+function weekdayIndex(s: string): number | undefined {
+  if (s.length < 3) return undefined;
+  const i = weekdays.findIndex((d) => d.startsWith(s));
+  return i < 0 ? undefined : i + 1;
+}
+
+/** Whether a word can be part of a time phrase (the command parser uses it to find the phrase). */
+export function isWhenWord(word: string): boolean {
+  const s = word.toLowerCase();
+  return (
+    ['now', 'today', 'tomorrow', 'tmrw', 'at', 'in', 'am', 'pm', 'noon', 'midnight', 'next'].includes(s) ||
+    weekdayIndex(s) !== undefined ||
+    /^\d{4}-\d{2}-\d{2}$/.test(s) ||
+    parseClock(s) !== undefined
+  );
+}
+
+export interface WhenContext {
+  /** IANA zone of the person typing (Slack `tz`). */
+  zone: string;
+  now: Date;
+}
+
+const fail = (text: string, why = ''): Parsed<DateTime> => ({
+  ok: false,
+  error: `I could not read “${text.trim()}” as a time${why}. Try ${whenExamples}.`,
+});
+
+/**
+ * Reads a start time in the person's zone. Clock times alone mean their next occurrence; a weekday
+ * means its next occurrence (today if the time is still ahead). Never throws.
+ */
+export function parseWhen(text: string, ctx: WhenContext): Parsed<DateTime> {
+  const zone = IANAZone.isValidZone(ctx.zone) ? ctx.zone : 'UTC';
+  const now = DateTime.fromJSDate(ctx.now, { zone }).startOf('minute');
+  if (!now.isValid) return fail(text);
+  const words = text
+    .trim()
+    .toLowerCase()
+    .replace(/(\d)\s+(am|pm)\b/g, '$1$2')
+    .split(/\s+/)
+    .filter((w) => w && w !== 'at' && w !== 'on' && w !== 'next');
+  if (words.length === 0) return fail(text);
+  if (words.length === 1 && words[0] === 'now') return { ok: true, value: now };
+
+  if (words[0] === 'in') {
+    const d = parseDuration(words.slice(1).join(''));
+    return d.ok ? { ok: true, value: now.plus({ minutes: d.value }) } : fail(text);
+  }
+
+  let day: DateTime | undefined;
+  let weekday: number | undefined;
+  let clock: { hour: number; minute: number } | undefined;
+  for (const w of words) {
+    const c = parseClock(w);
+    const wd = weekdayIndex(w);
+    if (c && !clock) clock = c;
+    else if (!day && weekday === undefined && (w === 'today' || w === 'tomorrow' || w === 'tmrw'))
+      day = w === 'today' ? now : now.plus({ days: 1 });
+    else if (!day && weekday === undefined && /^\d{4}-\d{2}-\d{2}$/.test(w)) {
+      day = DateTime.fromISO(w, { zone });
+      if (!day.isValid) return fail(text, ': that date does not exist');
+    } else if (!day && weekday === undefined && wd !== undefined) weekday = wd;
+    else return fail(text);
+  }
+  if (!clock) return fail(text, ': add a time of day, e.g. 3pm or 09:30');
+
+  const at = (d: DateTime) =>
+    DateTime.fromObject(
+      { year: d.year, month: d.month, day: d.day, hour: clock.hour, minute: clock.minute },
+      { zone },
+    );
+  if (day) return { ok: true, value: at(day) };
+  if (weekday !== undefined) {
+    let candidate = at(now.plus({ days: (weekday - now.weekday + 7) % 7 }));
+    if (candidate < now) candidate = at(candidate.plus({ days: 7 }));
+    return { ok: true, value: candidate };
+  }
+  const today = at(now);
+  return { ok: true, value: today < now ? at(now.plus({ days: 1 })) : today };
+}
+
+/** A start time written the way `parseWhen` reads it back: `2026-12-01 14:00`, in the person's zone. */
+export function formatWhenInput(value: DateTime | Date, zone: string): string {
+  const dt = value instanceof Date ? DateTime.fromJSDate(value) : value;
+  return dt.setZone(IANAZone.isValidZone(zone) ? zone : 'UTC').toFormat('yyyy-MM-dd HH:mm');
+}
+
+/**
+ * A Slack date token: every viewer sees the time in their own zone, the fallback (for clients that
+ * cannot render it) in UTC. https://api.slack.com/reference/surfaces/formatting#date-formatting
+ */
+export function slackDate(value: Date, format = '{date_short_pretty} at {time}'): string {
+  const seconds = Math.floor(value.getTime() / 1000);
+  const fallback = DateTime.fromJSDate(value, { zone: 'UTC' }).toFormat("yyyy-MM-dd HH:mm 'UTC'");
+  return `<!date^${seconds}^${format}|${fallback}>`;
+}

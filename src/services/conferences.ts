@@ -1,0 +1,297 @@
+import type { ConferenceSummary } from '../blocks/conference-card.js';
+import type { ConferenceFormValues } from '../blocks/conference-form.js';
+import type { ListQuery } from '../blocks/conference-list.js';
+import { listPageSize, type MediaSummary } from '../blocks/conference-list.js';
+import { canManageConference, canViewConferenceMedia } from '../domain/permissions.js';
+import type { CallOptions, PlatformClient } from '../platform/client.js';
+import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
+import { ids } from '../slack/ids.js';
+import { ConfdeskError, notAllowed } from './errors.js';
+import type { IdentityService, PlatformUser } from './identity.js';
+
+const interactive: CallOptions = { priority: 'interactive' };
+
+/** A person as the platform embeds them: an id, or an object with some of id/username/name. */
+function personOf(p: unknown): { id?: string; label: string } | undefined {
+  if (p === undefined || p === null) return undefined;
+  if (typeof p === 'string' || typeof p === 'number') return { id: String(p), label: `user ${p}` };
+  const o = p as Record<string, unknown>;
+  const full = [o.firstname, o.lastname].filter((x) => typeof x === 'string' && x).join(' ');
+  const label =
+    (o.name as string | undefined) || full || (o.username as string | undefined) || `user ${o.id}`;
+  return { ...(o.id !== undefined ? { id: String(o.id) } : {}), label };
+}
+
+function participantsOf(p: ConferenceRecord['participants']): string[] {
+  if (!p) return [];
+  const list = Array.isArray(p) ? p : p.split(',');
+  return list
+    .map((x) => {
+      if (typeof x === 'string') return x.trim();
+      const o = (x ?? {}) as Record<string, unknown>;
+      return String(o.email ?? o.phone ?? o.name ?? '');
+    })
+    .filter(Boolean);
+}
+
+/** The card's view of a platform record. */
+export function summarize(r: ConferenceRecord): ConferenceSummary {
+  return {
+    id: String(r.id),
+    name: r.name ?? `Conference ${r.id}`,
+    roomName: r.room_name,
+    start: r.start_time,
+    duration: r.duration,
+    status: r.status,
+    participants: participantsOf(r.participants),
+    moderator: personOf(r.moderator),
+    joinUrl: r.url && /^https?:\/\//.test(r.url) ? r.url : undefined,
+  };
+}
+
+/** The form values a conference is edited from. */
+export function formValuesOf(r: ConferenceRecord): ConferenceFormValues {
+  const extra = r as Record<string, unknown>;
+  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
+  return {
+    participants: participantsOf(r.participants),
+    people: [],
+    name: r.name,
+    startTime: r.start_time,
+    duration: r.duration,
+    message: (extra.message as string | null | undefined) ?? undefined,
+    moderation: extra.moderation === true,
+    open: extra.open === true,
+    // An edit does not re-send invitations unless the person asks for it.
+    invite: false,
+    entryMode: (extra.entry_mode as string | null | undefined) ?? undefined,
+    reminder: num(extra.reminder),
+    templateId: num(extra.template_id),
+    language: (extra.language as string | null | undefined) ?? undefined,
+  };
+}
+
+/** What a create or update sends besides the form: resolved participants and moderator, the password. */
+interface Prepared {
+  input: Record<string, unknown>;
+  participants: string[];
+  moderator: PlatformUser | undefined;
+}
+
+/**
+ * The conference use cases, shared by the command, the modal and the card buttons: identity and
+ * permission first, then the platform call; the answer merged with what was sent (the platform's
+ * create answer carries only id, name and timestamps).
+ */
+export class ConferenceService {
+  constructor(
+    private readonly platform: PlatformClient,
+    private readonly identity: IdentityService,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** About how long the rate budget will hold the next interactive call, in ms. */
+  waitMs(): number {
+    return this.platform.estimateWaitMs('interactive');
+  }
+
+  private async prepare(
+    actorId: string,
+    v: ConferenceFormValues,
+    password: string | undefined,
+    mode: 'create' | 'edit',
+  ): Promise<Prepared> {
+    const fromSlack = await this.identity.emailsOf(v.people);
+    if (fromSlack.missing.length)
+      throw new ConfdeskError(
+        'participant_without_email',
+        `${fromSlack.missing.map((id) => `<@${id}>`).join(', ')} ${fromSlack.missing.length === 1 ? 'has' : 'have'} no e-mail in Slack: add their e-mail or phone number instead.`,
+        ids.conferenceForm.people,
+      );
+    const participants = [...new Set([...v.participants, ...fromSlack.emails])];
+    // Creating, the moderator defaults to the person; editing, an empty field keeps the current one.
+    let moderator: PlatformUser | undefined;
+    if (v.moderator && v.moderator !== actorId) {
+      try {
+        moderator = await this.identity.platformUser(v.moderator);
+      } catch (error) {
+        if (error instanceof ConfdeskError && error.code === 'no_platform_account')
+          throw new ConfdeskError(
+            'moderator_without_account',
+            `<@${v.moderator}> has no video platform account with their Slack e-mail, so they cannot moderate. Pick someone else or leave the field empty.`,
+            ids.conferenceForm.moderator,
+          );
+        throw error;
+      }
+    } else if (v.moderator || mode === 'create') {
+      moderator = await this.identity.platformUser(actorId);
+    }
+    const input: Record<string, unknown> = {
+      participants: participants.length ? participants : undefined,
+      name: v.name,
+      message: v.message,
+      password,
+      moderation: v.moderation,
+      entryMode: v.entryMode,
+      startTime: v.startTime,
+      open: v.open,
+      duration: v.duration,
+      reminder: v.reminder,
+      templateId: v.templateId,
+      language: v.language,
+      invite: v.invite,
+      moderator: moderator?.id,
+      scope: v.sso ? ['sso'] : undefined,
+    };
+    return { input, participants, moderator };
+  }
+
+  async create(actorId: string, v: ConferenceFormValues, password?: string): Promise<ConferenceSummary> {
+    const { input, participants, moderator } = await this.prepare(actorId, v, password, 'create');
+    if (participants.length === 0)
+      throw new ConfdeskError(
+        'no_participants',
+        'Add at least one e-mail, phone number or Slack person to invite.',
+        ids.conferenceForm.participants,
+      );
+    const created = await this.platform.createConference(
+      { ...input, participants, serviceKey: v.serviceKey } as Parameters<
+        PlatformClient['createConference']
+      >[0],
+      interactive,
+    );
+    return this.merge(summarize(created), v, participants, moderator);
+  }
+
+  /** Updates after checking the actor may; only what the form holds is sent (PUT). */
+  async update(
+    actorId: string,
+    conferenceId: string,
+    v: ConferenceFormValues,
+    password?: string,
+  ): Promise<ConferenceSummary> {
+    const before = await this.forManagement(actorId, conferenceId, 'edit');
+    const { input, participants, moderator } = await this.prepare(actorId, v, password, 'edit');
+    const answer = await this.platform.updateConference(
+      { conferenceId: before.id, ...input } as Parameters<PlatformClient['updateConference']>[0],
+      interactive,
+    );
+    // The update's answer is not specified: use it when it is a conference record, else what was known.
+    const parsed = conferenceRecord.safeParse(answer);
+    return this.merge(parsed.success ? summarize(parsed.data) : before, v, participants, moderator);
+  }
+
+  async remove(actorId: string, conferenceId: string): Promise<ConferenceSummary> {
+    const conference = await this.forManagement(actorId, conferenceId, 'delete');
+    await this.platform.deleteConference({ conferenceId: conference.id }, interactive);
+    return conference;
+  }
+
+  /** The conference, if the actor may edit or delete it; a `not_allowed` error naming who may. */
+  async forManagement(actorId: string, ref: string, verb: 'edit' | 'delete'): Promise<ConferenceSummary> {
+    return (await this.managed(actorId, ref, verb)).conference;
+  }
+
+  /** The values the edit form starts from, after the permission check. */
+  async forEditing(
+    actorId: string,
+    ref: string,
+  ): Promise<{ values: ConferenceFormValues; hasPassword: boolean }> {
+    const { record } = await this.managed(actorId, ref, 'edit');
+    return {
+      values: formValuesOf(record),
+      hasPassword: (record as Record<string, unknown>).has_password === true,
+    };
+  }
+
+  private async managed(actorId: string, ref: string, verb: 'edit' | 'delete') {
+    const [actor, record] = await Promise.all([
+      this.identity.platformUser(actorId),
+      this.platform.getConference({ conferenceId: ref }, interactive),
+    ]);
+    const conference = summarize(record);
+    if (!canManageConference(actor, { moderatorId: conference.moderator?.id }))
+      throw notAllowed(
+        `Only the moderator${conference.moderator ? ` (${conference.moderator.label})` : ''} or a video platform admin can ${verb} “${conference.name}”.`,
+      );
+    return { record, conference };
+  }
+
+  async get(ref: string): Promise<ConferenceSummary> {
+    return summarize(await this.platform.getConference({ conferenceId: ref }, interactive));
+  }
+
+  /** One page of the actor's conferences (as moderator or participant). */
+  async list(actorId: string, q: ListQuery) {
+    const actor = await this.identity.platformUser(actorId);
+    const now = this.now();
+    const page = await this.platform.listConferences(
+      {
+        user: Number(actor.id),
+        offset: q.offset,
+        limit: listPageSize,
+        ...(q.search ? { search: q.search } : {}),
+        ...(q.filter === 'upcoming'
+          ? { since: new Date(now.getTime() - 24 * 3600_000), order: 'asc' as const }
+          : {}),
+        ...(q.filter === 'past' ? { until: now, order: 'desc' as const } : {}),
+      },
+      interactive,
+    );
+    const ended = (c: ConferenceSummary) =>
+      c.status === 'ended' ||
+      (c.start !== undefined && c.start.getTime() + (c.duration ?? 60) * 60_000 < now.getTime());
+    const items = page.items.map(summarize).filter((c) => q.filter !== 'upcoming' || !ended(c));
+    const hasMore = page.nextOffset !== undefined || q.offset + page.items.length < (page.total ?? 0);
+    return { items, total: q.filter === 'upcoming' ? undefined : page.total, hasMore };
+  }
+
+  /** Recordings and snapshots, for the moderator, participants and admins. */
+  async medias(
+    actorId: string,
+    ref: string,
+  ): Promise<{ conference: ConferenceSummary; items: MediaSummary[]; total?: number }> {
+    const [actor, conference] = await Promise.all([this.identity.platformUser(actorId), this.get(ref)]);
+    if (
+      !canViewConferenceMedia(actor, {
+        moderatorId: conference.moderator?.id,
+        participants: conference.participants,
+      })
+    )
+      throw notAllowed(
+        `Only the participants, the moderator and video platform admins can see the recordings of “${conference.name}”.`,
+      );
+    const page = await this.platform.listConferenceMedias(
+      { conferenceId: conference.id, limit: 48 },
+      interactive,
+    );
+    const items = page.items.map((m) => ({
+      id: String(m.id),
+      type: m.type,
+      title: m.title,
+      created: m.created,
+      size: m.size,
+      format: m.format,
+    }));
+    return { conference, items, ...(page.total !== undefined ? { total: page.total } : {}) };
+  }
+
+  /** The platform's answer completed with what was sent (its create answer carries little). */
+  private merge(
+    base: ConferenceSummary,
+    v: ConferenceFormValues,
+    participants: string[],
+    moderator: PlatformUser | undefined,
+  ): ConferenceSummary {
+    return {
+      ...base,
+      name: v.name ?? base.name,
+      start: v.startTime ?? base.start,
+      duration: v.duration ?? base.duration,
+      participants: participants.length ? participants : base.participants,
+      moderator: moderator
+        ? { id: moderator.id, label: moderator.username ?? moderator.email }
+        : base.moderator,
+    };
+  }
+}

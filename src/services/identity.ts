@@ -1,0 +1,99 @@
+import type { WebClient } from '@slack/web-api';
+import { TtlCache } from '../platform/cache.js';
+import type { PlatformClient } from '../platform/client.js';
+import { PlatformHttpError } from '../platform/errors.js';
+import type { UserRecord } from '../platform/schemas.js';
+import { ConfdeskError, noPlatformAccount } from './errors.js';
+
+/** What confdesk needs of a Slack user: their e-mail (identity) and their zone (reading times). */
+export interface SlackProfile {
+  id: string;
+  email: string | undefined;
+  tz: string;
+  name: string;
+}
+
+/** A Slack user's account on the video platform. */
+export interface PlatformUser {
+  id: string;
+  username: string | undefined;
+  role: string | undefined;
+  email: string;
+}
+
+/** Slack profiles change rarely; a person's platform account even less. */
+const profileTtlMs = 10 * 60_000;
+
+/**
+ * Maps Slack users to platform users by their Slack profile e-mail (`users.info` →
+ * `GET /api/v3/users/id`), with both answers cached.
+ */
+export class IdentityService {
+  private readonly cache: TtlCache;
+
+  constructor(
+    private readonly slack: Pick<WebClient, 'users'>,
+    private readonly platform: PlatformClient,
+    now: () => number = Date.now,
+  ) {
+    this.cache = new TtlCache(profileTtlMs, now, 5_000);
+  }
+
+  async profile(userId: string): Promise<SlackProfile> {
+    const key = `slack:${userId}`;
+    const hit = this.cache.get(key) as SlackProfile | undefined;
+    if (hit) return hit;
+    const answer = await this.slack.users.info({ user: userId });
+    const u = answer.user;
+    if (!u) throw new ConfdeskError('slack_user_not_found', `Slack does not know the user <@${userId}>.`);
+    const profile: SlackProfile = {
+      id: userId,
+      email: u.profile?.email || undefined,
+      tz: u.tz || 'UTC',
+      name: u.profile?.display_name || u.real_name || u.name || userId,
+    };
+    this.cache.set(key, 'slack', profile);
+    return profile;
+  }
+
+  /** The platform account of a Slack user; a `no_platform_account` error when there is none. */
+  async platformUser(userId: string): Promise<PlatformUser> {
+    const profile = await this.profile(userId);
+    if (!profile.email) throw noPlatformAccount(undefined);
+    const key = `platform:${profile.email.toLowerCase()}`;
+    const hit = this.cache.get(key) as PlatformUser | undefined;
+    if (hit) return hit;
+    let id: string;
+    try {
+      id = String((await this.platform.getUserIdByEmail({ email: profile.email })).id);
+    } catch (error) {
+      if (error instanceof PlatformHttpError && error.status === 404) throw noPlatformAccount(profile.email);
+      throw error;
+    }
+    const me = await this.platform.getMe();
+    let record: UserRecord | undefined;
+    for await (const u of this.platform.paginate('listEnterpriseUsers', { enterpriseId: me.enterprise_id })) {
+      if (String(u.id) === id) {
+        record = u;
+        break;
+      }
+    }
+    const user: PlatformUser = {
+      id,
+      username: record?.username,
+      role: record?.role,
+      email: profile.email,
+    };
+    this.cache.set(key, 'platform', user);
+    return user;
+  }
+
+  /** E-mails of Slack users (mentions, people pickers); names those without one. */
+  async emailsOf(userIds: string[]): Promise<{ emails: string[]; missing: string[] }> {
+    const profiles = await Promise.all(userIds.map((id) => this.profile(id)));
+    return {
+      emails: profiles.flatMap((p) => (p.email ? [p.email] : [])),
+      missing: profiles.filter((p) => !p.email).map((p) => p.id),
+    };
+  }
+}

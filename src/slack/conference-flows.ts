@@ -1,0 +1,98 @@
+import type { WebClient } from '@slack/web-api';
+import {
+  buildConferenceCard,
+  type ConferenceSummary,
+  type MessagePayload,
+} from '../blocks/conference-card.js';
+import { buildConferenceForm, type ConferenceFormValues } from '../blocks/conference-form.js';
+import { parseConferenceRequest } from '../domain/conference-text.js';
+import { parseWhen } from '../domain/time.js';
+import type { Logger } from '../observability/logger.js';
+import type { ConferenceService } from '../services/conferences.js';
+import type { IdentityService } from '../services/identity.js';
+import { isCannotPost } from './describe-error.js';
+
+/** What the conference listeners need: the services, a logger and a clock. */
+export interface ConferenceDeps {
+  conferences: ConferenceService;
+  identity: IdentityService;
+  logger: Logger;
+  now?: () => Date;
+}
+
+/** Where an edited conference's card lives: a channel message, or an ephemeral one (its response_url). */
+export type FormMetadata =
+  | { mode: 'create' }
+  | { mode: 'edit'; conferenceId: string; channel?: string; ts?: string; responseUrl?: string };
+
+export function readMetadata(raw: string | undefined): FormMetadata {
+  try {
+    const m = JSON.parse(raw ?? '') as FormMetadata;
+    if (m && (m.mode === 'create' || (m.mode === 'edit' && typeof m.conferenceId === 'string'))) return m;
+  } catch {
+    // not ours, or empty: a create form
+  }
+  return { mode: 'create' };
+}
+
+/**
+ * The create form prefilled with what a command's text says, with notes on what it could not read.
+ * The person's zone (users.info) places the time; without it the time is left for them to pick.
+ */
+export async function formFromText(
+  deps: ConferenceDeps,
+  user: string,
+  channel: string | undefined,
+  text: string,
+  notices: string[] = [],
+) {
+  const req = parseConferenceRequest(text);
+  const values: ConferenceFormValues = {
+    channel,
+    participants: req.participants,
+    people: req.mentions,
+    name: req.name,
+    duration: req.duration,
+    moderator: user,
+  };
+  if (req.when) {
+    const zone = await deps.identity.profile(user).then(
+      (p) => p.tz,
+      () => undefined,
+    );
+    const when = zone ? parseWhen(req.when, { zone, now: (deps.now ?? (() => new Date()))() }) : undefined;
+    if (when?.ok) values.startTime = when.value.toJSDate();
+  }
+  const all = [
+    ...notices,
+    ...(req.unknown.length ? [`I did not understand: ${req.unknown.map((w) => `“${w}”`).join(', ')}.`] : []),
+    ...req.problems,
+  ];
+  return buildConferenceForm({
+    mode: 'create',
+    values,
+    metadata: JSON.stringify({ mode: 'create' } satisfies FormMetadata),
+    notices: all,
+  });
+}
+
+/** Posts the card in the channel; false when the bot may not post there (the caller says how to fix it). */
+export async function postCard(client: WebClient, channel: string, c: ConferenceSummary): Promise<boolean> {
+  try {
+    await client.chat.postMessage({ channel, ...buildConferenceCard(c) });
+    return true;
+  } catch (error) {
+    if (isCannotPost(error)) return false;
+    throw error;
+  }
+}
+
+/** Posts to a response_url (replace or add an ephemeral message), outside a listener's `respond`. */
+export async function postToResponseUrl(url: string, body: MessagePayload & Record<string, unknown>) {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`response_url answered ${res.status}`);
+}

@@ -1,0 +1,114 @@
+import type { App } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import {
+  type Block,
+  buildConferenceCard,
+  type ConferenceSummary,
+  escapeText,
+} from '../../blocks/conference-card.js';
+import { buildConferenceForm, buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { slackDate } from '../../domain/time.js';
+import { PlatformInputError } from '../../platform/errors.js';
+import { ConfdeskError } from '../../services/errors.js';
+import {
+  type ConferenceDeps,
+  type FormMetadata,
+  postCard,
+  postToResponseUrl,
+  readMetadata,
+} from '../conference-flows.js';
+import { describeError, inviteFix, workingText } from '../describe-error.js';
+import { ids } from '../ids.js';
+import { readConferenceForm } from './read-conference-form.js';
+
+/** The form input a failure belongs to, when it belongs to one. */
+function fieldOf(error: unknown): string | undefined {
+  const field =
+    error instanceof ConfdeskError
+      ? error.field
+      : error instanceof PlatformInputError
+        ? error.field
+        : undefined;
+  if (!field) return undefined;
+  const blocks = ids.conferenceForm as Record<string, string>;
+  return blocks[field] ?? (Object.values(blocks).includes(field) ? field : undefined);
+}
+
+/** Replaces the card of an edited conference where it lives (channel message or ephemeral reply). */
+async function refreshCard(
+  client: WebClient,
+  meta: Extract<FormMetadata, { mode: 'edit' }>,
+  card: ReturnType<typeof buildConferenceCard>,
+) {
+  if (meta.channel && meta.ts) await client.chat.update({ channel: meta.channel, ts: meta.ts, ...card });
+  else if (meta.responseUrl) await postToResponseUrl(meta.responseUrl, { replace_original: true, ...card });
+}
+
+/**
+ * Submission of the create/edit form. Rule breaks are answered inline at once (`response_action:
+ * errors`); a valid form is acked with a "Working…" view, then updated with the outcome. A failure
+ * brings the form back with everything typed and the reason under the input concerned.
+ */
+export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
+  const now = deps.now ?? (() => new Date());
+  app.view(ids.views.conferenceForm, async ({ ack, body, view, client }) => {
+    const meta = readMetadata(view.private_metadata);
+    const read = readConferenceForm(view.state.values, meta.mode, now());
+    if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
+    const title = meta.mode === 'create' ? 'New conference' : 'Edit conference';
+    const action = meta.mode === 'create' ? 'Creating the conference' : 'Saving the conference';
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView(title, workingText(action, deps.conferences.waitMs())) as never,
+    });
+    const user = body.user.id;
+    const show = (v: Record<string, unknown>) => client.views.update({ view_id: view.id, view: v as never });
+    let conference: ConferenceSummary;
+    try {
+      conference =
+        meta.mode === 'create'
+          ? await deps.conferences.create(user, read.values, read.password)
+          : await deps.conferences.update(user, meta.conferenceId, read.values, read.password);
+    } catch (error) {
+      const message = describeError(error, deps.logger, read.values.channel);
+      const field = fieldOf(error);
+      await show(
+        buildConferenceForm({
+          mode: meta.mode,
+          values: read.values,
+          metadata: view.private_metadata,
+          password: read.password,
+          notices: field
+            ? ['Nothing was saved: please check the field marked below.']
+            : [`Nothing was saved. ${message}`],
+          ...(field ? { problems: { [field]: message } } : {}),
+        }),
+      ).catch((e: unknown) => deps.logger.warn({ err: e }, 'could not show the form again'));
+      return;
+    }
+    // The platform has it now: from here on a failure only concerns the card, never the conference.
+    const card = buildConferenceCard(conference);
+    const when = conference.start ? ` for ${slackDate(conference.start)}` : '';
+    let outcome: string;
+    let extra: Block[] = [];
+    try {
+      if (meta.mode === 'edit') {
+        await refreshCard(client, meta, card);
+        outcome = `:white_check_mark: *${escapeText(conference.name)}* is saved.`;
+      } else {
+        const channel = read.values.channel as string;
+        const posted = await postCard(client, channel, conference);
+        outcome = posted
+          ? `:white_check_mark: *${escapeText(conference.name)}* is planned${when}. Its card is in <#${channel}>.`
+          : `:white_check_mark: *${escapeText(conference.name)}* is planned${when}. ${inviteFix(channel)}`;
+        if (!posted) extra = card.blocks;
+      }
+    } catch (error) {
+      outcome = `:white_check_mark: *${escapeText(conference.name)}* is ${meta.mode === 'create' ? 'planned' : 'saved'}${when}, but its card could not be ${meta.mode === 'create' ? 'posted' : 'updated'}: ${describeError(error, deps.logger)}`;
+      extra = card.blocks;
+    }
+    await show(buildResultView(title, outcome, extra)).catch((e: unknown) =>
+      deps.logger.warn({ err: e }, 'could not show the outcome'),
+    );
+  });
+}

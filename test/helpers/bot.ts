@@ -1,0 +1,184 @@
+import { SlackDouble } from '../../src/dev/slack-double.js';
+import { createLogger } from '../../src/observability/logger.js';
+import type { PlatformClientOptions } from '../../src/platform/client.js';
+import type { SimulatorOptions } from '../../src/sim/server.js';
+import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import { type PlatformFixture, startPlatform } from './platform.js';
+import { sendCommand, slackSignature } from './slack-requests.js';
+
+export const secret = 'e2e-signing-secret';
+
+/**
+ * Slack people of the tests. Their e-mails match the simulator's seeded accounts (admin is a platform
+ * admin, alice and bob are agents), except `nobody` (no platform account) and `nomail` (no e-mail).
+ */
+export const people = {
+  admin: { id: 'UADMIN', email: 'admin@acme.example', tz: 'Europe/Paris' },
+  alice: { id: 'UALICE', email: 'alice@acme.example', tz: 'America/New_York' },
+  bob: { id: 'UBOB', email: 'bob@acme.example', tz: 'Asia/Tokyo' },
+  nobody: { id: 'UNOBODY', email: 'nobody@example.com', tz: 'UTC' },
+  nomail: { id: 'UNOMAIL', email: undefined, tz: 'UTC' },
+} as const;
+
+/** The bot's clock in the tests: Friday 26 March 2027, 10:00 UTC (two days before Europe's DST switch). */
+export const botNow = new Date('2027-03-26T10:00:00Z');
+
+export interface BotFixture {
+  platform: PlatformFixture;
+  slack: SlackDouble;
+  bot: SlackApp;
+  url: string;
+  /** Sends a signed slash command; answers the parsed ack body (or null when empty). */
+  command(
+    text: string,
+    as?: string,
+    channel?: string,
+  ): Promise<{ status: number; body: unknown; responseUrl: string }>;
+  /** Sends a signed interactivity payload (block_actions, view_submission, shortcut). */
+  interact(payload: Record<string, unknown>): Promise<{ status: number; body: unknown }>;
+  close(): Promise<void>;
+}
+
+/** The simulator, the Slack double and the bot on its real HTTP receiver, all on loopback. */
+export async function startBot(
+  options: { sim?: SimulatorOptions; client?: Partial<PlatformClientOptions> } = {},
+): Promise<BotFixture> {
+  const platform = await startPlatform(options.sim, options.client);
+  const slack = await new SlackDouble().start();
+  for (const p of Object.values(people))
+    slack.addUser({ id: p.id, tz: p.tz, ...(p.email ? { email: p.email } : {}) });
+  const bot = createSlackApp({
+    botToken: 'xoxb-e2e',
+    signingSecret: secret,
+    apiUrl: slack.apiUrl,
+    port: 0,
+    logger: createLogger('silent'),
+    platform: platform.client,
+    now: () => botNow,
+  });
+  const url = `http://127.0.0.1:${await bot.start()}`;
+  const parse = async (res: Response) => {
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
+  };
+  return {
+    platform,
+    slack,
+    bot,
+    url,
+    async command(text, as = people.admin.id, channel = 'C1') {
+      const responseUrl = slack.responseUrl();
+      const res = await sendCommand(url, secret, {
+        command: '/conference',
+        text,
+        user_id: as,
+        channel_id: channel,
+        team_id: slack.teamId,
+        response_url: responseUrl,
+        trigger_id: `trigger-${Math.random()}`,
+      });
+      return { ...(await parse(res)), responseUrl };
+    },
+    async interact(payload) {
+      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+      const ts = Math.floor(Date.now() / 1000);
+      const res = await fetch(`${url}/slack/events`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-slack-request-timestamp': String(ts),
+          'x-slack-signature': slackSignature(secret, ts, body),
+        },
+        body,
+      });
+      return parse(res);
+    },
+    async close() {
+      await bot.stop();
+      await slack.stop();
+      await platform.close();
+    },
+  };
+}
+
+/** A click on a button of a message the bot posted (or of an ephemeral reply). */
+export function buttonClick(
+  slack: SlackDouble,
+  o: { user: string; actionId: string; value: string; channel: string; ts?: string; ephemeral?: boolean },
+) {
+  return {
+    type: 'block_actions',
+    user: { id: o.user },
+    team: { id: slack.teamId },
+    api_app_id: 'A1',
+    token: 'legacy',
+    trigger_id: `trigger-${Math.random()}`,
+    response_url: o.ts && !o.ephemeral ? slack.responseUrlFor(o.channel, o.ts) : slack.responseUrl(),
+    channel: { id: o.channel },
+    container: {
+      type: 'message',
+      channel_id: o.channel,
+      message_ts: o.ts ?? '0.0',
+      is_ephemeral: o.ephemeral ?? false,
+    },
+    actions: [{ type: 'button', action_id: o.actionId, block_id: 'b', value: o.value, action_ts: '1' }],
+  };
+}
+
+type Json = Record<string, unknown>;
+
+/**
+ * The `view.state.values` Slack would send for a view: each input's initial value, then `changes`
+ * (by block id: a string for text inputs, or the element state itself).
+ */
+export function formState(view: Json, changes: Record<string, string | Json | undefined> = {}): Json {
+  const values: Json = {};
+  for (const b of (view.blocks as Json[]) ?? []) {
+    if (b.type !== 'input') continue;
+    const e = b.element as Json;
+    const id = b.block_id as string;
+    let state: Json = { type: e.type };
+    if (e.initial_value !== undefined) state.value = e.initial_value;
+    if (e.initial_users) state.selected_users = e.initial_users;
+    if (e.initial_user) state.selected_user = e.initial_user;
+    if (e.initial_conversation) state.selected_conversation = e.initial_conversation;
+    if (e.initial_date_time !== undefined) state.selected_date_time = e.initial_date_time;
+    if (e.initial_option) state.selected_option = e.initial_option;
+    if (e.type === 'checkboxes') state.selected_options = e.initial_options ?? [];
+    if (id in changes) {
+      const c = changes[id];
+      state =
+        typeof c === 'string'
+          ? { type: e.type, value: c }
+          : c === undefined
+            ? { type: e.type }
+            : { type: e.type, ...c };
+    }
+    values[id] = { [e.action_id as string]: state };
+  }
+  return values;
+}
+
+/** A view_submission of `view` (as the double holds it) by `user`. */
+export function submission(view: Json, user: string, values: Json) {
+  return {
+    type: 'view_submission',
+    user: { id: user },
+    team: { id: 'T0000DBL' },
+    api_app_id: 'A1',
+    token: 'legacy',
+    trigger_id: `trigger-${Math.random()}`,
+    view: { ...view, state: { values }, hash: 'h' },
+  };
+}
+
+/** Waits until `check` returns a value (not undefined/false), polling; fails after `ms`. */
+export async function eventually<T>(check: () => T | undefined | false, ms = 5_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v !== undefined && v !== false) return v;
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
