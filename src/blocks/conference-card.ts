@@ -72,6 +72,11 @@ export function participantsLine(list: string[], max: number = limits.fieldText)
 export const whenText = (c: ConferenceSummary) =>
   c.start ? slackDate(c.start, '{date_long_pretty} at {time}') : '_starts when the first person joins_';
 
+function participantsField(list: string[]): Json {
+  const title = `*Participants (${list.length})*\n`;
+  return mrkdwn(title + participantsLine(list, limits.fieldText - title.length), limits.fieldText);
+}
+
 /** The fields every conference view shares: when, duration, moderator, participants. */
 function detailFields(c: ConferenceSummary): Block {
   return {
@@ -79,12 +84,9 @@ function detailFields(c: ConferenceSummary): Block {
     fields: [
       mrkdwn(`*When*\n${whenText(c)}`, limits.fieldText),
       mrkdwn(`*Duration*\n${c.duration ? formatMinutes(c.duration) : '_not set_'}`, limits.fieldText),
-      mrkdwn(`*Moderator*\n${c.moderator ? escapeText(c.moderator.label) : '_not set_'}`, limits.fieldText),
+      mrkdwn(`*Moderator*\n${c.moderator ? escapeText(clip(c.moderator.label, 200)) : '_not set_'}`, limits.fieldText),
       mrkdwn(`*Status*\n${c.status ? escapeText(c.status) : '_unknown_'}`, limits.fieldText),
-      mrkdwn(
-        `*Participants (${c.participants.length})*\n${participantsLine(c.participants)}`,
-        limits.fieldText,
-      ),
+      participantsField(c.participants),
     ],
   };
 }
@@ -111,7 +113,7 @@ export function buildConferenceCard(c: ConferenceSummary): MessagePayload {
       confirm: {
         title: plain('Delete this conference?', limits.confirmTitle),
         text: mrkdwn(
-          `“${escapeText(c.name)}” will be removed from the video platform for everyone. This cannot be undone.`,
+          `“${escapeText(clip(c.name, 100))}” will be removed from the video platform for everyone. This cannot be undone.`,
           limits.confirmText,
         ),
         confirm: plain('Delete', limits.confirmButton),

@@ -107,17 +107,25 @@ export function parseConferenceRequest(text: string): ConferenceRequestText {
       a && b && !a.quoted && !b.quoted && /^\d+$/.test(a.text) && /^[a-z]+$/i.test(b.text)
         ? parseDuration(a.text + b.text)
         : undefined;
+    // "in 2h", "in 2 hours": the words after "in" that make a duration.
+    const inPhrase = (at: number) => {
+      const a = tokens[at + 1];
+      if (!a || a.quoted) return undefined;
+      if (unitAfter(a, tokens[at + 2])?.ok) return `${a.text} ${tokens[at + 2]?.text}`;
+      return parseDuration(a.text).ok ? a.text : undefined;
+    };
     if (m?.[1]) {
       endWhen();
       if (!out.mentions.includes(m[1])) out.mentions.push(m[1]);
-    } else if (mail || isEmail(raw)) {
+    } else if (mail || raw.includes('@')) {
       endWhen();
       const e = mail ?? raw;
-      if (!out.participants.includes(e)) out.participants.push(e);
-    } else if (raw.toLowerCase() === 'in' && next && !next.quoted && when.length === 0 && !whenDone) {
-      const two = unitAfter(next, tokens[k + 2])?.ok;
-      when.push('in', two ? `${next.text} ${tokens[k + 2]?.text}` : next.text);
-      k += two ? 2 : 1;
+      if (!isEmail(e)) out.problems.push(`“${e}” is not an e-mail address (name@example.com)`);
+      else if (!out.participants.includes(e)) out.participants.push(e);
+    } else if (raw.toLowerCase() === 'in' && when.length === 0 && !whenDone && inPhrase(k)) {
+      const phrase = inPhrase(k) as string;
+      when.push('in', phrase);
+      k += phrase.includes(' ') ? 2 : 1;
       whenDone = true;
     } else if (isWhenWord(raw)) {
       if (whenDone) out.problems.push(`give only one time (“${raw}” comes after another one)`);

@@ -72,11 +72,11 @@ function weekdayIndex(s: string): number | undefined {
   return i < 0 ? undefined : i + 1;
 }
 
-/** Whether a word can be part of a time phrase (the command parser uses it to find the phrase). */
+/** Whether a word can be part of a time phrase (the command parser uses it to find the phrase; `in 2h` it reads itself). */
 export function isWhenWord(word: string): boolean {
   const s = word.toLowerCase();
   return (
-    ['now', 'today', 'tomorrow', 'tmrw', 'at', 'in', 'am', 'pm', 'noon', 'midnight', 'next'].includes(s) ||
+    ['now', 'today', 'tomorrow', 'tmrw', 'at', 'am', 'pm', 'noon', 'midnight', 'next'].includes(s) ||
     weekdayIndex(s) !== undefined ||
     /^\d{4}-\d{2}-\d{2}$/.test(s) ||
     parseClock(s) !== undefined

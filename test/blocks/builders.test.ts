@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import { buildConferenceCard, buildDeletedCard, type ConferenceSummary } from '../../src/blocks/conference-card.js';
+import { buildConferenceForm, buildResultView, buildWorkingView } from '../../src/blocks/conference-form.js';
+import { buildConferenceDetails, buildConferenceList, buildMediaList } from '../../src/blocks/conference-list.js';
+import { buildHome } from '../../src/blocks/home.js';
+import { checkBlockKit, limits } from '../../src/blocks/limits.js';
+import { ids } from '../../src/slack/ids.js';
+
+type Json = Record<string, unknown>;
+
+const huge: ConferenceSummary = {
+  id: '123456',
+  name: 'N'.repeat(255),
+  roomName: 'room-'.repeat(40),
+  start: new Date('2027-04-02T14:30:00Z'),
+  duration: 10_079,
+  status: 'planned',
+  participants: Array.from({ length: 2_000 }, (_, i) => `person.number.${i}@a-rather-long-domain.example.com`),
+  moderator: { id: '100', label: 'M'.repeat(500) },
+  joinUrl: `https://video.example.com/join/${'x'.repeat(200)}`,
+};
+const small: ConferenceSummary = { id: '7', name: 'Standup', participants: ['a@b.co'] };
+
+const actionIds = (blocks: Json[]) =>
+  blocks.flatMap((b) => [
+    ...(b.type === 'actions' ? (b.elements as Json[]) : []).map((e) => e.action_id),
+    ...(b.accessory ? [(b.accessory as Json).action_id] : []),
+  ]);
+
+describe('Block Kit builders stay within Slack’s limits', () => {
+  it('the card, even for 2,000 participants and 255-character names, with its four buttons', () => {
+    for (const c of [huge, small]) {
+      const card = buildConferenceCard(c);
+      expect(checkBlockKit(card, 'message')).toEqual([]);
+      expect(card.text.length).toBeGreaterThan(0);
+    }
+    const card = buildConferenceCard(huge);
+    expect(actionIds(card.blocks)).toEqual([
+      ids.actions.conferenceJoin,
+      ids.actions.conferenceMedia,
+      ids.actions.conferenceEdit,
+      ids.actions.conferenceDelete,
+    ]);
+    expect(JSON.stringify(card.blocks)).toContain('and 19');
+    expect(actionIds(buildConferenceCard(small).blocks)).not.toContain(ids.actions.conferenceJoin);
+    expect(checkBlockKit(buildDeletedCard(huge, 'U1'), 'message')).toEqual([]);
+  });
+
+  it('show lists every participant in sections of at most 3,000 characters, within 50 blocks', () => {
+    const details = buildConferenceDetails(huge);
+    expect(checkBlockKit(details, 'message')).toEqual([]);
+    expect(details.blocks.length).toBeLessThanOrEqual(limits.messageBlocks);
+    expect(JSON.stringify(details.blocks)).toContain('All participants');
+  });
+
+  it('a list page: 10 conferences, unique Show action ids, and paging buttons', () => {
+    const items = Array.from({ length: 10 }, (_, i) => ({ ...huge, id: String(i) }));
+    const page = buildConferenceList({ filter: 'all', search: 'x'.repeat(500), offset: 10 }, { items, total: 500, hasMore: true });
+    expect(checkBlockKit(page, 'message')).toEqual([]);
+    const idsOnPage = actionIds(page.blocks);
+    expect(new Set(idsOnPage).size).toBe(idsOnPage.length);
+    expect(idsOnPage).toContain(`${ids.actions.conferencePage}:prev`);
+    expect(idsOnPage).toContain(`${ids.actions.conferencePage}:next`);
+    const empty = buildConferenceList({ filter: 'upcoming', offset: 0 }, { items: [], hasMore: false });
+    expect(checkBlockKit(empty, 'message')).toEqual([]);
+    expect(JSON.stringify(empty.blocks)).toContain('No conference found');
+  });
+
+  it('the media list caps at 50 blocks and says how many it left out', () => {
+    const medias = Array.from({ length: 120 }, (_, i) => ({
+      id: String(i),
+      type: i % 2 ? 'recording' : 'snapshot',
+      title: 'T'.repeat(400),
+      size: 1.5e9,
+      created: new Date(),
+    }));
+    const list = buildMediaList(huge, medias, 120);
+    expect(checkBlockKit(list, 'message')).toEqual([]);
+    expect(list.blocks.length).toBe(limits.messageBlocks);
+    expect(JSON.stringify(list.blocks)).toContain('48 of 120 shown');
+  });
+
+  it('the form: every create input, valid in both modes, with long prefilled values', () => {
+    const values = {
+      channel: 'C1',
+      participants: huge.participants.slice(0, 50),
+      people: ['U1', 'U2'],
+      name: huge.name,
+      startTime: huge.start,
+      duration: 45,
+      message: 'm'.repeat(300),
+      language: 'fr',
+      moderator: 'U1',
+      sso: true,
+      reminder: 10,
+      templateId: 3,
+    };
+    const create = buildConferenceForm({ mode: 'create', values, metadata: '{"mode":"create"}', notices: ['n'.repeat(5000)] });
+    expect(checkBlockKit(create, 'modal')).toEqual([]);
+    const blockIds = (create.blocks as Json[]).filter((b) => b.type === 'input').map((b) => b.block_id);
+    expect(blockIds).toEqual([
+      'channel',
+      'participants',
+      'people',
+      'name',
+      'startTime',
+      'duration',
+      'message',
+      'password',
+      'options',
+      'moderator',
+      'entryMode',
+      'reminder',
+      'templateId',
+      'language',
+      'service_key',
+      'scope',
+    ]);
+    const edit = buildConferenceForm({
+      mode: 'edit',
+      values,
+      metadata: JSON.stringify({ mode: 'edit', conferenceId: '1', responseUrl: `https://hooks.slack.com/${'x'.repeat(200)}` }),
+      problems: { people: 'p'.repeat(4000) },
+      hasPassword: true,
+    });
+    expect(checkBlockKit(edit, 'modal')).toEqual([]);
+    const editIds = (edit.blocks as Json[]).map((b) => b.block_id);
+    expect(editIds).not.toContain('service_key');
+    expect(editIds).not.toContain('channel');
+    expect(JSON.stringify(edit)).toContain('Leave empty to keep it');
+  });
+
+  it('working, result and home views', () => {
+    expect(checkBlockKit(buildWorkingView('New conference', 'w'.repeat(4000)), 'modal')).toEqual([]);
+    expect(checkBlockKit(buildResultView('New conference', 'done', buildConferenceDetails(huge).blocks), 'modal')).toEqual([]);
+    expect(checkBlockKit(buildHome(), 'home')).toEqual([]);
+  });
+});
+
+describe('the Block Kit checker', () => {
+  it('finds each kind of limit break', () => {
+    const bad = {
+      text: '',
+      blocks: [
+        { type: 'header', text: { type: 'plain_text', text: 'h'.repeat(151) } },
+        { type: 'section', text: { type: 'mrkdwn', text: 's'.repeat(3001) }, block_id: 'a' },
+        { type: 'section', fields: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'f' })), block_id: 'a' },
+        {
+          type: 'actions',
+          elements: [
+            { type: 'button', action_id: 'x', text: { type: 'plain_text', text: 'b'.repeat(76) } },
+            { type: 'button', action_id: 'x', text: { type: 'plain_text', text: 'ok' } },
+            { type: 'overflow', action_id: 'o', options: Array.from({ length: 6 }, (_, i) => ({ text: { type: 'plain_text', text: 'o' }, value: String(i) })) },
+          ],
+        },
+        { type: 'input', label: { type: 'plain_text', text: 'l' }, element: { type: 'plain_text_input' } },
+        ...Array.from({ length: 50 }, () => ({ type: 'divider' })),
+      ],
+    };
+    const problems = checkBlockKit(bad, 'message').join('\n');
+    for (const expected of [
+      'no fallback text',
+      '55 blocks',
+      'header is 151',
+      'text is 3001',
+      '11 fields',
+      'block_id "a" is used twice',
+      'button text is 76',
+      'action_id "x" is used twice',
+      '6 options (max 5)',
+      'input blocks belong in views',
+    ])
+      expect(problems).toContain(expected);
+    expect(checkBlockKit({ type: 'modal', title: { type: 'plain_text', text: 't'.repeat(25) }, blocks: [] }, 'modal').join()).toContain(
+      'modal title is 25',
+    );
+  });
+});

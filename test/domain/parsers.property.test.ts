@@ -1,0 +1,186 @@
+import fc from 'fast-check';
+import { DateTime } from 'luxon';
+import { describe, expect, it } from 'vitest';
+import {
+  formatConferenceRequest,
+  isCompleteRequest,
+  parseConferenceCommand,
+  parseConferenceRequest,
+} from '../../src/domain/conference-text.js';
+import { formatDuration, formatWhenInput, parseDuration, parseWhen } from '../../src/domain/time.js';
+
+const zones = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'Australia/Lord_Howe', 'Asia/Kathmandu'];
+const zone = fc.constantFrom(...zones);
+/** Instants between 2020 and 2035, whole minutes. */
+const instant = fc
+  .integer({ min: Date.UTC(2020, 0, 1) / 60_000, max: Date.UTC(2035, 0, 1) / 60_000 })
+  .map((m) => new Date(m * 60_000));
+/** Text that looks like what people type: words, numbers, times, quotes, Slack escapes. */
+const typed = fc.oneof(
+  fc.string(),
+  fc.array(
+    fc.constantFrom(
+      'tomorrow',
+      'in',
+      '3pm',
+      '09:30',
+      'mon',
+      'now',
+      'at',
+      '45m',
+      '1h30',
+      '2026-12-01',
+      '"',
+      '“',
+      'a@b.co',
+      '+33612345678',
+      '<@U123|bob>',
+      '<mailto:x@y.z|x@y.z>',
+      'list',
+      'show',
+      '12',
+      'h',
+      'am',
+      ',',
+    ),
+    { maxLength: 12 },
+  ).map((w) => w.join(' ')),
+);
+
+describe('the time parser (property-based)', () => {
+  it('never throws, whatever the text, zone and clock', () => {
+    fc.assert(
+      fc.property(typed, fc.oneof(zone, fc.string()), instant, (text, z, now) => {
+        const r = parseWhen(text, { zone: z, now });
+        expect(typeof r.ok).toBe('boolean');
+      }),
+    );
+  });
+
+  it('reads back every time it writes (yyyy-MM-dd HH:mm in the person’s zone), DST gaps included', () => {
+    fc.assert(
+      fc.property(instant, zone, instant, (when, z, now) => {
+        const r = parseWhen(formatWhenInput(when, z), { zone: z, now });
+        expect(r.ok && r.value.toMillis()).toBe(when.getTime());
+      }),
+    );
+  });
+
+  it('round-trips what it accepts: accepted text → instant → written → the same instant', () => {
+    fc.assert(
+      fc.property(typed, zone, instant, (text, z, now) => {
+        const r = parseWhen(text, { zone: z, now });
+        if (!r.ok) return;
+        expect(r.value.second).toBe(0);
+        const again = parseWhen(formatWhenInput(r.value, z), { zone: z, now });
+        expect(again.ok && again.value.toMillis()).toBe(r.value.toMillis());
+      }),
+    );
+  });
+
+  it('places relative phrases from the clock: in Nm is N minutes later; tomorrow Hh is the next day', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000 }), zone, instant, fc.integer({ min: 0, max: 23 }), (n, z, now, h) => {
+        const later = parseWhen(`in ${formatDuration(n)}`, { zone: z, now });
+        expect(later.ok && later.value.toMillis()).toBe(now.getTime() + n * 60_000);
+        const tomorrow = parseWhen(`tomorrow ${String(h).padStart(2, '0')}:00`, { zone: z, now });
+        const expected = DateTime.fromJSDate(now, { zone: z }).plus({ days: 1 });
+        expect(tomorrow.ok && tomorrow.value.toISODate()).toBe(expected.toISODate());
+      }),
+    );
+  });
+});
+
+describe('the duration parser (property-based)', () => {
+  it('never throws and round-trips every duration it writes', () => {
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        expect(typeof parseDuration(s).ok).toBe('boolean');
+      }),
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 7 * 24 * 60 }), (n) => {
+        const r = parseDuration(formatDuration(n));
+        expect(r.ok && r.value).toBe(n);
+      }),
+    );
+  });
+});
+
+const request = fc.record({
+  participants: fc.uniqueArray(
+    fc.oneof(
+      fc.emailAddress().filter((e) => /^[a-z0-9._-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(e)),
+      fc.integer({ min: 1_000_000, max: 99_999_999_999 }).map((n) => `+${n}`),
+    ),
+    { maxLength: 4 },
+  ),
+  mentions: fc.uniqueArray(fc.stringMatching(/^U[A-Z0-9]{8}$/), { maxLength: 3 }),
+  when: fc.option(fc.constantFrom('now', 'tomorrow 3pm', 'in 2h', 'mon 09:30', '2026-12-01 14:00', 'fri at 10:15am'), {
+    nil: undefined,
+  }),
+  duration: fc.option(fc.integer({ min: 1, max: 7 * 24 * 60 }), { nil: undefined }),
+  name: fc.option(
+    fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .:'()-]{0,40}[A-Za-z0-9)]$/),
+    { nil: undefined },
+  ),
+});
+
+describe('the /conference text parser (property-based)', () => {
+  it('never throws, and parsing its own writing of a parse gives the same parse', () => {
+    fc.assert(
+      fc.property(typed, (text) => {
+        const cmd = parseConferenceCommand(text);
+        expect(cmd.kind).toBeTypeOf('string');
+        const r = parseConferenceRequest(text);
+        const again = parseConferenceRequest(formatConferenceRequest(r));
+        expect({ ...again, unknown: [], problems: [] }).toEqual({ ...r, unknown: [], problems: [] });
+      }),
+    );
+  });
+
+  it('round-trips every request it can write: participants, mentions, time, duration, name', () => {
+    fc.assert(
+      fc.property(request, (req) => {
+        const clean = Object.fromEntries(Object.entries(req).filter(([, v]) => v !== undefined));
+        const parsed = parseConferenceRequest(formatConferenceRequest({ ...req, unknown: [], problems: [] }));
+        expect(parsed).toEqual({ ...clean, unknown: [], problems: [] });
+        expect(isCompleteRequest(parsed)).toBe(
+          req.participants.length + req.mentions.length > 0 && req.when !== undefined,
+        );
+      }),
+    );
+  });
+});
+
+describe('examples people type', () => {
+  const now = new Date('2027-03-26T10:00:00Z'); // a Friday
+  it.each([
+    ['tomorrow 3pm', 'Europe/Paris', '2027-03-27T14:00:00.000Z'],
+    ['in 2h', 'Asia/Tokyo', '2027-03-26T12:00:00.000Z'],
+    ['mon 09:30', 'Europe/Paris', '2027-03-29T07:30:00.000Z'],
+    ['2026-12-01 14:00', 'America/New_York', '2026-12-01T19:00:00.000Z'],
+    ['now', 'UTC', '2027-03-26T10:00:00.000Z'],
+    ['9am', 'Europe/Paris', '2027-03-27T08:00:00.000Z'],
+    ['fri 12:00', 'Europe/Paris', '2027-03-26T11:00:00.000Z'],
+  ])('%s in %s is %s', (text, z, iso) => {
+    const r = parseWhen(text, { zone: z, now });
+    expect(r.ok && r.value.toUTC().toISO()).toBe(iso);
+  });
+
+  it.each([['tomorrow'], ['25:00'], ['2027-02-30 10:00'], ['in soon'], ['13pm']])('refuses %s with a hint', (text) => {
+    const r = parseWhen(text, { zone: 'UTC', now });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error).toMatch(/tomorrow 3pm|time of day|does not exist/);
+  });
+
+  it.each([
+    ['45m', 45],
+    ['1h30', 90],
+    ['90min', 90],
+    ['2 hours', 120],
+    ['1h', 60],
+  ])('duration %s is %i minutes', (text, minutes) => {
+    expect(parseDuration(text)).toEqual({ ok: true, value: minutes });
+  });
+});
