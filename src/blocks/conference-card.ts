@@ -84,7 +84,10 @@ function detailFields(c: ConferenceSummary): Block {
     fields: [
       mrkdwn(`*When*\n${whenText(c)}`, limits.fieldText),
       mrkdwn(`*Duration*\n${c.duration ? formatMinutes(c.duration) : '_not set_'}`, limits.fieldText),
-      mrkdwn(`*Moderator*\n${c.moderator ? escapeText(clip(c.moderator.label, 200)) : '_not set_'}`, limits.fieldText),
+      mrkdwn(
+        `*Moderator*\n${c.moderator ? escapeText(clip(c.moderator.label, 200)) : '_not set_'}`,
+        limits.fieldText,
+      ),
       mrkdwn(`*Status*\n${c.status ? escapeText(c.status) : '_unknown_'}`, limits.fieldText),
       participantsField(c.participants),
     ],

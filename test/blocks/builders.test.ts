@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { buildConferenceCard, buildDeletedCard, type ConferenceSummary } from '../../src/blocks/conference-card.js';
+import {
+  buildConferenceCard,
+  buildDeletedCard,
+  type ConferenceSummary,
+} from '../../src/blocks/conference-card.js';
 import { buildConferenceForm, buildResultView, buildWorkingView } from '../../src/blocks/conference-form.js';
-import { buildConferenceDetails, buildConferenceList, buildMediaList } from '../../src/blocks/conference-list.js';
+import {
+  buildConferenceDetails,
+  buildConferenceList,
+  buildMediaList,
+} from '../../src/blocks/conference-list.js';
 import { buildHome } from '../../src/blocks/home.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
 import { ids } from '../../src/slack/ids.js';
@@ -15,7 +23,10 @@ const huge: ConferenceSummary = {
   start: new Date('2027-04-02T14:30:00Z'),
   duration: 10_079,
   status: 'planned',
-  participants: Array.from({ length: 2_000 }, (_, i) => `person.number.${i}@a-rather-long-domain.example.com`),
+  participants: Array.from(
+    { length: 2_000 },
+    (_, i) => `person.number.${i}@a-rather-long-domain.example.com`,
+  ),
   moderator: { id: '100', label: 'M'.repeat(500) },
   joinUrl: `https://video.example.com/join/${'x'.repeat(200)}`,
 };
@@ -55,7 +66,10 @@ describe('Block Kit builders stay within Slack’s limits', () => {
 
   it('a list page: 10 conferences, unique Show action ids, and paging buttons', () => {
     const items = Array.from({ length: 10 }, (_, i) => ({ ...huge, id: String(i) }));
-    const page = buildConferenceList({ filter: 'all', search: 'x'.repeat(500), offset: 10 }, { items, total: 500, hasMore: true });
+    const page = buildConferenceList(
+      { filter: 'all', search: 'x'.repeat(500), offset: 10 },
+      { items, total: 500, hasMore: true },
+    );
     expect(checkBlockKit(page, 'message')).toEqual([]);
     const idsOnPage = actionIds(page.blocks);
     expect(new Set(idsOnPage).size).toBe(idsOnPage.length);
@@ -95,7 +109,12 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       reminder: 10,
       templateId: 3,
     };
-    const create = buildConferenceForm({ mode: 'create', values, metadata: '{"mode":"create"}', notices: ['n'.repeat(5000)] });
+    const create = buildConferenceForm({
+      mode: 'create',
+      values,
+      metadata: '{"mode":"create"}',
+      notices: ['n'.repeat(5000)],
+    });
     expect(checkBlockKit(create, 'modal')).toEqual([]);
     const blockIds = (create.blocks as Json[]).filter((b) => b.type === 'input').map((b) => b.block_id);
     expect(blockIds).toEqual([
@@ -119,7 +138,11 @@ describe('Block Kit builders stay within Slack’s limits', () => {
     const edit = buildConferenceForm({
       mode: 'edit',
       values,
-      metadata: JSON.stringify({ mode: 'edit', conferenceId: '1', responseUrl: `https://hooks.slack.com/${'x'.repeat(200)}` }),
+      metadata: JSON.stringify({
+        mode: 'edit',
+        conferenceId: '1',
+        responseUrl: `https://hooks.slack.com/${'x'.repeat(200)}`,
+      }),
       problems: { people: 'p'.repeat(4000) },
       hasPassword: true,
     });
@@ -132,7 +155,9 @@ describe('Block Kit builders stay within Slack’s limits', () => {
 
   it('working, result and home views', () => {
     expect(checkBlockKit(buildWorkingView('New conference', 'w'.repeat(4000)), 'modal')).toEqual([]);
-    expect(checkBlockKit(buildResultView('New conference', 'done', buildConferenceDetails(huge).blocks), 'modal')).toEqual([]);
+    expect(
+      checkBlockKit(buildResultView('New conference', 'done', buildConferenceDetails(huge).blocks), 'modal'),
+    ).toEqual([]);
     expect(checkBlockKit(buildHome(), 'home')).toEqual([]);
   });
 });
@@ -144,13 +169,24 @@ describe('the Block Kit checker', () => {
       blocks: [
         { type: 'header', text: { type: 'plain_text', text: 'h'.repeat(151) } },
         { type: 'section', text: { type: 'mrkdwn', text: 's'.repeat(3001) }, block_id: 'a' },
-        { type: 'section', fields: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'f' })), block_id: 'a' },
+        {
+          type: 'section',
+          fields: Array.from({ length: 11 }, () => ({ type: 'mrkdwn', text: 'f' })),
+          block_id: 'a',
+        },
         {
           type: 'actions',
           elements: [
             { type: 'button', action_id: 'x', text: { type: 'plain_text', text: 'b'.repeat(76) } },
             { type: 'button', action_id: 'x', text: { type: 'plain_text', text: 'ok' } },
-            { type: 'overflow', action_id: 'o', options: Array.from({ length: 6 }, (_, i) => ({ text: { type: 'plain_text', text: 'o' }, value: String(i) })) },
+            {
+              type: 'overflow',
+              action_id: 'o',
+              options: Array.from({ length: 6 }, (_, i) => ({
+                text: { type: 'plain_text', text: 'o' },
+                value: String(i),
+              })),
+            },
           ],
         },
         { type: 'input', label: { type: 'plain_text', text: 'l' }, element: { type: 'plain_text_input' } },
@@ -171,8 +207,11 @@ describe('the Block Kit checker', () => {
       'input blocks belong in views',
     ])
       expect(problems).toContain(expected);
-    expect(checkBlockKit({ type: 'modal', title: { type: 'plain_text', text: 't'.repeat(25) }, blocks: [] }, 'modal').join()).toContain(
-      'modal title is 25',
-    );
+    expect(
+      checkBlockKit(
+        { type: 'modal', title: { type: 'plain_text', text: 't'.repeat(25) }, blocks: [] },
+        'modal',
+      ).join(),
+    ).toContain('modal title is 25');
   });
 });

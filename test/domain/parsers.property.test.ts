@@ -9,7 +9,14 @@ import {
 } from '../../src/domain/conference-text.js';
 import { formatDuration, formatWhenInput, parseDuration, parseWhen } from '../../src/domain/time.js';
 
-const zones = ['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Tokyo', 'Australia/Lord_Howe', 'Asia/Kathmandu'];
+const zones = [
+  'UTC',
+  'Europe/Paris',
+  'America/New_York',
+  'Asia/Tokyo',
+  'Australia/Lord_Howe',
+  'Asia/Kathmandu',
+];
 const zone = fc.constantFrom(...zones);
 /** Instants between 2020 and 2035, whole minutes. */
 const instant = fc
@@ -18,33 +25,35 @@ const instant = fc
 /** Text that looks like what people type: words, numbers, times, quotes, Slack escapes. */
 const typed = fc.oneof(
   fc.string(),
-  fc.array(
-    fc.constantFrom(
-      'tomorrow',
-      'in',
-      '3pm',
-      '09:30',
-      'mon',
-      'now',
-      'at',
-      '45m',
-      '1h30',
-      '2026-12-01',
-      '"',
-      '“',
-      'a@b.co',
-      '+33612345678',
-      '<@U123|bob>',
-      '<mailto:x@y.z|x@y.z>',
-      'list',
-      'show',
-      '12',
-      'h',
-      'am',
-      ',',
-    ),
-    { maxLength: 12 },
-  ).map((w) => w.join(' ')),
+  fc
+    .array(
+      fc.constantFrom(
+        'tomorrow',
+        'in',
+        '3pm',
+        '09:30',
+        'mon',
+        'now',
+        'at',
+        '45m',
+        '1h30',
+        '2026-12-01',
+        '"',
+        '“',
+        'a@b.co',
+        '+33612345678',
+        '<@U123|bob>',
+        '<mailto:x@y.z|x@y.z>',
+        'list',
+        'show',
+        '12',
+        'h',
+        'am',
+        ',',
+      ),
+      { maxLength: 12 },
+    )
+    .map((w) => w.join(' ')),
 );
 
 describe('the time parser (property-based)', () => {
@@ -80,13 +89,19 @@ describe('the time parser (property-based)', () => {
 
   it('places relative phrases from the clock: in Nm is N minutes later; tomorrow Hh is the next day', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10_000 }), zone, instant, fc.integer({ min: 0, max: 23 }), (n, z, now, h) => {
-        const later = parseWhen(`in ${formatDuration(n)}`, { zone: z, now });
-        expect(later.ok && later.value.toMillis()).toBe(now.getTime() + n * 60_000);
-        const tomorrow = parseWhen(`tomorrow ${String(h).padStart(2, '0')}:00`, { zone: z, now });
-        const expected = DateTime.fromJSDate(now, { zone: z }).plus({ days: 1 });
-        expect(tomorrow.ok && tomorrow.value.toISODate()).toBe(expected.toISODate());
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10_000 }),
+        zone,
+        instant,
+        fc.integer({ min: 0, max: 23 }),
+        (n, z, now, h) => {
+          const later = parseWhen(`in ${formatDuration(n)}`, { zone: z, now });
+          expect(later.ok && later.value.toMillis()).toBe(now.getTime() + n * 60_000);
+          const tomorrow = parseWhen(`tomorrow ${String(h).padStart(2, '0')}:00`, { zone: z, now });
+          const expected = DateTime.fromJSDate(now, { zone: z }).plus({ days: 1 });
+          expect(tomorrow.ok && tomorrow.value.toISODate()).toBe(expected.toISODate());
+        },
+      ),
     );
   });
 });
@@ -116,14 +131,14 @@ const request = fc.record({
     { maxLength: 4 },
   ),
   mentions: fc.uniqueArray(fc.stringMatching(/^U[A-Z0-9]{8}$/), { maxLength: 3 }),
-  when: fc.option(fc.constantFrom('now', 'tomorrow 3pm', 'in 2h', 'mon 09:30', '2026-12-01 14:00', 'fri at 10:15am'), {
-    nil: undefined,
-  }),
-  duration: fc.option(fc.integer({ min: 1, max: 7 * 24 * 60 }), { nil: undefined }),
-  name: fc.option(
-    fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .:'()-]{0,40}[A-Za-z0-9)]$/),
-    { nil: undefined },
+  when: fc.option(
+    fc.constantFrom('now', 'tomorrow 3pm', 'in 2h', 'mon 09:30', '2026-12-01 14:00', 'fri at 10:15am'),
+    {
+      nil: undefined,
+    },
   ),
+  duration: fc.option(fc.integer({ min: 1, max: 7 * 24 * 60 }), { nil: undefined }),
+  name: fc.option(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .:'()-]{0,40}[A-Za-z0-9)]$/), { nil: undefined }),
 });
 
 describe('the /conference text parser (property-based)', () => {
@@ -168,11 +183,14 @@ describe('examples people type', () => {
     expect(r.ok && r.value.toUTC().toISO()).toBe(iso);
   });
 
-  it.each([['tomorrow'], ['25:00'], ['2027-02-30 10:00'], ['in soon'], ['13pm']])('refuses %s with a hint', (text) => {
-    const r = parseWhen(text, { zone: 'UTC', now });
-    expect(r.ok).toBe(false);
-    expect(!r.ok && r.error).toMatch(/tomorrow 3pm|time of day|does not exist/);
-  });
+  it.each([['tomorrow'], ['25:00'], ['2027-02-30 10:00'], ['in soon'], ['13pm']])(
+    'refuses %s with a hint',
+    (text) => {
+      const r = parseWhen(text, { zone: 'UTC', now });
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.error).toMatch(/tomorrow 3pm|time of day|does not exist/);
+    },
+  );
 
   it.each([
     ['45m', 45],
