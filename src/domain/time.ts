@@ -6,6 +6,17 @@ import { DateTime, IANAZone } from 'luxon';
  * shows back (`formatWhenInput`, `formatDuration`) reads back to exactly the same value.
  */
 
+/** Zone names seen, and whether luxon knows them (its check builds an Intl formatter each time). */
+const zoneValidity = new Map<string, boolean>();
+const zoneOrUtc = (zone: string) => {
+  let ok = zoneValidity.get(zone);
+  if (ok === undefined) {
+    ok = IANAZone.isValidZone(zone);
+    if (zoneValidity.size < 1_000) zoneValidity.set(zone, ok);
+  }
+  return ok ? zone : 'UTC';
+};
+
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** The phrases `parseWhen` understands, for help texts and error messages. */
@@ -99,7 +110,7 @@ const fail = (text: string, why = ''): Parsed<DateTime> => ({
  * means its next occurrence (today if the time is still ahead). Never throws.
  */
 export function parseWhen(text: string, ctx: WhenContext): Parsed<DateTime> {
-  const zone = IANAZone.isValidZone(ctx.zone) ? ctx.zone : 'UTC';
+  const zone = zoneOrUtc(ctx.zone);
   const now = DateTime.fromJSDate(ctx.now, { zone }).startOf('minute');
   if (!now.isValid) return fail(text);
   const words = text
@@ -151,7 +162,7 @@ export function parseWhen(text: string, ctx: WhenContext): Parsed<DateTime> {
 /** A start time written the way `parseWhen` reads it back: `2026-12-01 14:00`, in the person's zone. */
 export function formatWhenInput(value: DateTime | Date, zone: string): string {
   const dt = value instanceof Date ? DateTime.fromJSDate(value) : value;
-  return dt.setZone(IANAZone.isValidZone(zone) ? zone : 'UTC').toFormat('yyyy-MM-dd HH:mm');
+  return dt.setZone(zoneOrUtc(zone)).toFormat('yyyy-MM-dd HH:mm');
 }
 
 /**

@@ -1,19 +1,33 @@
 import { LogLevel, type Logger as SlackLogger } from '@slack/bolt';
 import type { Logger } from './logger.js';
 
+type Level = 'debug' | 'info' | 'warn' | 'error';
+
 /** Bolt's logger interface over pino, so Bolt's own lines are structured and redacted like ours. */
 export function boltLogger(base: Logger): SlackLogger {
   let logger = base.child({ component: 'bolt' });
-  const text = (msgs: unknown[]) =>
-    msgs.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ');
+  // Bolt logs whole request bodies at debug: build the text only when the level is on.
+  const log =
+    (level: Level) =>
+    (...msgs: unknown[]) => {
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level](msgs.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' '));
+    };
   return {
-    debug: (...msgs) => logger.debug(text(msgs)),
-    info: (...msgs) => logger.info(text(msgs)),
-    warn: (...msgs) => logger.warn(text(msgs)),
-    error: (...msgs) => logger.error(text(msgs)),
+    debug: log('debug'),
+    info: log('info'),
+    warn: log('warn'),
+    error: log('error'),
     // The level is pino's, set from LOG_LEVEL; Bolt asking for another one is ignored on purpose.
     setLevel: () => {},
-    getLevel: () => (logger.isLevelEnabled('debug') ? LogLevel.DEBUG : LogLevel.INFO),
+    getLevel: () =>
+      logger.isLevelEnabled('debug')
+        ? LogLevel.DEBUG
+        : logger.isLevelEnabled('info')
+          ? LogLevel.INFO
+          : logger.isLevelEnabled('warn')
+            ? LogLevel.WARN
+            : LogLevel.ERROR,
     setName: (name: string) => {
       logger = base.child({ component: name });
     },

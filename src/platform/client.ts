@@ -12,6 +12,7 @@ import {
   type HttpMethod,
 } from './endpoints.js';
 import {
+  PlatformClosedError,
   PlatformHttpError,
   PlatformInputError,
   PlatformNetworkError,
@@ -194,13 +195,9 @@ export class PlatformCore {
     const qs = query.toString();
     const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 
-    const cacheKey = spec.cache ? `${name} ${url}` : undefined;
-    if (cacheKey) {
-      const hit = this.cache.get(cacheKey);
-      if (hit !== undefined) return hit as Output<N>;
-    }
-    const result = await this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
-    if (cacheKey) this.cache.set(cacheKey, spec.cache as string, result);
+    const send = () => this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
+    if (spec.cache) return (await this.cache.getOrLoad(`${name} ${url}`, spec.cache, send)) as Output<N>;
+    const result = await send();
     if (spec.invalidates) this.cache.invalidate(spec.invalidates);
     return result as Output<N>;
   }
@@ -242,7 +239,7 @@ export class PlatformCore {
 
   /** Closes connections and rejects queued requests. */
   async close(): Promise<void> {
-    this.budget.close(new Error('platform client closed'));
+    this.budget.close(new PlatformClosedError('queued request'));
     await this.dispatcher.close();
   }
 

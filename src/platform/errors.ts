@@ -135,3 +135,15 @@ export class PlatformResponseError extends PlatformError {
     return 'The video platform sent an answer confdesk did not understand. The team has been told.';
   }
 }
+
+/** The client was closed (the bot is stopping) before this request could be sent. */
+export class PlatformClosedError extends PlatformError {
+  readonly code = 'platform_closed';
+  constructor(readonly operation: string) {
+    super(`${operation}: the platform client is closed`);
+    this.name = 'PlatformClosedError';
+  }
+  get userMessage(): string {
+    return 'confdesk is restarting, so this request was not sent to the video platform. Please try again in a minute.';
+  }
+}

@@ -39,53 +39,44 @@ export class IdentityService {
     this.cache = new TtlCache(profileTtlMs, now, 5_000);
   }
 
-  async profile(userId: string): Promise<SlackProfile> {
-    const key = `slack:${userId}`;
-    const hit = this.cache.get(key) as SlackProfile | undefined;
-    if (hit) return hit;
-    const answer = await this.slack.users.info({ user: userId });
-    const u = answer.user;
-    if (!u) throw new ConfdeskError('slack_user_not_found', `Slack does not know the user <@${userId}>.`);
-    const profile: SlackProfile = {
-      id: userId,
-      email: u.profile?.email || undefined,
-      tz: u.tz || 'UTC',
-      name: u.profile?.display_name || u.real_name || u.name || userId,
-    };
-    this.cache.set(key, 'slack', profile);
-    return profile;
+  profile(userId: string): Promise<SlackProfile> {
+    return this.cache.getOrLoad(`slack:${userId}`, 'slack', async () => {
+      const u = (await this.slack.users.info({ user: userId })).user;
+      if (!u) throw new ConfdeskError('slack_user_not_found', `Slack does not know the user <@${userId}>.`);
+      return {
+        id: userId,
+        email: u.profile?.email || undefined,
+        tz: u.tz || 'UTC',
+        name: u.profile?.display_name || u.real_name || u.name || userId,
+      };
+    });
   }
 
   /** The platform account of a Slack user; a `no_platform_account` error when there is none. */
   async platformUser(userId: string): Promise<PlatformUser> {
     const profile = await this.profile(userId);
-    if (!profile.email) throw noPlatformAccount(undefined);
-    const key = `platform:${profile.email.toLowerCase()}`;
-    const hit = this.cache.get(key) as PlatformUser | undefined;
-    if (hit) return hit;
-    let id: string;
-    try {
-      id = String((await this.platform.getUserIdByEmail({ email: profile.email })).id);
-    } catch (error) {
-      if (error instanceof PlatformHttpError && error.status === 404) throw noPlatformAccount(profile.email);
-      throw error;
-    }
-    const me = await this.platform.getMe();
-    let record: UserRecord | undefined;
-    for await (const u of this.platform.paginate('listEnterpriseUsers', { enterpriseId: me.enterprise_id })) {
-      if (String(u.id) === id) {
-        record = u;
-        break;
+    const email = profile.email;
+    if (!email) throw noPlatformAccount(undefined);
+    return this.cache.getOrLoad(`platform:${email.toLowerCase()}`, 'platform', async () => {
+      let id: string;
+      try {
+        id = String((await this.platform.getUserIdByEmail({ email })).id);
+      } catch (error) {
+        if (error instanceof PlatformHttpError && error.status === 404) throw noPlatformAccount(email);
+        throw error;
       }
-    }
-    const user: PlatformUser = {
-      id,
-      username: record?.username,
-      role: record?.role,
-      email: profile.email,
-    };
-    this.cache.set(key, 'platform', user);
-    return user;
+      const me = await this.platform.getMe();
+      let record: UserRecord | undefined;
+      for await (const u of this.platform.paginate('listEnterpriseUsers', {
+        enterpriseId: me.enterprise_id,
+      })) {
+        if (String(u.id) === id) {
+          record = u;
+          break;
+        }
+      }
+      return { id, username: record?.username, role: record?.role, email };
+    });
   }
 
   /** E-mails of Slack users (mentions, people pickers); names those without one. */

@@ -50,6 +50,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     token: options.botToken,
     signingSecret: options.signingSecret,
     logger: boltLogger(options.logger),
+    // No listener reads Bolt's conversation context: skip its store on every request.
+    convoStore: false,
     customRoutes,
     ...(socketMode
       ? { socketMode: true, appToken: options.appToken, installerOptions: { port: options.port } }

@@ -68,9 +68,20 @@ describe('username and password authentication', () => {
     expect(paths(from).filter((p) => p.startsWith('/api/v3/token'))).toHaveLength(1);
     sim.expireTokens();
     const from2 = sim.requests.length;
-    await Promise.all(Array.from({ length: 5 }, () => client.getMe()));
+    // Media lists are not cached or shared, so each caller sends its own request.
+    await Promise.all(Array.from({ length: 5 }, () => client.listMedias({})));
     expect(paths(from2).filter((p) => p.startsWith('/api/v3/token'))).toHaveLength(1);
-    expect(paths(from2).filter((p) => p === '/api/v3/users/me 200')).toHaveLength(5);
+    expect(paths(from2).filter((p) => p === '/api/v3/medias 200')).toHaveLength(5);
+    await client.close();
+  });
+
+  it('sends one request for concurrent reads of the same cached item', async () => {
+    const client = passwordClient();
+    await client.getMe();
+    sim.expireTokens();
+    const from = sim.requests.length;
+    await Promise.all(Array.from({ length: 8 }, () => client.listGroups({ enterpriseId: 1 })));
+    expect(paths(from).filter((p) => p === '/api/v3/enterprises/1/groups 200')).toHaveLength(1);
     await client.close();
   });
 

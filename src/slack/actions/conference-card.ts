@@ -8,6 +8,7 @@ import {
   buildMediaList,
   type ListQuery,
 } from '../../blocks/conference-list.js';
+import { afterAck } from '../after-ack.js';
 import { type ConferenceDeps, type FormMetadata, formFromText } from '../conference-flows.js';
 import { describeError, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
@@ -55,6 +56,7 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
 
   app.action<Button>(ids.actions.conferenceDelete, async ({ ack, body, action, respond }) => {
     await ack();
+    await afterAck();
     try {
       const c = await deps.conferences.remove(body.user.id, action.value ?? '');
       await respond({ replace_original: true, ...buildDeletedCard(c, body.user.id) });
@@ -65,6 +67,7 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
 
   app.action<Button>(ids.actions.conferenceMedia, async ({ ack, body, action, respond }) => {
     await ack();
+    await afterAck();
     const wait = deps.conferences.waitMs();
     try {
       if (wait >= 3_000)
@@ -84,6 +87,7 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     new RegExp(`^${ids.actions.conferenceShow}:`),
     async ({ ack, body, action, respond }) => {
       await ack();
+      await afterAck();
       try {
         const c = await deps.conferences.get(action.value ?? '');
         await respond({ response_type: 'ephemeral', replace_original: false, ...buildConferenceDetails(c) });
@@ -97,6 +101,7 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     new RegExp(`^${ids.actions.conferencePage}:`),
     async ({ ack, body, action, respond }) => {
       await ack();
+      await afterAck();
       try {
         const q = JSON.parse(action.value ?? '{}') as ListQuery;
         const page = await deps.conferences.list(body.user.id, q);
@@ -113,6 +118,7 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
 
   app.action<Button>(ids.actions.conferenceOpenForm, async ({ ack, body, action, client, respond }) => {
     await ack();
+    await afterAck();
     try {
       const view = await formFromText(deps, body.user.id, body.channel?.id, action.value ?? '');
       await client.views.open({ trigger_id: body.trigger_id, view: view as never });
@@ -123,6 +129,7 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
 
   app.action<Button>(ids.actions.conferenceEdit, async ({ ack, body, action, client, respond }) => {
     await ack();
+    await afterAck();
     const user = body.user.id;
     const conferenceId = action.value ?? '';
     const container = body.container as { is_ephemeral?: boolean; channel_id?: string; message_ts?: string };

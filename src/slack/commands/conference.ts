@@ -8,6 +8,7 @@ import {
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
 import { durationExamples, parseWhen, whenExamples } from '../../domain/time.js';
+import { afterAck } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
@@ -93,6 +94,7 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
       ack({ response_type: 'ephemeral', text: workingText(what, deps.conferences.waitMs()) });
     const safely = async (work: () => Promise<unknown>, retryText?: string) => {
       try {
+        await afterAck();
         await work();
       } catch (error) {
         const message = describeError(error, deps.logger, command.channel_id);

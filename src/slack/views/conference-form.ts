@@ -10,6 +10,7 @@ import { buildConferenceForm, buildResultView, buildWorkingView } from '../../bl
 import { slackDate } from '../../domain/time.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
+import { afterAck } from '../after-ack.js';
 import {
   type ConferenceDeps,
   type FormMetadata,
@@ -61,6 +62,7 @@ export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
       response_action: 'update',
       view: buildWorkingView(title, workingText(action, deps.conferences.waitMs())) as never,
     });
+    await afterAck();
     const user = body.user.id;
     const show = (v: Record<string, unknown>) => client.views.update({ view_id: view.id, view: v as never });
     let conference: ConferenceSummary;

@@ -1,0 +1,21 @@
+import { App } from '@slack/bolt';
+
+/**
+ * The baseline of the ack benchmark: a Bolt app on the same HTTP receiver that only acks the same
+ * command and button. Started by bench/run.ts as its own process.
+ */
+const app = new App({
+  token: 'xoxb-bench',
+  signingSecret: process.env.SLACK_SIGNING_SECRET ?? '',
+  clientOptions: { slackApiUrl: process.env.SLACK_API_URL },
+  port: Number(process.env.PORT),
+  logLevel: 'error' as never,
+});
+app.command('/conference', async ({ ack }) => {
+  await ack();
+});
+app.action(/.*/, async ({ ack }) => {
+  await ack();
+});
+await app.start();
+console.log(`Slack app listening on port ${process.env.PORT}`);

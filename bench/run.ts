@@ -1,0 +1,234 @@
+/*
+ * npm run bench — acknowledgement latency of /conference and of a card button under load, against
+ * the same load on a bare Bolt app that only acks, while the platform simulator answers every request
+ * in 5 s; and the bot's resident memory idle and after the load.
+ *
+ * Everything runs on loopback, each part in its own process so that none slows another's clock: this
+ * load generator, the backends (platform simulator and Slack double, bench/backends.ts), the bot (the
+ * real `src/main.ts`) and the bare app; the bot's memory is its own.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+
+const total = Number(process.env.BENCH_REQUESTS ?? 2_000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
+const latencyMs = Number(process.env.BENCH_PLATFORM_LATENCY_MS ?? 5_000);
+const secret = 'bench-signing-secret';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Resident set size of a process, in MB (ps works on Linux and macOS). */
+const rssMb = (pid: number) =>
+  Number(
+    execFileSync('ps', ['-o', 'rss=', '-p', String(pid)])
+      .toString()
+      .trim(),
+  ) / 1024;
+
+async function startProcess(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
+  const loop = process.env.BENCH_LOOP ? ['--import', './bench/loop-delay.ts'] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', ...loop, script], {
+    env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error' },
+    // Its logs go to this terminal: a pipe nobody reads would fill up and block the bot.
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    const deadline = setTimeout(() => reject(new Error(`${script} did not start`)), 30_000);
+    const poll = setInterval(async () => {
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST' })).status) {
+          clearInterval(poll);
+          clearTimeout(deadline);
+          resolve();
+        }
+      } catch {
+        // not listening yet
+      }
+    }, 100);
+  });
+  return { child, port };
+}
+
+function signed(body: string, contentType = 'application/x-www-form-urlencoded') {
+  const ts = Math.floor(Date.now() / 1000);
+  const sig = `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`;
+  return {
+    method: 'POST',
+    headers: {
+      'content-type': contentType,
+      'x-slack-request-timestamp': String(ts),
+      'x-slack-signature': sig,
+    },
+    body,
+  };
+}
+
+/** Half `/conference` with complete text (creates a conference), half a click on a card's button. */
+interface Backends {
+  platformUrl: string;
+  platformToken: string;
+  slackApiUrl: string;
+  slackUrl: string;
+  teamId: string;
+  conferenceId: string;
+}
+
+function request(i: number, b: Backends) {
+  const responseUrl = `${b.slackUrl}/response/${i}`;
+  if (i % 2 === 0) {
+    return new URLSearchParams({
+      command: '/conference',
+      text: `guest${i}@example.com +336${String(10_000_000 + i).slice(-8)} tomorrow 3pm 45m "Bench ${i}"`,
+      user_id: 'UADMIN',
+      channel_id: 'CBENCH',
+      team_id: b.teamId,
+      response_url: responseUrl,
+      trigger_id: `t${i}`,
+    }).toString();
+  }
+  const payload = {
+    type: 'block_actions',
+    user: { id: 'UADMIN' },
+    team: { id: b.teamId },
+    api_app_id: 'A1',
+    trigger_id: `t${i}`,
+    response_url: responseUrl,
+    channel: { id: 'CBENCH' },
+    container: { type: 'message', channel_id: 'CBENCH', message_ts: '1.000001', is_ephemeral: false },
+    actions: [
+      { type: 'button', action_id: 'conference_media', block_id: 'b', value: b.conferenceId, action_ts: '1' },
+    ],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+interface Run {
+  p50: number;
+  p99: number;
+  max: number;
+  over3s: number;
+  failed: number;
+}
+
+async function load(port: number, b: Backends, n: number): Promise<Run> {
+  const times: number[] = [];
+  const trace: [number, number, number][] = [];
+  const begin = performance.now();
+  let failed = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < n) {
+      const i = next++;
+      const init = signed(request(i, b));
+      const t0 = performance.now();
+      const res = await fetch(`http://127.0.0.1:${port}/slack/events`, init);
+      await res.arrayBuffer();
+      times.push(performance.now() - t0);
+      trace.push([Math.round(t0 - begin), Math.round(performance.now() - t0), i]);
+      if (res.status !== 200) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  times.sort((a, b) => a - b);
+  if (process.env.BENCH_TRACE)
+    console.error(
+      JSON.stringify(trace.sort((a, b) => b[1] - a[1]).slice(0, 30)),
+      'total',
+      Math.round(performance.now() - begin),
+    );
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99), max: at(1), over3s: times.filter((t) => t > 3_000).length, failed };
+}
+
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+async function main() {
+  const backends = spawn(process.execPath, ['--import', 'tsx', 'bench/backends.ts'], {
+    env: { ...process.env, BENCH_PLATFORM_LATENCY_MS: String(latencyMs) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = await createInterface({ input: backends.stdout as NodeJS.ReadableStream })
+    [Symbol.asyncIterator]()
+    .next()
+    .then((r) => [r.value as string]);
+  const b = JSON.parse(line as string) as Backends;
+  const env = { SLACK_SIGNING_SECRET: secret, SLACK_API_URL: b.slackApiUrl, SLACK_BOT_TOKEN: 'xoxb-bench' };
+
+  console.log(
+    `confdesk ack benchmark: ${total} signed requests, ${concurrency} concurrent, platform latency ${latencyMs} ms`,
+  );
+  // The bot runs twice: as shipped (the platform's budget of 10 requests a minute, so most platform
+  // calls wait in its queue), and with the budget lifted so that every call reaches the slow platform
+  // at once (thousands of open requests): the worst case for its event loop.
+  const targets = [
+    { key: 'bare', label: 'bare Bolt (ack only)', script: 'bench/bare-bolt.ts', budget: '10' },
+    { key: 'bot', label: 'confdesk (budget 10/min)', script: 'src/main.ts', budget: '10' },
+    { key: 'flood', label: 'confdesk (budget lifted)', script: 'src/main.ts', budget: '100000' },
+  ] as const;
+  const results: Record<string, Run & { idle: number; after: number }> = {};
+  const only = process.env.BENCH_TARGETS?.split(',');
+  for (const t of targets.filter((x) => !only || only.includes(x.key))) {
+    const { child, port } = await startProcess(t.script, {
+      ...env,
+      PLATFORM_URL: b.platformUrl,
+      PLATFORM_TOKEN: b.platformToken,
+      PLATFORM_RATE_LIMIT: t.budget,
+    });
+    await new Promise((r) => setTimeout(r, 2_000));
+    const idle = rssMb(child.pid as number);
+    // Warm-up, not counted: it also waits for the platform's slow answers, so that the code after
+    // them (cards, replies) is loaded before the measured run.
+    await load(port, b, Number(process.env.BENCH_WARMUP ?? 100));
+    await new Promise((r) => setTimeout(r, latencyMs + 2_000));
+    const run = await load(port, b, total);
+    results[t.label] = { ...run, idle, after: rssMb(child.pid as number) };
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+  }
+  backends.kill('SIGTERM');
+
+  console.table(
+    Object.fromEntries(
+      Object.entries(results).map(([label, r]) => [
+        label,
+        {
+          p50: ms(r.p50),
+          p99: ms(r.p99),
+          max: ms(r.max),
+          '> 3 s': r.over3s,
+          'non-200': r.failed,
+          'RSS idle': `${r.idle.toFixed(0)} MB`,
+          'RSS after': `${r.after.toFixed(0)} MB`,
+        },
+      ]),
+    ),
+  );
+  const bare = results[targets[0].label];
+  for (const t of targets.slice(1)) {
+    const r = results[t.label];
+    if (!bare || !r) continue;
+    const ratio = r.p99 / Math.max(bare.p99, 0.001);
+    const checks = [
+      [`p99 ${ms(r.p99)} <= 100 ms`, r.p99 <= 100],
+      [`p99 ${ratio.toFixed(2)}x the bare app's ${ms(bare.p99)} <= 1.5x`, ratio <= 1.5],
+      [`${r.over3s} requests over 3 s (target 0)`, r.over3s === 0],
+      [`${r.failed} non-200 answers (target 0)`, r.failed === 0],
+    ] as const;
+    for (const [what, ok] of checks) console.log(`${ok ? 'PASS' : 'MISS'}  ${t.label}: ${what}`);
+  }
+}
+
+await main();
