@@ -1,8 +1,15 @@
+import type { Logger } from '../observability/logger.js';
 import { nextTurn } from '../util/turns.js';
 
 /**
- * Called right after `ack()`: the rest of the listener (platform calls, cards) resumes on a later
- * turn of the event loop, so that requests already waiting get their own acks first and a burst of
- * clicks is answered within Slack's 3 s, whatever the platform's pace.
+ * Runs a listener's slow part (platform calls, cards) after its ack, detached from the listener:
+ * Bolt then finishes the request at once and releases it (body, socket buffers) instead of holding
+ * it for as long as the platform takes, and requests already waiting get their acks first. `work`
+ * tells the person about its own failures; what escapes it is logged, never left unhandled.
+ * Closures passed here must not capture `ack` (it holds the HTTP request).
  */
-export const afterAck = nextTurn;
+export function detach(logger: Logger, work: () => Promise<unknown>): void {
+  nextTurn()
+    .then(work)
+    .catch((error: unknown) => logger.error({ err: error }, 'work after the ack failed'));
+}

@@ -8,7 +8,7 @@ import {
   buildMediaList,
   type ListQuery,
 } from '../../blocks/conference-list.js';
-import { afterAck } from '../after-ack.js';
+import { detach } from '../after-ack.js';
 import { type ConferenceDeps, type FormMetadata, formFromText } from '../conference-flows.js';
 import { describeError, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
@@ -44,113 +44,96 @@ const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, repl
  * prefilled form; the save updates the card in place), Delete (after Slack's confirmation dialog),
  * Recordings & snapshots, Show and the list's paging. Every refusal or failure is an ephemeral reply.
  */
-export function registerConferenceActions(app: App, deps: ConferenceDeps): void {
-  const fail = (respond: RespondFn, error: unknown, channel?: string) =>
-    respond(ephemeral(describeError(error, deps.logger, channel))).catch((e: unknown) =>
-      deps.logger.warn({ err: e }, 'could not answer the button'),
-    );
+/** What a button handler needs of a click, copied out of Bolt's request so the request can go. */
+interface Click {
+  user: string;
+  value: string;
+  channel: string | undefined;
+  triggerId: string;
+  responseUrl: string;
+  container: { is_ephemeral?: boolean; channel_id?: string; message_ts?: string };
+  client: App['client'];
+  respond: RespondFn;
+}
 
+export function registerConferenceActions(app: App, deps: ConferenceDeps): void {
+  /** Acks at once; `run` goes on after the ack, and its failures become an ephemeral reply. */
+  const onClick = (actionId: string | RegExp, run: (c: Click) => Promise<unknown>) =>
+    app.action<Button>(actionId, async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const click: Click = {
+        user: body.user.id,
+        value: action.value ?? '',
+        channel: body.channel?.id,
+        triggerId: body.trigger_id,
+        responseUrl: body.response_url,
+        container: body.container as Click['container'],
+        client,
+        respond,
+      };
+      detach(deps.logger, async () => {
+        try {
+          await run(click);
+        } catch (error) {
+          await respond(ephemeral(describeError(error, deps.logger, click.channel)));
+        }
+      });
+    });
+
+  // A link button: Slack opens the URL; the click is only acked.
   app.action(ids.actions.conferenceJoin, async ({ ack }) => {
     await ack();
   });
 
-  app.action<Button>(ids.actions.conferenceDelete, async ({ ack, body, action, respond }) => {
-    await ack();
-    await afterAck();
-    try {
-      const c = await deps.conferences.remove(body.user.id, action.value ?? '');
-      await respond({ replace_original: true, ...buildDeletedCard(c, body.user.id) });
-    } catch (error) {
-      await fail(respond, error, body.channel?.id);
-    }
+  onClick(ids.actions.conferenceDelete, async ({ user, value, respond }) => {
+    const c = await deps.conferences.remove(user, value);
+    await respond({ replace_original: true, ...buildDeletedCard(c, user) });
   });
 
-  app.action<Button>(ids.actions.conferenceMedia, async ({ ack, body, action, respond }) => {
-    await ack();
-    await afterAck();
+  onClick(ids.actions.conferenceMedia, async ({ user, value, respond }) => {
     const wait = deps.conferences.waitMs();
-    try {
-      if (wait >= 3_000)
-        await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
-      const { conference, items, total } = await deps.conferences.medias(body.user.id, action.value ?? '');
-      await respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        ...buildMediaList(conference, items, total),
-      });
-    } catch (error) {
-      await fail(respond, error, body.channel?.id);
-    }
+    if (wait >= 3_000) await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
+    const { conference, items, total } = await deps.conferences.medias(user, value);
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      ...buildMediaList(conference, items, total),
+    });
   });
 
-  app.action<Button>(
-    new RegExp(`^${ids.actions.conferenceShow}:`),
-    async ({ ack, body, action, respond }) => {
-      await ack();
-      await afterAck();
-      try {
-        const c = await deps.conferences.get(action.value ?? '');
-        await respond({ response_type: 'ephemeral', replace_original: false, ...buildConferenceDetails(c) });
-      } catch (error) {
-        await fail(respond, error, body.channel?.id);
-      }
-    },
-  );
-
-  app.action<Button>(
-    new RegExp(`^${ids.actions.conferencePage}:`),
-    async ({ ack, body, action, respond }) => {
-      await ack();
-      await afterAck();
-      try {
-        const q = JSON.parse(action.value ?? '{}') as ListQuery;
-        const page = await deps.conferences.list(body.user.id, q);
-        await respond({
-          response_type: 'ephemeral',
-          replace_original: true,
-          ...buildConferenceList(q, page),
-        });
-      } catch (error) {
-        await fail(respond, error, body.channel?.id);
-      }
-    },
-  );
-
-  app.action<Button>(ids.actions.conferenceOpenForm, async ({ ack, body, action, client, respond }) => {
-    await ack();
-    await afterAck();
-    try {
-      const view = await formFromText(deps, body.user.id, body.channel?.id, action.value ?? '');
-      await client.views.open({ trigger_id: body.trigger_id, view: view as never });
-    } catch (error) {
-      await fail(respond, error, body.channel?.id);
-    }
+  onClick(new RegExp(`^${ids.actions.conferenceShow}:`), async ({ value, respond }) => {
+    const c = await deps.conferences.get(value);
+    await respond({ response_type: 'ephemeral', replace_original: false, ...buildConferenceDetails(c) });
   });
 
-  app.action<Button>(ids.actions.conferenceEdit, async ({ ack, body, action, client, respond }) => {
-    await ack();
-    await afterAck();
-    const user = body.user.id;
-    const conferenceId = action.value ?? '';
-    const container = body.container as { is_ephemeral?: boolean; channel_id?: string; message_ts?: string };
-    const meta: FormMetadata =
-      container.is_ephemeral || !container.channel_id || !container.message_ts
-        ? { mode: 'edit', conferenceId, responseUrl: body.response_url }
-        : { mode: 'edit', conferenceId, channel: container.channel_id, ts: container.message_ts };
-    const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
-      buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
-    // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
-    // "Working…" modal at once, then the form (or the refusal) in it.
-    const loading = deps.conferences.forEditing(user, conferenceId);
-    const early = await within(loading, editDecisionMs);
-    try {
-      if (early && 'error' in early) return void (await fail(respond, early.error, container.channel_id));
-      if (early) {
-        await client.views.open({ trigger_id: body.trigger_id, view: form(early.value) as never });
-        return;
-      }
+  onClick(new RegExp(`^${ids.actions.conferencePage}:`), async ({ user, value, respond }) => {
+    const q = JSON.parse(value || '{}') as ListQuery;
+    const page = await deps.conferences.list(user, q);
+    await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceList(q, page) });
+  });
+
+  onClick(ids.actions.conferenceOpenForm, async ({ user, value, channel, client, triggerId }) => {
+    const view = await formFromText(deps, user, channel, value);
+    await client.views.open({ trigger_id: triggerId, view: view as never });
+  });
+
+  onClick(
+    ids.actions.conferenceEdit,
+    async ({ user, value: conferenceId, container, responseUrl, client, triggerId }) => {
+      const meta: FormMetadata =
+        container.is_ephemeral || !container.channel_id || !container.message_ts
+          ? { mode: 'edit', conferenceId, responseUrl }
+          : { mode: 'edit', conferenceId, channel: container.channel_id, ts: container.message_ts };
+      const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
+        buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
+      // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
+      // "Working…" modal at once, then the form (or the refusal) in it.
+      const loading = deps.conferences.forEditing(user, conferenceId);
+      const early = await within(loading, editDecisionMs);
+      if (early && 'error' in early) throw early.error;
+      if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) as never });
       const opened = await client.views.open({
-        trigger_id: body.trigger_id,
+        trigger_id: triggerId,
         view: buildWorkingView(
           'Edit conference',
           workingText('Loading the conference', deps.conferences.waitMs()),
@@ -160,8 +143,6 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
         buildResultView('Edit conference', describeError(error, deps.logger, container.channel_id)),
       );
       await client.views.update({ view_id: opened.view?.id as string, view: next as never });
-    } catch (error) {
-      await fail(respond, error, container.channel_id);
-    }
-  });
+    },
+  );
 }

@@ -8,7 +8,7 @@ import {
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
 import { durationExamples, parseWhen, whenExamples } from '../../domain/time.js';
-import { afterAck } from '../after-ack.js';
+import { detach } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
@@ -87,24 +87,29 @@ async function createFromText(
  * Text that is complete creates directly; otherwise the form opens prefilled with what was understood.
  */
 export function registerConferenceCommand(app: App, deps: ConferenceDeps): void {
+  const working = (what: string) => ({
+    response_type: 'ephemeral' as const,
+    text: workingText(what, deps.conferences.waitMs()),
+  });
   app.command(ids.commands.conference, async ({ ack, command, respond, client }) => {
     const cmd = parseConferenceCommand(command.text ?? '');
     const user = command.user_id;
-    const working = (what: string) =>
-      ack({ response_type: 'ephemeral', text: workingText(what, deps.conferences.waitMs()) });
-    const safely = async (work: () => Promise<unknown>, retryText?: string) => {
-      try {
-        await afterAck();
-        await work();
-      } catch (error) {
-        const message = describeError(error, deps.logger, command.channel_id);
-        await respond(
-          retryText !== undefined
-            ? failure(message, retryText)
-            : { response_type: 'ephemeral', replace_original: true, text: message },
-        ).catch((e: unknown) => deps.logger.warn({ err: e }, 'could not answer the command'));
-      }
-    };
+    const channel = command.channel_id;
+    const text = command.text ?? '';
+    // After the ack, the work runs detached; its failures become an ephemeral reply.
+    const later = (work: () => Promise<unknown>, retryText?: string) =>
+      detach(deps.logger, async () => {
+        try {
+          await work();
+        } catch (error) {
+          const message = describeError(error, deps.logger, channel);
+          await respond(
+            retryText !== undefined
+              ? failure(message, retryText)
+              : { response_type: 'ephemeral', replace_original: true, text: message },
+          );
+        }
+      });
 
     switch (cmd.kind) {
       case 'help':
@@ -112,9 +117,9 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
       case 'usage':
         return ack({ response_type: 'ephemeral', text: `${cmd.error}\n\n${conferenceUsage}` });
       case 'list': {
-        await working('Looking up your conferences');
+        await ack(working('Looking up your conferences'));
         const q = { filter: cmd.filter, search: cmd.search, offset: 0 };
-        return safely(async () => {
+        return later(async () => {
           const page = await deps.conferences.list(user, q);
           await respond({
             response_type: 'ephemeral',
@@ -124,40 +129,37 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
         });
       }
       case 'show':
-        await working('Looking up the conference');
-        return safely(async () => {
+        await ack(working('Looking up the conference'));
+        return later(async () => {
           const c = await deps.conferences.get(cmd.ref);
           await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c) });
         });
       case 'delete':
-        await working('Looking up the conference');
-        return safely(async () => {
+        await ack(working('Looking up the conference'));
+        return later(async () => {
           const c = await deps.conferences.forManagement(user, cmd.ref, 'delete');
-          const card = buildConferenceCard(c);
           // The card's own Delete button (with its confirmation dialog) does the deletion.
           await respond({
             response_type: 'ephemeral',
             replace_original: true,
             text: `Delete “${c.name}”?`,
             blocks: [
-              section(`Delete this conference? Press *Delete* on the card below to confirm.`),
-              ...card.blocks,
+              section('Delete this conference? Press *Delete* on the card below to confirm.'),
+              ...buildConferenceCard(c).blocks,
             ],
           });
         });
       case 'create': {
-        const text = command.text ?? '';
         if (text.trim() && isCompleteRequest(cmd.request)) {
-          await working('Creating the conference');
-          return safely(
-            () =>
-              createFromText(deps, respond, client, { user, channel: command.channel_id, text }, cmd.request),
+          await ack(working('Creating the conference'));
+          return later(
+            () => createFromText(deps, respond, client, { user, channel, text }, cmd.request),
             text,
           );
         }
         await ack();
-        return safely(async () => {
-          const view = await formFromText(deps, user, command.channel_id, text);
+        return later(async () => {
+          const view = await formFromText(deps, user, channel, text);
           await client.views.open({ trigger_id: command.trigger_id, view: view as never });
         });
       }

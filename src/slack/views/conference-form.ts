@@ -10,7 +10,7 @@ import { buildConferenceForm, buildResultView, buildWorkingView } from '../../bl
 import { slackDate } from '../../domain/time.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
-import { afterAck } from '../after-ack.js';
+import { detach } from '../after-ack.js';
 import {
   type ConferenceDeps,
   type FormMetadata,
@@ -20,7 +20,7 @@ import {
 } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
-import { readConferenceForm } from './read-conference-form.js';
+import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
 /** The form input a failure belongs to, when it belongs to one. */
 function fieldOf(error: unknown): string | undefined {
@@ -45,6 +45,67 @@ async function refreshCard(
   else if (meta.responseUrl) await postToResponseUrl(meta.responseUrl, { replace_original: true, ...card });
 }
 
+/** After the ack: creates or updates, then shows the outcome, or the form again with the reason. */
+async function save(
+  deps: ConferenceDeps,
+  client: WebClient,
+  submitted: { viewId: string; metadata: string; user: string },
+  meta: FormMetadata,
+  read: Extract<FormRead, { ok: true }>,
+) {
+  const title = meta.mode === 'create' ? 'New conference' : 'Edit conference';
+  const { user } = submitted;
+  const show = (v: Record<string, unknown>) =>
+    client.views.update({ view_id: submitted.viewId, view: v as never });
+  let conference: ConferenceSummary;
+  try {
+    conference =
+      meta.mode === 'create'
+        ? await deps.conferences.create(user, read.values, read.password)
+        : await deps.conferences.update(user, meta.conferenceId, read.values, read.password);
+  } catch (error) {
+    const message = describeError(error, deps.logger, read.values.channel);
+    const field = fieldOf(error);
+    await show(
+      buildConferenceForm({
+        mode: meta.mode,
+        values: read.values,
+        metadata: submitted.metadata,
+        password: read.password,
+        notices: field
+          ? ['Nothing was saved: please check the field marked below.']
+          : [`Nothing was saved. ${message}`],
+        ...(field ? { problems: { [field]: message } } : {}),
+      }),
+    ).catch((e: unknown) => deps.logger.warn({ err: e }, 'could not show the form again'));
+    return;
+  }
+  // The platform has it now: from here on a failure only concerns the card, never the conference.
+  const card = buildConferenceCard(conference);
+  const when = conference.start ? ` for ${slackDate(conference.start)}` : '';
+  let outcome: string;
+  let extra: Block[] = [];
+  try {
+    if (meta.mode === 'edit') {
+      await refreshCard(client, meta, card);
+      outcome = `:white_check_mark: *${escapeText(conference.name)}* is saved.`;
+    } else {
+      const channel = read.values.channel as string;
+      const posted = await postCard(client, channel, conference);
+      outcome = posted
+        ? `:white_check_mark: *${escapeText(conference.name)}* is planned${when}. Its card is in <#${channel}>.`
+        : `:white_check_mark: *${escapeText(conference.name)}* is planned${when}. ${inviteFix(channel)}`;
+      if (!posted) extra = card.blocks;
+    }
+  } catch (error) {
+    outcome = `:white_check_mark: *${escapeText(conference.name)}* is ${meta.mode === 'create' ? 'planned' : 'saved'}${when}, but its card could not be ${meta.mode === 'create' ? 'posted' : 'updated'}: ${describeError(error, deps.logger)}`;
+    extra = card.blocks;
+  }
+  await show(buildResultView(title, outcome, extra)).catch((e: unknown) =>
+    deps.logger.warn({ err: e }, 'could not show the outcome'),
+  );
+}
+
 /**
  * Submission of the create/edit form. Rule breaks are answered inline at once (`response_action:
  * errors`); a valid form is acked with a "Working…" view, then updated with the outcome. A failure
@@ -62,55 +123,7 @@ export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
       response_action: 'update',
       view: buildWorkingView(title, workingText(action, deps.conferences.waitMs())) as never,
     });
-    await afterAck();
-    const user = body.user.id;
-    const show = (v: Record<string, unknown>) => client.views.update({ view_id: view.id, view: v as never });
-    let conference: ConferenceSummary;
-    try {
-      conference =
-        meta.mode === 'create'
-          ? await deps.conferences.create(user, read.values, read.password)
-          : await deps.conferences.update(user, meta.conferenceId, read.values, read.password);
-    } catch (error) {
-      const message = describeError(error, deps.logger, read.values.channel);
-      const field = fieldOf(error);
-      await show(
-        buildConferenceForm({
-          mode: meta.mode,
-          values: read.values,
-          metadata: view.private_metadata,
-          password: read.password,
-          notices: field
-            ? ['Nothing was saved: please check the field marked below.']
-            : [`Nothing was saved. ${message}`],
-          ...(field ? { problems: { [field]: message } } : {}),
-        }),
-      ).catch((e: unknown) => deps.logger.warn({ err: e }, 'could not show the form again'));
-      return;
-    }
-    // The platform has it now: from here on a failure only concerns the card, never the conference.
-    const card = buildConferenceCard(conference);
-    const when = conference.start ? ` for ${slackDate(conference.start)}` : '';
-    let outcome: string;
-    let extra: Block[] = [];
-    try {
-      if (meta.mode === 'edit') {
-        await refreshCard(client, meta, card);
-        outcome = `:white_check_mark: *${escapeText(conference.name)}* is saved.`;
-      } else {
-        const channel = read.values.channel as string;
-        const posted = await postCard(client, channel, conference);
-        outcome = posted
-          ? `:white_check_mark: *${escapeText(conference.name)}* is planned${when}. Its card is in <#${channel}>.`
-          : `:white_check_mark: *${escapeText(conference.name)}* is planned${when}. ${inviteFix(channel)}`;
-        if (!posted) extra = card.blocks;
-      }
-    } catch (error) {
-      outcome = `:white_check_mark: *${escapeText(conference.name)}* is ${meta.mode === 'create' ? 'planned' : 'saved'}${when}, but its card could not be ${meta.mode === 'create' ? 'posted' : 'updated'}: ${describeError(error, deps.logger)}`;
-      extra = card.blocks;
-    }
-    await show(buildResultView(title, outcome, extra)).catch((e: unknown) =>
-      deps.logger.warn({ err: e }, 'could not show the outcome'),
-    );
+    const submitted = { viewId: view.id, metadata: view.private_metadata, user: body.user.id };
+    detach(deps.logger, () => save(deps, client, submitted, meta, read));
   });
 }
