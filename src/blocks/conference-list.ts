@@ -13,7 +13,7 @@ import {
   section,
   whenText,
 } from './conference-card.js';
-import { limits } from './limits.js';
+import { clip, limits } from './limits.js';
 
 /** Which list a page belongs to; carried in the page buttons so Next/Previous re-run the same query. */
 export interface ListQuery {
@@ -73,27 +73,49 @@ export function buildConferenceList(
   return { text: filterTitle(q), blocks };
 }
 
-/** `/conference show`: the card, and every participant when the card had to cut the list. */
-export function buildConferenceDetails(c: ConferenceSummary): MessagePayload {
+/** Participants per page of `/conference show` when the card's field cannot hold them all. */
+export const participantsPerPage = 100;
+
+/**
+ * `/conference show`: the card, and when its participants field had to cut the list, every
+ * participant, a page of 100 at a time with paging buttons.
+ */
+export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessagePayload {
   const card = buildConferenceCard(c);
   const blocks = [...card.blocks];
-  const full = c.participants.map(escapeText).join(', ');
-  if (full.length > limits.fieldText - 20) {
-    // The card's field holds ~2,000 characters: list the rest in sections of up to 3,000.
-    let chunk = '';
-    const chunks: string[] = [];
-    for (const p of c.participants.map(escapeText)) {
-      if (chunk.length + p.length + 2 > limits.sectionText) {
-        chunks.push(chunk);
-        chunk = '';
-      }
-      chunk = chunk ? `${chunk}, ${p}` : p;
+  if (c.participants.map(escapeText).join(', ').length <= limits.fieldText - 40)
+    return { text: card.text, blocks };
+  const pages = Math.ceil(c.participants.length / participantsPerPage);
+  const current = Math.min(Math.max(0, page), pages - 1);
+  const shown = c.participants.slice(current * participantsPerPage, (current + 1) * participantsPerPage);
+  // Sections hold 3,000 characters: cut the page into as many as it needs.
+  const chunks: string[] = [];
+  let chunk = '';
+  for (const p of shown.map((x) => escapeText(clip(x, 200)))) {
+    if (chunk && chunk.length + p.length + 2 > limits.sectionText - 60) {
+      chunks.push(chunk);
+      chunk = '';
     }
-    if (chunk) chunks.push(chunk);
-    const room = limits.messageBlocks - blocks.length - 1;
-    blocks.push(...chunks.slice(0, room).map((t, i) => section(i === 0 ? `*All participants*\n${t}` : t)));
-    if (chunks.length > room) blocks.push(context(`${chunks.length - room} more sections not shown`));
+    chunk = chunk ? `${chunk}, ${p}` : p;
   }
+  if (chunk) chunks.push(chunk);
+  const first = current * participantsPerPage + 1;
+  blocks.push(
+    ...chunks.map((t, i) =>
+      section(
+        i === 0 ? `*Participants ${first}–${first + shown.length - 1} of ${c.participants.length}*\n${t}` : t,
+      ),
+    ),
+  );
+  const nav: Json[] = [];
+  const to = (p: number) => JSON.stringify({ id: c.id, page: p });
+  if (current > 0)
+    nav.push(button('‹ Previous', `${ids.actions.conferenceShowPage}:prev`, { value: to(current - 1) }));
+  if (current < pages - 1)
+    nav.push(
+      button('More participants ›', `${ids.actions.conferenceShowPage}:next`, { value: to(current + 1) }),
+    );
+  if (nav.length) blocks.push({ type: 'actions', elements: nav });
   return { text: card.text, blocks };
 }
 

@@ -9,6 +9,7 @@ export const ids = {
     conferenceDelete: 'conference_delete',
     conferenceMedia: 'conference_media',
     conferenceShow: 'conference_show',
+    conferenceShowPage: 'conference_show_page',
     conferencePage: 'conference_page',
     conferenceOpenForm: 'conference_open_form',
     conferenceNew: 'conference_new_button',

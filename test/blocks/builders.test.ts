@@ -57,11 +57,18 @@ describe('Block Kit builders stay within Slack’s limits', () => {
     expect(checkBlockKit(buildDeletedCard(huge, 'U1'), 'message')).toEqual([]);
   });
 
-  it('show lists every participant in sections of at most 3,000 characters, within 50 blocks', () => {
-    const details = buildConferenceDetails(huge);
-    expect(checkBlockKit(details, 'message')).toEqual([]);
-    expect(details.blocks.length).toBeLessThanOrEqual(limits.messageBlocks);
-    expect(JSON.stringify(details.blocks)).toContain('All participants');
+  it('show pages through every participant, 100 a page, within Slack’s limits', () => {
+    const first = buildConferenceDetails(huge);
+    expect(checkBlockKit(first, 'message')).toEqual([]);
+    expect(JSON.stringify(first.blocks)).toContain('Participants 1–100 of 2000');
+    expect(actionIds(first.blocks)).toContain(`${ids.actions.conferenceShowPage}:next`);
+    expect(actionIds(first.blocks)).not.toContain(`${ids.actions.conferenceShowPage}:prev`);
+    const last = buildConferenceDetails(huge, 19);
+    expect(checkBlockKit(last, 'message')).toEqual([]);
+    expect(JSON.stringify(last.blocks)).toContain('Participants 1901–2000 of 2000');
+    expect(JSON.stringify(last.blocks)).toContain('person.number.1999@');
+    expect(actionIds(last.blocks)).not.toContain(`${ids.actions.conferenceShowPage}:next`);
+    expect(buildConferenceDetails(small).blocks).toEqual(buildConferenceCard(small).blocks);
   });
 
   it('a list page: 10 conferences, unique Show action ids, and paging buttons', () => {

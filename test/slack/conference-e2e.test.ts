@@ -348,6 +348,37 @@ describe('/conference, end to end through the signed HTTP receiver', () => {
     expect(JSON.stringify(details.body.blocks)).toContain(`Conference ${incident?.id}`);
   });
 
+  it('pages through a long participant list in /conference show', async () => {
+    const participants = Array.from({ length: 150 }, (_, i) => `guest.${i}@example.com`);
+    const created = await f.platform.client.createConference({
+      participants,
+      name: 'Town hall',
+      moderator: '100',
+    });
+    const shown = await f.command(`show ${created.id}`);
+    const first = await eventually(() =>
+      f.slack.responses.find((r) => r.path === new URL(shown.responseUrl).pathname && r.body.blocks),
+    );
+    expect(JSON.stringify(first.body.blocks)).toContain('Participants 1–100 of 150');
+    const more = elementsOf(first.body.blocks).find((e) => String(e.action_id).endsWith(':next')) as Json;
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.admin.id,
+        actionId: more.action_id as string,
+        value: more.value as string,
+        channel: 'C1',
+        ephemeral: true,
+      }),
+    );
+    const second = await eventually(() =>
+      f.slack.responses.find((r) =>
+        JSON.stringify(r.body.blocks ?? []).includes('Participants 101–150 of 150'),
+      ),
+    );
+    expect(second.body).toMatchObject({ response_type: 'ephemeral', replace_original: true });
+    expect(JSON.stringify(second.body.blocks)).toContain('guest.149@example.com');
+  });
+
   it('answers help, and the usage for a subcommand it cannot read', async () => {
     const help = await f.command('help');
     expect(help.body).toMatchObject({

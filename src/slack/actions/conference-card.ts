@@ -106,6 +106,12 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     await respond({ response_type: 'ephemeral', replace_original: false, ...buildConferenceDetails(c) });
   });
 
+  onClick(new RegExp(`^${ids.actions.conferenceShowPage}:`), async ({ value, respond }) => {
+    const { id, page } = JSON.parse(value || '{}') as { id: string; page: number };
+    const c = await deps.conferences.get(id);
+    await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c, page) });
+  });
+
   onClick(new RegExp(`^${ids.actions.conferencePage}:`), async ({ user, value, respond }) => {
     const q = JSON.parse(value || '{}') as ListQuery;
     const page = await deps.conferences.list(user, q);
