@@ -28,6 +28,9 @@ const unitMinutes: Record<string, number> = { m: 1, min: 1, mins: 1, minute: 1, 
 for (const u of ['h', 'hr', 'hrs', 'hour', 'hours']) unitMinutes[u] = 60;
 for (const u of ['d', 'day', 'days']) unitMinutes[u] = 1440;
 
+/** How far in the past a new conference's start may be: a `now` typed a minute ago is still now. */
+export const pastGraceMs = 5 * 60_000;
+
 /** The longest duration accepted: a conference of more than a week is a typo. */
 export const maxDurationMinutes = 7 * 24 * 60;
 

@@ -5,7 +5,6 @@ import { listPageSize, type MediaSummary } from '../blocks/conference-list.js';
 import { canManageConference, canViewConferenceMedia } from '../domain/permissions.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
-import { ids } from '../slack/ids.js';
 import { ConfdeskError, notAllowed } from './errors.js';
 import type { IdentityService, PlatformUser } from './identity.js';
 
@@ -106,7 +105,7 @@ export class ConferenceService {
       throw new ConfdeskError(
         'participant_without_email',
         `${fromSlack.missing.map((id) => `<@${id}>`).join(', ')} ${fromSlack.missing.length === 1 ? 'has' : 'have'} no e-mail in Slack: add their e-mail or phone number instead.`,
-        ids.conferenceForm.people,
+        'people',
       );
     const participants = [...new Set([...v.participants, ...fromSlack.emails])];
     // Creating, the moderator defaults to the person; editing, an empty field keeps the current one.
@@ -119,7 +118,7 @@ export class ConferenceService {
           throw new ConfdeskError(
             'moderator_without_account',
             `<@${v.moderator}> has no video platform account with their Slack e-mail, so they cannot moderate. Pick someone else or leave the field empty.`,
-            ids.conferenceForm.moderator,
+            'moderator',
           );
         throw error;
       }
@@ -152,7 +151,7 @@ export class ConferenceService {
       throw new ConfdeskError(
         'no_participants',
         'Add at least one e-mail, phone number or Slack person to invite.',
-        ids.conferenceForm.participants,
+        'participants',
       );
     const created = await this.platform.createConference(
       { ...input, participants, serviceKey: v.serviceKey } as Parameters<

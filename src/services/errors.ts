@@ -6,7 +6,7 @@ export class ConfdeskError extends Error {
   constructor(
     readonly code: string,
     readonly userMessage: string,
-    /** For forms: the input the problem belongs to. */
+    /** For forms: the parameter the problem belongs to (`participants`, `people`, `moderator`…). */
     readonly field?: string,
   ) {
     super(userMessage);

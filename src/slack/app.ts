@@ -59,11 +59,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
   });
   const identity = new IdentityService(app.client, options.platform);
+  const now = options.now ?? (() => new Date());
   const deps: ConferenceDeps = {
     identity,
-    conferences: new ConferenceService(options.platform, identity, options.now),
+    conferences: new ConferenceService(options.platform, identity, now),
     logger: options.logger,
-    ...(options.now ? { now: options.now } : {}),
+    now,
   };
   registerConferenceCommand(app, deps);
   registerConferenceForm(app, deps);

@@ -17,7 +17,7 @@ export interface ConferenceDeps {
   conferences: ConferenceService;
   identity: IdentityService;
   logger: Logger;
-  now?: () => Date;
+  now: () => Date;
 }
 
 /** Where an edited conference's card lives: a channel message, or an ephemeral one (its response_url). */
@@ -60,7 +60,7 @@ export async function formFromText(
       (p) => p.tz,
       () => undefined,
     );
-    const when = zone ? parseWhen(req.when, { zone, now: (deps.now ?? (() => new Date()))() }) : undefined;
+    const when = zone ? parseWhen(req.when, { zone, now: deps.now() }) : undefined;
     if (when?.ok) values.startTime = when.value.toJSDate();
   }
   const all = [

@@ -7,7 +7,7 @@ import {
   isCompleteRequest,
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
-import { durationExamples, parseWhen, whenExamples } from '../../domain/time.js';
+import { durationExamples, parseWhen, pastGraceMs, whenExamples } from '../../domain/time.js';
 import { detach } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
@@ -39,9 +39,6 @@ const failure = (message: string, text: string) => ({
   blocks: [section(message), openFormButton(text)],
 });
 
-/** How long ago a typed time may be (a `now` typed a minute ago is still now). */
-const pastGraceMs = 5 * 60_000;
-
 async function createFromText(
   deps: ConferenceDeps,
   respond: RespondFn,
@@ -49,7 +46,7 @@ async function createFromText(
   cmd: { user: string; channel: string; text: string },
   req: ConferenceRequestText,
 ) {
-  const now = (deps.now ?? (() => new Date()))();
+  const now = deps.now();
   const profile = await deps.identity.profile(cmd.user);
   const when = parseWhen(req.when ?? 'now', { zone: profile.tz, now });
   if (!when.ok) return respond(failure(when.error, cmd.text));

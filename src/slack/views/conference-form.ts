@@ -22,6 +22,8 @@ import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
+const titles = { create: 'New conference', edit: 'Edit conference' } as const;
+
 /** The form input a failure belongs to, when it belongs to one. */
 function fieldOf(error: unknown): string | undefined {
   const field =
@@ -53,7 +55,7 @@ async function save(
   meta: FormMetadata,
   read: Extract<FormRead, { ok: true }>,
 ) {
-  const title = meta.mode === 'create' ? 'New conference' : 'Edit conference';
+  const title = titles[meta.mode];
   const { user } = submitted;
   const show = (v: Record<string, unknown>) =>
     client.views.update({ view_id: submitted.viewId, view: v as never });
@@ -112,16 +114,14 @@ async function save(
  * brings the form back with everything typed and the reason under the input concerned.
  */
 export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
-  const now = deps.now ?? (() => new Date());
   app.view(ids.views.conferenceForm, async ({ ack, body, view, client }) => {
     const meta = readMetadata(view.private_metadata);
-    const read = readConferenceForm(view.state.values, meta.mode, now());
+    const read = readConferenceForm(view.state.values, meta.mode, deps.now());
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
-    const title = meta.mode === 'create' ? 'New conference' : 'Edit conference';
     const action = meta.mode === 'create' ? 'Creating the conference' : 'Saving the conference';
     await ack({
       response_action: 'update',
-      view: buildWorkingView(title, workingText(action, deps.conferences.waitMs())) as never,
+      view: buildWorkingView(titles[meta.mode], workingText(action, deps.conferences.waitMs())) as never,
     });
     const submitted = { viewId: view.id, metadata: view.private_metadata, user: body.user.id };
     detach(deps.logger, () => save(deps, client, submitted, meta, read));

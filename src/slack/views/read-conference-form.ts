@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ConferenceFormValues } from '../../blocks/conference-form.js';
+import { pastGraceMs } from '../../domain/time.js';
 import { conferenceFields } from '../../platform/endpoints.js';
 import { participants as participantsSchema, serviceKey } from '../../platform/schemas.js';
 import { ids } from '../ids.js';
@@ -22,9 +23,6 @@ const stateValues = z.record(z.string(), z.record(z.string(), element));
 export type FormRead =
   | { ok: true; values: ConferenceFormValues; password: string | undefined }
   | { ok: false; errors: Record<string, string>; values: ConferenceFormValues };
-
-/** How far in the past a new conference's start may be (the person took a while to submit). */
-const pastGraceMs = 5 * 60_000;
 
 const problemOf = (schema: z.ZodType, value: unknown): string | undefined => {
   const r = schema.safeParse(value);
