@@ -44,7 +44,6 @@ export async function formFromText(
   user: string,
   channel: string | undefined,
   text: string,
-  notices: string[] = [],
 ) {
   const req = parseConferenceRequest(text);
   const values: ConferenceFormValues = {
@@ -63,8 +62,7 @@ export async function formFromText(
     const when = zone ? parseWhen(req.when, { zone, now: deps.now() }) : undefined;
     if (when?.ok) values.startTime = when.value.toJSDate();
   }
-  const all = [
-    ...notices,
+  const notices = [
     ...(req.unknown.length ? [`I did not understand: ${req.unknown.map((w) => `“${w}”`).join(', ')}.`] : []),
     ...req.problems,
   ];
@@ -72,7 +70,7 @@ export async function formFromText(
     mode: 'create',
     values,
     metadata: JSON.stringify({ mode: 'create' } satisfies FormMetadata),
-    notices: all,
+    notices,
   });
 }
 

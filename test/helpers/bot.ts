@@ -36,6 +36,8 @@ export interface BotFixture {
   ): Promise<{ status: number; body: unknown; responseUrl: string }>;
   /** Sends a signed interactivity payload (block_actions, view_submission, shortcut). */
   interact(payload: Record<string, unknown>): Promise<{ status: number; body: unknown }>;
+  /** Sends a signed Events API callback carrying `event`. */
+  event(event: Record<string, unknown>): Promise<{ status: number; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -61,6 +63,19 @@ export async function startBot(
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
   };
+  const post = async (body: string, contentType: string) => {
+    const ts = Math.floor(Date.now() / 1000);
+    const res = await fetch(`${url}/slack/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': contentType,
+        'x-slack-request-timestamp': String(ts),
+        'x-slack-signature': slackSignature(secret, ts, body),
+      },
+      body,
+    });
+    return parse(res);
+  };
   return {
     platform,
     slack,
@@ -79,19 +94,22 @@ export async function startBot(
       });
       return { ...(await parse(res)), responseUrl };
     },
-    async interact(payload) {
-      const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
-      const ts = Math.floor(Date.now() / 1000);
-      const res = await fetch(`${url}/slack/events`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          'x-slack-request-timestamp': String(ts),
-          'x-slack-signature': slackSignature(secret, ts, body),
-        },
-        body,
-      });
-      return parse(res);
+    interact(payload) {
+      return post(
+        new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+        'application/x-www-form-urlencoded',
+      );
+    },
+    event(event) {
+      const body = {
+        type: 'event_callback',
+        team_id: slack.teamId,
+        api_app_id: 'A1',
+        event_id: `Ev${Math.random().toString(36).slice(2)}`,
+        event_time: Math.floor(Date.now() / 1000),
+        event,
+      };
+      return post(JSON.stringify(body), 'application/json');
     },
     async close() {
       await bot.stop();

@@ -379,6 +379,33 @@ describe('/conference, end to end through the signed HTTP receiver', () => {
     expect(JSON.stringify(second.body.blocks)).toContain('guest.149@example.com');
   });
 
+  it('publishes the App Home, and opens the form from its button and from the global shortcut', async () => {
+    await f.event({ type: 'app_home_opened', user: people.alice.id, channel: 'D1', tab: 'home' });
+    const home = await eventually(() => f.slack.callsOf('views.publish').at(-1));
+    expect(home.args.user_id).toBe(people.alice.id);
+    expect(JSON.stringify(home.args.view)).toContain(ids.actions.conferenceNew);
+    const opens = f.slack.callsOf('views.open').length;
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.alice.id,
+        actionId: ids.actions.conferenceNew,
+        value: '',
+        channel: 'D1',
+      }),
+    );
+    await f.interact({
+      type: 'shortcut',
+      callback_id: ids.shortcuts.conferenceNew,
+      trigger_id: 'trigger-shortcut',
+      user: { id: people.alice.id },
+      team: { id: f.slack.teamId },
+      token: 'legacy',
+    });
+    await eventually(() => f.slack.callsOf('views.open').length === opens + 2);
+    for (const call of f.slack.callsOf('views.open').slice(opens))
+      expect((call.args.view as Json).callback_id).toBe(ids.views.conferenceForm);
+  });
+
   it('answers help, and the usage for a subcommand it cannot read', async () => {
     const help = await f.command('help');
     expect(help.body).toMatchObject({
