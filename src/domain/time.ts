@@ -3,7 +3,7 @@ import { DateTime, IANAZone } from 'luxon';
 /*
  * Times and durations as people type them, read in their own Slack time zone (users.info `tz`).
  * Pure: the clock and the zone are arguments. Every result is whole minutes, so that what the bot
- * shows back (`formatWhenInput`, `formatDuration`) reads back to exactly the same value.
+ * writes (`formatWhenInput`, `formatDuration`) reads back to the same value.
  */
 
 /** Zone names seen, and whether luxon knows them (its check builds an Intl formatter each time). */
@@ -110,7 +110,9 @@ const fail = (text: string, why = ''): Parsed<DateTime> => ({
 
 /**
  * Reads a start time in the person's zone. Clock times alone mean their next occurrence; a weekday
- * means its next occurrence (today if the time is still ahead). Never throws.
+ * means its next occurrence (today if the time is still ahead). A wall time that does not exist (the
+ * hour skipped when clocks go forward) moves forward; one that happens twice is read as the later
+ * occurrence. Never throws.
  */
 export function parseWhen(text: string, ctx: WhenContext): Parsed<DateTime> {
   const zone = zoneOrUtc(ctx.zone);
