@@ -17,5 +17,8 @@ app.command('/conference', async ({ ack }) => {
 app.action(/.*/, async ({ ack }) => {
   await ack();
 });
-await app.start();
+const server = (await app.start()) as import('node:http').Server;
+// The same keep-alive as confdesk's receiver, so both are measured on the same terms.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 console.log(`Slack app listening on port ${process.env.PORT}`);

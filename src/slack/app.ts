@@ -76,6 +76,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     async start() {
       const started = (await app.start(options.port)) as unknown;
       const server = started as Server | undefined;
+      if (server && 'keepAliveTimeout' in server) {
+        // Keep idle connections longer than the load balancers and proxies in front (often 60 s), so
+        // that a burst of Slack requests reuses them instead of opening new ones (Node's default: 5 s).
+        server.keepAliveTimeout = 65_000;
+        server.headersTimeout = 66_000;
+      }
       const address = server?.address?.() as AddressInfo | null | undefined;
       return address?.port ?? options.port;
     },

@@ -39,11 +39,6 @@ async function within<T>(p: Promise<T>, ms: number): Promise<{ value: T } | { er
 
 const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
 
-/**
- * The conference card's buttons and the list's: Join (a link; acked only), Edit (permission, then the
- * prefilled form; the save updates the card in place), Delete (after Slack's confirmation dialog),
- * Recordings & snapshots, Show and the list's paging. Every refusal or failure is an ephemeral reply.
- */
 /** What a button handler needs of a click, copied out of Bolt's request so the request can go. */
 interface Click {
   user: string;
@@ -56,34 +51,16 @@ interface Click {
   respond: RespondFn;
 }
 
+/**
+ * The conference card's buttons and the list's: Join (a link; acked only), Edit (permission, then the
+ * prefilled form; the save updates the card in place), Delete (after Slack's confirmation dialog),
+ * Recordings & snapshots, Show and the list's paging. Every refusal or failure is an ephemeral reply.
+ */
 export function registerConferenceActions(app: App, deps: ConferenceDeps): void {
-  /** Acks at once; `run` goes on after the ack, and its failures become an ephemeral reply. */
-  const onClick = (actionId: string | RegExp, run: (c: Click) => Promise<unknown>) =>
-    app.action<Button>(actionId, async ({ ack, body, action, client, respond }) => {
-      await ack();
-      const click: Click = {
-        user: body.user.id,
-        value: action.value ?? '',
-        channel: body.channel?.id,
-        triggerId: body.trigger_id,
-        responseUrl: body.response_url,
-        container: body.container as Click['container'],
-        client,
-        respond,
-      };
-      detach(deps.logger, async () => {
-        try {
-          await run(click);
-        } catch (error) {
-          await respond(ephemeral(describeError(error, deps.logger, click.channel)));
-        }
-      });
-    });
-
-  // A link button: Slack opens the URL; the click is only acked.
-  app.action(ids.actions.conferenceJoin, async ({ ack }) => {
-    await ack();
-  });
+  // One Bolt listener for every button below, dispatched by action id (the part before any `:`):
+  // Bolt runs each request through every listener's matchers, so fewer listeners, faster acks.
+  const routes = new Map<string, (c: Click) => Promise<unknown>>();
+  const onClick = (actionId: string, run: (c: Click) => Promise<unknown>) => routes.set(actionId, run);
 
   onClick(ids.actions.conferenceDelete, async ({ user, value, respond }) => {
     const c = await deps.conferences.remove(user, value);
@@ -101,18 +78,18 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     });
   });
 
-  onClick(new RegExp(`^${ids.actions.conferenceShow}:`), async ({ value, respond }) => {
+  onClick(ids.actions.conferenceShow, async ({ value, respond }) => {
     const c = await deps.conferences.get(value);
     await respond({ response_type: 'ephemeral', replace_original: false, ...buildConferenceDetails(c) });
   });
 
-  onClick(new RegExp(`^${ids.actions.conferenceShowPage}:`), async ({ value, respond }) => {
+  onClick(ids.actions.conferenceShowPage, async ({ value, respond }) => {
     const { id, page } = JSON.parse(value || '{}') as { id: string; page: number };
     const c = await deps.conferences.get(id);
     await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c, page) });
   });
 
-  onClick(new RegExp(`^${ids.actions.conferencePage}:`), async ({ user, value, respond }) => {
+  onClick(ids.actions.conferencePage, async ({ user, value, respond }) => {
     const q = JSON.parse(value || '{}') as ListQuery;
     const page = await deps.conferences.list(user, q);
     await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceList(q, page) });
@@ -149,6 +126,35 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
         buildResultView('Edit conference', describeError(error, deps.logger, container.channel_id)),
       );
       await client.views.update({ view_id: opened.view?.id as string, view: next as never });
+    },
+  );
+
+  // Join is a link button: Slack opens the URL; the click is only acked.
+  const handled = [ids.actions.conferenceJoin, ...routes.keys()];
+  app.action<Button>(
+    new RegExp(`^(${handled.join('|')})(:|$)`),
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const run = routes.get(action.action_id.split(':')[0] ?? '');
+      if (!run) return;
+      const click: Click = {
+        user: body.user.id,
+        value: action.value ?? '',
+        channel: body.channel?.id,
+        triggerId: body.trigger_id,
+        responseUrl: body.response_url,
+        container: body.container as Click['container'],
+        client,
+        respond,
+      };
+      // After the ack, detached; failures become an ephemeral reply.
+      detach(deps.logger, async () => {
+        try {
+          await run(click);
+        } catch (error) {
+          await respond(ephemeral(describeError(error, deps.logger, click.channel)));
+        }
+      });
     },
   );
 }
