@@ -24,3 +24,28 @@ export function canViewConferenceMedia(
     canManageConference(actor, conference) || conference.participants.some((p) => p.toLowerCase() === email)
   );
 }
+
+/** A person acting on a ticket: their platform id, role and groups. */
+export interface TicketActor extends Actor {
+  groupIds: readonly string[];
+}
+
+/**
+ * Who may move a ticket: its assigned agent, the members of its group, and platform admins. The
+ * answer says why not, for the refusal.
+ */
+export function ticketPermission(
+  actor: TicketActor,
+  ticket: { agentId: string | undefined; groupId: string | undefined },
+): { allowed: true } | { allowed: false; why: string } {
+  if (actor.role === 'admin') return { allowed: true };
+  if (ticket.agentId !== undefined && ticket.agentId === actor.id) return { allowed: true };
+  if (ticket.groupId !== undefined && actor.groupIds.includes(ticket.groupId)) return { allowed: true };
+  return {
+    allowed: false,
+    why:
+      ticket.groupId !== undefined
+        ? 'only its agent, the members of its group and platform admins can act on this ticket'
+        : 'only its agent and platform admins can act on this ticket',
+  };
+}

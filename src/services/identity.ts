@@ -19,6 +19,8 @@ export interface PlatformUser {
   username: string | undefined;
   role: string | undefined;
   email: string;
+  /** Ids of the user groups they belong to. */
+  groupIds: string[];
 }
 
 /** Slack profiles change rarely; a person's platform account even less. */
@@ -75,7 +77,10 @@ export class IdentityService {
           break;
         }
       }
-      return { id, username: record?.username, role: record?.role, email };
+      const groupIds = (record?.groups ?? []).map((g) =>
+        String(typeof g === 'object' && g !== null ? (g as { id?: unknown }).id : g),
+      );
+      return { id, username: record?.username, role: record?.role, email, groupIds };
     });
   }
 

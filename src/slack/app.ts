@@ -6,8 +6,12 @@ import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
 import { ConferenceService } from '../services/conferences.js';
 import { IdentityService } from '../services/identity.js';
+import { TicketService } from '../services/tickets.js';
+import { InMemoryTicketCards } from '../store/ticket-cards.js';
 import { registerConferenceActions } from './actions/conference-card.js';
+import { registerTicketActions } from './actions/ticket-card.js';
 import { registerConferenceCommand } from './commands/conference.js';
+import { registerTicketCommand } from './commands/ticket.js';
 import type { ConferenceDeps } from './conference-flows.js';
 import { registerHome } from './home/register-home.js';
 import { registerConferenceForm } from './views/conference-form.js';
@@ -70,6 +74,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerConferenceForm(app, deps);
   registerConferenceActions(app, deps);
   registerHome(app, deps);
+  const ticketDeps = {
+    tickets: new TicketService(options.platform, identity),
+    cards: new InMemoryTicketCards(),
+    logger: options.logger,
+  };
+  registerTicketCommand(app, { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') });
+  registerTicketActions(app, ticketDeps);
 
   return {
     app,

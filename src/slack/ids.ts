@@ -13,6 +13,9 @@ export const ids = {
     conferencePage: 'conference_page',
     conferenceOpenForm: 'conference_open_form',
     conferenceNew: 'conference_new_button',
+    ticketMove: 'ticket_move',
+    ticketJoin: 'ticket_join',
+    ticketRefresh: 'ticket_refresh',
   },
   /** Block ids of the conference form: each input is named after its create parameter. */
   conferenceForm: {

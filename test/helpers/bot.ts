@@ -28,11 +28,12 @@ export interface BotFixture {
   slack: SlackDouble;
   bot: SlackApp;
   url: string;
-  /** Sends a signed slash command; answers the parsed ack body (or null when empty). */
+  /** Sends a signed slash command (`/conference` unless named); answers the parsed ack body (or null). */
   command(
     text: string,
     as?: string,
     channel?: string,
+    name?: string,
   ): Promise<{ status: number; body: unknown; responseUrl: string }>;
   /** Sends a signed interactivity payload (block_actions, view_submission, shortcut). */
   interact(payload: Record<string, unknown>): Promise<{ status: number; body: unknown }>;
@@ -81,10 +82,10 @@ export async function startBot(
     slack,
     bot,
     url,
-    async command(text, as = people.admin.id, channel = 'C1') {
+    async command(text, as = people.admin.id, channel = 'C1', name = '/conference') {
       const responseUrl = slack.responseUrl();
       const res = await sendCommand(url, secret, {
-        command: '/conference',
+        command: name,
         text,
         user_id: as,
         channel_id: channel,

@@ -1,0 +1,99 @@
+import { movesFor, stateIcon } from '../domain/ticket-workflow.js';
+import { slackDate } from '../domain/time.js';
+import { ids } from '../slack/ids.js';
+import {
+  type Block,
+  button,
+  context,
+  escapeText,
+  formatMinutes,
+  type Json,
+  type MessagePayload,
+  mrkdwn,
+  plain,
+} from './conference-card.js';
+import { clip, limits } from './limits.js';
+
+/** A ticket as its card shows it, mapped from the platform record (never from what the bot remembers). */
+export interface TicketSummary {
+  id: string;
+  reference?: string | undefined;
+  subject?: string | undefined;
+  state?: string | undefined;
+  type?: string | undefined;
+  requestor: { name?: string | undefined; emails: string[]; phones: string[] };
+  agent?: { id?: string | undefined; label: string } | undefined;
+  group?: { id: string; name?: string | undefined } | undefined;
+  start?: Date | undefined;
+  duration?: number | undefined;
+  modified?: Date | undefined;
+  agentUrl?: string | undefined;
+  guestUrl?: string | undefined;
+}
+
+const titleOf = (t: TicketSummary) =>
+  [t.reference ?? `Ticket ${t.id}`, t.subject].filter((x): x is string => Boolean(x)).join(' — ');
+
+const field = (title: string, value: string) => mrkdwn(`*${title}*\n${value}`, limits.fieldText);
+
+/**
+ * The live ticket card: one message per ticket, edited in place. Its buttons are the moves the
+ * ticket's state allows (destructive ones ask first), plus the agent's join link and Refresh.
+ */
+export function buildTicketCard(t: TicketSummary): MessagePayload {
+  const requestor =
+    [t.requestor.name, ...t.requestor.emails, ...t.requestor.phones]
+      .filter((x): x is string => Boolean(x))
+      .map(escapeText)
+      .join('\n') || '_unknown_';
+  const moves: Json[] = movesFor(t.state).map((m) =>
+    button(m.label, `${ids.actions.ticketMove}:${m.id}`, {
+      value: t.id,
+      ...(m.style ? { style: m.style } : {}),
+      ...(m.confirm
+        ? {
+            confirm: {
+              title: plain(m.confirm.title, limits.confirmTitle),
+              text: mrkdwn(m.confirm.text, limits.confirmText),
+              confirm: plain(m.confirm.button, limits.confirmButton),
+              deny: plain('Keep it', limits.confirmButton),
+              ...(m.style === 'danger' ? { style: 'danger' } : {}),
+            },
+          }
+        : {}),
+    }),
+  );
+  const tools: Json[] = [
+    ...(t.agentUrl
+      ? [button('Join as agent', ids.actions.ticketJoin, { url: t.agentUrl, value: t.id })]
+      : []),
+    button('Refresh', ids.actions.ticketRefresh, { value: t.id }),
+  ];
+  const blocks: Block[] = [
+    { type: 'header', text: plain(`${stateIcon(t.state)} ${titleOf(t)}`, limits.headerText) },
+    {
+      type: 'section',
+      fields: [
+        field('State', `${stateIcon(t.state)} ${escapeText(t.state ?? 'unknown')}`),
+        field('Requestor', requestor),
+        field('Agent', t.agent ? escapeText(clip(t.agent.label, 200)) : '_unassigned_'),
+        field('Group', t.group ? escapeText(t.group.name ?? `group ${t.group.id}`) : '_none_'),
+        field('Start', t.start ? slackDate(t.start) : '_not set_'),
+        field('Duration', t.duration ? formatMinutes(t.duration) : '_not set_'),
+      ],
+    },
+    ...(moves.length ? [{ type: 'actions', block_id: `ticket_moves_${t.id}`, elements: moves }] : []),
+    { type: 'actions', block_id: `ticket_tools_${t.id}`, elements: tools },
+    context(
+      [
+        `Ticket ${escapeText(t.id)}`,
+        t.type ? escapeText(t.type) : undefined,
+        t.guestUrl ? `<${t.guestUrl}|guest link>` : undefined,
+        t.modified ? `updated ${slackDate(t.modified, '{date_short_pretty} {time}')}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ),
+  ];
+  return { text: `${titleOf(t)}: ${t.state ?? 'unknown state'}`, blocks };
+}

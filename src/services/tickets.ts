@@ -1,0 +1,114 @@
+import type { TicketSummary } from '../blocks/ticket-card.js';
+import { ticketPermission } from '../domain/permissions.js';
+import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
+import type { CallOptions, PlatformClient } from '../platform/client.js';
+import type { TicketRecord } from '../platform/schemas.js';
+import { ConfdeskError, notAllowed } from './errors.js';
+import type { IdentityService } from './identity.js';
+
+const interactive: CallOptions = { priority: 'interactive' };
+
+function personLabel(p: TicketRecord['agent']): { id?: string; label: string } | undefined {
+  if (p === undefined || p === null) return undefined;
+  if (typeof p === 'string' || typeof p === 'number') return { id: String(p), label: `user ${p}` };
+  const full = [p.firstname, p.lastname].filter(Boolean).join(' ');
+  const label = p.name || full || p.username || `user ${p.id}`;
+  return { ...(p.id !== undefined ? { id: String(p.id) } : {}), label };
+}
+
+/** The card's view of a platform ticket record. */
+export function summarizeTicket(r: TicketRecord, groupNames: Map<string, string> = new Map()): TicketSummary {
+  const extra = r as Record<string, unknown>;
+  const url = (v: unknown) => (typeof v === 'string' && /^https?:\/\//.test(v) ? v : undefined);
+  const groupId = r.group_id === undefined ? undefined : String(r.group_id);
+  return {
+    id: String(r.id),
+    reference: r.reference,
+    subject: r.subject,
+    state: r.state,
+    type: r.type,
+    requestor: {
+      name: r.requestor?.name ?? undefined,
+      emails: r.requestor?.email ?? [],
+      phones: r.requestor?.phone ?? [],
+    },
+    agent: personLabel(r.agent),
+    group: groupId === undefined ? undefined : { id: groupId, name: groupNames.get(groupId) },
+    start: r.start_time,
+    duration: r.duration,
+    modified: r.modified,
+    agentUrl: url(extra.agent_url),
+    guestUrl: url(extra.guest_url),
+  };
+}
+
+/** What a move did: the ticket before and after, as the platform has them. */
+export interface MoveOutcome {
+  move: TicketMove;
+  before: TicketSummary;
+  after: TicketSummary;
+}
+
+/**
+ * The ticket use cases shared by the card buttons, the commands and (later) the poller: every card is
+ * rebuilt from the platform's record, and every move is checked against the ticket's true state and
+ * the person's rights before it is sent.
+ */
+export class TicketService {
+  constructor(
+    private readonly platform: PlatformClient,
+    private readonly identity: IdentityService,
+  ) {}
+
+  private async groupNames(): Promise<Map<string, string>> {
+    const me = await this.platform.getMe();
+    const groups = await this.platform.listGroups({ enterpriseId: me.enterprise_id }, interactive);
+    return new Map(groups.items.map((g) => [String(g.id), g.name ?? `group ${g.id}`]));
+  }
+
+  /** A ticket by id, or by its reference. */
+  async get(ref: string): Promise<TicketSummary> {
+    return summarizeTicket(await this.record(ref), await this.groupNames());
+  }
+
+  private async record(ref: string): Promise<TicketRecord> {
+    if (/^\d+$/.test(ref)) return this.platform.getTicket({ ticketId: ref }, interactive);
+    const page = await this.platform.listTickets({ reference: ref, limit: 2, user: 'all' }, interactive);
+    const found = page.items[0];
+    if (!found) throw new ConfdeskError('ticket_not_found', `No ticket has the reference “${ref}”.`);
+    return found;
+  }
+
+  /**
+   * Applies a move from a card. Refused (with the reason) when the person may not act on the ticket,
+   * or when the ticket's true state no longer offers the move (it changed elsewhere).
+   */
+  async move(actorSlackId: string, ticketId: string, moveId: string): Promise<MoveOutcome> {
+    const move = findMove(moveId);
+    if (!move)
+      throw new ConfdeskError('unknown_move', 'This button is out of date: press Refresh on the card.');
+    const [actor, record] = await Promise.all([
+      this.identity.platformUser(actorSlackId),
+      this.platform.getTicket({ ticketId }, interactive),
+    ]);
+    const groups = await this.groupNames();
+    const before = summarizeTicket(record, groups);
+    const permission = ticketPermission(
+      { id: actor.id, role: actor.role, groupIds: actor.groupIds },
+      { agentId: before.agent?.id, groupId: before.group?.id },
+    );
+    if (!permission.allowed)
+      throw notAllowed(`You cannot ${move.label.toLowerCase()} this ticket: ${permission.why}.`);
+    if (!movesFor(before.state).some((m) => m.id === move.id))
+      throw new ConfdeskError(
+        'move_not_offered',
+        `This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`,
+      );
+    await this.platform.updateTicket(
+      move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id },
+      interactive,
+    );
+    const after = summarizeTicket(await this.platform.getTicket({ ticketId }, interactive), groups);
+    return { move, before, after };
+  }
+}

@@ -1,0 +1,63 @@
+import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { buildTicketCard } from '../../blocks/ticket-card.js';
+import { stateIcon } from '../../domain/ticket-workflow.js';
+import type { Logger } from '../../observability/logger.js';
+import { ConfdeskError } from '../../services/errors.js';
+import type { TicketService } from '../../services/tickets.js';
+import type { TicketCardRepository } from '../../store/ticket-cards.js';
+import { detach } from '../after-ack.js';
+import { describeError } from '../describe-error.js';
+import { ids } from '../ids.js';
+
+/** What the ticket listeners need. */
+export interface TicketDeps {
+  tickets: TicketService;
+  cards: TicketCardRepository;
+  logger: Logger;
+}
+
+const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
+
+/**
+ * The ticket card's buttons: a state move (after Slack's confirmation for destructive ones) updates
+ * the ticket, re-renders the card in place from the platform's record and says in the thread who did
+ * what; Refresh re-renders it; Join is a link. Refusals are ephemeral and leave the card unchanged.
+ */
+export function registerTicketActions(app: App, deps: TicketDeps): void {
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^(${ids.actions.ticketMove}:|${ids.actions.ticketRefresh}$|${ids.actions.ticketJoin}$)`),
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      if (action.action_id === ids.actions.ticketJoin) return;
+      const user = body.user.id;
+      const ticketId = action.value ?? '';
+      const channel = body.container?.channel_id as string | undefined;
+      const ts = body.container?.message_ts as string | undefined;
+      const moveId = action.action_id.startsWith(`${ids.actions.ticketMove}:`)
+        ? action.action_id.slice(ids.actions.ticketMove.length + 1)
+        : undefined;
+      detach(deps.logger, async () => {
+        const render = async () => {
+          const card = buildTicketCard(await deps.tickets.get(ticketId));
+          if (channel && ts) await client.chat.update({ channel, ts, ...card });
+        };
+        try {
+          if (!moveId) return await render();
+          const { move, before, after } = await deps.tickets.move(user, ticketId, moveId);
+          if (channel && ts) {
+            await client.chat.update({ channel, ts, ...buildTicketCard(after) });
+            // The thread carries the ticket's history: who did what.
+            const what = move.to
+              ? `moved the ticket from ${stateIcon(before.state)} *${before.state}* to ${stateIcon(after.state)} *${after.state}*`
+              : 'took the ticket';
+            await client.chat.postMessage({ channel, thread_ts: ts, text: `<@${user}> ${what}.` });
+          }
+        } catch (error) {
+          await respond(ephemeral(describeError(error, deps.logger, channel)));
+          // A move the ticket's true state no longer offers: show that state.
+          if (error instanceof ConfdeskError && error.code === 'move_not_offered') await render();
+        }
+      });
+    },
+  );
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { checkBlockKit } from '../../src/blocks/limits.js';
+import { buildTicketCard, type TicketSummary } from '../../src/blocks/ticket-card.js';
+import { ticketPermission } from '../../src/domain/permissions.js';
+import { movesFor, stateIcon, ticketMoves } from '../../src/domain/ticket-workflow.js';
+import { ticketStates } from '../../src/platform/schemas.js';
+
+describe('the ticket workflow table', () => {
+  it('offers the typical lifecycle open → inprogress → done with Start and Done', () => {
+    expect(movesFor('open').find((m) => m.id === 'start')?.to).toBe('inprogress');
+    expect(movesFor('inprogress').find((m) => m.id === 'done')?.to).toBe('done');
+  });
+
+  it('offers per state exactly the moves the table lists, and nothing once closed', () => {
+    expect(Object.fromEntries(ticketStates.map((s) => [s, movesFor(s).map((m) => m.id)]))).toEqual({
+      new: ['accept', 'assign', 'invite', 'cancel', 'reject'],
+      open: ['start', 'assign', 'invite', 'cancel', 'reject'],
+      invited: ['start', 'assign', 'cancel'],
+      inprogress: ['done', 'assign', 'cancel'],
+      done: ['reopen', 'close'],
+      closed: [],
+      rejected: ['reopen', 'close'],
+      declined: ['reopen', 'close'],
+      expired: ['reopen', 'close'],
+      cancelled: ['reopen', 'close'],
+    });
+  });
+
+  it('offers only taking the ticket in a state it does not know (opened, updated, none)', () => {
+    for (const s of ['opened', 'updated', undefined])
+      expect(movesFor(s).map((m) => m.id)).toEqual(['assign']);
+    expect(stateIcon('opened')).toBe('❔');
+  });
+
+  it('asks before every destructive move, and only moves to the spec’s states', () => {
+    for (const m of ticketMoves) {
+      if (m.style === 'danger' || m.to === 'closed') expect(m.confirm).toBeDefined();
+      if (m.to) expect(ticketStates).toContain(m.to);
+    }
+  });
+});
+
+describe('who may move a ticket', () => {
+  const ticket = { agentId: '101', groupId: '10' };
+  it('its agent, its group’s members and admins', () => {
+    expect(ticketPermission({ id: '101', role: 'agent', groupIds: [] }, ticket).allowed).toBe(true);
+    expect(ticketPermission({ id: '102', role: 'agent', groupIds: ['10'] }, ticket).allowed).toBe(true);
+    expect(ticketPermission({ id: '100', role: 'admin', groupIds: [] }, ticket).allowed).toBe(true);
+  });
+  it('nobody else, saying why', () => {
+    const r = ticketPermission({ id: '103', role: 'agent', groupIds: ['11'] }, ticket);
+    expect(r).toEqual({ allowed: false, why: expect.stringContaining('members of its group') });
+  });
+});
+
+describe('the ticket card', () => {
+  const base: TicketSummary = {
+    id: '7',
+    reference: 'ACME-7',
+    subject: 'S'.repeat(300),
+    requestor: { name: 'Jane', emails: ['jane@example.com'], phones: ['+33612345678'] },
+    agent: { id: '101', label: 'Alice Martin' },
+    group: { id: '10', name: 'Level 1' },
+    start: new Date('2027-01-01T10:00:00Z'),
+    duration: 30,
+    modified: new Date(),
+    agentUrl: 'https://video.example.com/a',
+    guestUrl: 'https://video.example.com/g',
+  };
+  it('renders every state, and unknown ones, within Slack’s limits with the state’s moves', () => {
+    for (const state of [...ticketStates, 'opened', 'updated', undefined]) {
+      const card = buildTicketCard({ ...base, state });
+      expect(checkBlockKit(card, 'message')).toEqual([]);
+      const ids = card.blocks
+        .filter((b) => b.type === 'actions')
+        .flatMap((b) => b.elements as { action_id: string }[])
+        .map((e) => e.action_id);
+      expect(ids.filter((id) => id.startsWith('ticket_move:'))).toEqual(
+        movesFor(state).map((m) => `ticket_move:${m.id}`),
+      );
+      expect(ids).toEqual(expect.arrayContaining(['ticket_join', 'ticket_refresh']));
+    }
+  });
+});

@@ -1,0 +1,139 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { SlackMessage } from '../../src/dev/slack-double.js';
+import { movesFor } from '../../src/domain/ticket-workflow.js';
+import { ticketStates } from '../../src/platform/schemas.js';
+import type { SimTicket } from '../../src/sim/model.js';
+import { ids } from '../../src/slack/ids.js';
+import { type BotFixture, buttonClick, eventually, people, startBot } from '../helpers/bot.js';
+
+let f: BotFixture;
+beforeAll(async () => {
+  f = await startBot();
+});
+afterAll(async () => {
+  await f.close();
+});
+afterEach(() => {
+  expect(f.slack.violations).toEqual([]);
+});
+
+const ticket = (reference: string) =>
+  [...f.platform.sim.state.tickets.values()].find((t) => t.reference === reference) as SimTicket;
+
+/** `/ticket show <ref>` in a channel, as someone; resolves with the card message once posted. */
+async function showCard(
+  reference: string,
+  channel: string,
+  as: string = people.alice.id,
+): Promise<SlackMessage> {
+  const res = await f.command(`show ${reference}`, as, channel, '/ticket');
+  expect(res.status).toBe(200);
+  return eventually(() =>
+    f.slack.messages.find(
+      (m) => m.channel === channel && !m.thread_ts && String(m.text).startsWith(reference),
+    ),
+  );
+}
+
+const click = (card: SlackMessage, user: string, actionId: string, ticketId: number) =>
+  f.interact(
+    buttonClick(f.slack, { user, actionId, value: String(ticketId), channel: card.channel, ts: card.ts }),
+  );
+
+describe('the ticket card', () => {
+  it('is posted by /ticket show with the ticket’s state, requestor, agent, group and join link', async () => {
+    const card = await showCard('ACME-1001', 'CT1');
+    const json = JSON.stringify(card.blocks);
+    for (const text of [
+      'Router does not boot',
+      'Jane Doe',
+      'jane.doe@example.com',
+      'Alice Martin',
+      'Level 1',
+    ])
+      expect(json).toContain(text);
+    expect(json).toContain('"action_id":"ticket_join"');
+    expect(json).toContain('/assist/');
+  });
+
+  it('offers each move of the table in each state, and each click moves the ticket and tells the thread', async () => {
+    const card = await showCard('ACME-1001', 'CT2');
+    const t = ticket('ACME-1001');
+    let clicks = 0;
+    for (const state of ticketStates) {
+      for (const move of movesFor(state)) {
+        t.state = state;
+        t.agentId = 102; // bob: "Assign to me" by alice has something to change
+        await click(card, people.alice.id, ids.actions.ticketRefresh, t.id);
+        await eventually(() => String(card.text).endsWith(`: ${state}`));
+        const offered = JSON.stringify(card.blocks);
+        expect(offered).toContain(`ticket_move:${move.id}`);
+        const thread = f.slack.messages.filter((m) => m.thread_ts === card.ts).length;
+        await click(card, people.alice.id, `${ids.actions.ticketMove}:${move.id}`, t.id);
+        await eventually(() => f.slack.messages.filter((m) => m.thread_ts === card.ts).length === thread + 1);
+        if (move.to) expect(t.state).toBe(move.to);
+        else expect(t.agentId).toBe(101);
+        expect(card.text).toBe(`ACME-1001 — Router does not boot: ${t.state}`);
+        const said = f.slack.messages.filter((m) => m.thread_ts === card.ts).at(-1);
+        expect(said?.text).toContain('<@UALICE>');
+        clicks++;
+      }
+    }
+    expect(clicks).toBe(26);
+  });
+
+  it('refuses a move to someone outside the ticket’s agent, group and admins, and leaves the card alone', async () => {
+    const card = await showCard('ACME-1004', 'CT3');
+    const t = ticket('ACME-1004');
+    t.state = 'open';
+    await click(card, people.admin.id, ids.actions.ticketRefresh, t.id);
+    await eventually(() => String(card.text).endsWith(': open'));
+    const before = JSON.stringify(card.blocks);
+    await click(card, people.bob.id, `${ids.actions.ticketMove}:start`, t.id);
+    const refusal = await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).startsWith('You cannot start this ticket')),
+    );
+    expect(refusal.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(refusal.body.text).toContain('members of its group');
+    expect(t.state).toBe('open');
+    expect(JSON.stringify(card.blocks)).toBe(before);
+  });
+
+  it('tells a person without a platform account how to get one', async () => {
+    const card = await showCard('ACME-1002', 'CT4');
+    await click(card, people.nobody.id, `${ids.actions.ticketMove}:assign`, ticket('ACME-1002').id);
+    await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).includes('has no account on the video platform')),
+    );
+  });
+
+  it('refuses a move the ticket’s true state no longer offers, and shows that state', async () => {
+    const card = await showCard('ACME-1002', 'CT5');
+    const t = ticket('ACME-1002');
+    t.state = 'done'; // changed elsewhere; the card still offers Start
+    await click(card, people.alice.id, `${ids.actions.ticketMove}:start`, t.id);
+    await eventually(() => f.slack.responses.find((r) => String(r.body.text).includes('is now *done*')));
+    await eventually(() => String(card.text).endsWith(': done'));
+    expect(t.state).toBe('done');
+  });
+
+  it('renders a state it does not know without crashing, offering only to take the ticket', async () => {
+    const card = await showCard('ACME-1003', 'CT6');
+    const t = ticket('ACME-1003');
+    t.state = 'opened';
+    await click(card, people.alice.id, ids.actions.ticketRefresh, t.id);
+    await eventually(() => String(card.text).endsWith(': opened'));
+    const moves = JSON.stringify(card.blocks).match(/ticket_move:\w+/g);
+    expect(moves).toEqual(['ticket_move:assign']);
+  });
+
+  it('answers the usage for what it does not know yet, and says when a reference does not exist', async () => {
+    const usage = await f.command('frobnicate', people.alice.id, 'CT7', '/ticket');
+    expect((usage.body as { text: string }).text).toContain('/ticket show');
+    const missing = await f.command('show NOPE-1', people.alice.id, 'CT7', '/ticket');
+    expect(missing.status).toBe(200);
+    await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).includes('No ticket has the reference “NOPE-1”')),
+    );
+  });
+});
