@@ -1,4 +1,5 @@
 import type { TicketSummary } from '../blocks/ticket-card.js';
+import type { TicketFormChoices, TicketFormValues } from '../blocks/ticket-form.js';
 import { ticketPermission } from '../domain/permissions.js';
 import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
@@ -64,6 +65,56 @@ export class TicketService {
     const me = await this.platform.getMe();
     const groups = await this.platform.listGroups({ enterpriseId: me.enterprise_id }, interactive);
     return new Map(groups.items.map((g) => [String(g.id), g.name ?? `group ${g.id}`]));
+  }
+
+  /** The groups and users the create form offers (the first 100 of each: Slack's limit for a select). */
+  async formChoices(): Promise<TicketFormChoices> {
+    const me = await this.platform.getMe();
+    const groups = await this.groupNames();
+    const users: TicketFormChoices['users'] = [];
+    for await (const u of this.platform.paginate('listEnterpriseUsers', { enterpriseId: me.enterprise_id })) {
+      const name = [u.first_name, u.last_name].filter(Boolean).join(' ') || u.username || `user ${u.id}`;
+      users.push({ id: String(u.id), name: u.username ? `${name} (${u.username})` : name });
+      if (users.length === 100) break;
+    }
+    return { groups: [...groups].map(([id, name]) => ({ id, name })), users };
+  }
+
+  /** Creates a ticket; the agent defaults to the person creating it. */
+  async create(actorSlackId: string, v: TicketFormValues): Promise<TicketSummary> {
+    const agent = v.agent ?? (await this.identity.platformUser(actorSlackId)).id;
+    const input = {
+      name: v.name,
+      phones: v.phones.length ? v.phones : undefined,
+      emails: v.emails.length ? v.emails : undefined,
+      language: v.language,
+      type: v.type,
+      subject: v.subject,
+      reference: v.reference,
+      description: v.description,
+      groupId: v.groupId,
+      agent,
+      invite: v.invite,
+      agentTemplateId: v.agentTemplateId,
+      requestorTemplateId: v.requestorTemplateId,
+      inviteOrganizer: v.inviteOrganizer,
+      startTime: v.startTime,
+      duration: v.duration,
+      reminder: v.reminder,
+      firstName: v.firstName,
+      company: v.company,
+      gender: v.gender,
+      country: v.country,
+      serviceKey: v.serviceKey,
+      scopes: v.scopes.length ? v.scopes : undefined,
+      state: v.state,
+    };
+    const created = await this.platform.createTicket(
+      input as Parameters<PlatformClient['createTicket']>[0],
+      interactive,
+    );
+    // The create answer may be partial: the card is built from the ticket as the platform now has it.
+    return this.get(String(created.id));
   }
 
   /** A ticket by id, or by its reference. */

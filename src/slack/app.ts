@@ -15,6 +15,7 @@ import { registerTicketCommand } from './commands/ticket.js';
 import type { ConferenceDeps } from './conference-flows.js';
 import { registerHome } from './home/register-home.js';
 import { registerConferenceForm } from './views/conference-form.js';
+import { registerTicketForm } from './views/ticket-form.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -79,7 +80,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     cards: new InMemoryTicketCards(),
     logger: options.logger,
   };
-  registerTicketCommand(app, { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') });
+  const ticketFlowDeps = { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') };
+  registerTicketCommand(app, ticketFlowDeps);
+  registerTicketForm(app, ticketFlowDeps);
   registerTicketActions(app, ticketDeps);
 
   return {

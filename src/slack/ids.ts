@@ -2,7 +2,7 @@
 export const ids = {
   commands: { conference: '/conference', ticket: '/ticket' },
   shortcuts: { conferenceNew: 'conference_new', ticketFromMessage: 'ticket_from_message' },
-  views: { conferenceForm: 'conference_form', working: 'working' },
+  views: { conferenceForm: 'conference_form', ticketForm: 'ticket_form', working: 'working' },
   actions: {
     conferenceJoin: 'conference_join',
     conferenceEdit: 'conference_edit',
@@ -16,6 +16,33 @@ export const ids = {
     ticketMove: 'ticket_move',
     ticketJoin: 'ticket_join',
     ticketRefresh: 'ticket_refresh',
+  },
+  /** Block ids of the ticket form: each input is named after its create input. */
+  ticketForm: {
+    channel: 'channel',
+    name: 'name',
+    phones: 'phones',
+    emails: 'emails',
+    language: 'language',
+    type: 'type',
+    subject: 'subject',
+    reference: 'reference',
+    description: 'description',
+    groupId: 'groupId',
+    agent: 'agent',
+    options: 'options',
+    agentTemplateId: 'agentTemplateId',
+    requestorTemplateId: 'requestorTemplateId',
+    startTime: 'startTime',
+    duration: 'duration',
+    reminder: 'reminder',
+    firstName: 'firstName',
+    company: 'company',
+    gender: 'gender',
+    country: 'country',
+    serviceKey: 'service_key',
+    scopes: 'scopes',
+    state: 'state',
   },
   /** Block ids of the conference form: each input is named after its create parameter. */
   conferenceForm: {

@@ -24,8 +24,11 @@ describe('manifest.yml', () => {
     expect(manifest.display_information.name.length).toBeLessThanOrEqual(35);
     expect(manifest.display_information.description.length).toBeLessThanOrEqual(140);
     for (const s of manifest.features.shortcuts) expect(s.name.length).toBeLessThanOrEqual(24);
-    // Only shortcuts the bot answers (the message shortcut arrives with ticket creation).
-    expect(manifest.features.shortcuts.map((s) => s.callback_id)).toEqual([ids.shortcuts.conferenceNew]);
+    // Only shortcuts the bot answers.
+    expect(manifest.features.shortcuts.map((s) => s.callback_id)).toEqual([
+      ids.shortcuts.conferenceNew,
+      ids.shortcuts.ticketFromMessage,
+    ]);
   });
 
   it('declares the bot’s slash commands with usage hints and escaping on', () => {

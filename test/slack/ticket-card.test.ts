@@ -4,7 +4,15 @@ import { movesFor } from '../../src/domain/ticket-workflow.js';
 import { ticketStates } from '../../src/platform/schemas.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { ids } from '../../src/slack/ids.js';
-import { type BotFixture, buttonClick, eventually, people, startBot } from '../helpers/bot.js';
+import {
+  type BotFixture,
+  buttonClick,
+  eventually,
+  formState,
+  people,
+  startBot,
+  submission,
+} from '../helpers/bot.js';
 
 let f: BotFixture;
 beforeAll(async () => {
@@ -135,5 +143,115 @@ describe('the ticket card', () => {
     await eventually(() =>
       f.slack.responses.find((r) => String(r.body.text).includes('No ticket has the reference “NOPE-1”')),
     );
+  });
+});
+
+describe('creating a ticket', () => {
+  type Json = Record<string, unknown>;
+  const lastView = () => [...f.slack.views.values()].at(-1)?.view as Json;
+  const openForm = async (text: string) => {
+    const updates = f.slack.callsOf('views.update').length;
+    await f.command(text, people.admin.id, 'CNEW', '/ticket');
+    // A "Loading…" modal opens at once; the form replaces it once the groups and agents are read.
+    await eventually(() => f.slack.callsOf('views.update').length > updates);
+    const form = lastView();
+    expect(form.callback_id).toBe(ids.views.ticketForm);
+    return form;
+  };
+
+  it('opens the form from /ticket, creates the ticket with exactly what was given, and posts its card', async () => {
+    const form = await openForm('');
+    const json = JSON.stringify(form);
+    expect(json).toContain('Level 1');
+    expect(json).toContain('alice');
+    const groupBlock = (form.blocks as Json[]).find((b) => b.block_id === 'groupId') as Json;
+    const group = (groupBlock.element as Json).options as Json[];
+    const level1 = group.find((o) => JSON.stringify(o).includes('Level 1')) as Json;
+    const values = formState(form, {
+      emails: 'jane.doe@example.com',
+      phones: '+33 6 12 34 56 78',
+      subject: 'Printer on fire',
+      groupId: { selected_option: level1 },
+      country: 'fr',
+    });
+    const res = await f.interact(submission(form, people.admin.id, values));
+    expect((res.body as Json).response_action).toBe('update');
+    const post = await eventually(() =>
+      f.platform.sim.requests.find(
+        (r) => r.method === 'POST' && r.path === '/api/v3/tickets' && r.query.subject === 'Printer on fire',
+      ),
+    );
+    expect(post.query).toMatchObject({
+      email: 'jane.doe@example.com',
+      phone: '+33612345678',
+      groupId: String(level1.value),
+      agent: '100',
+      duration: '30',
+      country: 'FR',
+      invite: 'true',
+    });
+    const card = await eventually(() =>
+      f.slack.messages.find((m) => m.channel === 'CNEW' && String(m.text).includes('Printer on fire')),
+    );
+    expect(JSON.stringify(card.blocks)).toContain('ticket_move:');
+    await eventually(() =>
+      f.slack.callsOf('views.update').find((c) => JSON.stringify(c.args.view).includes('follows it')),
+    );
+  });
+
+  it('answers every broken rule under its input and creates nothing', async () => {
+    const form = await openForm('');
+    const before = f.platform.sim.requests.filter(
+      (r) => r.method === 'POST' && r.path === '/api/v3/tickets',
+    ).length;
+    const res = await f.interact(
+      submission(
+        form,
+        people.admin.id,
+        formState(form, { emails: 'support@acme.example', phones: '0612', country: 'XX', duration: '0' }),
+      ),
+    );
+    const body = res.body as { response_action: string; errors: Record<string, string> };
+    expect(body.response_action).toBe('errors');
+    expect(Object.keys(body.errors).sort()).toEqual(['country', 'duration', 'emails', 'phones']);
+    expect(body.errors.emails).toMatch(/shared mailboxes/);
+    const none = await f.interact(submission(form, people.admin.id, formState(form, {})));
+    expect((none.body as { errors: Record<string, string> }).errors.emails).toMatch(
+      /at least one e-mail or phone/,
+    );
+    expect(
+      f.platform.sim.requests.filter((r) => r.method === 'POST' && r.path === '/api/v3/tickets').length,
+    ).toBe(before);
+  });
+
+  it('prefills the form from /ticket new <e-mail> <phone> <subject>', async () => {
+    const form = await openForm(
+      'new <mailto:li.wei@example.com|li.wei@example.com> +14155550100 Boiler makes noise',
+    );
+    const json = JSON.stringify(form);
+    expect(json).toContain('"initial_value":"li.wei@example.com"');
+    expect(json).toContain('"initial_value":"+14155550100"');
+    expect(json).toContain('"initial_value":"Boiler makes noise"');
+  });
+
+  it('opens the form from a message, with the message and a link back as description', async () => {
+    const updates = f.slack.callsOf('views.update').length;
+    await f.interact({
+      type: 'message_action',
+      callback_id: ids.shortcuts.ticketFromMessage,
+      trigger_id: 'trigger-msg',
+      user: { id: people.admin.id },
+      team: { id: f.slack.teamId },
+      channel: { id: 'CMSG' },
+      message_ts: '1700000000.000100',
+      message: { type: 'message', text: 'My screen is black since this morning', ts: '1700000000.000100' },
+      response_url: f.slack.responseUrl(),
+      token: 'legacy',
+    });
+    await eventually(() => f.slack.callsOf('views.update').length > updates);
+    const json = JSON.stringify(lastView());
+    expect(json).toContain('My screen is black since this morning');
+    expect(json).toContain('archives/CMSG/p1700000000000100');
+    expect(json).toContain('"initial_conversation":"CMSG"');
   });
 });

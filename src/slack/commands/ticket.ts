@@ -1,17 +1,35 @@
-import type { App } from '@slack/bolt';
+import type { App, MessageShortcut } from '@slack/bolt';
 import { section } from '../../blocks/conference-card.js';
 import { buildTicketCard } from '../../blocks/ticket-card.js';
+import type { TicketFormValues } from '../../blocks/ticket-form.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
+import { openTicketForm } from '../views/ticket-form.js';
 
 /** Usage of `/ticket` (the parts built so far). */
 export const ticketUsage = [
   '*`/ticket`* — remote-assistance tickets',
+  '• `/ticket` opens the form; `/ticket new jane.doe@example.com +33612345678 Router does not boot` prefills it',
   '• `/ticket show <id or reference>` posts the ticket’s live card here: its buttons move the ticket',
   '• `/ticket help` shows this message',
 ].join('\n');
+
+/** `/ticket new …`: e-mails and phone numbers for the requestor, the rest of the words as the subject. */
+export function ticketFormFromText(text: string, channel: string | undefined): TicketFormValues {
+  const emails: string[] = [];
+  const phones: string[] = [];
+  const words: string[] = [];
+  for (const raw of text.split(/\s+/).filter(Boolean)) {
+    const w = /^<(?:mailto|tel):([^|>]+)(?:\|[^>]*)?>$/.exec(raw)?.[1] ?? raw.replace(/[,;]$/, '');
+    if (w.includes('@') && !w.startsWith('<')) emails.push(w);
+    else if (/^\+[\d().-]{6,}$/.test(w)) phones.push(w);
+    else words.push(raw);
+  }
+  const subject = words.join(' ').trim();
+  return { channel, emails, phones, scopes: [], ...(subject ? { subject } : {}) };
+}
 
 /**
  * `/ticket`: `show` posts (or re-posts) a ticket's card in the channel, which then follows the ticket.
@@ -21,12 +39,21 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
   app.command(ids.commands.ticket, async ({ ack, command, respond, client }) => {
     const [verb = '', ...rest] = (command.text ?? '').trim().split(/\s+/);
     const ref = rest.join(' ').replace(/^#/, '');
+    const channel = command.channel_id;
+    if (verb === '' || verb.toLowerCase() === 'new') {
+      await ack();
+      const values = ticketFormFromText(rest.join(' '), channel);
+      return detach(deps.logger, () =>
+        openTicketForm(deps, client, command.trigger_id, values).catch((error: unknown) =>
+          respond({ response_type: 'ephemeral', text: describeError(error, deps.logger, channel) }),
+        ),
+      );
+    }
     if (verb.toLowerCase() !== 'show' || !ref || /\s/.test(ref)) {
-      const problem = verb && verb.toLowerCase() !== 'help' ? 'I did not understand that.\n\n' : '';
+      const problem = verb.toLowerCase() !== 'help' ? 'I did not understand that.\n\n' : '';
       return ack({ response_type: 'ephemeral', text: `${problem}${ticketUsage}` });
     }
     await ack({ response_type: 'ephemeral', text: workingText('Looking up the ticket', deps.waitMs()) });
-    const channel = command.channel_id;
     detach(deps.logger, async () => {
       try {
         const ticket = await deps.tickets.get(ref);
@@ -51,6 +78,30 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
           text: describeError(error, deps.logger, channel),
         });
       }
+    });
+  });
+
+  // "Create assistance ticket" on a message: the form, with the message as description and a link back.
+  app.shortcut<MessageShortcut>(ids.shortcuts.ticketFromMessage, async ({ ack, shortcut, client }) => {
+    await ack();
+    const channel = shortcut.channel.id;
+    const messageTs = shortcut.message_ts;
+    const messageText = shortcut.message.text ?? '';
+    detach(deps.logger, async () => {
+      const link = await client.chat.getPermalink({ channel, message_ts: messageTs }).then(
+        (r) => r.permalink,
+        () => undefined,
+      );
+      const description = [messageText, link ? `From Slack: ${link}` : undefined]
+        .filter(Boolean)
+        .join('\n\n');
+      await openTicketForm(deps, client, shortcut.trigger_id, {
+        channel,
+        emails: [],
+        phones: [],
+        scopes: [],
+        description,
+      });
     });
   });
 }

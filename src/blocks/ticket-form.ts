@@ -1,0 +1,195 @@
+import { ticketStates } from '../platform/schemas.js';
+import { ids } from '../slack/ids.js';
+import { type Block, context, type Json, plain, section } from './conference-card.js';
+import { languages } from './conference-form.js';
+import { clip, limits } from './limits.js';
+
+const f = ids.ticketForm;
+
+/** What the ticket form shows: prefilled from `/ticket new …`, a message, or a failed try. */
+export interface TicketFormValues {
+  channel?: string | undefined;
+  name?: string | undefined;
+  phones: string[];
+  emails: string[];
+  language?: string | undefined;
+  type?: string | undefined;
+  subject?: string | undefined;
+  reference?: string | undefined;
+  description?: string | undefined;
+  groupId?: string | undefined;
+  agent?: string | undefined;
+  invite?: boolean | undefined;
+  inviteOrganizer?: boolean | undefined;
+  agentTemplateId?: number | undefined;
+  requestorTemplateId?: number | undefined;
+  startTime?: Date | undefined;
+  duration?: number | undefined;
+  reminder?: number | undefined;
+  firstName?: string | undefined;
+  company?: string | undefined;
+  gender?: string | undefined;
+  country?: string | undefined;
+  serviceKey?: string | undefined;
+  scopes: string[];
+  state?: string | undefined;
+}
+
+/** The enterprise's groups and users the selects offer (Slack allows 100 options a select). */
+export interface TicketFormChoices {
+  groups: { id: string; name: string }[];
+  users: { id: string; name: string }[];
+}
+
+export interface TicketFormOptions {
+  values: TicketFormValues;
+  choices: TicketFormChoices;
+  metadata: string;
+  notices?: string[];
+  problems?: Record<string, string>;
+}
+
+const option = (value: string, label: string) => ({ text: plain(label, limits.optionText), value });
+const input = (
+  blockId: string,
+  label: string,
+  element: Json,
+  extra: { optional?: boolean; hint?: string } = {},
+) => ({
+  type: 'input',
+  block_id: blockId,
+  label: plain(label, limits.inputLabel),
+  element: { action_id: 'value', ...element },
+  optional: extra.optional ?? true,
+  ...(extra.hint ? { hint: plain(extra.hint, limits.hint) } : {}),
+});
+const text = (initial: string | number | undefined, extra: Json = {}): Json => ({
+  type: 'plain_text_input',
+  ...(initial !== undefined && initial !== '' ? { initial_value: clip(String(initial), 3000) } : {}),
+  ...extra,
+});
+const number = (initial: number | undefined, min: number, max?: number): Json => ({
+  type: 'number_input',
+  is_decimal_allowed: false,
+  min_value: String(min),
+  ...(max !== undefined ? { max_value: String(max) } : {}),
+  ...(initial !== undefined ? { initial_value: String(initial) } : {}),
+});
+const select = (
+  choices: { id: string; name: string }[],
+  initial: string | undefined,
+  placeholder: string,
+): Json => {
+  const options = choices.slice(0, limits.selectOptions).map((c) => option(c.id, c.name));
+  const chosen = options.find((o) => o.value === initial);
+  return {
+    type: 'static_select',
+    placeholder: plain(placeholder, limits.placeholder),
+    options: options.length ? options : [option('none', 'None available')],
+    ...(chosen ? { initial_option: chosen } : {}),
+  };
+};
+const checks = {
+  invite: option('invite', 'Send the invitations now'),
+  inviteOrganizer: option('inviteOrganizer', 'Invite the organizer too (multi-participant)'),
+};
+
+/**
+ * The ticket create modal: one input per create input of the spec (recipient, phones, e-mails,
+ * language, type, subject, reference, description, group, agent, send-now, templates, organizer
+ * invitation, start, duration, reminder, first name, company, gender, country, service key, scopes,
+ * initial state) and the channel that will follow the ticket.
+ */
+export function buildTicketForm(o: TicketFormOptions): Block {
+  const v = o.values;
+  const problem = (blockId: string): Block[] =>
+    o.problems?.[blockId] ? [context(`:warning: ${o.problems[blockId]}`)] : [];
+  const checked = [
+    v.invite !== false ? checks.invite : undefined,
+    v.inviteOrganizer ? checks.inviteOrganizer : undefined,
+  ].filter((x) => x !== undefined);
+  const blocks: Json[] = [
+    ...(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
+    input(
+      f.channel,
+      'Post the card in (this channel follows the ticket)',
+      {
+        type: 'conversations_select',
+        ...(v.channel ? { initial_conversation: v.channel } : { default_to_current_conversation: true }),
+        filter: { include: ['public', 'private', 'mpim'], exclude_bot_users: true },
+      },
+      { optional: false },
+    ),
+    input(
+      f.emails,
+      'Requestor e-mails',
+      text(v.emails.join(', '), { placeholder: plain('jane.doe@example.com', limits.placeholder) }),
+      {
+        hint: 'A person’s own address; not a shared mailbox (info@, support@…). E-mails or phones: at least one.',
+      },
+    ),
+    ...problem(f.emails),
+    input(
+      f.phones,
+      'Requestor phone numbers',
+      text(v.phones.join(', '), { placeholder: plain('+33612345678', limits.placeholder) }),
+      {
+        hint: 'International form, comma separated.',
+      },
+    ),
+    ...problem(f.phones),
+    input(f.name, 'Requestor name', text(v.name)),
+    input(f.subject, 'Subject', text(v.subject, { max_length: 255 })),
+    input(f.description, 'Description', text(v.description, { multiline: true })),
+    input(f.reference, 'Reference', text(v.reference)),
+    input(f.type, 'Type', text(v.type)),
+    input(f.groupId, 'Group', select(o.choices.groups, v.groupId, 'Pick a group')),
+    input(f.agent, 'Agent', select(o.choices.users, v.agent, 'Pick an agent'), { hint: 'Left empty: you.' }),
+    input(f.startTime, 'Starts', {
+      type: 'datetimepicker',
+      ...(v.startTime ? { initial_date_time: Math.floor(v.startTime.getTime() / 1000) } : {}),
+    }),
+    input(f.duration, 'Duration (minutes)', number(v.duration ?? 30, 1)),
+    input(f.reminder, 'Reminder (minutes before)', number(v.reminder, 1, 60)),
+    input(f.options, 'Invitations', {
+      type: 'checkboxes',
+      options: Object.values(checks),
+      ...(checked.length ? { initial_options: checked } : {}),
+    }),
+    input(f.language, 'Notification language', {
+      type: 'static_select',
+      options: languages.map((l) => option(l.value, l.label)),
+      ...(v.language && languages.some((l) => l.value === v.language)
+        ? { initial_option: option(v.language, languages.find((l) => l.value === v.language)?.label ?? '') }
+        : {}),
+    }),
+    input(f.agentTemplateId, 'Agent notification template id', number(v.agentTemplateId, 1)),
+    input(f.requestorTemplateId, 'Requestor notification template id', number(v.requestorTemplateId, 1)),
+    input(f.firstName, 'Requestor first name', text(v.firstName)),
+    input(f.company, 'Requestor company', text(v.company)),
+    input(f.gender, 'Requestor gender', text(v.gender)),
+    input(f.country, 'Requestor country', text(v.country, { max_length: 2 }), {
+      hint: 'ISO 3166-1 alpha-2 code: FR, US, DE…',
+    }),
+    input(f.serviceKey, 'Service key', text(v.serviceKey, { max_length: 32 })),
+    input(f.scopes, 'Scopes', text(v.scopes.join(', ')), {
+      hint: 'Additional scope names, comma separated.',
+    }),
+    input(f.state, 'Initial state', {
+      type: 'static_select',
+      options: ticketStates.map((s) => option(s, s)),
+      ...(v.state && (ticketStates as readonly string[]).includes(v.state)
+        ? { initial_option: option(v.state, v.state) }
+        : {}),
+    }),
+  ];
+  return {
+    type: 'modal',
+    callback_id: ids.views.ticketForm,
+    title: plain('New ticket', limits.viewTitle),
+    submit: plain('Create', limits.viewButton),
+    close: plain('Cancel', limits.viewButton),
+    private_metadata: o.metadata,
+    blocks,
+  };
+}

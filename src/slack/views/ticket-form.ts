@@ -1,0 +1,99 @@
+import type { App } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { buildTicketCard } from '../../blocks/ticket-card.js';
+import { buildTicketForm, type TicketFormValues } from '../../blocks/ticket-form.js';
+import { PlatformInputError } from '../../platform/errors.js';
+import type { TicketDeps } from '../actions/ticket-card.js';
+import { detach } from '../after-ack.js';
+import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
+import { ids } from '../ids.js';
+import { readTicketForm } from './read-ticket-form.js';
+
+const title = 'New ticket';
+
+/**
+ * Opens the create form. The trigger lasts 3 s and the group and agent lists come from the platform,
+ * so a "Loading…" modal opens at once and the form replaces it when the lists are there.
+ */
+export async function openTicketForm(
+  deps: TicketDeps & { waitMs: () => number },
+  client: WebClient,
+  triggerId: string,
+  values: TicketFormValues,
+): Promise<void> {
+  const opened = await client.views.open({
+    trigger_id: triggerId,
+    view: buildWorkingView(title, workingText('Loading the groups and agents', deps.waitMs())) as never,
+  });
+  const viewId = opened.view?.id as string;
+  const view = await deps.tickets.formChoices().then(
+    (choices) => buildTicketForm({ values, choices, metadata: '' }),
+    (error: unknown) => buildResultView(title, describeError(error, deps.logger)),
+  );
+  await client.views.update({ view_id: viewId, view: view as never });
+}
+
+/** The input a platform refusal names, as a block id of the form. */
+function fieldOf(error: unknown): string | undefined {
+  if (!(error instanceof PlatformInputError)) return undefined;
+  const blocks = ids.ticketForm as Record<string, string>;
+  return blocks[error.field];
+}
+
+/**
+ * Submission of the ticket form: rule breaks inline at once; otherwise a "Working…" view, the ticket
+ * created, its card posted in the chosen channel (which then follows it), and the outcome shown. A
+ * refusal brings the form back with everything typed and the reason.
+ */
+export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => number }): void {
+  app.view(ids.views.ticketForm, async ({ ack, body, view, client }) => {
+    const read = readTicketForm(view.state.values);
+    if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView(title, workingText('Creating the ticket', deps.waitMs())) as never,
+    });
+    const viewId = view.id;
+    const user = body.user.id;
+    const values = read.values;
+    detach(deps.logger, async () => {
+      const show = (v: unknown) => client.views.update({ view_id: viewId, view: v as never });
+      const channel = values.channel as string;
+      let ticket: Awaited<ReturnType<typeof deps.tickets.create>>;
+      try {
+        ticket = await deps.tickets.create(user, values);
+      } catch (error) {
+        const message = describeError(error, deps.logger, channel);
+        const field = fieldOf(error);
+        const choices = await deps.tickets.formChoices().catch(() => ({ groups: [], users: [] }));
+        await show(
+          buildTicketForm({
+            values,
+            choices,
+            metadata: '',
+            notices: [`Nothing was created. ${field ? 'Please check the field marked below.' : message}`],
+            ...(field ? { problems: { [field]: message } } : {}),
+          }),
+        );
+        return;
+      }
+      // The platform has the ticket now: from here on a failure concerns only its card.
+      const card = buildTicketCard(ticket);
+      let outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created. Its card is in <#${channel}>, which follows it.`;
+      let extra = [] as typeof card.blocks;
+      try {
+        const posted = await client.chat.postMessage({ channel, ...card });
+        await deps.cards.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+      } catch (error) {
+        outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created, but ${
+          isCannotPost(error)
+            ? inviteFix(channel)
+            : `its card could not be posted: ${describeError(error, deps.logger)}`
+        }`;
+        extra = card.blocks;
+      }
+      await show(buildResultView(title, outcome, extra));
+    });
+  });
+}

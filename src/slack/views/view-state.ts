@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/** The parts of a submitted view's state the forms use (Slack's `view.state.values`). */
+const element = z.looseObject({
+  value: z.string().nullish(),
+  selected_users: z.array(z.string()).nullish(),
+  selected_user: z.string().nullish(),
+  selected_conversation: z.string().nullish(),
+  selected_date_time: z.number().nullish(),
+  selected_option: z.looseObject({ value: z.string() }).nullish(),
+  selected_options: z.array(z.looseObject({ value: z.string() })).nullish(),
+});
+const stateValues = z.record(z.string(), z.record(z.string(), element));
+
+/** Typed reads of a view's state, by block id (each form's inputs use the action id `value`). */
+export function viewState(raw: unknown) {
+  const parsed = stateValues.safeParse(raw);
+  const state = parsed.success ? parsed.data : {};
+  const get = (blockId: string) => state[blockId]?.value;
+  const str = (blockId: string) => get(blockId)?.value?.trim() || undefined;
+  return {
+    get,
+    str,
+    int: (blockId: string) => {
+      const v = str(blockId);
+      return v === undefined ? undefined : Number(v);
+    },
+    /** A text input holding a list: split on commas, semicolons and new lines. */
+    list: (blockId: string) =>
+      (str(blockId) ?? '')
+        .split(/[\n,;]+/)
+        .map((s) => s.trim())
+        .filter(Boolean),
+    date: (blockId: string) => {
+      const dt = get(blockId)?.selected_date_time;
+      return typeof dt === 'number' ? new Date(dt * 1000) : undefined;
+    },
+    chosen: (blockId: string) => new Set((get(blockId)?.selected_options ?? []).map((o) => o.value)),
+    option: (blockId: string) => get(blockId)?.selected_option?.value,
+  };
+}
+
+/** The first problem a schema finds in a value, capitalised for an inline error; undefined when valid. */
+export function problemOf(schema: z.ZodType, value: unknown): string | undefined {
+  const r = schema.safeParse(value);
+  if (r.success) return undefined;
+  const message = r.error.issues[0]?.message ?? 'is not valid';
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
