@@ -19,6 +19,7 @@ export interface TicketSummary {
   id: string;
   reference?: string | undefined;
   subject?: string | undefined;
+  description?: string | undefined;
   state?: string | undefined;
   type?: string | undefined;
   requestor: { name?: string | undefined; emails: string[]; phones: string[] };
@@ -36,9 +37,16 @@ const titleOf = (t: TicketSummary) =>
 
 const field = (title: string, value: string) => mrkdwn(`*${title}*\n${value}`, limits.fieldText);
 
+/** The card's menu (Slack shows at most 5 entries in an overflow). */
+export const ticketMenu = [
+  { value: 'timeline', label: 'Timeline in the thread' },
+  { value: 'edit', label: 'Edit' },
+  { value: 'delete', label: 'Delete' },
+] as const;
+
 /**
  * The live ticket card: one message per ticket, edited in place. Its buttons are the moves the
- * ticket's state allows (destructive ones ask first), plus the agent's join link and Refresh.
+ * ticket's state allows (destructive ones ask first), the agent's join link, Refresh and a menu.
  */
 export function buildTicketCard(t: TicketSummary): MessagePayload {
   const requestor =
@@ -68,6 +76,14 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
       ? [button('Join as agent', ids.actions.ticketJoin, { url: t.agentUrl, value: t.id })]
       : []),
     button('Refresh', ids.actions.ticketRefresh, { value: t.id }),
+    {
+      type: 'overflow',
+      action_id: ids.actions.ticketMenu,
+      options: ticketMenu.map((o) => ({
+        text: plain(o.label, limits.optionText),
+        value: `${o.value}:${t.id}`,
+      })),
+    },
   ];
   const blocks: Block[] = [
     { type: 'header', text: plain(`${stateIcon(t.state)} ${titleOf(t)}`, limits.headerText) },
@@ -96,4 +112,52 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
     ),
   ];
   return { text: `${titleOf(t)}: ${t.state ?? 'unknown state'}`, blocks };
+}
+
+/** What a deleted ticket's card becomes: kept in the channel's history, without buttons. */
+export function buildDeletedTicketCard(t: TicketSummary, byUserId: string): MessagePayload {
+  return {
+    text: `${titleOf(t)}: deleted`,
+    blocks: [
+      {
+        type: 'section',
+        text: mrkdwn(`~${escapeText(titleOf(t))}~\n:wastebasket: Deleted by <@${byUserId}>.`),
+      },
+      context(`Ticket ${escapeText(t.id)}`),
+    ],
+  };
+}
+
+/** A ticket's timeline for its thread: one line per event, time in each viewer's zone. */
+export function buildTimeline(
+  t: TicketSummary,
+  events: { eventName: string; timestamp: Date; source?: string | undefined }[],
+): MessagePayload {
+  const title = `Timeline of ${titleOf(t)}`;
+  if (events.length === 0)
+    return {
+      text: title,
+      blocks: [{ type: 'section', text: mrkdwn(`*${escapeText(title)}*\nNo events yet.`) }],
+    };
+  const lines = events.map(
+    (e) =>
+      `${slackDate(e.timestamp, '{date_short_pretty} {time}')} · *${escapeText(e.eventName)}*${e.source ? ` · ${escapeText(e.source)}` : ''}`,
+  );
+  const sections: string[] = [];
+  let current = '';
+  for (const line of lines) {
+    if (current && current.length + line.length + 1 > limits.sectionText) {
+      sections.push(current);
+      current = line;
+    } else current = current ? `${current}\n${line}` : line;
+  }
+  sections.push(current);
+  // The newest events matter most: when they do not all fit, the oldest are left out.
+  const shown = sections.slice(-(limits.messageBlocks - 2));
+  const blocks: Block[] = [
+    { type: 'section', text: mrkdwn(`*${escapeText(clip(title, 200))}*`) },
+    ...(sections.length > shown.length ? [context('Older events are not shown.')] : []),
+    ...shown.map((text) => ({ type: 'section', text: mrkdwn(text) })),
+  ];
+  return { text: title, blocks };
 }

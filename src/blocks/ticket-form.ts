@@ -193,3 +193,45 @@ export function buildTicketForm(o: TicketFormOptions): Block {
     blocks,
   };
 }
+
+/** The edit form: the fields a ticket update changes (agent, state, reference, description, subject, group). */
+export function buildTicketEditForm(o: {
+  values: {
+    subject?: string;
+    description?: string;
+    reference?: string;
+    state?: string;
+    agent?: string;
+    groupId?: string;
+  };
+  choices: TicketFormChoices;
+  metadata: string;
+  notices?: string[];
+}): Block {
+  const v = o.values;
+  const e = ids.ticketEdit;
+  return {
+    type: 'modal',
+    callback_id: ids.views.ticketEdit,
+    title: plain('Edit ticket', limits.viewTitle),
+    submit: plain('Save', limits.viewButton),
+    close: plain('Cancel', limits.viewButton),
+    private_metadata: o.metadata,
+    blocks: [
+      ...(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
+      context('Only the fields you change are sent to the video platform.'),
+      input(e.subject, 'Subject', text(v.subject, { max_length: 255 })),
+      input(e.description, 'Description', text(v.description, { multiline: true })),
+      input(e.reference, 'Reference', text(v.reference)),
+      input(e.state, 'State', {
+        type: 'static_select',
+        options: ticketStates.map((s) => option(s, s)),
+        ...(v.state && (ticketStates as readonly string[]).includes(v.state)
+          ? { initial_option: option(v.state, v.state) }
+          : {}),
+      }),
+      input(e.agent, 'Agent', select(o.choices.users, v.agent, 'Pick an agent')),
+      input(e.groupId, 'Group', select(o.choices.groups, v.groupId, 'Pick a group')),
+    ],
+  };
+}

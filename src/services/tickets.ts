@@ -26,6 +26,7 @@ export function summarizeTicket(r: TicketRecord, groupNames: Map<string, string>
     id: String(r.id),
     reference: r.reference,
     subject: r.subject,
+    description: r.description,
     state: r.state,
     type: r.type,
     requestor: {
@@ -41,6 +42,16 @@ export function summarizeTicket(r: TicketRecord, groupNames: Map<string, string>
     agentUrl: url(extra.agent_url),
     guestUrl: url(extra.guest_url),
   };
+}
+
+/** The fields the edit form may change (spec: ticket update). */
+export interface TicketEdit {
+  subject?: string | undefined;
+  description?: string | undefined;
+  reference?: string | undefined;
+  state?: string | undefined;
+  agent?: string | undefined;
+  groupId?: string | undefined;
 }
 
 /** What a move did: the ticket before and after, as the platform has them. */
@@ -115,6 +126,61 @@ export class TicketService {
     );
     // The create answer may be partial: the card is built from the ticket as the platform now has it.
     return this.get(String(created.id));
+  }
+
+  /** The ticket, if the person may act on it; a `not_allowed` error saying why otherwise. */
+  async forAction(actorSlackId: string, ticketId: string, verb: string): Promise<TicketSummary> {
+    const [actor, ticket] = await Promise.all([this.identity.platformUser(actorSlackId), this.get(ticketId)]);
+    const permission = ticketPermission(
+      { id: actor.id, role: actor.role, groupIds: actor.groupIds },
+      { agentId: ticket.agent?.id, groupId: ticket.group?.id },
+    );
+    if (!permission.allowed) throw notAllowed(`You cannot ${verb} this ticket: ${permission.why}.`);
+    return ticket;
+  }
+
+  /** The ticket's timeline, oldest first. */
+  async events(ticketId: string) {
+    const page = await this.platform.listTicketEvents({ ticketId, limit: 100 }, interactive);
+    return page.items;
+  }
+
+  /**
+   * A partial update: only the fields whose value differs from the ticket as the platform has it
+   * now are sent. Answers the ticket after the update and the names of the fields changed.
+   */
+  async edit(
+    actorSlackId: string,
+    ticketId: string,
+    v: TicketEdit,
+  ): Promise<{ after: TicketSummary; changed: string[] }> {
+    const before = await this.forAction(actorSlackId, ticketId, 'edit');
+    const current: Record<keyof TicketEdit, string | undefined> = {
+      subject: before.subject,
+      description: before.description,
+      reference: before.reference,
+      state: before.state,
+      agent: before.agent?.id,
+      groupId: before.group?.id,
+    };
+    const changes = Object.fromEntries(
+      (Object.keys(current) as (keyof TicketEdit)[])
+        .filter((k) => v[k] !== undefined && v[k] !== current[k])
+        .map((k) => [k, v[k]]),
+    );
+    const changed = Object.keys(changes);
+    if (changed.length === 0) return { after: before, changed };
+    await this.platform.updateTicket(
+      { ticketId, ...changes } as Parameters<PlatformClient['updateTicket']>[0],
+      interactive,
+    );
+    return { after: await this.get(ticketId), changed };
+  }
+
+  async remove(actorSlackId: string, ticketId: string): Promise<TicketSummary> {
+    const ticket = await this.forAction(actorSlackId, ticketId, 'delete');
+    await this.platform.deleteTicket({ ticketId }, interactive);
+    return ticket;
   }
 
   /** A ticket by id, or by its reference. */

@@ -10,6 +10,7 @@ import { TicketService } from '../services/tickets.js';
 import { InMemoryTicketCards } from '../store/ticket-cards.js';
 import { registerConferenceActions } from './actions/conference-card.js';
 import { registerTicketActions } from './actions/ticket-card.js';
+import { registerTicketMenu } from './actions/ticket-menu.js';
 import { registerConferenceCommand } from './commands/conference.js';
 import { registerTicketCommand } from './commands/ticket.js';
 import type { ConferenceDeps } from './conference-flows.js';
@@ -84,6 +85,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerTicketCommand(app, ticketFlowDeps);
   registerTicketForm(app, ticketFlowDeps);
   registerTicketActions(app, ticketDeps);
+  registerTicketMenu(app, ticketFlowDeps);
 
   return {
     app,

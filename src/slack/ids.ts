@@ -2,7 +2,12 @@
 export const ids = {
   commands: { conference: '/conference', ticket: '/ticket' },
   shortcuts: { conferenceNew: 'conference_new', ticketFromMessage: 'ticket_from_message' },
-  views: { conferenceForm: 'conference_form', ticketForm: 'ticket_form', working: 'working' },
+  views: {
+    conferenceForm: 'conference_form',
+    ticketForm: 'ticket_form',
+    ticketEdit: 'ticket_edit',
+    working: 'working',
+  },
   actions: {
     conferenceJoin: 'conference_join',
     conferenceEdit: 'conference_edit',
@@ -16,6 +21,8 @@ export const ids = {
     ticketMove: 'ticket_move',
     ticketJoin: 'ticket_join',
     ticketRefresh: 'ticket_refresh',
+    ticketMenu: 'ticket_menu',
+    ticketDelete: 'ticket_delete',
   },
   /** Block ids of the ticket form: each input is named after its create input. */
   ticketForm: {
@@ -43,6 +50,15 @@ export const ids = {
     serviceKey: 'service_key',
     scopes: 'scopes',
     state: 'state',
+  },
+  /** Block ids of the ticket edit form: the update's field names. */
+  ticketEdit: {
+    subject: 'subject',
+    description: 'description',
+    reference: 'reference',
+    state: 'state',
+    agent: 'agent',
+    groupId: 'groupId',
   },
   /** Block ids of the conference form: each input is named after its create parameter. */
   conferenceForm: {

@@ -255,3 +255,100 @@ describe('creating a ticket', () => {
     expect(json).toContain('"initial_conversation":"CMSG"');
   });
 });
+
+describe('the ticket card’s menu', () => {
+  type Json = Record<string, unknown>;
+  const menu = (card: SlackMessage, user: string, choice: string, ticketId: number) => {
+    const payload = buttonClick(f.slack, {
+      user,
+      actionId: ids.actions.ticketMenu,
+      value: '',
+      channel: card.channel,
+      ts: card.ts,
+    });
+    payload.actions = [
+      {
+        type: 'overflow',
+        action_id: ids.actions.ticketMenu,
+        block_id: 'b',
+        selected_option: { value: `${choice}:${ticketId}` },
+        action_ts: '1',
+      },
+    ] as never;
+    return f.interact(payload);
+  };
+
+  it('posts the ticket’s timeline in the card’s thread', async () => {
+    const card = await showCard('ACME-1004', 'CM1', people.admin.id);
+    await menu(card, people.admin.id, 'timeline', ticket('ACME-1004').id);
+    const timeline = await eventually(() =>
+      f.slack.messages.find((m) => m.thread_ts === card.ts && String(m.text).startsWith('Timeline')),
+    );
+    const json = JSON.stringify(timeline.blocks);
+    expect(json).toContain('ticket.new');
+    expect(json).toContain('media.pictureTaken');
+    expect(json).toMatch(/<!date\^\d+\^/);
+  });
+
+  it('edits only the fields that changed, updates the card in place and tells the thread', async () => {
+    const card = await showCard('ACME-1002', 'CM2', people.bob.id);
+    const t = ticket('ACME-1002');
+    const opens = f.slack.callsOf('views.open').length;
+    await menu(card, people.bob.id, 'edit', t.id);
+    await eventually(() => f.slack.callsOf('views.open').length > opens);
+    const form = await eventually(() => {
+      const v = [...f.slack.views.values()].at(-1)?.view as Json;
+      return v.callback_id === ids.views.ticketEdit && v;
+    });
+    expect(JSON.stringify(form)).toContain('"initial_value":"Boiler error E42"');
+    await f.interact(submission(form, people.bob.id, formState(form, { subject: 'Boiler error E43' })));
+    const put = await eventually(() =>
+      f.platform.sim.requests.find(
+        (r) => r.method === 'PUT' && r.path === `/api/v3/tickets/${t.id}` && r.query.subject,
+      ),
+    );
+    expect(put.query).toEqual({ subject: 'Boiler error E43' });
+    await eventually(() => JSON.stringify(card.blocks).includes('Boiler error E43'));
+    await eventually(() =>
+      f.slack.messages.find(
+        (m) => m.thread_ts === card.ts && String(m.text).includes('edited the ticket: subject'),
+      ),
+    );
+  });
+
+  it('deletes after a private prompt whose button asks for confirmation', async () => {
+    const card = await showCard('ACME-1006', 'CM3', people.bob.id);
+    const t = ticket('ACME-1006');
+    await menu(card, people.bob.id, 'delete', t.id);
+    const prompt = await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).startsWith('Delete ACME-1006')),
+    );
+    const del = (prompt.body.blocks as Json[]).flatMap(
+      (b) => (b.elements as Json[] | undefined) ?? [],
+    )[0] as Json;
+    expect(del.confirm).toBeDefined();
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.bob.id,
+        actionId: ids.actions.ticketDelete,
+        value: del.value as string,
+        channel: 'CM3',
+        ephemeral: true,
+      }),
+    );
+    await eventually(() => t.deleted !== undefined);
+    await eventually(() => JSON.stringify(card.blocks).includes('Deleted by <@UBOB>'));
+  });
+
+  it('refuses Edit and Delete to someone outside the ticket’s agent, group and admins', async () => {
+    const card = await showCard('ACME-1005', 'CM4', people.admin.id);
+    const t = ticket('ACME-1005');
+    for (const choice of ['edit', 'delete']) await menu(card, people.bob.id, choice, t.id);
+    await eventually(
+      () =>
+        f.slack.responses.filter((r) => /You cannot (edit|delete) this ticket/.test(String(r.body.text)))
+          .length >= 2,
+    );
+    expect(t.deleted).toBeUndefined();
+  });
+});

@@ -1,0 +1,202 @@
+import type { App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt';
+import { button, section } from '../../blocks/conference-card.js';
+import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { limits } from '../../blocks/limits.js';
+import { buildDeletedTicketCard, buildTicketCard, buildTimeline } from '../../blocks/ticket-card.js';
+import { buildTicketEditForm } from '../../blocks/ticket-form.js';
+import { detach } from '../after-ack.js';
+import { describeError, workingText } from '../describe-error.js';
+import { ids } from '../ids.js';
+import { viewState } from '../views/view-state.js';
+import type { TicketDeps } from './ticket-card.js';
+
+/** Where a card lives, carried in buttons and forms so the card can be updated in place later. */
+interface CardPlace {
+  ticketId: string;
+  channel?: string | undefined;
+  ts?: string | undefined;
+}
+
+const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
+
+/**
+ * The ticket card's menu: the timeline posted in the card's thread, Edit (a form; only changed fields
+ * are sent; the card updated in place and the thread told), Delete (a private prompt whose button asks
+ * for confirmation). Each checks the person may act on the ticket.
+ */
+export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => number }): void {
+  app.action<BlockAction<OverflowAction>>(
+    ids.actions.ticketMenu,
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const [kind = '', ticketId = ''] = action.selected_option.value.split(':');
+      const place: CardPlace = {
+        ticketId,
+        channel: body.container?.channel_id as string | undefined,
+        ts: body.container?.message_ts as string | undefined,
+      };
+      const user = body.user.id;
+      const triggerId = body.trigger_id;
+      detach(deps.logger, async () => {
+        try {
+          if (kind === 'timeline') {
+            const [ticket, events] = await Promise.all([
+              deps.tickets.get(ticketId),
+              deps.tickets.events(ticketId),
+            ]);
+            const timeline = buildTimeline(ticket, events);
+            if (place.channel && place.ts)
+              await client.chat.postMessage({ channel: place.channel, thread_ts: place.ts, ...timeline });
+            else await respond({ response_type: 'ephemeral', replace_original: false, ...timeline });
+          } else if (kind === 'delete') {
+            const ticket = await deps.tickets.forAction(user, ticketId, 'delete');
+            const name = ticket.reference ?? `ticket ${ticket.id}`;
+            await respond({
+              response_type: 'ephemeral',
+              replace_original: false,
+              text: `Delete ${name}?`,
+              blocks: [
+                section(`Delete *${name}*? It is removed from the video platform for good.`),
+                {
+                  type: 'actions',
+                  elements: [
+                    button('Delete ticket', ids.actions.ticketDelete, {
+                      style: 'danger',
+                      value: JSON.stringify(place).slice(0, limits.buttonValue),
+                      confirm: {
+                        title: { type: 'plain_text', text: 'Delete this ticket?' },
+                        text: { type: 'mrkdwn', text: 'This cannot be undone.' },
+                        confirm: { type: 'plain_text', text: 'Delete' },
+                        deny: { type: 'plain_text', text: 'Keep it' },
+                        style: 'danger',
+                      },
+                    }),
+                  ],
+                },
+              ],
+            });
+          } else if (kind === 'edit') {
+            // The trigger lasts 3 s: open at once, fill when the ticket and the lists are read.
+            const opened = await client.views.open({
+              trigger_id: triggerId,
+              view: buildWorkingView(
+                'Edit ticket',
+                workingText('Loading the ticket', deps.waitMs()),
+              ) as never,
+            });
+            const viewId = opened.view?.id as string;
+            try {
+              const [ticket, choices] = await Promise.all([
+                deps.tickets.forAction(user, ticketId, 'edit'),
+                deps.tickets.formChoices(),
+              ]);
+              const values = {
+                subject: ticket.subject,
+                description: ticket.description,
+                reference: ticket.reference,
+                state: ticket.state,
+                agent: ticket.agent?.id,
+                groupId: ticket.group?.id,
+              };
+              await client.views.update({
+                view_id: viewId,
+                view: buildTicketEditForm({ values, choices, metadata: JSON.stringify(place) }) as never,
+              });
+            } catch (error) {
+              const message = describeError(error, deps.logger, place.channel);
+              await client.views.update({
+                view_id: viewId,
+                view: buildResultView('Edit ticket', message) as never,
+              });
+              await respond(ephemeral(message));
+            }
+          }
+        } catch (error) {
+          await respond(ephemeral(describeError(error, deps.logger, place.channel)));
+        }
+      });
+    },
+  );
+
+  app.action<BlockAction<ButtonAction>>(
+    ids.actions.ticketDelete,
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const place = JSON.parse(action.value ?? '{}') as CardPlace;
+      const user = body.user.id;
+      detach(deps.logger, async () => {
+        try {
+          const ticket = await deps.tickets.remove(user, place.ticketId);
+          await respond({
+            replace_original: true,
+            text: `Deleted ${ticket.reference ?? `ticket ${ticket.id}`}.`,
+          });
+          if (place.channel && place.ts) {
+            await client.chat.update({
+              channel: place.channel,
+              ts: place.ts,
+              ...buildDeletedTicketCard(ticket, user),
+            });
+            await client.chat.postMessage({
+              channel: place.channel,
+              thread_ts: place.ts,
+              text: `<@${user}> deleted the ticket.`,
+            });
+          }
+        } catch (error) {
+          await respond(ephemeral(describeError(error, deps.logger, place.channel)));
+        }
+      });
+    },
+  );
+
+  app.view(ids.views.ticketEdit, async ({ ack, body, view, client }) => {
+    const place = JSON.parse(view.private_metadata || '{}') as CardPlace;
+    const { str, option } = viewState(view.state.values);
+    const e = ids.ticketEdit;
+    const values = {
+      subject: str(e.subject),
+      description: str(e.description),
+      reference: str(e.reference),
+      state: option(e.state),
+      agent: option(e.agent),
+      groupId: option(e.groupId),
+    };
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView('Edit ticket', workingText('Saving the ticket', deps.waitMs())) as never,
+    });
+    const user = body.user.id;
+    const viewId = view.id;
+    detach(deps.logger, async () => {
+      const show = (v: unknown) => client.views.update({ view_id: viewId, view: v as never });
+      try {
+        const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
+        if (changed.length && place.channel && place.ts) {
+          await client.chat.update({ channel: place.channel, ts: place.ts, ...buildTicketCard(after) });
+          await client.chat.postMessage({
+            channel: place.channel,
+            thread_ts: place.ts,
+            text: `<@${user}> edited the ticket: ${changed.join(', ')}.`,
+          });
+        }
+        await show(
+          buildResultView(
+            'Edit ticket',
+            changed.length ? `:white_check_mark: Saved: ${changed.join(', ')}.` : 'Nothing changed.',
+          ),
+        );
+      } catch (error) {
+        const choices = await deps.tickets.formChoices().catch(() => ({ groups: [], users: [] }));
+        await show(
+          buildTicketEditForm({
+            values,
+            choices,
+            metadata: view.private_metadata,
+            notices: [`Nothing was saved. ${describeError(error, deps.logger, place.channel)}`],
+          }),
+        );
+      }
+    });
+  });
+}
