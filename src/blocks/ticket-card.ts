@@ -161,3 +161,52 @@ export function buildTimeline(
   ];
   return { text: title, blocks };
 }
+
+/** One page of `/ticket list`: a row per ticket with a Show button, and paging buttons. */
+export function buildTicketList(
+  queryText: string,
+  offset: number,
+  pageSize: number,
+  page: { items: TicketSummary[]; total?: number | undefined; hasMore: boolean },
+): MessagePayload {
+  const title = queryText ? `Tickets: ${clip(queryText, 100)}` : 'Your tickets';
+  const blocks: Block[] = [{ type: 'section', text: mrkdwn(`*${escapeText(title)}*`) }];
+  if (page.items.length === 0)
+    blocks.push({
+      type: 'section',
+      text: mrkdwn(offset ? 'No more tickets.' : 'No ticket found. Try `/ticket list all`.'),
+    });
+  for (const t of page.items) {
+    const line = [
+      `${stateIcon(t.state)} *${escapeText(titleOf(t))}*`,
+      [
+        escapeText(t.state ?? 'unknown'),
+        t.agent ? escapeText(t.agent.label) : 'unassigned',
+        t.start ? slackDate(t.start) : undefined,
+      ]
+        .filter(Boolean)
+        .join(' · '),
+    ].join('\n');
+    blocks.push({
+      type: 'section',
+      text: mrkdwn(line),
+      accessory: button('Show', `${ids.actions.ticketShow}:${t.id}`, { value: t.id }),
+    });
+  }
+  if (page.items.length)
+    blocks.push(
+      context(
+        `${offset + 1}–${offset + page.items.length}${page.total !== undefined ? ` of ${page.total}` : ''}`,
+      ),
+    );
+  const nav: Json[] = [];
+  const to = (o: number) => JSON.stringify({ q: queryText, offset: o }).slice(0, limits.buttonValue);
+  if (offset > 0)
+    nav.push(
+      button('‹ Previous', `${ids.actions.ticketPage}:prev`, { value: to(Math.max(0, offset - pageSize)) }),
+    );
+  if (page.hasMore)
+    nav.push(button('Next ›', `${ids.actions.ticketPage}:next`, { value: to(offset + pageSize) }));
+  if (nav.length) blocks.push({ type: 'actions', elements: nav });
+  return { text: title, blocks };
+}

@@ -1,6 +1,7 @@
 import type { TicketSummary } from '../blocks/ticket-card.js';
 import type { TicketFormChoices, TicketFormValues } from '../blocks/ticket-form.js';
 import { ticketPermission } from '../domain/permissions.js';
+import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
 import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import type { TicketRecord } from '../platform/schemas.js';
@@ -8,6 +9,9 @@ import { ConfdeskError, notAllowed } from './errors.js';
 import type { IdentityService } from './identity.js';
 
 const interactive: CallOptions = { priority: 'interactive' };
+
+/** Tickets per page of `/ticket list`. */
+export const ticketPageSize = 10;
 
 function personLabel(p: TicketRecord['agent']): { id?: string; label: string } | undefined {
   if (p === undefined || p === null) return undefined;
@@ -181,6 +185,46 @@ export class TicketService {
     const ticket = await this.forAction(actorSlackId, ticketId, 'delete');
     await this.platform.deleteTicket({ ticketId }, interactive);
     return ticket;
+  }
+
+  /** One page of `/ticket list`: the person's tickets, everyone's, or a group's, with the spec's filters. */
+  async list(actorSlackId: string, q: TicketQueryText, offset: number) {
+    const [actor, profile] = await Promise.all([
+      this.identity.platformUser(actorSlackId),
+      this.identity.profile(actorSlackId),
+    ]);
+    const groups = await this.groupNames();
+    let groupId: string | undefined;
+    if (q.scope === 'group') {
+      const wanted = (q.group ?? '').toLowerCase();
+      groupId = [...groups].find(([, name]) => name.toLowerCase() === wanted)?.[0];
+      if (!groupId)
+        throw new ConfdeskError(
+          'unknown_group',
+          `No group is named “${q.group}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
+        );
+    }
+    const day = (d: string | undefined, end: boolean) => (d ? dayBound(d, profile.tz, end) : undefined);
+    const page = await this.platform.listTickets(
+      {
+        offset,
+        limit: ticketPageSize,
+        user: q.scope === 'mine' ? actor.id : 'all',
+        ...(groupId ? { groupId } : {}),
+        ...(q.reference ? { reference: q.reference } : {}),
+        ...(q.search ? { search: q.search } : {}),
+        ...(q.type ? { type: q.type } : {}),
+        ...(q.requestorId ? { requestorId: q.requestorId } : {}),
+        createdAfter: day(q.createdAfter, false),
+        createdBefore: day(q.createdBefore, true),
+        startedAfter: day(q.startedAfter, false),
+        endedBefore: day(q.endedBefore, true),
+      },
+      interactive,
+    );
+    const items = page.items.map((r) => summarizeTicket(r, groups));
+    const hasMore = page.nextOffset !== undefined || offset + page.items.length < (page.total ?? 0);
+    return { items, total: page.total, hasMore };
   }
 
   /** A ticket by id, or by its reference. */

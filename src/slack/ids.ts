@@ -23,6 +23,8 @@ export const ids = {
     ticketRefresh: 'ticket_refresh',
     ticketMenu: 'ticket_menu',
     ticketDelete: 'ticket_delete',
+    ticketShow: 'ticket_show',
+    ticketPage: 'ticket_page',
   },
   /** Block ids of the ticket form: each input is named after its create input. */
   ticketForm: {

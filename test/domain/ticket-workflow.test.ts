@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkBlockKit } from '../../src/blocks/limits.js';
 import { buildTicketCard, type TicketSummary } from '../../src/blocks/ticket-card.js';
 import { ticketPermission } from '../../src/domain/permissions.js';
+import { dayBound, parseTicketQuery } from '../../src/domain/ticket-query.js';
 import { movesFor, stateIcon, ticketMoves } from '../../src/domain/ticket-workflow.js';
 import { ticketStates } from '../../src/platform/schemas.js';
 
@@ -80,5 +81,42 @@ describe('the ticket card', () => {
       );
       expect(ids).toEqual(expect.arrayContaining(['ticket_join', 'ticket_refresh']));
     }
+  });
+});
+
+describe('/ticket list text', () => {
+  it('reads scopes, group names, references, searches and the spec’s filters', () => {
+    expect(parseTicketQuery('')).toEqual({ ok: true, query: { scope: 'mine' } });
+    expect(parseTicketQuery('all printer')).toEqual({ ok: true, query: { scope: 'all', search: 'printer' } });
+    expect(parseTicketQuery('group Level 2 type:repair')).toEqual({
+      ok: true,
+      query: { scope: 'group', group: 'Level 2', type: 'repair' },
+    });
+    expect(parseTicketQuery('ref ACME-1001')).toEqual({
+      ok: true,
+      query: { scope: 'all', reference: 'ACME-1001' },
+    });
+    expect(parseTicketQuery('boiler since:2026-11-01 ended:2026-11-30 requestor:42')).toEqual({
+      ok: true,
+      query: {
+        scope: 'mine',
+        search: 'boiler',
+        createdAfter: '2026-11-01',
+        endedBefore: '2026-11-30',
+        requestorId: 42,
+      },
+    });
+  });
+  it('says what to fix', () => {
+    expect(parseTicketQuery('group')).toMatchObject({ ok: false });
+    expect(parseTicketQuery('until:tomorrow')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('YYYY-MM-DD'),
+    });
+    expect(parseTicketQuery('requestor:bob')).toMatchObject({ ok: false });
+  });
+  it('places days in the person’s zone', () => {
+    expect(dayBound('2026-11-01', 'Europe/Paris', false).toISOString()).toBe('2026-10-31T23:00:00.000Z');
+    expect(dayBound('2026-11-01', 'Europe/Paris', true).toISOString()).toBe('2026-11-01T22:59:59.999Z');
   });
 });

@@ -352,3 +352,74 @@ describe('the ticket card’s menu', () => {
     expect(t.deleted).toBeUndefined();
   });
 });
+
+describe('/ticket list', () => {
+  type Json = Record<string, unknown>;
+  const reply = (responseUrl: string) =>
+    eventually(() =>
+      f.slack.responses.find((r) => r.path === new URL(responseUrl).pathname && r.body.blocks),
+    );
+
+  it('pages through the person’s tickets matching a search, and Show posts a card', async () => {
+    for (let i = 0; i < 12; i++)
+      await f.platform.client.createTicket({
+        emails: ['pat.kim@example.com'],
+        subject: `Paged ${i}`,
+        agent: '100',
+      });
+    const cmd = await f.command('list Paged', people.admin.id, 'CL1', '/ticket');
+    expect(cmd.body).toMatchObject({ response_type: 'ephemeral' });
+    const first = await reply(cmd.responseUrl);
+    expect(JSON.stringify(first.body.blocks)).toContain('1–10 of 12');
+    const elements = (first.body.blocks as Json[]).flatMap((b) => [
+      ...((b.elements as Json[] | undefined) ?? []),
+      ...(b.accessory ? [b.accessory as Json] : []),
+    ]);
+    const next = elements.find((e) => e.action_id === `${ids.actions.ticketPage}:next`) as Json;
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.admin.id,
+        actionId: next.action_id as string,
+        value: next.value as string,
+        channel: 'CL1',
+        ephemeral: true,
+      }),
+    );
+    await eventually(() =>
+      f.slack.responses.find((r) => JSON.stringify(r.body.blocks ?? []).includes('11–12 of 12')),
+    );
+    const show = elements.find((e) => String(e.action_id).startsWith(`${ids.actions.ticketShow}:`)) as Json;
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.admin.id,
+        actionId: show.action_id as string,
+        value: show.value as string,
+        channel: 'CL1',
+        ephemeral: true,
+      }),
+    );
+    await eventually(() =>
+      f.slack.messages.find((m) => m.channel === 'CL1' && String(m.text).includes('Paged')),
+    );
+  });
+
+  it('filters by group name, and names the groups when one does not exist', async () => {
+    const cmd = await f.command('list group level 2', people.admin.id, 'CL2', '/ticket');
+    const page = JSON.stringify((await reply(cmd.responseUrl)).body.blocks);
+    expect(page).toContain('ACME-1005');
+    expect(page).not.toContain('ACME-1001');
+    const missing = await f.command('list group Nope', people.admin.id, 'CL2', '/ticket');
+    await eventually(() =>
+      f.slack.responses.find(
+        (r) =>
+          r.path === new URL(missing.responseUrl).pathname &&
+          String(r.body.text).includes('Groups: Level 1, Level 2'),
+      ),
+    );
+  });
+
+  it('answers what to fix for a bad filter, at once', async () => {
+    const bad = await f.command('list since:2026-13-01', people.admin.id, 'CL3', '/ticket');
+    expect((bad.body as Json).text).toContain('since: takes a date written YYYY-MM-DD');
+  });
+});

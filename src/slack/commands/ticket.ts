@@ -1,7 +1,9 @@
-import type { App, MessageShortcut } from '@slack/bolt';
+import type { App, BlockAction, ButtonAction, MessageShortcut, RespondFn } from '@slack/bolt';
 import { section } from '../../blocks/conference-card.js';
-import { buildTicketCard } from '../../blocks/ticket-card.js';
+import { buildTicketCard, buildTicketList } from '../../blocks/ticket-card.js';
 import type { TicketFormValues } from '../../blocks/ticket-form.js';
+import { parseTicketQuery } from '../../domain/ticket-query.js';
+import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
@@ -12,6 +14,7 @@ import { openTicketForm } from '../views/ticket-form.js';
 export const ticketUsage = [
   '*`/ticket`* — remote-assistance tickets',
   '• `/ticket` opens the form; `/ticket new jane.doe@example.com +33612345678 Router does not boot` prefills it',
+  '• `/ticket list [mine|all|group <name>|ref <reference>|<search>]` with `type:` `since:` `until:` `started:` `ended:` (YYYY-MM-DD) `requestor:<id>`',
   '• `/ticket show <id or reference>` posts the ticket’s live card here: its buttons move the ticket',
   '• `/ticket help` shows this message',
 ].join('\n');
@@ -32,6 +35,33 @@ export function ticketFormFromText(text: string, channel: string | undefined): T
 }
 
 /**
+ * Posts (or re-posts) a ticket's card in a channel, which then follows the ticket. When the bot is
+ * not in the channel, the person gets the fix and the card's details privately.
+ */
+export async function postTicketCard(
+  deps: TicketDeps,
+  client: App['client'],
+  respond: RespondFn,
+  channel: string,
+  ref: string,
+): Promise<void> {
+  const ticket = await deps.tickets.get(ref);
+  const card = buildTicketCard(ticket);
+  try {
+    const posted = await client.chat.postMessage({ channel, ...card });
+    await deps.cards.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+  } catch (error) {
+    if (!isCannotPost(error)) throw error;
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      text: inviteFix(channel),
+      blocks: [section(inviteFix(channel)), ...card.blocks.filter((b) => b.type !== 'actions')],
+    });
+  }
+}
+
+/**
  * `/ticket`: `show` posts (or re-posts) a ticket's card in the channel, which then follows the ticket.
  * The card is built from the platform's record.
  */
@@ -49,6 +79,28 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
         ),
       );
     }
+    if (verb.toLowerCase() === 'list') {
+      const text = rest.join(' ');
+      const parsed = parseTicketQuery(text);
+      if (!parsed.ok) return ack({ response_type: 'ephemeral', text: `${parsed.error}\n\n${ticketUsage}` });
+      await ack({ response_type: 'ephemeral', text: workingText('Looking up the tickets', deps.waitMs()) });
+      return detach(deps.logger, async () => {
+        try {
+          const page = await deps.tickets.list(command.user_id, parsed.query, 0);
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: true,
+            ...buildTicketList(text, 0, ticketPageSize, page),
+          });
+        } catch (error) {
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: true,
+            text: describeError(error, deps.logger, channel),
+          });
+        }
+      });
+    }
     if (verb.toLowerCase() !== 'show' || !ref || /\s/.test(ref)) {
       const problem = verb.toLowerCase() !== 'help' ? 'I did not understand that.\n\n' : '';
       return ack({ response_type: 'ephemeral', text: `${problem}${ticketUsage}` });
@@ -56,21 +108,8 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
     await ack({ response_type: 'ephemeral', text: workingText('Looking up the ticket', deps.waitMs()) });
     detach(deps.logger, async () => {
       try {
-        const ticket = await deps.tickets.get(ref);
-        const card = buildTicketCard(ticket);
-        try {
-          const posted = await client.chat.postMessage({ channel, ...card });
-          await deps.cards.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
-          await respond({ delete_original: true });
-        } catch (error) {
-          if (!isCannotPost(error)) throw error;
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: true,
-            text: inviteFix(channel),
-            blocks: [section(inviteFix(channel)), ...card.blocks.filter((b) => b.type !== 'actions')],
-          });
-        }
+        await postTicketCard(deps, client, respond, channel, ref);
+        await respond({ delete_original: true });
       } catch (error) {
         await respond({
           response_type: 'ephemeral',
@@ -80,6 +119,38 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       }
     });
   });
+
+  // The list's buttons: Show posts the ticket's card in the channel; Next/Previous re-run the query.
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^(${ids.actions.ticketShow}|${ids.actions.ticketPage}):`),
+    async ({ ack, body, action, client, respond }) => {
+      await ack();
+      const user = body.user.id;
+      const channel = body.channel?.id ?? '';
+      const value = action.value ?? '';
+      const paging = action.action_id.startsWith(ids.actions.ticketPage);
+      detach(deps.logger, async () => {
+        try {
+          if (!paging) return await postTicketCard(deps, client, respond, channel, value);
+          const { q, offset } = JSON.parse(value) as { q: string; offset: number };
+          const parsed = parseTicketQuery(q);
+          if (!parsed.ok) throw new Error(parsed.error);
+          const page = await deps.tickets.list(user, parsed.query, offset);
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: true,
+            ...buildTicketList(q, offset, ticketPageSize, page),
+          });
+        } catch (error) {
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: false,
+            text: describeError(error, deps.logger, channel),
+          });
+        }
+      });
+    },
+  );
 
   // "Create assistance ticket" on a message: the form, with the message as description and a link back.
   app.shortcut<MessageShortcut>(ids.shortcuts.ticketFromMessage, async ({ ack, shortcut, client }) => {
