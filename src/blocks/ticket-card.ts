@@ -40,6 +40,8 @@ const field = (title: string, value: string) => mrkdwn(`*${title}*\n${value}`, l
 /** The card's menu (Slack shows at most 5 entries in an overflow). */
 export const ticketMenu = [
   { value: 'timeline', label: 'Timeline in the thread' },
+  { value: 'media', label: 'Media' },
+  { value: 'export', label: 'Export' },
   { value: 'edit', label: 'Edit' },
   { value: 'delete', label: 'Delete' },
 ] as const;
@@ -208,5 +210,66 @@ export function buildTicketList(
   if (page.hasMore)
     nav.push(button('Next ›', `${ids.actions.ticketPage}:next`, { value: to(offset + pageSize) }));
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
+  return { text: title, blocks };
+}
+
+/** A media item as the ticket's media list shows it. */
+export interface TicketMediaItem {
+  id: string;
+  type?: string | undefined;
+  title?: string | undefined;
+  filename?: string | undefined;
+  size?: number | undefined;
+  created?: Date | undefined;
+}
+
+const humanSize = (bytes: number) =>
+  bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(1)} GB`
+    : bytes >= 1e6
+      ? `${(bytes / 1e6).toFixed(1)} MB`
+      : `${Math.ceil(bytes / 1e3)} kB`;
+
+/**
+ * A ticket's media, privately: type, size, date, and a button that posts the file in the card's
+ * thread (`place` says where the card is).
+ */
+export function buildTicketMediaList(
+  t: TicketSummary,
+  items: TicketMediaItem[],
+  total: number | undefined,
+  place: { channel?: string | undefined; ts?: string | undefined },
+): MessagePayload {
+  const title = `Media of ${titleOf(t)}`;
+  const blocks: Block[] = [{ type: 'section', text: mrkdwn(`*${escapeText(clip(title, 200))}*`) }];
+  if (items.length === 0) blocks.push(context('No snapshot, document or recording yet.'));
+  for (const m of items.slice(0, limits.messageBlocks - 2)) {
+    const bits = [
+      m.type,
+      m.size ? humanSize(m.size) : undefined,
+      m.created ? slackDate(m.created, '{date_short_pretty} {time}') : undefined,
+    ];
+    blocks.push({
+      type: 'section',
+      text: mrkdwn(
+        `*${escapeText(m.title || m.filename || `Media ${m.id}`)}*\n${bits.filter(Boolean).join(' · ')}`,
+      ),
+      ...(place.channel && place.ts
+        ? {
+            accessory: button('Post in the thread', `${ids.actions.ticketMediaPost}:${m.id}`, {
+              value: JSON.stringify({
+                m: m.id,
+                c: place.channel,
+                t: place.ts,
+                s: m.size,
+                n: m.filename ?? m.title,
+              }).slice(0, limits.buttonValue),
+            }),
+          }
+        : {}),
+    });
+  }
+  const shown = Math.min(items.length, limits.messageBlocks - 2);
+  if ((total ?? items.length) > shown) blocks.push(context(`${shown} of ${total ?? items.length} shown`));
   return { text: title, blocks };
 }

@@ -235,3 +235,40 @@ export function buildTicketEditForm(o: {
     ],
   };
 }
+
+/** Export formats offered (the spec does not list them; the simulator, like the service, knows these). */
+export const exportFormats = [
+  { value: 'json', label: 'JSON' },
+  { value: 'csv', label: 'CSV' },
+] as const;
+
+/** The export modal: a format, and whether to add the timeline. */
+export function buildTicketExportForm(metadata: string): Block {
+  const first = exportFormats[0];
+  return {
+    type: 'modal',
+    callback_id: ids.views.ticketExport,
+    title: plain('Export ticket', limits.viewTitle),
+    submit: plain('Export', limits.viewButton),
+    close: plain('Cancel', limits.viewButton),
+    private_metadata: metadata,
+    blocks: [
+      input(
+        'format',
+        'Format',
+        {
+          type: 'static_select',
+          options: exportFormats.map((x) => option(x.value, x.label)),
+          initial_option: option(first.value, first.label),
+        },
+        { optional: false },
+      ),
+      input('timeline', 'Timeline', {
+        type: 'checkboxes',
+        options: [option('timeline', 'Add the timeline (list of events)')],
+        initial_options: [option('timeline', 'Add the timeline (list of events)')],
+      }),
+      context('The file is posted in the ticket card’s thread.'),
+    ],
+  };
+}

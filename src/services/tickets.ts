@@ -227,6 +227,28 @@ export class TicketService {
     return { items, total: page.total, hasMore };
   }
 
+  /** A ticket's media (snapshots, documents, recordings), for those who may act on it. */
+  async medias(actorSlackId: string, ticketId: string) {
+    const ticket = await this.forAction(actorSlackId, ticketId, 'see the media of');
+    const page = await this.platform.listTicketMedias({ ticketId, limit: 40 }, interactive);
+    return { ticket, items: page.items, total: page.total };
+  }
+
+  /** Streams one media file (its size from the record when the download does not say). */
+  async download(mediaId: string) {
+    return this.platform.downloadMedia({ mediaId }, interactive);
+  }
+
+  /** Exports a ticket (format as the platform names it; with or without its timeline) and streams the file. */
+  async export(actorSlackId: string, ticketId: string, format: string, timeline: boolean) {
+    const ticket = await this.forAction(actorSlackId, ticketId, 'export');
+    const resource = await this.platform.exportTicket({ ticketId, format, timeline }, interactive);
+    const file = resource.url
+      ? await this.platform.downloadUrl(resource.url, interactive)
+      : await this.platform.downloadExport({ exportId: String(resource.id) }, interactive);
+    return { ticket, file };
+  }
+
   /** A ticket by id, or by its reference. */
   async get(ref: string): Promise<TicketSummary> {
     return summarizeTicket(await this.record(ref), await this.groupNames());

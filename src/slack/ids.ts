@@ -6,6 +6,7 @@ export const ids = {
     conferenceForm: 'conference_form',
     ticketForm: 'ticket_form',
     ticketEdit: 'ticket_edit',
+    ticketExport: 'ticket_export',
     working: 'working',
   },
   actions: {
@@ -24,6 +25,7 @@ export const ids = {
     ticketMenu: 'ticket_menu',
     ticketDelete: 'ticket_delete',
     ticketShow: 'ticket_show',
+    ticketMediaPost: 'ticket_media_post',
     ticketPage: 'ticket_page',
   },
   /** Block ids of the ticket form: each input is named after its create input. */

@@ -105,6 +105,20 @@ describe('the ticket card', () => {
     expect(refusal.body.text).toContain('members of its group');
     expect(t.state).toBe('open');
     expect(JSON.stringify(card.blocks)).toBe(before);
+    // Every move of the table, from every state it appears in, is refused to bob alike.
+    let refused = f.slack.responses.filter((r) => String(r.body.text).startsWith('You cannot')).length;
+    for (const state of ticketStates)
+      for (const move of movesFor(state)) {
+        t.state = state;
+        await click(card, people.bob.id, `${ids.actions.ticketMove}:${move.id}`, t.id);
+        refused++;
+        await eventually(
+          () =>
+            f.slack.responses.filter((r) => String(r.body.text).startsWith('You cannot')).length === refused,
+        );
+        expect(t.state).toBe(state);
+      }
+    expect(t.agentId).toBe(103);
   });
 
   it('tells a person without a platform account how to get one', async () => {
@@ -338,6 +352,72 @@ describe('the ticket card’s menu', () => {
     );
     await eventually(() => t.deleted !== undefined);
     await eventually(() => JSON.stringify(card.blocks).includes('Deleted by <@UBOB>'));
+  });
+
+  it('lists the ticket’s media privately and streams one into the card’s thread (files upload v2)', async () => {
+    const card = await showCard('ACME-1004', 'CM5', people.admin.id);
+    const t = ticket('ACME-1004');
+    await menu(card, people.admin.id, 'media', t.id);
+    const list = await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).startsWith('Media of ACME-1004')),
+    );
+    expect(list.body.response_type).toBe('ephemeral');
+    const post = (list.body.blocks as Json[])
+      .map((b) => b.accessory as Json | undefined)
+      .find(Boolean) as Json;
+    expect(String(post.action_id)).toMatch(/^ticket_media_post:/);
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.admin.id,
+        actionId: post.action_id as string,
+        value: post.value as string,
+        channel: 'CM5',
+        ephemeral: true,
+      }),
+    );
+    const shared = await eventually(() =>
+      f.slack.messages.find(
+        (m) => m.channel === 'CM5' && m.thread_ts === card.ts && (m.metadata as Json | undefined)?.files,
+      ),
+    );
+    const fileId = ((shared.metadata as Json).files as string[])[0] as string;
+    const uploaded = f.slack.uploads.get(fileId);
+    const media = [...f.platform.sim.state.medias.values()].find((m) => m.ticketId === t.id);
+    expect(uploaded?.bytes?.length).toBe(f.platform.sim.state.mediaSize(media as never));
+  });
+
+  it('exports the ticket with its timeline into the card’s thread', async () => {
+    const card = await showCard('ACME-1001', 'CM6', people.admin.id);
+    const t = ticket('ACME-1001');
+    const opens = f.slack.callsOf('views.open').length;
+    await menu(card, people.admin.id, 'export', t.id);
+    await eventually(() => f.slack.callsOf('views.open').length > opens);
+    const form = [...f.slack.views.values()].at(-1)?.view as Json;
+    expect(form.callback_id).toBe(ids.views.ticketExport);
+    await f.interact(
+      submission(
+        form,
+        people.admin.id,
+        formState(form, {
+          format: { selected_option: { value: 'csv', text: { type: 'plain_text', text: 'CSV' } } },
+        }),
+      ),
+    );
+    const request = await eventually(() =>
+      f.platform.sim.requests.find((r) => r.method === 'POST' && r.path === `/api/v3/tickets/${t.id}/export`),
+    );
+    expect(request.query).toMatchObject({ format: 'csv', timeline: 'true' });
+    const shared = await eventually(() =>
+      f.slack.messages.find(
+        (m) => m.channel === 'CM6' && m.thread_ts === card.ts && (m.metadata as Json | undefined)?.files,
+      ),
+    );
+    const bytes = f.slack.uploads
+      .get(((shared.metadata as Json).files as string[])[0] as string)
+      ?.bytes?.toString();
+    expect(bytes).toContain('field,value');
+    expect(bytes).toContain('ticket.new');
+    expect(shared.text).toContain('exported the ticket');
   });
 
   it('refuses Edit and Delete to someone outside the ticket’s agent, group and admins', async () => {

@@ -2,11 +2,17 @@ import type { App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt
 import { button, section } from '../../blocks/conference-card.js';
 import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
 import { limits } from '../../blocks/limits.js';
-import { buildDeletedTicketCard, buildTicketCard, buildTimeline } from '../../blocks/ticket-card.js';
-import { buildTicketEditForm } from '../../blocks/ticket-form.js';
+import {
+  buildDeletedTicketCard,
+  buildTicketCard,
+  buildTicketMediaList,
+  buildTimeline,
+} from '../../blocks/ticket-card.js';
+import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
 import { detach } from '../after-ack.js';
 import { describeError, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
+import { uploadToThread } from '../upload-to-thread.js';
 import { viewState } from '../views/view-state.js';
 import type { TicketDeps } from './ticket-card.js';
 
@@ -20,7 +26,8 @@ interface CardPlace {
 const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
 
 /**
- * The ticket card's menu: the timeline posted in the card's thread, Edit (a form; only changed fields
+ * The ticket card's menu: the timeline posted in the card's thread, Media (listed privately, each
+ * file postable into the thread), Export (format and timeline; the file posted in the thread), Edit (a form; only changed fields
  * are sent; the card updated in place and the thread told), Delete (a private prompt whose button asks
  * for confirmation). Each checks the person may act on the ticket.
  */
@@ -48,6 +55,27 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
             if (place.channel && place.ts)
               await client.chat.postMessage({ channel: place.channel, thread_ts: place.ts, ...timeline });
             else await respond({ response_type: 'ephemeral', replace_original: false, ...timeline });
+          } else if (kind === 'media') {
+            const { ticket, items, total } = await deps.tickets.medias(user, ticketId);
+            const list = items.map((m) => ({
+              id: String(m.id),
+              type: m.type,
+              title: m.title,
+              filename: m.filename,
+              size: m.size,
+              created: m.created,
+            }));
+            await respond({
+              response_type: 'ephemeral',
+              replace_original: false,
+              ...buildTicketMediaList(ticket, list, total, place),
+            });
+          } else if (kind === 'export') {
+            await deps.tickets.forAction(user, ticketId, 'export');
+            await client.views.open({
+              trigger_id: triggerId,
+              view: buildTicketExportForm(JSON.stringify(place)) as never,
+            });
           } else if (kind === 'delete') {
             const ticket = await deps.tickets.forAction(user, ticketId, 'delete');
             const name = ticket.reference ?? `ticket ${ticket.id}`;
@@ -149,6 +177,73 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
       });
     },
   );
+
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^${ids.actions.ticketMediaPost}:`),
+    async ({ ack, action, client, respond }) => {
+      await ack();
+      const m = JSON.parse(action.value ?? '{}') as {
+        m: string;
+        c: string;
+        t: string;
+        s?: number;
+        n?: string;
+      };
+      detach(deps.logger, async () => {
+        try {
+          const file = await deps.tickets.download(m.m);
+          await uploadToThread(
+            client,
+            file,
+            { channel: m.c, threadTs: m.t, filename: m.n ?? `media-${m.m}`, title: m.n ?? `Media ${m.m}` },
+            m.s,
+          );
+        } catch (error) {
+          await respond(ephemeral(describeError(error, deps.logger, m.c)));
+        }
+      });
+    },
+  );
+
+  app.view(ids.views.ticketExport, async ({ ack, body, view, client }) => {
+    const place = JSON.parse(view.private_metadata || '{}') as CardPlace;
+    const { option, chosen } = viewState(view.state.values);
+    const format = option('format') ?? 'json';
+    const timeline = chosen('timeline').has('timeline');
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView('Export ticket', workingText('Exporting the ticket', deps.waitMs())) as never,
+    });
+    const user = body.user.id;
+    const viewId = view.id;
+    detach(deps.logger, async () => {
+      let outcome: string;
+      try {
+        const { ticket, file } = await deps.tickets.export(user, place.ticketId, format, timeline);
+        const name = `${ticket.reference ?? `ticket-${ticket.id}`}.${format}`;
+        if (place.channel && place.ts) {
+          await uploadToThread(client, file, {
+            channel: place.channel,
+            threadTs: place.ts,
+            filename: name,
+            title: name,
+            comment: `<@${user}> exported the ticket.`,
+          });
+          outcome = `:white_check_mark: The export is in the ticket card's thread.`;
+        } else {
+          file.body.destroy();
+          outcome =
+            'The export is ready, but this card has no thread to post it in: use the card in the channel.';
+        }
+      } catch (error) {
+        outcome = `The export failed. ${describeError(error, deps.logger, place.channel)}`;
+      }
+      await client.views.update({
+        view_id: viewId,
+        view: buildResultView('Export ticket', outcome) as never,
+      });
+    });
+  });
 
   app.view(ids.views.ticketEdit, async ({ ack, body, view, client }) => {
     const place = JSON.parse(view.private_metadata || '{}') as CardPlace;

@@ -1,0 +1,43 @@
+import type { WebClient } from '@slack/web-api';
+import { request } from 'undici';
+import type { Download } from '../platform/client.js';
+import { ConfdeskError } from '../services/errors.js';
+
+/**
+ * Streams a platform download into a Slack thread with the files upload v2 flow
+ * (files.getUploadURLExternal → upload → files.completeUploadExternal), never holding the whole file
+ * in memory. https://api.slack.com/messaging/files#upload
+ */
+export async function uploadToThread(
+  client: WebClient,
+  file: Download,
+  target: { channel: string; threadTs: string; filename: string; title: string; comment?: string },
+  knownLength?: number,
+): Promise<void> {
+  const length = file.contentLength ?? knownLength;
+  if (!length) {
+    file.body.destroy();
+    throw new ConfdeskError(
+      'unknown_size',
+      'The video platform did not say how big this file is, so it cannot be sent to Slack.',
+    );
+  }
+  const filename = file.filename ?? target.filename;
+  const slot = await client.files.getUploadURLExternal({ filename, length });
+  const res = await request(slot.upload_url as string, {
+    method: 'POST',
+    body: file.body,
+    headers: {
+      'content-type': file.contentType ?? 'application/octet-stream',
+      'content-length': String(length),
+    },
+  });
+  await res.body.dump();
+  if (res.statusCode >= 300) throw new Error(`Slack's upload URL answered ${res.statusCode}`);
+  await client.files.completeUploadExternal({
+    files: [{ id: slot.file_id as string, title: target.title }],
+    channel_id: target.channel,
+    thread_ts: target.threadTs,
+    ...(target.comment ? { initial_comment: target.comment } : {}),
+  });
+}
