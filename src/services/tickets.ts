@@ -204,12 +204,20 @@ export class TicketService {
           `No group is named “${q.group}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
         );
     }
+    // The bot's own platform account may see everything: the person's role decides what they see.
+    const admin = actor.role === 'admin';
+    if (q.scope === 'all' && !q.reference && !admin)
+      throw notAllowed(
+        'Everyone’s tickets are for video platform admins. Try `/ticket list` (yours) or `/ticket list group <name>`.',
+      );
+    if (q.scope === 'group' && !admin && !actor.groupIds.includes(groupId as string))
+      throw notAllowed(`Only the members of ${q.group} and video platform admins can list its tickets.`);
     const day = (d: string | undefined, end: boolean) => (d ? dayBound(d, profile.tz, end) : undefined);
     const page = await this.platform.listTickets(
       {
         offset,
         limit: ticketPageSize,
-        user: q.scope === 'mine' ? actor.id : 'all',
+        user: q.scope === 'mine' || (q.reference && !admin) ? actor.id : 'all',
         ...(groupId ? { groupId } : {}),
         ...(q.reference ? { reference: q.reference } : {}),
         ...(q.search ? { search: q.search } : {}),

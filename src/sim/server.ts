@@ -24,6 +24,8 @@ export interface SimFaults {
   /** The next N requests fail with `failNextStatus` (deterministic retries in tests). */
   failNext: number;
   failNextStatus: number;
+  /** Limits `failNext` to requests of this HTTP method ('' for any). */
+  failNextMethod: string;
 }
 
 export const noFaults: SimFaults = {
@@ -35,6 +37,7 @@ export const noFaults: SimFaults = {
   hangRate: 0,
   failNext: 0,
   failNextStatus: 503,
+  failNextMethod: '',
 };
 
 export interface WebhookConfig {
@@ -869,7 +872,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     for (const k of Object.keys(noFaults) as (keyof SimFaults)[]) {
       const v = ctx.q.raw(k);
       if (v === undefined) continue;
-      (patch as Record<string, unknown>)[k] = v === 'true' ? true : v === 'false' ? false : Number(v);
+      (patch as Record<string, unknown>)[k] =
+        typeof noFaults[k] === 'string' ? v : v === 'true' ? true : v === 'false' ? false : Number(v);
     }
     Object.assign(faults, patch);
     return { body: faults };
@@ -1047,7 +1051,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
             'x-ratelimit-reset': String(faults.stormResetSeconds),
           });
         }
-        if (faults.failNext > 0) {
+        if (faults.failNext > 0 && (!faults.failNextMethod || faults.failNextMethod === method)) {
           faults.failNext--;
           throw new SimHttpError(faults.failNextStatus, 'Injected failure');
         }

@@ -121,6 +121,36 @@ describe('the ticket card', () => {
     expect(t.agentId).toBe(103);
   });
 
+  it('leaves the card as it was and says why when the platform refuses a move', async () => {
+    const card = await showCard('ACME-1003', 'CT8');
+    const t = ticket('ACME-1003');
+    t.state = 'invited';
+    await click(card, people.alice.id, ids.actions.ticketRefresh, t.id);
+    await eventually(() => String(card.text).endsWith(': invited'));
+    const before = JSON.stringify(card.blocks);
+    f.platform.sim.setFaults({ failNext: 1, failNextStatus: 400, failNextMethod: 'PUT' });
+    await click(card, people.alice.id, `${ids.actions.ticketMove}:start`, t.id);
+    const said = await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).includes('Injected failure')),
+    );
+    expect(said.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(t.state).toBe('invited');
+    expect(JSON.stringify(card.blocks)).toBe(before);
+    f.platform.sim.setFaults({ failNextMethod: '' });
+  });
+
+  it('requires the platform admin role for everyone’s tickets, and membership for a group’s', async () => {
+    const said = async (text: string, expected: string) => {
+      const cmd = await f.command(text, people.bob.id, 'CT9', '/ticket');
+      const path = new URL(cmd.responseUrl).pathname;
+      await eventually(() =>
+        f.slack.responses.find((r) => r.path === path && String(r.body.text).includes(expected)),
+      );
+    };
+    await said('list all', 'for video platform admins');
+    await said('list group Level 2', 'Only the members of Level 2');
+  });
+
   it('tells a person without a platform account how to get one', async () => {
     const card = await showCard('ACME-1002', 'CT4');
     await click(card, people.nobody.id, `${ids.actions.ticketMove}:assign`, ticket('ACME-1002').id);
@@ -380,6 +410,7 @@ describe('the ticket card’s menu', () => {
         (m) => m.channel === 'CM5' && m.thread_ts === card.ts && (m.metadata as Json | undefined)?.files,
       ),
     );
+    expect(shared.text).toContain('<@UADMIN> shared a file');
     const fileId = ((shared.metadata as Json).files as string[])[0] as string;
     const uploaded = f.slack.uploads.get(fileId);
     const media = [...f.platform.sim.state.medias.values()].find((m) => m.ticketId === t.id);

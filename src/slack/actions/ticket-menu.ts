@@ -180,8 +180,9 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
 
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ids.actions.ticketMediaPost}:`),
-    async ({ ack, action, client, respond }) => {
+    async ({ ack, body, action, client, respond }) => {
       await ack();
+      const user = body.user.id;
       const m = JSON.parse(action.value ?? '{}') as {
         m: string;
         c: string;
@@ -195,7 +196,13 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
           await uploadToThread(
             client,
             file,
-            { channel: m.c, threadTs: m.t, filename: m.n ?? `media-${m.m}`, title: m.n ?? `Media ${m.m}` },
+            {
+              channel: m.c,
+              threadTs: m.t,
+              filename: m.n ?? `media-${m.m}`,
+              title: m.n ?? `Media ${m.m}`,
+              comment: `<@${user}> shared a file of the ticket.`,
+            },
             m.s,
           );
         } catch (error) {
