@@ -95,6 +95,14 @@ export class TicketService {
     return { groups: [...groups].map(([id, name]) => ({ id, name })), users };
   }
 
+  /** The person's platform user id, to preselect them as agent; undefined without an account. */
+  async agentFor(actorSlackId: string): Promise<string | undefined> {
+    return this.identity.platformUser(actorSlackId).then(
+      (u) => u.id,
+      () => undefined,
+    );
+  }
+
   /** Creates a ticket; the agent defaults to the person creating it. */
   async create(actorSlackId: string, v: TicketFormValues): Promise<TicketSummary> {
     const agent = v.agent ?? (await this.identity.platformUser(actorSlackId)).id;

@@ -208,6 +208,9 @@ describe('creating a ticket', () => {
     const json = JSON.stringify(form);
     expect(json).toContain('Level 1');
     expect(json).toContain('alice');
+    // The agent is preselected: the person, by their platform user.
+    const agentBlock = (form.blocks as Json[]).find((b) => b.block_id === 'agent') as Json;
+    expect(((agentBlock.element as Json).initial_option as Json).value).toBe('100');
     const groupBlock = (form.blocks as Json[]).find((b) => b.block_id === 'groupId') as Json;
     const group = (groupBlock.element as Json).options as Json[];
     const level1 = group.find((o) => JSON.stringify(o).includes('Level 1')) as Json;

@@ -74,7 +74,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       await ack();
       const values = ticketFormFromText(rest.join(' '), channel);
       return detach(deps.logger, () =>
-        openTicketForm(deps, client, command.trigger_id, values).catch((error: unknown) =>
+        openTicketForm(deps, client, command.trigger_id, command.user_id, values).catch((error: unknown) =>
           respond({ response_type: 'ephemeral', text: describeError(error, deps.logger, channel) }),
         ),
       );
@@ -166,7 +166,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       const description = [messageText, link ? `From Slack: ${link}` : undefined]
         .filter(Boolean)
         .join('\n\n');
-      await openTicketForm(deps, client, shortcut.trigger_id, {
+      await openTicketForm(deps, client, shortcut.trigger_id, shortcut.user.id, {
         channel,
         emails: [],
         phones: [],

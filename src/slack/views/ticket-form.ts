@@ -20,6 +20,7 @@ export async function openTicketForm(
   deps: TicketDeps & { waitMs: () => number },
   client: WebClient,
   triggerId: string,
+  user: string,
   values: TicketFormValues,
 ): Promise<void> {
   const opened = await client.views.open({
@@ -27,8 +28,10 @@ export async function openTicketForm(
     view: buildWorkingView(title, workingText('Loading the groups and agents', deps.waitMs())) as never,
   });
   const viewId = opened.view?.id as string;
+  // The agent defaults to the person, when they have a platform account.
+  const agent = values.agent ?? (await deps.tickets.agentFor(user));
   const view = await deps.tickets.formChoices().then(
-    (choices) => buildTicketForm({ values, choices, metadata: '' }),
+    (choices) => buildTicketForm({ values: { ...values, agent }, choices, metadata: '' }),
     (error: unknown) => buildResultView(title, describeError(error, deps.logger)),
   );
   await client.views.update({ view_id: viewId, view: view as never });
@@ -85,6 +88,11 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
       try {
         const posted = await client.chat.postMessage({ channel, ...card });
         await deps.cards.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+        await client.chat.postMessage({
+          channel,
+          thread_ts: posted.ts as string,
+          text: `<@${user}> created the ticket.`,
+        });
       } catch (error) {
         outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created, but ${
           isCannotPost(error)
