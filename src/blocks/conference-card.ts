@@ -54,6 +54,14 @@ export function formatMinutes(minutes: number): string {
   return [h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean).join(' ') || '0 min';
 }
 
+/** A file size for people: kB, MB or GB. */
+export const humanSize = (bytes: number) =>
+  bytes >= 1e9
+    ? `${(bytes / 1e9).toFixed(1)} GB`
+    : bytes >= 1e6
+      ? `${(bytes / 1e6).toFixed(1)} MB`
+      : `${Math.ceil(bytes / 1e3)} kB`;
+
 /** Participants as one line, cut to fit a field, with how many were left out. */
 export function participantsLine(list: string[], max: number = limits.fieldText): string {
   if (list.length === 0) return '_none_';

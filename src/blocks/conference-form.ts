@@ -1,5 +1,6 @@
 import { ids } from '../slack/ids.js';
-import { type Block, context, type Json, plain, section } from './conference-card.js';
+import { type Block, context, plain, section } from './conference-card.js';
+import { input, numberInput, option, textInput } from './inputs.js';
 import { limits } from './limits.js';
 
 const f = ids.conferenceForm;
@@ -46,38 +47,11 @@ export const languages = [
   { value: 'fr', label: 'Français' },
 ] as const;
 
-const option = (value: string, label: string) => ({ text: plain(label, limits.optionText), value });
 const checkboxOptions = {
   moderation: option('moderation', 'Waiting room: guests wait for the moderator'),
   open: option('open', 'Leave the conference open after its end'),
   invite: option('invite', 'Send the invitations (e-mail or SMS)'),
 };
-
-const input = (
-  blockId: string,
-  label: string,
-  element: Json,
-  extra: { optional?: boolean; hint?: string } = {},
-): Block => ({
-  type: 'input',
-  block_id: blockId,
-  label: plain(label, limits.inputLabel),
-  element: { action_id: 'value', ...element },
-  optional: extra.optional ?? true,
-  ...(extra.hint ? { hint: plain(extra.hint, limits.hint) } : {}),
-});
-const text = (initial: string | number | undefined, extra: Json = {}): Json => ({
-  type: 'plain_text_input',
-  ...(initial !== undefined && initial !== '' ? { initial_value: String(initial) } : {}),
-  ...extra,
-});
-const number = (initial: number | undefined, min: number, max?: number): Json => ({
-  type: 'number_input',
-  is_decimal_allowed: false,
-  min_value: String(min),
-  ...(max !== undefined ? { max_value: String(max) } : {}),
-  ...(initial !== undefined ? { initial_value: String(initial) } : {}),
-});
 
 /**
  * The create/edit modal: one input per create parameter of the spec (participants as text and as
@@ -112,7 +86,7 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
     input(
       f.participants,
       'Participants: e-mails or phone numbers',
-      text(v.participants.join(', '), {
+      textInput(v.participants.join(', '), {
         multiline: true,
         placeholder: plain('alice@example.com, +33612345678', limits.placeholder),
       }),
@@ -127,7 +101,7 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
       placeholder: plain('Invite people by their Slack profile e-mail', limits.placeholder),
     }),
     ...problem(f.people),
-    input(f.name, 'Name', text(v.name, { min_length: 2, max_length: 255 }), {
+    input(f.name, 'Name', textInput(v.name, { min_length: 2, max_length: 255 }), {
       hint: 'Left empty, the platform names it after its date.',
     }),
     input(
@@ -139,12 +113,12 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
       },
       { hint: 'In your own time zone. Left empty, the conference starts now.' },
     ),
-    input(f.duration, 'Duration (minutes)', number(v.duration, 1)),
-    input(f.message, 'Invitation message', text(v.message, { multiline: true, max_length: 300 })),
+    input(f.duration, 'Duration (minutes)', numberInput(v.duration, 1)),
+    input(f.message, 'Invitation message', textInput(v.message, { multiline: true, max_length: 300 })),
     input(
       f.password,
       'Password',
-      text(o.password, {
+      textInput(o.password, {
         max_length: 255,
         placeholder: plain(o.hasPassword ? 'Unchanged' : 'Digits, * and #', limits.placeholder),
       }),
@@ -170,13 +144,13 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
             : 'Matched to their video platform account by e-mail. Left empty: unchanged.',
       },
     ),
-    input(f.entryMode, 'Entry mode', text(v.entryMode), {
+    input(f.entryMode, 'Entry mode', textInput(v.entryMode), {
       hint: 'As configured on your video platform; left empty, its default.',
     }),
-    input(f.reminder, 'Reminder (minutes before)', number(v.reminder, 1, 60), {
+    input(f.reminder, 'Reminder (minutes before)', numberInput(v.reminder, 1, 60), {
       hint: 'E-mail reminder, 1 to 60 minutes before the start.',
     }),
-    input(f.templateId, 'Notification template id', number(v.templateId, 1)),
+    input(f.templateId, 'Notification template id', numberInput(v.templateId, 1)),
     input(f.language, 'Notification language', {
       type: 'static_select',
       options: languages.map((l) => option(l.value, l.label)),
@@ -186,7 +160,7 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
     }),
     ...(o.mode === 'create'
       ? [
-          input(f.serviceKey, 'Service key', text(v.serviceKey, { max_length: 32 }), {
+          input(f.serviceKey, 'Service key', textInput(v.serviceKey, { max_length: 32 }), {
             hint: 'The 32-character key of a service of your enterprise; left empty, the default service.',
           }),
         ]

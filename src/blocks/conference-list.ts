@@ -8,6 +8,7 @@ import {
   context,
   escapeText,
   formatMinutes,
+  humanSize,
   type Json,
   type MessagePayload,
   section,
@@ -136,13 +137,6 @@ const icons: Record<string, string> = {
   picture: '📷',
   image: '📷',
 };
-
-const humanSize = (bytes: number) =>
-  bytes >= 1e9
-    ? `${(bytes / 1e9).toFixed(1)} GB`
-    : bytes >= 1e6
-      ? `${(bytes / 1e6).toFixed(1)} MB`
-      : `${Math.ceil(bytes / 1e3)} kB`;
 
 /** Recordings and snapshots of one conference, ephemeral. */
 export function buildMediaList(

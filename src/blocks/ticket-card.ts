@@ -7,6 +7,7 @@ import {
   context,
   escapeText,
   formatMinutes,
+  humanSize,
   type Json,
   type MessagePayload,
   mrkdwn,
@@ -222,13 +223,6 @@ export interface TicketMediaItem {
   size?: number | undefined;
   created?: Date | undefined;
 }
-
-const humanSize = (bytes: number) =>
-  bytes >= 1e9
-    ? `${(bytes / 1e9).toFixed(1)} GB`
-    : bytes >= 1e6
-      ? `${(bytes / 1e6).toFixed(1)} MB`
-      : `${Math.ceil(bytes / 1e3)} kB`;
 
 /**
  * A ticket's media, privately: type, size, date, and a button that posts the file in the card's

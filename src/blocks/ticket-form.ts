@@ -2,7 +2,8 @@ import { ticketStates } from '../platform/schemas.js';
 import { ids } from '../slack/ids.js';
 import { type Block, context, type Json, plain, section } from './conference-card.js';
 import { languages } from './conference-form.js';
-import { clip, limits } from './limits.js';
+import { input, numberInput, option, textInput } from './inputs.js';
+import { limits } from './limits.js';
 
 const f = ids.ticketForm;
 
@@ -49,32 +50,6 @@ export interface TicketFormOptions {
   problems?: Record<string, string>;
 }
 
-const option = (value: string, label: string) => ({ text: plain(label, limits.optionText), value });
-const input = (
-  blockId: string,
-  label: string,
-  element: Json,
-  extra: { optional?: boolean; hint?: string } = {},
-) => ({
-  type: 'input',
-  block_id: blockId,
-  label: plain(label, limits.inputLabel),
-  element: { action_id: 'value', ...element },
-  optional: extra.optional ?? true,
-  ...(extra.hint ? { hint: plain(extra.hint, limits.hint) } : {}),
-});
-const text = (initial: string | number | undefined, extra: Json = {}): Json => ({
-  type: 'plain_text_input',
-  ...(initial !== undefined && initial !== '' ? { initial_value: clip(String(initial), 3000) } : {}),
-  ...extra,
-});
-const number = (initial: number | undefined, min: number, max?: number): Json => ({
-  type: 'number_input',
-  is_decimal_allowed: false,
-  min_value: String(min),
-  ...(max !== undefined ? { max_value: String(max) } : {}),
-  ...(initial !== undefined ? { initial_value: String(initial) } : {}),
-});
 const select = (
   choices: { id: string; name: string }[],
   initial: string | undefined,
@@ -123,7 +98,7 @@ export function buildTicketForm(o: TicketFormOptions): Block {
     input(
       f.emails,
       'Requestor e-mails',
-      text(v.emails.join(', '), { placeholder: plain('jane.doe@example.com', limits.placeholder) }),
+      textInput(v.emails.join(', '), { placeholder: plain('jane.doe@example.com', limits.placeholder) }),
       {
         hint: 'A person’s own address; not a shared mailbox (info@, support@…). E-mails or phones: at least one.',
       },
@@ -132,25 +107,25 @@ export function buildTicketForm(o: TicketFormOptions): Block {
     input(
       f.phones,
       'Requestor phone numbers',
-      text(v.phones.join(', '), { placeholder: plain('+33612345678', limits.placeholder) }),
+      textInput(v.phones.join(', '), { placeholder: plain('+33612345678', limits.placeholder) }),
       {
         hint: 'International form, comma separated.',
       },
     ),
     ...problem(f.phones),
-    input(f.name, 'Requestor name', text(v.name)),
-    input(f.subject, 'Subject', text(v.subject, { max_length: 255 })),
-    input(f.description, 'Description', text(v.description, { multiline: true })),
-    input(f.reference, 'Reference', text(v.reference)),
-    input(f.type, 'Type', text(v.type)),
+    input(f.name, 'Requestor name', textInput(v.name)),
+    input(f.subject, 'Subject', textInput(v.subject, { max_length: 255 })),
+    input(f.description, 'Description', textInput(v.description, { multiline: true })),
+    input(f.reference, 'Reference', textInput(v.reference)),
+    input(f.type, 'Type', textInput(v.type)),
     input(f.groupId, 'Group', select(o.choices.groups, v.groupId, 'Pick a group')),
     input(f.agent, 'Agent', select(o.choices.users, v.agent, 'Pick an agent'), { hint: 'Left empty: you.' }),
     input(f.startTime, 'Starts', {
       type: 'datetimepicker',
       ...(v.startTime ? { initial_date_time: Math.floor(v.startTime.getTime() / 1000) } : {}),
     }),
-    input(f.duration, 'Duration (minutes)', number(v.duration ?? 30, 1)),
-    input(f.reminder, 'Reminder (minutes before)', number(v.reminder, 1, 60)),
+    input(f.duration, 'Duration (minutes)', numberInput(v.duration ?? 30, 1)),
+    input(f.reminder, 'Reminder (minutes before)', numberInput(v.reminder, 1, 60)),
     input(f.options, 'Invitations', {
       type: 'checkboxes',
       options: Object.values(checks),
@@ -163,16 +138,16 @@ export function buildTicketForm(o: TicketFormOptions): Block {
         ? { initial_option: option(v.language, languages.find((l) => l.value === v.language)?.label ?? '') }
         : {}),
     }),
-    input(f.agentTemplateId, 'Agent notification template id', number(v.agentTemplateId, 1)),
-    input(f.requestorTemplateId, 'Requestor notification template id', number(v.requestorTemplateId, 1)),
-    input(f.firstName, 'Requestor first name', text(v.firstName)),
-    input(f.company, 'Requestor company', text(v.company)),
-    input(f.gender, 'Requestor gender', text(v.gender)),
-    input(f.country, 'Requestor country', text(v.country, { max_length: 2 }), {
+    input(f.agentTemplateId, 'Agent notification template id', numberInput(v.agentTemplateId, 1)),
+    input(f.requestorTemplateId, 'Requestor notification template id', numberInput(v.requestorTemplateId, 1)),
+    input(f.firstName, 'Requestor first name', textInput(v.firstName)),
+    input(f.company, 'Requestor company', textInput(v.company)),
+    input(f.gender, 'Requestor gender', textInput(v.gender)),
+    input(f.country, 'Requestor country', textInput(v.country, { max_length: 2 }), {
       hint: 'ISO 3166-1 alpha-2 code: FR, US, DE…',
     }),
-    input(f.serviceKey, 'Service key', text(v.serviceKey, { max_length: 32 })),
-    input(f.scopes, 'Scopes', text(v.scopes.join(', ')), {
+    input(f.serviceKey, 'Service key', textInput(v.serviceKey, { max_length: 32 })),
+    input(f.scopes, 'Scopes', textInput(v.scopes.join(', ')), {
       hint: 'Additional scope names, comma separated.',
     }),
     input(f.state, 'Initial state', {
@@ -220,9 +195,9 @@ export function buildTicketEditForm(o: {
     blocks: [
       ...(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
       context('Only the fields you change are sent to the video platform.'),
-      input(e.subject, 'Subject', text(v.subject, { max_length: 255 })),
-      input(e.description, 'Description', text(v.description, { multiline: true })),
-      input(e.reference, 'Reference', text(v.reference)),
+      input(e.subject, 'Subject', textInput(v.subject, { max_length: 255 })),
+      input(e.description, 'Description', textInput(v.description, { multiline: true })),
+      input(e.reference, 'Reference', textInput(v.reference)),
       input(e.state, 'State', {
         type: 'static_select',
         options: ticketStates.map((s) => option(s, s)),

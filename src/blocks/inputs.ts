@@ -1,0 +1,35 @@
+import { type Block, type Json, plain } from './conference-card.js';
+import { clip, limits } from './limits.js';
+
+/** Builders of the form inputs both modals use; every input's element answers under action id `value`. */
+
+export const option = (value: string, label: string) => ({ text: plain(label, limits.optionText), value });
+
+export const input = (
+  blockId: string,
+  label: string,
+  element: Json,
+  extra: { optional?: boolean; hint?: string } = {},
+): Block => ({
+  type: 'input',
+  block_id: blockId,
+  label: plain(label, limits.inputLabel),
+  element: { action_id: 'value', ...element },
+  optional: extra.optional ?? true,
+  ...(extra.hint ? { hint: plain(extra.hint, limits.hint) } : {}),
+});
+
+/** A text input, prefilled when there is something to show (Slack takes up to 3,000 characters). */
+export const textInput = (initial: string | number | undefined, extra: Json = {}): Json => ({
+  type: 'plain_text_input',
+  ...(initial !== undefined && initial !== '' ? { initial_value: clip(String(initial), 3000) } : {}),
+  ...extra,
+});
+
+export const numberInput = (initial: number | undefined, min: number, max?: number): Json => ({
+  type: 'number_input',
+  is_decimal_allowed: false,
+  min_value: String(min),
+  ...(max !== undefined ? { max_value: String(max) } : {}),
+  ...(initial !== undefined ? { initial_value: String(initial) } : {}),
+});
