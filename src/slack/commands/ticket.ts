@@ -62,8 +62,9 @@ export async function postTicketCard(
 }
 
 /**
- * `/ticket`: `show` posts (or re-posts) a ticket's card in the channel, which then follows the ticket.
- * The card is built from the platform's record.
+ * `/ticket`: no text or `new …` opens the create form (prefilled); `list …` answers a page of
+ * tickets privately; `show` posts (or re-posts) a ticket's card in the channel, which then follows
+ * the ticket; anything else gets the usage. Also the list's buttons and the message shortcut.
  */
 export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () => number }): void {
   app.command(ids.commands.ticket, async ({ ack, command, respond, client }) => {
