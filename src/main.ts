@@ -5,10 +5,11 @@ import { createPlatformClient } from './platform/client.js';
 import { PlatformError } from './platform/errors.js';
 import { createSimulator, type Simulator } from './sim/server.js';
 import { createSlackApp } from './slack/app.js';
+import { openStore } from './store/store.js';
 
 /**
  * The composition root: config → logger → platform (the built-in simulator when no PLATFORM_URL is
- * set) → platform client → Slack app → graceful shutdown on SIGINT/SIGTERM.
+ * set) → platform client → store → Slack app → graceful shutdown on SIGINT/SIGTERM.
  */
 async function main() {
   // A .env beside package.json is read when present (Node's own loader); the environment wins.
@@ -64,6 +65,12 @@ async function main() {
     logger.error({ platform: baseUrl, err: error }, `cannot reach the video platform: ${message}`);
   }
 
+  const store = await openStore({ databaseUrl: config.store.databaseUrl, dataDir: config.store.dataDir });
+  logger.info(
+    { backend: store.backend, ...(store.backend === 'sqlite' ? { dataDir: config.store.dataDir } : {}) },
+    store.backend === 'sqlite' ? 'store: embedded SQLite file' : 'store: PostgreSQL',
+  );
+
   const slack = createSlackApp({
     botToken: config.slack.botToken as string,
     signingSecret: config.slack.signingSecret as string,
@@ -72,6 +79,7 @@ async function main() {
     port: config.slack.port,
     logger,
     platform,
+    cards: store,
   });
   const port = await slack.start();
   logger.info(
@@ -88,6 +96,7 @@ async function main() {
     logger.info({ signal }, 'shutting down');
     await slack.stop();
     await platform.close();
+    await store.close();
     await sim?.close();
     process.exit(0);
   };

@@ -54,6 +54,25 @@ describe('loadConfig', () => {
     );
   });
 
+  it('selects the store: embedded under DATA_DIR by default, PostgreSQL with a postgres:// URL', () => {
+    expect(loadConfig({}).store).toEqual({ databaseUrl: undefined, dataDir: './data' });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/confdesk', DATA_DIR: '/var/lib/confdesk' }).store,
+    ).toEqual({
+      databaseUrl: 'postgres://u:p@db:5432/confdesk',
+      dataDir: '/var/lib/confdesk',
+    });
+    const error = (() => {
+      try {
+        loadConfig({ DATABASE_URL: 'mysql://u:secret@db/x' });
+      } catch (e) {
+        return e as ConfigError;
+      }
+    })();
+    expect(error?.problems.join()).toContain('DATABASE_URL: expected a postgres:// URL');
+    expect(error?.problems.join()).not.toContain('secret');
+  });
+
   it('refuses a rate limit of zero', () => {
     expect(() => loadConfig({ PLATFORM_RATE_LIMIT: '0' })).toThrow(/PLATFORM_RATE_LIMIT/);
   });

@@ -1,11 +1,16 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../src/dev/slack-double.js';
 
-/** Runs `src/main.ts` as `npm start` does (tsx), with exactly the given environment. */
+const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-main-'));
+
+/** Runs `src/main.ts` as `npm start` does (tsx), with exactly the given environment (its store in a temp dir). */
 function runBot(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -26,7 +31,10 @@ let slack: SlackDouble;
 beforeAll(async () => {
   slack = await new SlackDouble().start();
 });
-afterAll(() => slack.stop());
+afterAll(async () => {
+  await slack.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe('npm start', () => {
   it('without Slack credentials, exits naming each missing variable and where to get it', async () => {

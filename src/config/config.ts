@@ -45,6 +45,13 @@ export const envSchema = z.object({
   ),
   SLACK_API_URL: optionalUrl,
   PORT: intFromEnv(3000, 0, 65_535),
+  DATABASE_URL: optionalString.pipe(
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// URL (leave it unset for the embedded store)')
+      .optional(),
+  ),
+  DATA_DIR: optionalString.transform((v) => v ?? './data'),
 });
 
 /**
@@ -99,6 +106,11 @@ export interface Config {
     apiUrl: string | undefined;
     port: number;
   };
+  store: {
+    /** A postgres:// URL selects PostgreSQL (several replicas); unset, the embedded store in `dataDir`. */
+    databaseUrl: string | undefined;
+    dataDir: string;
+  };
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -118,7 +130,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const fieldProblems = (parsed.error?.issues ?? []).map((issue) => {
       const name = issue.path.join('.') || 'environment';
       const given = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
-      const isSecret = /TOKEN|PASSWORD|SECRET/.test(name);
+      const isSecret = /TOKEN|PASSWORD|SECRET|DATABASE_URL/.test(name);
       const shown = given === undefined || isSecret ? '' : ` (got "${given}")`;
       return `${name}: ${issue.message}${shown}`;
     });
@@ -148,6 +160,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiUrl: e.SLACK_API_URL === undefined ? undefined : `${e.SLACK_API_URL.replace(/\/+$/, '')}/`,
       port: e.PORT,
     },
+    store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR },
   };
 }
 

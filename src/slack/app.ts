@@ -7,7 +7,7 @@ import type { PlatformClient } from '../platform/client.js';
 import { ConferenceService } from '../services/conferences.js';
 import { IdentityService } from '../services/identity.js';
 import { TicketService } from '../services/tickets.js';
-import { InMemoryTicketCards } from '../store/ticket-cards.js';
+import type { TicketCardRepository } from '../store/ticket-cards.js';
 import { registerConferenceActions } from './actions/conference-card.js';
 import { registerTicketActions } from './actions/ticket-card.js';
 import { registerTicketMenu } from './actions/ticket-menu.js';
@@ -30,6 +30,8 @@ export interface SlackAppOptions {
   /** Readiness: false until the bot's dependencies answer (platform reachable). */
   isReady?: () => boolean;
   platform: PlatformClient;
+  /** Where ticket cards are remembered (the store). */
+  cards: TicketCardRepository;
   /** The clock (tests move it). */
   now?: () => Date;
 }
@@ -78,7 +80,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerHome(app, deps);
   const ticketDeps = {
     tickets: new TicketService(options.platform, identity),
-    cards: new InMemoryTicketCards(),
+    cards: options.cards,
     logger: options.logger,
   };
   const ticketFlowDeps = { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') };

@@ -6,8 +6,7 @@ export interface TicketCardLink {
 }
 
 /**
- * The ticket ↔ card links. A narrow repository so that the persistent store (issue 5) can take it
- * over unchanged; until then it lives in memory.
+ * The ticket ↔ card links: the part of the store (`store.ts`) the ticket listeners use.
  */
 export interface TicketCardRepository {
   /** Records (or moves) the card of a ticket in a channel. */
@@ -16,20 +15,4 @@ export interface TicketCardRepository {
   find(ticketId: string, channel: string): Promise<TicketCardLink | undefined>;
   /** Every channel card of a ticket (the channels following it). */
   forTicket(ticketId: string): Promise<TicketCardLink[]>;
-}
-
-export class InMemoryTicketCards implements TicketCardRepository {
-  private readonly links = new Map<string, TicketCardLink>();
-
-  async save(link: TicketCardLink): Promise<void> {
-    this.links.set(`${link.ticketId} ${link.channel}`, { ...link });
-  }
-
-  async find(ticketId: string, channel: string): Promise<TicketCardLink | undefined> {
-    return this.links.get(`${ticketId} ${channel}`);
-  }
-
-  async forTicket(ticketId: string): Promise<TicketCardLink[]> {
-    return [...this.links.values()].filter((l) => l.ticketId === ticketId);
-  }
 }

@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import { openStore } from '../../src/store/store.js';
 import { type PlatformFixture, startPlatform } from './platform.js';
 import { sendCommand, slackSignature } from './slack-requests.js';
 
@@ -50,6 +54,8 @@ export async function startBot(
   const slack = await new SlackDouble().start();
   for (const p of Object.values(people))
     slack.addUser({ id: p.id, tz: p.tz, ...(p.email ? { email: p.email } : {}) });
+  const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-bot-'));
+  const store = await openStore({ dataDir });
   const bot = createSlackApp({
     botToken: 'xoxb-e2e',
     signingSecret: secret,
@@ -57,6 +63,7 @@ export async function startBot(
     port: 0,
     logger: createLogger('silent'),
     platform: platform.client,
+    cards: store,
     now: () => botNow,
   });
   const url = `http://127.0.0.1:${await bot.start()}`;
@@ -116,6 +123,8 @@ export async function startBot(
       await bot.stop();
       await slack.stop();
       await platform.close();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import { openStore, type Store } from '../../src/store/store.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 import { sendCommand } from '../helpers/slack-requests.js';
 
@@ -11,7 +15,10 @@ let bot: SlackApp;
 let url: string;
 let platform: PlatformFixture;
 
+let store: Store;
+
 beforeAll(async () => {
+  store = await openStore({ dataDir: mkdtempSync(join(tmpdir(), 'confdesk-receiver-')) });
   platform = await startPlatform();
   slack = await new SlackDouble().start();
   bot = createSlackApp({
@@ -21,6 +28,7 @@ beforeAll(async () => {
     port: 0,
     logger: createLogger('silent'),
     platform: platform.client,
+    cards: store,
   });
   url = `http://127.0.0.1:${await bot.start()}`;
 });
@@ -28,6 +36,7 @@ afterAll(async () => {
   await bot.stop();
   await slack.stop();
   await platform.close();
+  await store.close();
 });
 
 const command = { command: '/conference', text: 'help', user_id: 'U1', channel_id: 'C1', team_id: 'T1' };

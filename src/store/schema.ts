@@ -1,0 +1,118 @@
+import type { Kysely, Migration } from 'kysely';
+
+/*
+ * The store's tables, one code path for both backends (Kysely speaks SQLite and PostgreSQL). Times
+ * are ISO 8601 UTC text (they sort as text), JSON is text; nothing dialect-specific.
+ */
+
+export interface Database {
+  ticket_cards: { ticket_id: string; channel: string; ts: string };
+  subscriptions: {
+    id: string;
+    channel: string;
+    kind: string;
+    ticket_id: string | null;
+    filter: string;
+    created_by: string;
+    created_at: string;
+  };
+  cursors: { name: string; value: string; updated_at: string };
+  ticket_versions: { ticket_id: string; modified: string; state: string | null; checked_at: string };
+  outbox: {
+    ticket_id: string;
+    event_id: string;
+    channel: string;
+    payload: string;
+    status: string;
+    attempts: number;
+    available_at: string;
+    lease_owner: string | null;
+    lease_until: string | null;
+    slack_ts: string | null;
+    created_at: string;
+  };
+  settings: { scope: string; key: string; value: string };
+  user_links: { slack_user_id: string; platform_user_id: string; email: string | null; updated_at: string };
+  installations: { team_id: string; value: string; updated_at: string };
+}
+
+/** Versioned migrations, applied at start in name order; never edit one that has shipped. */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('ticket_cards')
+        .addColumn('ticket_id', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('ts', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('ticket_cards_pk', ['ticket_id', 'channel'])
+        .execute();
+      await db.schema
+        .createTable('subscriptions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('ticket_id', 'text')
+        .addColumn('filter', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('subscriptions_channel').on('subscriptions').column('channel').execute();
+      await db.schema.createIndex('subscriptions_ticket').on('subscriptions').column('ticket_id').execute();
+      await db.schema
+        .createTable('cursors')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('ticket_versions')
+        .addColumn('ticket_id', 'text', (c) => c.primaryKey())
+        .addColumn('modified', 'text', (c) => c.notNull())
+        .addColumn('state', 'text')
+        .addColumn('checked_at', 'text', (c) => c.notNull())
+        .execute();
+      // The outbox is also the ledger: its key makes a re-polled event a no-op.
+      await db.schema
+        .createTable('outbox')
+        .addColumn('ticket_id', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('payload', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('available_at', 'text', (c) => c.notNull())
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'text')
+        .addColumn('slack_ts', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('outbox_pk', ['ticket_id', 'event_id', 'channel'])
+        .execute();
+      await db.schema
+        .createIndex('outbox_pending')
+        .on('outbox')
+        .columns(['status', 'available_at'])
+        .execute();
+      await db.schema
+        .createTable('settings')
+        .addColumn('scope', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('settings_pk', ['scope', 'key'])
+        .execute();
+      await db.schema
+        .createTable('user_links')
+        .addColumn('slack_user_id', 'text', (c) => c.primaryKey())
+        .addColumn('platform_user_id', 'text', (c) => c.notNull())
+        .addColumn('email', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('installations')
+        .addColumn('team_id', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+};

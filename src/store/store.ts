@@ -1,0 +1,417 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+} from 'kysely';
+import pg from 'pg';
+import { type Database, migrations } from './schema.js';
+import type { TicketCardLink, TicketCardRepository } from './ticket-cards.js';
+
+/** A channel's subscription: one ticket (`watch`), or new tickets and events matching a filter (`follow`). */
+export interface Subscription {
+  id: string;
+  channel: string;
+  kind: 'watch' | 'follow';
+  ticketId: string | undefined;
+  filter: Record<string, unknown>;
+  createdBy: string;
+  createdAt: Date;
+}
+
+/** An event waiting to be (or already) posted in a channel. */
+export interface OutboxItem {
+  ticketId: string;
+  eventId: string;
+  channel: string;
+  payload: Record<string, unknown>;
+  status: 'pending' | 'delivered' | 'unknown' | 'parked';
+  attempts: number;
+  slackTs: string | undefined;
+}
+
+/**
+ * What must survive a restart, behind one narrow interface with two backends (embedded SQLite file,
+ * PostgreSQL for several replicas) that pass the same contract tests.
+ */
+export interface Store extends TicketCardRepository {
+  readonly backend: 'sqlite' | 'postgres';
+  addSubscription(s: Omit<Subscription, 'createdAt'>): Promise<void>;
+  removeSubscription(id: string): Promise<boolean>;
+  subscriptionsOf(channel: string): Promise<Subscription[]>;
+  subscriptionsForTicket(ticketId: string): Promise<Subscription[]>;
+  getCursor(name: string): Promise<string | undefined>;
+  /**
+   * Advances a cursor and records new events in the outbox, in one transaction: a crash leaves either
+   * both or neither. Events already in the outbox (same ticket, event id, channel) are ignored.
+   * Answers how many were new.
+   */
+  advance(
+    cursor: { name: string; value: string } | undefined,
+    items: Omit<OutboxItem, 'status' | 'attempts' | 'slackTs'>[],
+  ): Promise<number>;
+  /** Leases up to `limit` pending items (due now) to `owner` for `leaseMs`; another replica skips them. */
+  claim(owner: string, limit: number, leaseMs: number): Promise<OutboxItem[]>;
+  /** Records the outcome of a delivery attempt by the lease's owner. */
+  settle(
+    item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel'>,
+    outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date },
+  ): Promise<void>;
+  outboxOf(ticketId: string): Promise<OutboxItem[]>;
+  lastSeen(ticketId: string): Promise<{ modified: string; state: string | undefined } | undefined>;
+  markSeen(ticketId: string, modified: string, state: string | undefined): Promise<void>;
+  getSetting(scope: string, key: string): Promise<string | undefined>;
+  setSetting(scope: string, key: string, value: string): Promise<void>;
+  linkUser(slackUserId: string, platformUserId: string, email: string | undefined): Promise<void>;
+  userLink(slackUserId: string): Promise<{ platformUserId: string; email: string | undefined } | undefined>;
+  saveInstallation(teamId: string, value: Record<string, unknown>): Promise<void>;
+  installation(teamId: string): Promise<Record<string, unknown> | undefined>;
+  deleteInstallation(teamId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** `postgres://…` selects PostgreSQL; otherwise the embedded store in `dataDir`. */
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** PostgreSQL schema to use (tests isolate themselves in one); created when missing. */
+  schema?: string;
+  now?: () => Date;
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations as Record<string, Migration> };
+const iso = (d: Date) => d.toISOString();
+
+/** Opens the store and applies pending migrations. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const postgres = options.databaseUrl?.startsWith('postgres');
+  let db: Kysely<Database>;
+  if (postgres) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 5,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    if (options.schema) {
+      const client = await pool.connect();
+      try {
+        await client.query(`create schema if not exists "${options.schema.replace(/"/g, '')}"`);
+      } finally {
+        client.release();
+      }
+    }
+    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  } else {
+    const dir = options.dataDir ?? './data';
+    mkdirSync(dir, { recursive: true });
+    const file = new SQLite(join(dir, 'confdesk.sqlite'));
+    // WAL: readers never block the writer; synchronous=FULL: a committed transaction survives a crash.
+    file.pragma('journal_mode = WAL');
+    file.pragma('synchronous = FULL');
+    file.pragma('busy_timeout = 5000');
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  }
+  const { error } = await new Migrator({
+    db,
+    provider,
+    // Kysely looks for its bookkeeping tables by schema: name ours, or it may find another schema's.
+    ...(postgres && options.schema ? { migrationTableSchema: options.schema } : {}),
+  }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error;
+  }
+  return new KyselyStore(db, postgres ? 'postgres' : 'sqlite', options.now ?? (() => new Date()));
+}
+
+type Row<T extends keyof Database> = Database[T];
+
+const toSubscription = (r: Row<'subscriptions'>): Subscription => ({
+  id: r.id,
+  channel: r.channel,
+  kind: r.kind as Subscription['kind'],
+  ticketId: r.ticket_id ?? undefined,
+  filter: JSON.parse(r.filter) as Record<string, unknown>,
+  createdBy: r.created_by,
+  createdAt: new Date(r.created_at),
+});
+const toOutbox = (r: Row<'outbox'>): OutboxItem => ({
+  ticketId: r.ticket_id,
+  eventId: r.event_id,
+  channel: r.channel,
+  payload: JSON.parse(r.payload) as Record<string, unknown>,
+  status: r.status as OutboxItem['status'],
+  attempts: Number(r.attempts),
+  slackTs: r.slack_ts ?? undefined,
+});
+
+class KyselyStore implements Store {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly backend: 'sqlite' | 'postgres',
+    private readonly now: () => Date,
+  ) {}
+
+  async save(link: TicketCardLink): Promise<void> {
+    await this.db
+      .insertInto('ticket_cards')
+      .values({ ticket_id: link.ticketId, channel: link.channel, ts: link.ts })
+      .onConflict((oc) => oc.columns(['ticket_id', 'channel']).doUpdateSet({ ts: link.ts }))
+      .execute();
+  }
+
+  async find(ticketId: string, channel: string): Promise<TicketCardLink | undefined> {
+    const r = await this.db
+      .selectFrom('ticket_cards')
+      .selectAll()
+      .where('ticket_id', '=', ticketId)
+      .where('channel', '=', channel)
+      .executeTakeFirst();
+    return r && { ticketId: r.ticket_id, channel: r.channel, ts: r.ts };
+  }
+
+  async forTicket(ticketId: string): Promise<TicketCardLink[]> {
+    const rows = await this.db
+      .selectFrom('ticket_cards')
+      .selectAll()
+      .where('ticket_id', '=', ticketId)
+      .execute();
+    return rows.map((r) => ({ ticketId: r.ticket_id, channel: r.channel, ts: r.ts }));
+  }
+
+  async addSubscription(s: Omit<Subscription, 'createdAt'>): Promise<void> {
+    await this.db
+      .insertInto('subscriptions')
+      .values({
+        id: s.id,
+        channel: s.channel,
+        kind: s.kind,
+        ticket_id: s.ticketId ?? null,
+        filter: JSON.stringify(s.filter),
+        created_by: s.createdBy,
+        created_at: iso(this.now()),
+      })
+      .execute();
+  }
+
+  async removeSubscription(id: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('subscriptions').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  async subscriptionsOf(channel: string): Promise<Subscription[]> {
+    const rows = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('channel', '=', channel)
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toSubscription);
+  }
+
+  async subscriptionsForTicket(ticketId: string): Promise<Subscription[]> {
+    const rows = await this.db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where((eb) => eb.or([eb('ticket_id', '=', ticketId), eb('kind', '=', 'follow')]))
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toSubscription);
+  }
+
+  async getCursor(name: string): Promise<string | undefined> {
+    const r = await this.db.selectFrom('cursors').select('value').where('name', '=', name).executeTakeFirst();
+    return r?.value;
+  }
+
+  async advance(
+    cursor: { name: string; value: string } | undefined,
+    items: Omit<OutboxItem, 'status' | 'attempts' | 'slackTs'>[],
+  ): Promise<number> {
+    const at = iso(this.now());
+    return this.db.transaction().execute(async (tx) => {
+      let fresh = 0;
+      for (const i of items) {
+        const r = await tx
+          .insertInto('outbox')
+          .values({
+            ticket_id: i.ticketId,
+            event_id: i.eventId,
+            channel: i.channel,
+            payload: JSON.stringify(i.payload),
+            status: 'pending',
+            attempts: 0,
+            available_at: at,
+            lease_owner: null,
+            lease_until: null,
+            slack_ts: null,
+            created_at: at,
+          })
+          .onConflict((oc) => oc.columns(['ticket_id', 'event_id', 'channel']).doNothing())
+          .executeTakeFirst();
+        fresh += Number(r.numInsertedOrUpdatedRows ?? 0);
+      }
+      if (cursor)
+        await tx
+          .insertInto('cursors')
+          .values({ name: cursor.name, value: cursor.value, updated_at: at })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ value: cursor.value, updated_at: at }))
+          .execute();
+      return fresh;
+    });
+  }
+
+  async claim(owner: string, limit: number, leaseMs: number): Promise<OutboxItem[]> {
+    const now = this.now();
+    const until = iso(new Date(now.getTime() + leaseMs));
+    return this.db.transaction().execute(async (tx) => {
+      let q = tx
+        .selectFrom('outbox')
+        .selectAll()
+        .where('status', '=', 'pending')
+        .where('available_at', '<=', iso(now))
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now))]))
+        .orderBy('created_at')
+        .limit(limit);
+      // Replicas on PostgreSQL skip the rows another one is claiming at this moment.
+      if (this.backend === 'postgres') q = q.forUpdate().skipLocked();
+      const rows = await q.execute();
+      for (const r of rows)
+        await tx
+          .updateTable('outbox')
+          .set({ lease_owner: owner, lease_until: until, attempts: Number(r.attempts) + 1 })
+          .where('ticket_id', '=', r.ticket_id)
+          .where('event_id', '=', r.event_id)
+          .where('channel', '=', r.channel)
+          .execute();
+      return rows.map((r) => ({ ...toOutbox(r), attempts: Number(r.attempts) + 1 }));
+    });
+  }
+
+  async settle(
+    item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel'>,
+    outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date },
+  ): Promise<void> {
+    await this.db
+      .updateTable('outbox')
+      .set({
+        status: outcome.status,
+        slack_ts: outcome.slackTs ?? null,
+        lease_owner: null,
+        lease_until: null,
+        ...(outcome.retryAt ? { available_at: iso(outcome.retryAt) } : {}),
+      })
+      .where('ticket_id', '=', item.ticketId)
+      .where('event_id', '=', item.eventId)
+      .where('channel', '=', item.channel)
+      .execute();
+  }
+
+  async outboxOf(ticketId: string): Promise<OutboxItem[]> {
+    const rows = await this.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('ticket_id', '=', ticketId)
+      .orderBy('created_at')
+      .orderBy('event_id')
+      .execute();
+    return rows.map(toOutbox);
+  }
+
+  async lastSeen(ticketId: string) {
+    const r = await this.db
+      .selectFrom('ticket_versions')
+      .selectAll()
+      .where('ticket_id', '=', ticketId)
+      .executeTakeFirst();
+    return r && { modified: r.modified, state: r.state ?? undefined };
+  }
+
+  async markSeen(ticketId: string, modified: string, state: string | undefined): Promise<void> {
+    const at = iso(this.now());
+    await this.db
+      .insertInto('ticket_versions')
+      .values({ ticket_id: ticketId, modified, state: state ?? null, checked_at: at })
+      .onConflict((oc) =>
+        oc.column('ticket_id').doUpdateSet({ modified, state: state ?? null, checked_at: at }),
+      )
+      .execute();
+  }
+
+  async getSetting(scope: string, key: string): Promise<string | undefined> {
+    const r = await this.db
+      .selectFrom('settings')
+      .select('value')
+      .where('scope', '=', scope)
+      .where('key', '=', key)
+      .executeTakeFirst();
+    return r?.value;
+  }
+
+  async setSetting(scope: string, key: string, value: string): Promise<void> {
+    await this.db
+      .insertInto('settings')
+      .values({ scope, key, value })
+      .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ value }))
+      .execute();
+  }
+
+  async linkUser(slackUserId: string, platformUserId: string, email: string | undefined): Promise<void> {
+    const at = iso(this.now());
+    await this.db
+      .insertInto('user_links')
+      .values({
+        slack_user_id: slackUserId,
+        platform_user_id: platformUserId,
+        email: email ?? null,
+        updated_at: at,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('slack_user_id')
+          .doUpdateSet({ platform_user_id: platformUserId, email: email ?? null, updated_at: at }),
+      )
+      .execute();
+  }
+
+  async userLink(slackUserId: string) {
+    const r = await this.db
+      .selectFrom('user_links')
+      .selectAll()
+      .where('slack_user_id', '=', slackUserId)
+      .executeTakeFirst();
+    return r && { platformUserId: r.platform_user_id, email: r.email ?? undefined };
+  }
+
+  async saveInstallation(teamId: string, value: Record<string, unknown>): Promise<void> {
+    const at = iso(this.now());
+    const json = JSON.stringify(value);
+    await this.db
+      .insertInto('installations')
+      .values({ team_id: teamId, value: json, updated_at: at })
+      .onConflict((oc) => oc.column('team_id').doUpdateSet({ value: json, updated_at: at }))
+      .execute();
+  }
+
+  async installation(teamId: string) {
+    const r = await this.db
+      .selectFrom('installations')
+      .select('value')
+      .where('team_id', '=', teamId)
+      .executeTakeFirst();
+    return r ? (JSON.parse(r.value) as Record<string, unknown>) : undefined;
+  }
+
+  async deleteInstallation(teamId: string): Promise<void> {
+    await this.db.deleteFrom('installations').where('team_id', '=', teamId).execute();
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,155 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openStore, type Store, type StoreOptions } from '../../src/store/store.js';
+
+/**
+ * ONE contract for both backends: the embedded SQLite file always, PostgreSQL when TEST_DATABASE_URL
+ * is set (`.ci/run` sets it); each run works in its own schema and drops it afterwards.
+ */
+const pgUrl = process.env.TEST_DATABASE_URL;
+if (!pgUrl) console.warn('PostgreSQL store contract tests SKIPPED: set TEST_DATABASE_URL to run them.');
+
+const dirs: string[] = [];
+const schemas: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  if (pgUrl && schemas.length) {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    for (const s of schemas) await client.query(`drop schema if exists "${s}" cascade`);
+    await client.end();
+  }
+});
+
+const backends: { name: string; options: () => StoreOptions }[] = [
+  {
+    name: 'embedded (SQLite file)',
+    options: () => {
+      const dir = mkdtempSync(join(tmpdir(), 'confdesk-store-'));
+      dirs.push(dir);
+      return { dataDir: dir };
+    },
+  },
+];
+if (pgUrl)
+  backends.push({
+    name: 'PostgreSQL',
+    options: () => {
+      const schema = `confdesk_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+      schemas.push(schema);
+      return { databaseUrl: pgUrl, schema };
+    },
+  });
+
+describe.each(backends)('the store, $name', ({ options }) => {
+  const open = async (o: StoreOptions, now?: () => Date) => openStore({ ...o, ...(now ? { now } : {}) });
+
+  it('keeps ticket ↔ card links, one per channel, and everything across a restart', async () => {
+    const o = options();
+    let store: Store = await open(o);
+    await store.save({ ticketId: '1', channel: 'C1', ts: '1.1' });
+    await store.save({ ticketId: '1', channel: 'C2', ts: '2.1' });
+    await store.save({ ticketId: '1', channel: 'C1', ts: '1.2' });
+    await store.setSetting('T1', 'digest', '{"at":"09:00"}');
+    await store.linkUser('U1', '101', 'alice@acme.example');
+    await store.saveInstallation('T1', { botToken: 'xoxb-x', scopes: ['chat:write'] });
+    await store.close();
+    store = await open(o);
+    expect(await store.find('1', 'C1')).toEqual({ ticketId: '1', channel: 'C1', ts: '1.2' });
+    expect((await store.forTicket('1')).map((l) => l.channel).sort()).toEqual(['C1', 'C2']);
+    expect(await store.find('1', 'C9')).toBeUndefined();
+    expect(await store.getSetting('T1', 'digest')).toBe('{"at":"09:00"}');
+    expect(await store.userLink('U1')).toEqual({ platformUserId: '101', email: 'alice@acme.example' });
+    expect(await store.installation('T1')).toEqual({ botToken: 'xoxb-x', scopes: ['chat:write'] });
+    await store.deleteInstallation('T1');
+    expect(await store.installation('T1')).toBeUndefined();
+    await store.close();
+  });
+
+  it('keeps subscriptions per channel: watches match their ticket, follows match every ticket', async () => {
+    const store = await open(options());
+    await store.addSubscription({
+      id: 's1',
+      channel: 'C1',
+      kind: 'watch',
+      ticketId: '7',
+      filter: {},
+      createdBy: 'U1',
+    });
+    await store.addSubscription({
+      id: 's2',
+      channel: 'C2',
+      kind: 'follow',
+      ticketId: undefined,
+      filter: { group: '10' },
+      createdBy: 'U2',
+    });
+    expect((await store.subscriptionsOf('C1')).map((s) => s.id)).toEqual(['s1']);
+    expect((await store.subscriptionsForTicket('7')).map((s) => s.id).sort()).toEqual(['s1', 's2']);
+    expect((await store.subscriptionsForTicket('8')).map((s) => s.id)).toEqual(['s2']);
+    expect((await store.subscriptionsOf('C2'))[0]?.filter).toEqual({ group: '10' });
+    expect(await store.removeSubscription('s1')).toBe(true);
+    expect(await store.removeSubscription('s1')).toBe(false);
+    await store.close();
+  });
+
+  it('advances a cursor and fills the outbox in one transaction; a re-polled event is a no-op', async () => {
+    const store = await open(options());
+    const item = (eventId: string) => ({
+      ticketId: '7',
+      eventId,
+      channel: 'C1',
+      payload: { eventName: 'x' },
+    });
+    expect(await store.advance({ name: 'poll', value: 'A' }, [item('e1'), item('e2')])).toBe(2);
+    expect(await store.advance({ name: 'poll', value: 'B' }, [item('e2'), item('e3')])).toBe(1);
+    expect(await store.getCursor('poll')).toBe('B');
+    expect((await store.outboxOf('7')).map((i) => i.eventId)).toEqual(['e1', 'e2', 'e3']);
+    // A failure inside the transaction keeps neither the cursor move nor the events.
+    const broken = { ...item('e4'), channel: null as unknown as string };
+    await expect(store.advance({ name: 'poll', value: 'C' }, [item('e5'), broken])).rejects.toThrow();
+    expect(await store.getCursor('poll')).toBe('B');
+    expect((await store.outboxOf('7')).map((i) => i.eventId)).toEqual(['e1', 'e2', 'e3']);
+    await store.close();
+  });
+
+  it('leases pending items to one claimer at a time, until the lease runs out; settled items stay settled', async () => {
+    let now = new Date('2027-01-01T10:00:00Z');
+    const store = await open(options(), () => now);
+    await store.advance(
+      undefined,
+      Array.from({ length: 6 }, (_, i) => ({ ticketId: '9', eventId: `e${i}`, channel: 'C1', payload: {} })),
+    );
+    const [a, b] = await Promise.all([store.claim('w1', 4, 60_000), store.claim('w2', 4, 60_000)]);
+    const claimed = [...(a ?? []), ...(b ?? [])].map((i) => i.eventId);
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(claimed.length).toBe(6);
+    expect(await store.claim('w3', 10, 60_000)).toEqual([]);
+    const first = (a ?? [])[0] ?? (b ?? [])[0];
+    if (!first) throw new Error('nothing claimed');
+    await store.settle(first, { status: 'delivered', slackTs: '123.456' });
+    await store.settle(
+      { ticketId: '9', eventId: claimed[1] as string, channel: 'C1' },
+      { status: 'pending', retryAt: new Date(now.getTime() + 5_000) },
+    );
+    now = new Date(now.getTime() + 61_000); // every lease has run out
+    const again = await store.claim('w4', 10, 60_000);
+    expect(again.map((i) => i.eventId).sort()).toEqual(claimed.filter((e) => e !== first.eventId).sort());
+    expect(again.every((i) => i.attempts === 2)).toBe(true);
+    const delivered = (await store.outboxOf('9')).find((i) => i.eventId === first.eventId);
+    expect(delivered).toMatchObject({ status: 'delivered', slackTs: '123.456' });
+    await store.close();
+  });
+
+  it('remembers the last version seen of each ticket', async () => {
+    const store = await open(options());
+    expect(await store.lastSeen('5')).toBeUndefined();
+    await store.markSeen('5', '2027-01-01T10:00:00Z', 'open');
+    await store.markSeen('5', '2027-01-01T11:00:00Z', 'done');
+    expect(await store.lastSeen('5')).toEqual({ modified: '2027-01-01T11:00:00Z', state: 'done' });
+    await store.close();
+  });
+});
