@@ -79,7 +79,7 @@ async function main() {
     port: config.slack.port,
     logger,
     platform,
-    cards: store,
+    store,
   });
   const port = await slack.start();
   logger.info(

@@ -202,16 +202,7 @@ export class TicketService {
       this.identity.profile(actorSlackId),
     ]);
     const groups = await this.groupNames();
-    let groupId: string | undefined;
-    if (q.scope === 'group') {
-      const wanted = (q.group ?? '').toLowerCase();
-      groupId = [...groups].find(([, name]) => name.toLowerCase() === wanted)?.[0];
-      if (!groupId)
-        throw new ConfdeskError(
-          'unknown_group',
-          `No group is named “${q.group}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
-        );
-    }
+    const groupId = q.scope === 'group' ? await this.groupId(q.group ?? '') : undefined;
     // The bot's own platform account may see everything: the person's role decides what they see.
     const admin = actor.role === 'admin';
     if (q.scope === 'all' && !q.reference && !admin)
@@ -263,6 +254,18 @@ export class TicketService {
       ? await this.platform.downloadUrl(resource.url, interactive)
       : await this.platform.downloadExport({ exportId: String(resource.id) }, interactive);
     return { ticket, file };
+  }
+
+  /** A user group's id by its name (case-insensitive), or a `unknown_group` error listing the groups. */
+  async groupId(name: string): Promise<string> {
+    const groups = await this.groupNames();
+    const found = [...groups].find(([, n]) => n.toLowerCase() === name.toLowerCase())?.[0];
+    if (!found)
+      throw new ConfdeskError(
+        'unknown_group',
+        `No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
+      );
+    return found;
   }
 
   /** A ticket by id, or by its reference. */

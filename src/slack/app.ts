@@ -7,12 +7,13 @@ import type { PlatformClient } from '../platform/client.js';
 import { ConferenceService } from '../services/conferences.js';
 import { IdentityService } from '../services/identity.js';
 import { TicketService } from '../services/tickets.js';
-import type { TicketCardRepository } from '../store/ticket-cards.js';
+import type { Store } from '../store/store.js';
 import { registerConferenceActions } from './actions/conference-card.js';
 import { registerTicketActions } from './actions/ticket-card.js';
 import { registerTicketMenu } from './actions/ticket-menu.js';
 import { registerConferenceCommand } from './commands/conference.js';
 import { registerTicketCommand } from './commands/ticket.js';
+import { registerSubscriptionActions } from './commands/ticket-subscriptions.js';
 import type { ConferenceDeps } from './conference-flows.js';
 import { registerHome } from './home/register-home.js';
 import { registerConferenceForm } from './views/conference-form.js';
@@ -30,8 +31,8 @@ export interface SlackAppOptions {
   /** Readiness: false until the bot's dependencies answer (platform reachable). */
   isReady?: () => boolean;
   platform: PlatformClient;
-  /** Where ticket cards are remembered (the store). */
-  cards: TicketCardRepository;
+  /** What survives a restart: ticket cards, subscriptions… */
+  store: Store;
   /** The clock (tests move it). */
   now?: () => Date;
 }
@@ -80,7 +81,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerHome(app, deps);
   const ticketDeps = {
     tickets: new TicketService(options.platform, identity),
-    cards: options.cards,
+    store: options.store,
     logger: options.logger,
   };
   const ticketFlowDeps = { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') };
@@ -88,6 +89,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerTicketForm(app, ticketFlowDeps);
   registerTicketActions(app, ticketDeps);
   registerTicketMenu(app, ticketFlowDeps);
+  registerSubscriptionActions(app, ticketDeps);
 
   return {
     app,

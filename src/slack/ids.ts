@@ -26,6 +26,7 @@ export const ids = {
     ticketDelete: 'ticket_delete',
     ticketShow: 'ticket_show',
     ticketMediaPost: 'ticket_media_post',
+    ticketUnsubscribe: 'ticket_unsubscribe',
     ticketPage: 'ticket_page',
   },
   /** Block ids of the ticket form: each input is named after its create input. */

@@ -6,7 +6,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
-import { openStore } from '../../src/store/store.js';
+import { openStore, type Store } from '../../src/store/store.js';
 import { type PlatformFixture, startPlatform } from './platform.js';
 import { sendCommand, slackSignature } from './slack-requests.js';
 
@@ -31,6 +31,8 @@ export interface BotFixture {
   platform: PlatformFixture;
   slack: SlackDouble;
   bot: SlackApp;
+  /** The bot's store (an embedded one in a temp dir). */
+  store: Store;
   url: string;
   /** Sends a signed slash command (`/conference` unless named); answers the parsed ack body (or null). */
   command(
@@ -63,7 +65,7 @@ export async function startBot(
     port: 0,
     logger: createLogger('silent'),
     platform: platform.client,
-    cards: store,
+    store,
     now: () => botNow,
   });
   const url = `http://127.0.0.1:${await bot.start()}`;
@@ -88,6 +90,7 @@ export async function startBot(
     platform,
     slack,
     bot,
+    store,
     url,
     async command(text, as = people.admin.id, channel = 'C1', name = '/conference') {
       const responseUrl = slack.responseUrl();
@@ -200,11 +203,14 @@ export function submission(view: Json, user: string, values: Json) {
   };
 }
 
-/** Waits until `check` returns a value (not undefined/false), polling; fails after `ms`. */
-export async function eventually<T>(check: () => T | undefined | false, ms = 5_000): Promise<T> {
+/** Waits until `check` returns (or resolves to) a value, not undefined/false, polling; fails after `ms`. */
+export async function eventually<T>(
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 5_000,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
-    const v = check();
+    const v = await check();
     if (v !== undefined && v !== false) return v;
     if (Date.now() > end) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 20));

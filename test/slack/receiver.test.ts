@@ -28,7 +28,7 @@ beforeAll(async () => {
     port: 0,
     logger: createLogger('silent'),
     platform: platform.client,
-    cards: store,
+    store,
   });
   url = `http://127.0.0.1:${await bot.start()}`;
 });

@@ -537,3 +537,59 @@ describe('/ticket list', () => {
     expect((bad.body as Json).text).toContain('since: takes a date written YYYY-MM-DD');
   });
 });
+
+describe('channel subscriptions', () => {
+  type Json = Record<string, unknown>;
+  const answer = async (text: string, channel = 'CS1') => {
+    const cmd = await f.command(text, people.alice.id, channel, '/ticket');
+    const path = new URL(cmd.responseUrl).pathname;
+    return eventually(() =>
+      f.slack.responses.find((r) => r.path === path && r.body.replace_original === true),
+    );
+  };
+
+  it('watches a ticket (posting its card when the channel has none), once, and unwatches it', async () => {
+    const watched = await answer('watch ACME-1003');
+    expect(watched.body.text).toContain('now watches ACME-1003');
+    const t = ticket('ACME-1003');
+    expect(await f.store.find(String(t.id), 'CS1')).toBeDefined();
+    expect((await f.store.subscriptionsOf('CS1')).map((s) => [s.kind, s.ticketId])).toEqual([
+      ['watch', String(t.id)],
+    ]);
+    expect((await answer('watch ACME-1003')).body.text).toContain('already watches');
+    expect((await answer('unwatch ACME-1003')).body.text).toContain('no longer watches ACME-1003');
+    expect(await f.store.subscriptionsOf('CS1')).toEqual([]);
+  });
+
+  it('follows new tickets with a filter, says what is wrong with a bad one, lists and removes subscriptions', async () => {
+    const followed = await answer('follow group:"Level 1" states:open,inprogress broadcast', 'CS2');
+    expect(followed.body.text).toContain('group: Level 1 · states: open, inprogress · broadcast');
+    const [sub] = await f.store.subscriptionsOf('CS2');
+    expect(sub?.filter).toEqual({
+      group: 'Level 1',
+      groupId: '10',
+      states: ['open', 'inprogress'],
+      broadcast: true,
+    });
+    expect((await answer('follow states:bogus', 'CS2')).body.text).toContain('Unknown state: bogus');
+    expect((await answer('follow group:Nope', 'CS2')).body.text).toContain('No group is named “Nope”');
+    await answer('watch ACME-1001', 'CS2');
+    const list = await answer('subscriptions', 'CS2');
+    const json = JSON.stringify(list.body.blocks);
+    expect(json).toContain('ACME-1001');
+    expect(json).toContain('group: Level 1');
+    const remove = (list.body.blocks as Json[])
+      .map((b) => b.accessory as Json | undefined)
+      .find(Boolean) as Json;
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.alice.id,
+        actionId: remove.action_id as string,
+        value: remove.value as string,
+        channel: 'CS2',
+        ephemeral: true,
+      }),
+    );
+    await eventually(async () => (await f.store.subscriptionsOf('CS2')).length === 1);
+  });
+});

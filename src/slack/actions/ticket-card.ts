@@ -4,7 +4,7 @@ import { stateIcon } from '../../domain/ticket-workflow.js';
 import type { Logger } from '../../observability/logger.js';
 import { ConfdeskError } from '../../services/errors.js';
 import type { TicketService } from '../../services/tickets.js';
-import type { TicketCardRepository } from '../../store/ticket-cards.js';
+import type { Store } from '../../store/store.js';
 import { detach } from '../after-ack.js';
 import { describeError } from '../describe-error.js';
 import { ids } from '../ids.js';
@@ -12,7 +12,8 @@ import { ids } from '../ids.js';
 /** What the ticket listeners need. */
 export interface TicketDeps {
   tickets: TicketService;
-  cards: TicketCardRepository;
+  /** Cards, subscriptions and the rest of what survives a restart. */
+  store: Store;
   logger: Logger;
 }
 

@@ -9,6 +9,7 @@ import { detach } from '../after-ack.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { openTicketForm } from '../views/ticket-form.js';
+import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 
 /** Usage of `/ticket` (the parts built so far). */
 export const ticketUsage = [
@@ -16,6 +17,9 @@ export const ticketUsage = [
   '• `/ticket` opens the form; `/ticket new jane.doe@example.com +33612345678 Router does not boot` prefills it',
   '• `/ticket list [mine|all|group <name>|ref <reference>|<search>]` with `type:` `since:` `until:` `started:` `ended:` (YYYY-MM-DD) `requestor:<id>`',
   '• `/ticket show <id or reference>` posts the ticket’s live card here: its buttons move the ticket',
+  '• `/ticket watch <id or reference>` · `/ticket unwatch <id or reference>`: this channel gets (or stops getting) the ticket’s events',
+  '• `/ticket follow [group:"Level 1"] [agent:<username>] [type:<t>] [states:open,inprogress] [events:<kinds>] [broadcast]`: new tickets and their events',
+  '• `/ticket subscriptions` lists what this channel follows',
   '• `/ticket help` shows this message',
 ].join('\n');
 
@@ -49,7 +53,7 @@ export async function postTicketCard(
   const card = buildTicketCard(ticket);
   try {
     const posted = await client.chat.postMessage({ channel, ...card });
-    await deps.cards.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+    await deps.store.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
   } catch (error) {
     if (!isCannotPost(error)) throw error;
     await respond({
@@ -93,6 +97,33 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
             replace_original: true,
             ...buildTicketList(text, 0, ticketPageSize, page),
           });
+        } catch (error) {
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: true,
+            text: describeError(error, deps.logger, channel),
+          });
+        }
+      });
+    }
+    const v = verb.toLowerCase();
+    if (
+      v === 'subscriptions' ||
+      v === 'follow' ||
+      ((v === 'watch' || v === 'unwatch') && ref && !/\s/.test(ref))
+    ) {
+      await ack({ response_type: 'ephemeral', text: workingText('Working', deps.waitMs()) });
+      return detach(deps.logger, async () => {
+        try {
+          const postCard = (c: string, r: string, reply: RespondFn) =>
+            postTicketCard(deps, client, reply, c, r);
+          await handleSubscriptionCommand(
+            { ...deps, postCard },
+            v,
+            ref,
+            { user: command.user_id, channel },
+            respond,
+          );
         } catch (error) {
           await respond({
             response_type: 'ephemeral',

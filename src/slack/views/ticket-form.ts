@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
@@ -87,7 +88,16 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
       let extra = [] as typeof card.blocks;
       try {
         const posted = await client.chat.postMessage({ channel, ...card });
-        await deps.cards.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+        await deps.store.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+        // The channel a ticket was created from follows it.
+        await deps.store.addSubscription({
+          id: randomUUID(),
+          channel,
+          kind: 'watch',
+          ticketId: ticket.id,
+          filter: {},
+          createdBy: user,
+        });
         await client.chat.postMessage({
           channel,
           thread_ts: posted.ts as string,

@@ -1,0 +1,60 @@
+import { ticketStates } from '../platform/schemas.js';
+
+/** What a channel's `/ticket follow` asks for: new tickets and events matching all the given fields. */
+export interface FollowFilter {
+  group?: string;
+  agent?: string;
+  type?: string;
+  states?: string[];
+  /** Event kinds posted in threads (others only update the card); all when absent. */
+  events?: string[];
+  /** State changes are also posted in the channel itself, not only in the ticket's thread. */
+  broadcast?: boolean;
+}
+
+/** Splits on spaces, keeping `key:"a value with spaces"` whole. */
+const words = (text: string) =>
+  [...text.matchAll(/(\w+:"[^"]*"|\S+)/g)].map((m) => (m[1] as string).replace(/"/g, ''));
+
+/**
+ * Reads `/ticket follow [group:<name>] [agent:<username>] [type:<t>] [states:a,b] [events:x,y]
+ * [broadcast]`. Group names are resolved later (they live on the platform).
+ */
+export function parseFollowFilter(
+  text: string,
+): { ok: true; filter: FollowFilter } | { ok: false; error: string } {
+  const filter: FollowFilter = {};
+  for (const w of words(text)) {
+    if (w.toLowerCase() === 'broadcast') {
+      filter.broadcast = true;
+      continue;
+    }
+    const m = /^(group|agent|type|states|events):(.+)$/i.exec(w);
+    if (!m) return { ok: false, error: `I did not understand “${w}” in the filter.` };
+    const key = (m[1] as string).toLowerCase() as 'group' | 'agent' | 'type' | 'states' | 'events';
+    const value = (m[2] as string).trim();
+    if (key === 'states' || key === 'events') {
+      const list = value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+      const unknown =
+        key === 'states' ? list.filter((s) => !(ticketStates as readonly string[]).includes(s)) : [];
+      if (unknown.length)
+        return {
+          ok: false,
+          error: `Unknown state${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. States: ${ticketStates.join(', ')}.`,
+        };
+      filter[key] = list;
+    } else filter[key] = value;
+  }
+  return { ok: true, filter };
+}
+
+/** The filter in words, for `/ticket subscriptions`. */
+export function describeFilter(f: Record<string, unknown>): string {
+  const parts = Object.entries(f)
+    .filter(([k]) => k !== 'groupId')
+    .map(([k, v]) => (v === true ? k : `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`));
+  return parts.length ? parts.join(' · ') : 'every ticket';
+}

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
+import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
+import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
+import type { Subscription } from '../../store/store.js';
+import type { TicketDeps } from '../actions/ticket-card.js';
+import { detach } from '../after-ack.js';
+import { describeError } from '../describe-error.js';
+import { ids } from '../ids.js';
+
+/** The channel's subscriptions, privately, each with a Remove button. */
+export function buildSubscriptions(
+  channel: string,
+  subs: Subscription[],
+  refs: Map<string, string>,
+): MessagePayload {
+  const title = `What <#${channel}> follows`;
+  if (subs.length === 0)
+    return {
+      text: 'This channel follows nothing yet.',
+      blocks: [
+        section(`${title}: nothing yet. Try \`/ticket watch <id>\` or \`/ticket follow group:"Level 1"\`.`),
+      ],
+    };
+  return {
+    text: title,
+    blocks: [
+      section(`*${title}*`),
+      ...subs
+        .slice(0, 45)
+        .map((s) =>
+          section(
+            s.kind === 'watch'
+              ? `👁 Ticket *${escapeText(refs.get(s.ticketId ?? '') ?? s.ticketId ?? '?')}* (watch)`
+              : `📡 New tickets and events: ${escapeText(describeFilter(s.filter))}`,
+            { accessory: button('Remove', `${ids.actions.ticketUnsubscribe}:${s.id}`, { value: s.id }) },
+          ),
+        ),
+      context(`Added by ${[...new Set(subs.map((s) => `<@${s.createdBy}>`))].join(', ')}`),
+    ],
+  };
+}
+
+/**
+ * `/ticket watch <id|ref>` (this channel gets the ticket's events in the card's thread; the card is
+ * posted when the channel has none), `/ticket unwatch <id|ref>`, `/ticket follow [filter]` (new
+ * tickets and events matching the filter), `/ticket subscriptions` (listed privately, removable).
+ */
+export async function handleSubscriptionCommand(
+  deps: TicketDeps & { postCard: (channel: string, ref: string, respond: RespondFn) => Promise<void> },
+  verb: 'watch' | 'unwatch' | 'follow' | 'subscriptions',
+  arg: string,
+  who: { user: string; channel: string },
+  respond: RespondFn,
+): Promise<void> {
+  const say = (text: string) => respond({ response_type: 'ephemeral', replace_original: true, text });
+  const { channel, user } = who;
+  if (verb === 'subscriptions') {
+    const subs = await deps.store.subscriptionsOf(channel);
+    const refs = new Map<string, string>();
+    for (const s of subs.filter((x) => x.ticketId))
+      refs.set(
+        s.ticketId as string,
+        await deps.tickets.get(s.ticketId as string).then(
+          (t) => t.reference ?? t.id,
+          () => s.ticketId as string,
+        ),
+      );
+    return void (await respond({
+      response_type: 'ephemeral',
+      replace_original: true,
+      ...buildSubscriptions(channel, subs, refs),
+    }));
+  }
+  if (verb === 'follow') {
+    const parsed = parseFollowFilter(arg);
+    if (!parsed.ok) return void (await say(parsed.error));
+    const filter: Record<string, unknown> = { ...parsed.filter };
+    if (parsed.filter.group) filter.groupId = await deps.tickets.groupId(parsed.filter.group);
+    await deps.store.addSubscription({
+      id: randomUUID(),
+      channel,
+      kind: 'follow',
+      ticketId: undefined,
+      filter,
+      createdBy: user,
+    });
+    return void (await say(
+      `<#${channel}> now follows new tickets and their events: ${describeFilter(filter)}.`,
+    ));
+  }
+  const ticket = await deps.tickets.get(arg);
+  const name = ticket.reference ?? `ticket ${ticket.id}`;
+  const watching = (await deps.store.subscriptionsOf(channel)).filter(
+    (s) => s.kind === 'watch' && s.ticketId === ticket.id,
+  );
+  if (verb === 'unwatch') {
+    for (const s of watching) await deps.store.removeSubscription(s.id);
+    return void (await say(
+      watching.length
+        ? `<#${channel}> no longer watches ${name}.`
+        : `<#${channel}> was not watching ${name}.`,
+    ));
+  }
+  if (watching.length) return void (await say(`<#${channel}> already watches ${name}.`));
+  if (!(await deps.store.find(ticket.id, channel))) await deps.postCard(channel, ticket.id, respond);
+  await deps.store.addSubscription({
+    id: randomUUID(),
+    channel,
+    kind: 'watch',
+    ticketId: ticket.id,
+    filter: {},
+    createdBy: user,
+  });
+  await say(`<#${channel}> now watches ${name}: its events go in the card's thread.`);
+}
+
+/** The Remove buttons of `/ticket subscriptions`. */
+export function registerSubscriptionActions(app: App, deps: TicketDeps): void {
+  app.action<BlockAction<ButtonAction>>(
+    new RegExp(`^${ids.actions.ticketUnsubscribe}:`),
+    async ({ ack, body, action, respond }) => {
+      await ack();
+      const channel = body.channel?.id ?? '';
+      const id = action.value ?? '';
+      detach(deps.logger, async () => {
+        try {
+          await deps.store.removeSubscription(id);
+          const subs = await deps.store.subscriptionsOf(channel);
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: true,
+            ...buildSubscriptions(channel, subs, new Map()),
+          });
+        } catch (error) {
+          await respond({
+            response_type: 'ephemeral',
+            replace_original: false,
+            text: describeError(error, deps.logger, channel),
+          });
+        }
+      });
+    },
+  );
+}
