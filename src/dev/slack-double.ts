@@ -32,11 +32,13 @@ export interface SlackUserRecord {
   is_bot?: boolean;
 }
 
-/** A scripted answer for the next call(s) of a method: an HTTP 429, or `{ok:false,error}`. */
+/** A scripted answer for the next call(s) of a method: an HTTP 429, `{ok:false,error}`, an HTTP error, or a lost answer. */
 export type SlackFault =
   | { kind: 'rate_limited'; retryAfter: number }
   | { kind: 'error'; error: string }
-  | { kind: 'http'; status: number };
+  | { kind: 'http'; status: number }
+  /** The call takes effect, then the answer is lost (HTTP 500): the caller cannot know it worked. */
+  | { kind: 'lost_response' };
 
 /**
  * A local Slack double: a real loopback HTTP server implementing the Web API methods confdesk uses,
@@ -182,7 +184,9 @@ export class SlackDouble {
     const payload = surface === 'message' ? args : (args.view as unknown);
     if (surface && !this.valid(method, payload, surface === 'message' ? 'message' : viewSurface(payload)))
       return reply(200, { ok: false, error: 'invalid_blocks' });
-    reply(200, this.answer(method, args));
+    const answer = this.answer(method, args);
+    if (fault?.kind === 'lost_response') return reply(500, { ok: false, error: 'fatal_error' });
+    reply(200, answer);
   }
 
   /** Checks a payload against Block Kit limits, recording any violation. */
@@ -283,6 +287,22 @@ export class SlackDouble {
           (u) => u.profile.email?.toLowerCase() === String(a.email).toLowerCase(),
         );
         return user ? { ok: true, user } : { ok: false, error: 'users_not_found' };
+      }
+      case 'conversations.replies': {
+        const thread = this.messages.filter(
+          (m) => m.channel === channel && (m.ts === a.ts || m.thread_ts === a.ts),
+        );
+        return {
+          ok: true,
+          messages: thread.map((m) => ({
+            ts: m.ts,
+            thread_ts: m.thread_ts,
+            text: m.text,
+            user: m.user,
+            ...(a.include_all_metadata && m.metadata ? { metadata: m.metadata } : {}),
+          })),
+          has_more: false,
+        };
       }
       case 'conversations.info':
         return {

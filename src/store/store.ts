@@ -55,7 +55,10 @@ export interface Store extends TicketCardRepository {
     cursor: { name: string; value: string } | undefined,
     items: Omit<OutboxItem, 'status' | 'attempts' | 'slackTs'>[],
   ): Promise<number>;
-  /** Leases up to `limit` pending items (due now) to `owner` for `leaseMs`; another replica skips them. */
+  /**
+   * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`;
+   * another replica skips them. A lease that runs out (its owner crashed) frees the item again.
+   */
   claim(owner: string, limit: number, leaseMs: number): Promise<OutboxItem[]>;
   /** Records the outcome of a delivery attempt by the lease's owner. */
   settle(
@@ -273,7 +276,7 @@ class KyselyStore implements Store {
       let q = tx
         .selectFrom('outbox')
         .selectAll()
-        .where('status', '=', 'pending')
+        .where('status', 'in', ['pending', 'unknown'])
         .where('available_at', '<=', iso(now))
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now))]))
         .orderBy('created_at')

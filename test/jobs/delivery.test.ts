@@ -1,0 +1,183 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { WebClient } from '@slack/web-api';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SlackDouble } from '../../src/dev/slack-double.js';
+import { DeliveryWorker, eventMetadataType } from '../../src/jobs/delivery.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { openStore, type Store } from '../../src/store/store.js';
+
+let slack: SlackDouble;
+let store: Store;
+let dir: string;
+let clock: number;
+
+beforeEach(async () => {
+  slack = await new SlackDouble().start();
+  dir = mkdtempSync(join(tmpdir(), 'confdesk-delivery-'));
+  clock = Date.parse('2027-01-01T10:00:00Z');
+  store = await openStore({ dataDir: dir, now: () => new Date(clock) });
+});
+afterEach(async () => {
+  await store.close();
+  await slack.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A worker on a Web API client that never retries by itself, and a clock the test moves. */
+const worker = (paceMs = 0) =>
+  new DeliveryWorker({
+    store,
+    slack: new WebClient('xoxb-delivery', {
+      slackApiUrl: slack.apiUrl,
+      retryConfig: { retries: 0 },
+      rejectRateLimitedCalls: true,
+    }),
+    logger: createLogger('silent'),
+    owner: 'w1',
+    paceMs,
+    now: () => new Date(clock),
+    sleep: async (ms) => {
+      clock += ms;
+    },
+  });
+
+const event = (eventId: string, channel = 'C1') => ({
+  ticketId: '7',
+  eventId,
+  channel,
+  payload: { eventName: `event.${eventId}`, timestamp: '2027-01-01T09:59:00Z', source: 'agent' },
+});
+const postsOf = (eventId: string) =>
+  slack.messages.filter(
+    (m) =>
+      (m.metadata as { event_payload?: { event_id?: string } } | undefined)?.event_payload?.event_id ===
+      eventId,
+  );
+
+/** The card the events thread under. */
+async function card(channel = 'C1') {
+  const ts = '1700000000.000001';
+  slack.messages.push({
+    channel,
+    ts,
+    text: 'card',
+    blocks: [],
+    thread_ts: undefined,
+    metadata: undefined,
+    user: slack.botUserId,
+  });
+  await store.save({ ticketId: '7', channel, ts });
+  return ts;
+}
+
+describe('the delivery worker', () => {
+  it('posts each event once into its ticket’s thread, tagged with the event id', async () => {
+    const ts = await card();
+    await store.advance(undefined, [event('e1'), event('e2')]);
+    expect(await worker().runOnce()).toBe(2);
+    expect(await worker().runOnce()).toBe(0);
+    for (const id of ['e1', 'e2']) {
+      const [post] = postsOf(id);
+      expect(postsOf(id)).toHaveLength(1);
+      expect(post?.thread_ts).toBe(ts);
+      expect(post?.metadata).toMatchObject({
+        event_type: eventMetadataType,
+        event_payload: { ticket_id: '7', event_id: id },
+      });
+      expect(post?.text).toContain(`*event.${id}*`);
+    }
+    expect((await store.outboxOf('7')).every((i) => i.status === 'delivered' && i.slackTs)).toBe(true);
+  });
+
+  it('after a 429 posts nothing, and tries again once Retry-After has passed', async () => {
+    await card();
+    await store.advance(undefined, [event('e1')]);
+    slack.failNext('chat.postMessage', { kind: 'rate_limited', retryAfter: 3 });
+    const w = worker();
+    expect(await w.runOnce()).toBe(0);
+    expect(postsOf('e1')).toHaveLength(0);
+    expect(await w.runOnce()).toBe(0); // not due yet
+    clock += 3_000;
+    expect(await w.runOnce()).toBe(1);
+    expect(postsOf('e1')).toHaveLength(1);
+  });
+
+  it('resolves a lost answer without posting twice: the message is found by its metadata', async () => {
+    await card();
+    await store.advance(undefined, [event('e1')]);
+    slack.failNext('chat.postMessage', { kind: 'lost_response' });
+    const w = worker();
+    expect(await w.runOnce()).toBe(0);
+    expect((await store.outboxOf('7'))[0]?.status).toBe('unknown');
+    clock += 2_000;
+    expect(await w.runOnce()).toBe(1);
+    expect(postsOf('e1')).toHaveLength(1);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('posts again after a 5xx that posted nothing, once', async () => {
+    await card();
+    await store.advance(undefined, [event('e1')]);
+    slack.failNext('chat.postMessage', { kind: 'http', status: 503 });
+    const w = worker();
+    await w.runOnce();
+    clock += 2_000;
+    expect(await w.runOnce()).toBe(1);
+    expect(postsOf('e1')).toHaveLength(1);
+  });
+
+  it('does not post twice when a worker died after posting: the next lease finds the message', async () => {
+    const ts = await card();
+    await store.advance(undefined, [event('e1')]);
+    // A first worker claims, posts, and dies before recording the outcome.
+    const [claimed] = await store.claim('dead', 10, 60_000);
+    expect(claimed?.eventId).toBe('e1');
+    slack.messages.push({
+      channel: 'C1',
+      ts: '1700000000.000002',
+      text: 'event',
+      blocks: undefined,
+      thread_ts: ts,
+      metadata: { event_type: eventMetadataType, event_payload: { ticket_id: '7', event_id: 'e1' } },
+      user: slack.botUserId,
+    });
+    expect(await worker().runOnce()).toBe(0); // still leased to the dead one
+    clock += 61_000;
+    expect(await worker().runOnce()).toBe(1);
+    expect(postsOf('e1')).toHaveLength(1);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(0);
+  });
+
+  it('keeps the events of a channel the bot was removed from, and stops posting there', async () => {
+    await card('CGONE');
+    slack.notInChannel.add('CGONE');
+    await store.advance(undefined, [event('e1', 'CGONE')]);
+    await worker().runOnce();
+    expect((await store.outboxOf('7'))[0]?.status).toBe('parked');
+    clock += 60_000;
+    await worker().runOnce();
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+  });
+
+  it('paces each channel at Slack’s one message a second, channels in parallel', async () => {
+    await card('C1');
+    await card('C2');
+    await store.advance(undefined, [
+      event('a1'),
+      event('a2'),
+      event('a3'),
+      event('b1', 'C2'),
+      event('b2', 'C2'),
+    ]);
+    const start = clock;
+    expect(await worker(1_100).runOnce()).toBe(5);
+    const at = (channel: string) =>
+      slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel).length;
+    expect(at('C1')).toBe(3);
+    expect(at('C2')).toBe(2);
+    // Three posts in one channel take at least two gaps of 1.1 s on the worker's clock.
+    expect(clock - start).toBeGreaterThanOrEqual(2_200);
+  });
+});
