@@ -47,13 +47,14 @@ export interface Store extends TicketCardRepository {
   subscriptionsForTicket(ticketId: string): Promise<Subscription[]>;
   getCursor(name: string): Promise<string | undefined>;
   /**
-   * Advances a cursor and records new events in the outbox, in one transaction: a crash leaves either
-   * both or neither. Events already in the outbox (same ticket, event id, channel) are ignored.
+   * Advances a cursor (and the last version seen of a ticket) and records new events in the outbox,
+   * in one transaction: a crash leaves either all or none. Events already in the outbox (same ticket, event id, channel) are ignored.
    * Answers how many were new.
    */
   advance(
     cursor: { name: string; value: string } | undefined,
     items: Omit<OutboxItem, 'status' | 'attempts' | 'slackTs'>[],
+    seen?: { ticketId: string; modified: string; state: string | undefined },
   ): Promise<number>;
   /**
    * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`;
@@ -66,7 +67,9 @@ export interface Store extends TicketCardRepository {
     outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date },
   ): Promise<void>;
   outboxOf(ticketId: string): Promise<OutboxItem[]>;
-  lastSeen(ticketId: string): Promise<{ modified: string; state: string | undefined } | undefined>;
+  lastSeen(
+    ticketId: string,
+  ): Promise<{ modified: string; state: string | undefined; checkedAt: string } | undefined>;
   markSeen(ticketId: string, modified: string, state: string | undefined): Promise<void>;
   getSetting(scope: string, key: string): Promise<string | undefined>;
   setSetting(scope: string, key: string, value: string): Promise<void>;
@@ -235,6 +238,7 @@ class KyselyStore implements Store {
   async advance(
     cursor: { name: string; value: string } | undefined,
     items: Omit<OutboxItem, 'status' | 'attempts' | 'slackTs'>[],
+    seen?: { ticketId: string; modified: string; state: string | undefined },
   ): Promise<number> {
     const at = iso(this.now());
     return this.db.transaction().execute(async (tx) => {
@@ -265,6 +269,14 @@ class KyselyStore implements Store {
           .values({ name: cursor.name, value: cursor.value, updated_at: at })
           .onConflict((oc) => oc.column('name').doUpdateSet({ value: cursor.value, updated_at: at }))
           .execute();
+      if (seen) {
+        const version = { modified: seen.modified, state: seen.state ?? null, checked_at: at };
+        await tx
+          .insertInto('ticket_versions')
+          .values({ ticket_id: seen.ticketId, ...version })
+          .onConflict((oc) => oc.column('ticket_id').doUpdateSet(version))
+          .execute();
+      }
       return fresh;
     });
   }
@@ -332,7 +344,7 @@ class KyselyStore implements Store {
       .selectAll()
       .where('ticket_id', '=', ticketId)
       .executeTakeFirst();
-    return r && { modified: r.modified, state: r.state ?? undefined };
+    return r && { modified: r.modified, state: r.state ?? undefined, checkedAt: r.checked_at };
   }
 
   async markSeen(ticketId: string, modified: string, state: string | undefined): Promise<void> {

@@ -149,7 +149,8 @@ describe.each(backends)('the store, $name', ({ options }) => {
     expect(await store.lastSeen('5')).toBeUndefined();
     await store.markSeen('5', '2027-01-01T10:00:00Z', 'open');
     await store.markSeen('5', '2027-01-01T11:00:00Z', 'done');
-    expect(await store.lastSeen('5')).toEqual({ modified: '2027-01-01T11:00:00Z', state: 'done' });
+    expect(await store.lastSeen('5')).toMatchObject({ modified: '2027-01-01T11:00:00Z', state: 'done' });
+    expect(Date.parse((await store.lastSeen('5'))?.checkedAt ?? '')).not.toBeNaN();
     await store.close();
   });
 });

@@ -1,0 +1,122 @@
+import type { Logger } from '../observability/logger.js';
+import type { PlatformClient } from '../platform/client.js';
+import type { TicketRecord } from '../platform/schemas.js';
+import type { Store, Subscription } from '../store/store.js';
+
+const background = { priority: 'background' as const };
+
+export interface PollerOptions {
+  platform: PlatformClient;
+  store: Store;
+  logger: Logger;
+  /** Posts a followed ticket's card in a channel the first time it shows up there. */
+  postCard: (channel: string, ticketId: string) => Promise<void>;
+  pageSize?: number;
+}
+
+/**
+ * A version read within two seconds of its `modified` may hide a later change: the platform writes
+ * times to the second, so a change in that same second keeps the same `modified`. Such a ticket is
+ * looked at once more on the next scan.
+ */
+const fragile = (seen: { modified: string; checkedAt: string }) =>
+  Date.parse(seen.checkedAt) - Date.parse(seen.modified) < 2_000;
+
+/** Whether a `follow` subscription's filter matches a ticket (every given field must). */
+export function followMatches(filter: Record<string, unknown>, t: TicketRecord): boolean {
+  const agent = t.agent && typeof t.agent === 'object' ? t.agent : undefined;
+  if (filter.groupId !== undefined && String(t.group_id ?? '') !== String(filter.groupId)) return false;
+  if (
+    filter.agent !== undefined &&
+    agent?.username !== filter.agent &&
+    String(agent?.id ?? t.agent) !== filter.agent
+  )
+    return false;
+  if (filter.type !== undefined && t.type !== filter.type) return false;
+  if (Array.isArray(filter.states) && !filter.states.includes(t.state)) return false;
+  return true;
+}
+
+/**
+ * Finds what changed on the platform within the rate budget: one list request ordered by `modified`
+ * (newest first) per scan, read until the tickets it already knows; events are fetched only for the
+ * tickets that changed and that some channel follows. All on the budget's background lane, so a
+ * person in Slack is served first. New events go to the outbox with the cursor, in one transaction.
+ */
+export class Poller {
+  constructor(private readonly o: PollerOptions) {}
+
+  /**
+   * One scan; answers how many new outbox items it wrote. Pages are read newest-modified first and
+   * the scan stops at the first page where nothing changed: with a change a minute, one request.
+   * Each ticket's `modified` is compared with the version last seen of it (not with a global
+   * cursor: a platform clock ahead of ours, or a ticket dated in the future, must not hide changes).
+   */
+  async scanOnce(): Promise<number> {
+    const { platform, store } = this.o;
+    const changed: TicketRecord[] = [];
+    let offset = 0;
+    for (;;) {
+      const page = await platform.listTickets(
+        { user: 'all', orderby: 'modified', order: 'desc', limit: this.o.pageSize ?? 100, offset },
+        background,
+      );
+      let changedHere = 0;
+      for (const t of page.items) {
+        const modified = t.modified?.toISOString();
+        if (!modified) continue;
+        const seen = await store.lastSeen(String(t.id));
+        if (!seen || seen.modified !== modified || fragile(seen)) {
+          changed.push(t);
+          changedHere++;
+        }
+      }
+      if (changedHere === 0 || page.nextOffset === undefined || page.items.length === 0) break;
+      offset = page.nextOffset;
+    }
+    let written = 0;
+    for (const t of changed.reverse()) written += await this.collect(t);
+    return written;
+  }
+
+  /** The channels interested in a ticket: those watching it, and those whose follow filter matches. */
+  private async channelsFor(t: TicketRecord): Promise<{ channel: string; sub: Subscription }[]> {
+    const subs = await this.o.store.subscriptionsForTicket(String(t.id));
+    const wanted = subs.filter((s) => s.kind === 'watch' || followMatches(s.filter, t));
+    const byChannel = new Map<string, Subscription>();
+    for (const s of wanted) if (!byChannel.has(s.channel)) byChannel.set(s.channel, s);
+    return [...byChannel].map(([channel, sub]) => ({ channel, sub }));
+  }
+
+  /** Fetches a changed ticket's events and writes those its channels want to the outbox. */
+  async collect(t: TicketRecord): Promise<number> {
+    const { platform, store } = this.o;
+    const ticketId = String(t.id);
+    const channels = await this.channelsFor(t);
+    const seen = { ticketId, modified: t.modified?.toISOString() ?? '', state: t.state };
+    if (!channels.length) {
+      await store.markSeen(seen.ticketId, seen.modified, seen.state);
+      return 0;
+    }
+    for (const { channel } of channels)
+      if (!(await store.find(ticketId, channel))) await this.o.postCard(channel, ticketId);
+    const events = await platform.listTicketEvents({ ticketId, limit: 100 }, background);
+    const items = channels.flatMap(({ channel, sub }) => {
+      const kinds = Array.isArray(sub.filter.events) ? (sub.filter.events as string[]) : undefined;
+      return events.items
+        .filter((e) => !kinds || kinds.includes(e.eventName))
+        .map((e) => ({
+          ticketId,
+          eventId: e.id,
+          channel,
+          payload: {
+            eventName: e.eventName,
+            timestamp: e.timestamp.toISOString(),
+            source: e.source ?? null,
+          },
+        }));
+    });
+    // The events and the version they come from are recorded together.
+    return store.advance(undefined, items, seen);
+  }
+}

@@ -1,0 +1,93 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Poller } from '../../src/jobs/poller.js';
+import { createLogger } from '../../src/observability/logger.js';
+import type { SimTicket } from '../../src/sim/model.js';
+import { openStore, type Store } from '../../src/store/store.js';
+import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
+
+let platform: PlatformFixture;
+let store: Store;
+let dir: string;
+const posted: [string, string][] = [];
+let poller: Poller;
+
+beforeAll(async () => {
+  platform = await startPlatform();
+  dir = mkdtempSync(join(tmpdir(), 'confdesk-poller-'));
+  store = await openStore({ dataDir: dir });
+  poller = new Poller({
+    platform: platform.client,
+    store,
+    logger: createLogger('silent'),
+    postCard: async (channel, ticketId) => {
+      posted.push([channel, ticketId]);
+      await store.save({ ticketId, channel, ts: `${posted.length}.0` });
+    },
+  });
+});
+afterAll(async () => {
+  await store.close();
+  await platform.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ticket = (reference: string) =>
+  [...platform.sim.state.tickets.values()].find((t) => t.reference === reference) as SimTicket;
+const requests = () => platform.sim.requests.filter((r) => r.path.startsWith('/api/v3/tickets'));
+
+describe('the poller', () => {
+  it('writes the events of watched and followed tickets to the outbox, for the channels that want them', async () => {
+    const t4 = ticket('ACME-1004');
+    await store.addSubscription({
+      id: 'w',
+      channel: 'CW',
+      kind: 'watch',
+      ticketId: String(t4.id),
+      filter: {},
+      createdBy: 'U1',
+    });
+    await store.save({ ticketId: String(t4.id), channel: 'CW', ts: '9.0' });
+    await store.addSubscription({
+      id: 'f',
+      channel: 'CF',
+      kind: 'follow',
+      ticketId: undefined,
+      filter: { groupId: '10' },
+      createdBy: 'U1',
+    });
+    const written = await poller.scanOnce();
+    expect(written).toBeGreaterThan(0);
+    const watched = await store.outboxOf(String(t4.id));
+    expect(watched.map((i) => i.channel)).toEqual(Array(watched.length).fill('CW'));
+    expect(watched.map((i) => i.payload.eventName)).toContain('media.pictureTaken');
+    // Level 1's tickets went to the follower, each with its card posted first; Level 2's did not.
+    const t1 = ticket('ACME-1001');
+    expect((await store.outboxOf(String(t1.id))).every((i) => i.channel === 'CF')).toBe(true);
+    expect(posted).toContainEqual(['CF', String(t1.id)]);
+    expect(posted.some(([c, id]) => c === 'CF' && id === String(t4.id))).toBe(false);
+  });
+
+  it('spends one list request when nothing changed, and one more per changed followed ticket', async () => {
+    // Versions read within 2 s of their change are looked at once more (times are to the second).
+    await new Promise((r) => setTimeout(r, 2_100));
+    await poller.scanOnce();
+    const before = requests().length;
+    expect(await poller.scanOnce()).toBe(0);
+    expect(requests().length - before).toBe(1);
+    const t4 = ticket('ACME-1004');
+    const known = (await store.outboxOf(String(t4.id))).length;
+    platform.sim.state.takePicture(t4);
+    const mid = requests().length;
+    const written = await poller.scanOnce();
+    expect(written).toBe((await store.outboxOf(String(t4.id))).length - known);
+    expect(written).toBeGreaterThan(0);
+    expect(
+      requests()
+        .slice(mid)
+        .map((r) => r.path),
+    ).toEqual(['/api/v3/tickets', `/api/v3/tickets/${t4.id}/events`]);
+  });
+});
