@@ -2,11 +2,23 @@ import { randomUUID } from 'node:crypto';
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
 import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
-import type { Subscription } from '../../store/store.js';
+import type { Store, Subscription } from '../../store/store.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError } from '../describe-error.js';
 import { ids } from '../ids.js';
+
+/** Makes a channel watch a ticket: its events will go in the card's thread there. */
+export function watchTicket(store: Store, channel: string, ticketId: string, user: string): Promise<void> {
+  return store.addSubscription({
+    id: randomUUID(),
+    channel,
+    kind: 'watch',
+    ticketId,
+    filter: {},
+    createdBy: user,
+  });
+}
 
 /** The channel's subscriptions, privately, each with a Remove button. */
 export function buildSubscriptions(
@@ -104,14 +116,7 @@ export async function handleSubscriptionCommand(
   }
   if (watching.length) return void (await say(`<#${channel}> already watches ${name}.`));
   if (!(await deps.store.find(ticket.id, channel))) await deps.postCard(channel, ticket.id, respond);
-  await deps.store.addSubscription({
-    id: randomUUID(),
-    channel,
-    kind: 'watch',
-    ticketId: ticket.id,
-    filter: {},
-    createdBy: user,
-  });
+  await watchTicket(deps.store, channel, ticket.id, user);
   await say(`<#${channel}> now watches ${name}: its events go in the card's thread.`);
 }
 

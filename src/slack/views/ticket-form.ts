@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
@@ -7,6 +6,7 @@ import { buildTicketForm, type TicketFormValues } from '../../blocks/ticket-form
 import { PlatformInputError } from '../../platform/errors.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
+import { watchTicket } from '../commands/ticket-subscriptions.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { readTicketForm } from './read-ticket-form.js';
@@ -90,14 +90,7 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
         const posted = await client.chat.postMessage({ channel, ...card });
         await deps.store.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
         // The channel a ticket was created from follows it.
-        await deps.store.addSubscription({
-          id: randomUUID(),
-          channel,
-          kind: 'watch',
-          ticketId: ticket.id,
-          filter: {},
-          createdBy: user,
-        });
+        await watchTicket(deps.store, channel, ticket.id, user);
         await client.chat.postMessage({
           channel,
           thread_ts: posted.ts as string,
