@@ -58,6 +58,18 @@ export interface TicketEdit {
   groupId?: string | undefined;
 }
 
+/** A ticket's fields as the edit form shows them and as an edit compares them. */
+export function editableFields(t: TicketSummary): Record<keyof TicketEdit, string | undefined> {
+  return {
+    subject: t.subject,
+    description: t.description,
+    reference: t.reference,
+    state: t.state,
+    agent: t.agent?.id,
+    groupId: t.group?.id,
+  };
+}
+
 /** What a move did: the ticket before and after, as the platform has them. */
 export interface MoveOutcome {
   move: TicketMove;
@@ -167,14 +179,7 @@ export class TicketService {
     v: TicketEdit,
   ): Promise<{ after: TicketSummary; changed: string[] }> {
     const before = await this.forAction(actorSlackId, ticketId, 'edit');
-    const current: Record<keyof TicketEdit, string | undefined> = {
-      subject: before.subject,
-      description: before.description,
-      reference: before.reference,
-      state: before.state,
-      agent: before.agent?.id,
-      groupId: before.group?.id,
-    };
+    const current = editableFields(before);
     const changes = Object.fromEntries(
       (Object.keys(current) as (keyof TicketEdit)[])
         .filter((k) => v[k] !== undefined && v[k] !== current[k])

@@ -9,6 +9,7 @@ import {
   buildTimeline,
 } from '../../blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
+import { editableFields } from '../../services/tickets.js';
 import { detach } from '../after-ack.js';
 import { describeError, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
@@ -118,14 +119,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
                 deps.tickets.forAction(user, ticketId, 'edit'),
                 deps.tickets.formChoices(),
               ]);
-              const values = {
-                subject: ticket.subject,
-                description: ticket.description,
-                reference: ticket.reference,
-                state: ticket.state,
-                agent: ticket.agent?.id,
-                groupId: ticket.group?.id,
-              };
+              const values = editableFields(ticket);
               await client.views.update({
                 view_id: viewId,
                 view: buildTicketEditForm({ values, choices, metadata: JSON.stringify(place) }) as never,
