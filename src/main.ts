@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
+import { startJobs } from './jobs/start-jobs.js';
 import { createLogger } from './observability/logger.js';
 import { createPlatformClient } from './platform/client.js';
 import { PlatformError } from './platform/errors.js';
@@ -9,7 +10,8 @@ import { openStore } from './store/store.js';
 
 /**
  * The composition root: config → logger → platform (the built-in simulator when no PLATFORM_URL is
- * set) → platform client → store → Slack app → graceful shutdown on SIGINT/SIGTERM.
+ * set) → platform client → store → Slack app → background jobs (poller, delivery) → graceful
+ * shutdown on SIGINT/SIGTERM.
  */
 async function main() {
   // A .env beside package.json is read when present (Node's own loader); the environment wins.
@@ -82,6 +84,14 @@ async function main() {
     store,
   });
   const port = await slack.start();
+  const jobs = startJobs({
+    platform,
+    store,
+    tickets: slack.tickets,
+    logger,
+    slack: { token: config.slack.botToken as string, apiUrl: config.slack.apiUrl },
+    pollIntervalMs: config.pollIntervalS * 1000,
+  });
   logger.info(
     { port, mode: config.slack.appToken ? 'socket' : 'http' },
     config.slack.appToken
@@ -95,6 +105,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await slack.stop();
+    await jobs.runner.stop();
     await platform.close();
     await store.close();
     await sim?.close();

@@ -52,6 +52,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   DATA_DIR: optionalString.transform((v) => v ?? './data'),
+  POLL_INTERVAL: intFromEnv(30, 5, 3_600),
 });
 
 /**
@@ -111,6 +112,8 @@ export interface Config {
     databaseUrl: string | undefined;
     dataDir: string;
   };
+  /** Seconds between change scans of the platform (the rate budget may stretch them). */
+  pollIntervalS: number;
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -161,6 +164,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: e.PORT,
     },
     store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR },
+    pollIntervalS: e.POLL_INTERVAL,
   };
 }
 

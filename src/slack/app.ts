@@ -39,6 +39,8 @@ export interface SlackAppOptions {
 
 export interface SlackApp {
   app: App;
+  /** The ticket use cases, shared with the background jobs. */
+  tickets: TicketService;
   /** Starts the transport; resolves with the HTTP port (HTTP mode or health routes in Socket Mode). */
   start(): Promise<number>;
   stop(): Promise<void>;
@@ -93,6 +95,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 
   return {
     app,
+    tickets: ticketDeps.tickets,
     async start() {
       const started = (await app.start(options.port)) as unknown;
       const server = started as Server | undefined;

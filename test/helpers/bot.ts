@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SlackDouble } from '../../src/dev/slack-double.js';
+import { startJobs } from '../../src/jobs/start-jobs.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
@@ -50,7 +51,12 @@ export interface BotFixture {
 
 /** The simulator, the Slack double and the bot on its real HTTP receiver, all on loopback. */
 export async function startBot(
-  options: { sim?: SimulatorOptions; client?: Partial<PlatformClientOptions> } = {},
+  options: {
+    sim?: SimulatorOptions;
+    client?: Partial<PlatformClientOptions>;
+    /** Also run the background jobs (poller and delivery), scanning this often. */
+    pollIntervalMs?: number;
+  } = {},
 ): Promise<BotFixture> {
   const platform = await startPlatform(options.sim, options.client);
   const slack = await new SlackDouble().start();
@@ -69,6 +75,19 @@ export async function startBot(
     now: () => botNow,
   });
   const url = `http://127.0.0.1:${await bot.start()}`;
+  const jobs =
+    options.pollIntervalMs === undefined
+      ? undefined
+      : startJobs({
+          platform: platform.client,
+          store,
+          tickets: bot.tickets,
+          logger: createLogger('silent'),
+          slack: { token: 'xoxb-e2e', apiUrl: slack.apiUrl },
+          pollIntervalMs: options.pollIntervalMs,
+          deliverEveryMs: 50,
+          paceMs: 20,
+        });
   const parse = async (res: Response) => {
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
@@ -123,6 +142,7 @@ export async function startBot(
       return post(JSON.stringify(body), 'application/json');
     },
     async close() {
+      await jobs?.runner.stop();
       await bot.stop();
       await slack.stop();
       await platform.close();
