@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
 import { startJobs } from './jobs/start-jobs.js';
+import { webhookHandler } from './jobs/webhook-receiver.js';
 import { createLogger } from './observability/logger.js';
 import { createPlatformClient } from './platform/client.js';
 import { PlatformError } from './platform/errors.js';
@@ -73,6 +74,23 @@ async function main() {
     store.backend === 'sqlite' ? 'store: embedded SQLite file' : 'store: PostgreSQL',
   );
 
+  // Webhooks ask the poller (started below) to look at one ticket at once.
+  let jobs: ReturnType<typeof startJobs> | undefined;
+  const webhook = config.webhook;
+  const routes = webhook
+    ? [
+        {
+          path: '/webhooks/platform',
+          method: ['POST'],
+          handler: webhookHandler({
+            ...webhook,
+            logger: logger.child({ component: 'webhooks' }),
+            onTicket: async (id) => jobs?.poller.checkTicket(id),
+          }),
+        },
+      ]
+    : [];
+
   const slack = createSlackApp({
     botToken: config.slack.botToken as string,
     signingSecret: config.slack.signingSecret as string,
@@ -82,9 +100,10 @@ async function main() {
     logger,
     platform,
     store,
+    routes,
   });
   const port = await slack.start();
-  const jobs = startJobs({
+  jobs = startJobs({
     platform,
     store,
     tickets: slack.tickets,
@@ -105,7 +124,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await slack.stop();
-    await jobs.runner.stop();
+    await jobs?.runner.stop();
     await platform.close();
     await store.close();
     await sim?.close();

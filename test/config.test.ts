@@ -73,6 +73,18 @@ describe('loadConfig', () => {
     expect(error?.problems.join()).not.toContain('secret');
   });
 
+  it('enables platform webhooks with a secret, in X-Webhook-Secret unless told otherwise', () => {
+    expect(loadConfig({}).webhook).toBeUndefined();
+    expect(loadConfig({ PLATFORM_WEBHOOK_SECRET: 'abc' }).webhook).toEqual({
+      secret: 'abc',
+      header: 'X-Webhook-Secret',
+    });
+    expect(
+      loadConfig({ PLATFORM_WEBHOOK_SECRET: 'abc', PLATFORM_WEBHOOK_HEADER: 'X-Hook' }).webhook?.header,
+    ).toBe('X-Hook');
+    expect(loadConfig({ POLL_INTERVAL: '60' }).pollIntervalS).toBe(60);
+  });
+
   it('refuses a rate limit of zero', () => {
     expect(() => loadConfig({ PLATFORM_RATE_LIMIT: '0' })).toThrow(/PLATFORM_RATE_LIMIT/);
   });

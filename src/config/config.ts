@@ -53,6 +53,8 @@ export const envSchema = z.object({
   ),
   DATA_DIR: optionalString.transform((v) => v ?? './data'),
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
+  PLATFORM_WEBHOOK_SECRET: optionalString,
+  PLATFORM_WEBHOOK_HEADER: optionalString.transform((v) => v ?? 'X-Webhook-Secret'),
 });
 
 /**
@@ -114,6 +116,8 @@ export interface Config {
   };
   /** Seconds between change scans of the platform (the rate budget may stretch them). */
   pollIntervalS: number;
+  /** Set: `POST /webhooks/platform` accepts deliveries carrying this secret in `header`. */
+  webhook: { secret: string; header: string } | undefined;
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -165,6 +169,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR },
     pollIntervalS: e.POLL_INTERVAL,
+    webhook: e.PLATFORM_WEBHOOK_SECRET
+      ? { secret: e.PLATFORM_WEBHOOK_SECRET, header: e.PLATFORM_WEBHOOK_HEADER }
+      : undefined,
   };
 }
 

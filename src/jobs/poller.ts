@@ -79,6 +79,11 @@ export class Poller {
     return written;
   }
 
+  /** Looks at one ticket now (a webhook said it changed): its new events go to the outbox. */
+  async checkTicket(ticketId: string): Promise<number> {
+    return this.collect(await this.o.platform.getTicket({ ticketId }, background));
+  }
+
   /** The channels interested in a ticket: those watching it, and those whose follow filter matches. */
   private async channelsFor(t: TicketRecord): Promise<{ channel: string; sub: Subscription }[]> {
     const subs = await this.o.store.subscriptionsForTicket(String(t.id));

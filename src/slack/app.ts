@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
@@ -33,6 +33,8 @@ export interface SlackAppOptions {
   platform: PlatformClient;
   /** What survives a restart: ticket cards, subscriptions… */
   store: Store;
+  /** Extra HTTP routes on the same server (the platform's webhooks). */
+  routes?: { path: string; method: string[]; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
   /** The clock (tests move it). */
   now?: () => Date;
 }
@@ -55,6 +57,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const customRoutes = [
     { path: '/healthz', method: ['GET'], handler: health(() => true) },
     { path: '/readyz', method: ['GET'], handler: health(options.isReady ?? (() => true)) },
+    ...(options.routes ?? []),
   ];
   const socketMode = Boolean(options.appToken);
   const app = new App({

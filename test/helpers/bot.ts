@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { startJobs } from '../../src/jobs/start-jobs.js';
+import { webhookHandler } from '../../src/jobs/webhook-receiver.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
@@ -56,6 +57,8 @@ export async function startBot(
     client?: Partial<PlatformClientOptions>;
     /** Also run the background jobs (poller and delivery), scanning this often. */
     pollIntervalMs?: number;
+    /** Accept platform webhooks on POST /webhooks/platform with this secret (X-Webhook-Secret). */
+    webhookSecret?: string;
   } = {},
 ): Promise<BotFixture> {
   const platform = await startPlatform(options.sim, options.client);
@@ -64,6 +67,21 @@ export async function startBot(
     slack.addUser({ id: p.id, tz: p.tz, ...(p.email ? { email: p.email } : {}) });
   const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-bot-'));
   const store = await openStore({ dataDir });
+  let jobs: ReturnType<typeof startJobs> | undefined;
+  const routes = options.webhookSecret
+    ? [
+        {
+          path: '/webhooks/platform',
+          method: ['POST'],
+          handler: webhookHandler({
+            secret: options.webhookSecret,
+            header: 'X-Webhook-Secret',
+            logger: createLogger('silent'),
+            onTicket: async (id) => jobs?.poller.checkTicket(id),
+          }),
+        },
+      ]
+    : [];
   const bot = createSlackApp({
     botToken: 'xoxb-e2e',
     signingSecret: secret,
@@ -72,10 +90,11 @@ export async function startBot(
     logger: createLogger('silent'),
     platform: platform.client,
     store,
+    routes,
     now: () => botNow,
   });
   const url = `http://127.0.0.1:${await bot.start()}`;
-  const jobs =
+  jobs =
     options.pollIntervalMs === undefined
       ? undefined
       : startJobs({

@@ -49,3 +49,55 @@ describe('ticket events into a watching channel, end to end', () => {
     expect(ids.length).toBe(t.events.length);
   });
 });
+
+describe('platform webhooks', () => {
+  let w: BotFixture;
+  beforeAll(async () => {
+    // Scans are rare here (one at start): what arrives fast arrives by webhook.
+    w = await startBot({ pollIntervalMs: 3_600_000, webhookSecret: 's3cret-hook' });
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  const post = (secret: string | undefined, body: unknown) =>
+    fetch(`${w.url}/webhooks/platform`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(secret ? { 'x-webhook-secret': secret } : {}) },
+      body: JSON.stringify(body),
+    });
+
+  it('refuses a delivery without the secret or with a wrong one, and one that is not a delivery', async () => {
+    const body = { event: 'update', time: 1, object: 'ticket', objectId: 1, props: {} };
+    expect((await post(undefined, body)).status).toBe(401);
+    expect((await post('s3cret-hooK', body)).status).toBe(401);
+    expect((await post('s3cret-hook', { hello: 'world' })).status).toBe(400);
+  });
+
+  it('brings a new event to the thread within seconds when the platform calls back', async () => {
+    const t = [...w.platform.sim.state.tickets.values()].find(
+      (x) => x.reference === 'ACME-1002',
+    ) as SimTicket;
+    await w.command('watch ACME-1002', people.admin.id, 'CH1', '/ticket');
+    await eventually(async () => w.store.find(String(t.id), 'CH1'));
+    w.platform.sim.setWebhook({
+      url: `${w.url}/webhooks/platform`,
+      header: 'X-Webhook-Secret',
+      secret: 's3cret-hook',
+    });
+    const started = Date.now();
+    w.platform.sim.state.takePicture(t);
+    await eventually(
+      () =>
+        w.slack.messages.some(
+          (m) =>
+            m.channel === 'CH1' &&
+            String(m.text).includes('*media.pictureTaken*') &&
+            m.thread_ts !== undefined,
+        ),
+      10_000,
+    );
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(w.platform.sim.webhookDeliveries.some((d) => d.status === 202)).toBe(true);
+  });
+});
