@@ -78,7 +78,9 @@ export class DeliveryWorker {
   /** Posts one event; true when it is (now known to be) in Slack. */
   async deliver(item: OutboxItem): Promise<boolean> {
     const { store, slack, logger } = this.o;
-    const card = await store.find(item.ticketId, item.channel);
+    // Broadcasts go in the channel itself; events in the ticket card's thread.
+    const broadcast = item.payload.broadcast === true;
+    const card = broadcast ? undefined : await store.find(item.ticketId, item.channel);
     const threadTs = card?.ts;
     if (item.status === 'unknown' || item.attempts > 1) {
       // An earlier attempt may have posted without our knowing: look before posting again.
@@ -93,7 +95,7 @@ export class DeliveryWorker {
       const answer = await slack.chat.postMessage({
         channel: item.channel,
         ...(threadTs ? { thread_ts: threadTs } : {}),
-        text: eventText(item.payload),
+        text: broadcast ? String(item.payload.text) : eventText(item.payload),
         metadata: {
           event_type: eventMetadataType,
           event_payload: { ticket_id: item.ticketId, event_id: item.eventId },

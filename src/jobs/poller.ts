@@ -11,6 +11,8 @@ export interface PollerOptions {
   logger: Logger;
   /** Posts a followed ticket's card in a channel the first time it shows up there. */
   postCard: (channel: string, ticketId: string) => Promise<void>;
+  /** Re-renders a ticket's card in a channel (its state changed). */
+  refreshCard?: (channel: string, ticketId: string) => Promise<void>;
   pageSize?: number;
 }
 
@@ -93,12 +95,18 @@ export class Poller {
     return [...byChannel].map(([channel, sub]) => ({ channel, sub }));
   }
 
-  /** Fetches a changed ticket's events and writes those its channels want to the outbox. */
+  /**
+   * Fetches a changed ticket's events and writes those its channels want to the outbox; when its
+   * state changed, refreshes its cards and, for channels that asked (`broadcast`), adds a message in
+   * the channel itself.
+   */
   async collect(t: TicketRecord): Promise<number> {
-    const { platform, store } = this.o;
+    const { platform, store, logger } = this.o;
     const ticketId = String(t.id);
+    const before = await store.lastSeen(ticketId);
     const channels = await this.channelsFor(t);
-    const seen = { ticketId, modified: t.modified?.toISOString() ?? '', state: t.state };
+    const modified = t.modified?.toISOString() ?? '';
+    const seen = { ticketId, modified, state: t.state };
     if (!channels.length) {
       await store.markSeen(seen.ticketId, seen.modified, seen.state);
       return 0;
@@ -106,22 +114,43 @@ export class Poller {
     for (const { channel } of channels)
       if (!(await store.find(ticketId, channel))) await this.o.postCard(channel, ticketId);
     const events = await platform.listTicketEvents({ ticketId, limit: 100 }, background);
+    const stateChanged = before !== undefined && before.state !== t.state;
     const items = channels.flatMap(({ channel, sub }) => {
       const kinds = Array.isArray(sub.filter.events) ? (sub.filter.events as string[]) : undefined;
-      return events.items
+      const posts: {
+        ticketId: string;
+        eventId: string;
+        channel: string;
+        payload: Record<string, unknown>;
+      }[] = events.items
         .filter((e) => !kinds || kinds.includes(e.eventName))
         .map((e) => ({
           ticketId,
           eventId: e.id,
           channel,
-          payload: {
-            eventName: e.eventName,
-            timestamp: e.timestamp.toISOString(),
-            source: e.source ?? null,
-          },
+          payload: { eventName: e.eventName, timestamp: e.timestamp.toISOString(), source: e.source ?? null },
         }));
+      if (stateChanged && sub.filter.broadcast === true)
+        posts.push({
+          ticketId,
+          eventId: `state:${t.state}:${modified}`,
+          channel,
+          payload: {
+            broadcast: true,
+            text: `${t.reference ?? `Ticket ${ticketId}`} is now *${t.state ?? 'unknown'}* (was ${before?.state ?? 'unknown'}).`,
+          },
+        });
+      return posts;
     });
     // The events and the version they come from are recorded together.
-    return store.advance(undefined, items, seen);
+    const written = await store.advance(undefined, items, seen);
+    if (stateChanged && this.o.refreshCard)
+      for (const { channel } of channels)
+        await this.o
+          .refreshCard(channel, ticketId)
+          .catch((error: unknown) =>
+            logger.warn({ err: error, channel, ticketId }, 'could not refresh a ticket card'),
+          );
+    return written;
   }
 }

@@ -46,6 +46,11 @@ export function startJobs(o: JobsOptions): { runner: JobRunner; poller: Poller }
       });
       await o.store.save({ ticketId, channel, ts: posted.ts as string });
     },
+    refreshCard: async (channel, ticketId) => {
+      const card = await o.store.find(ticketId, channel);
+      if (card)
+        await slack.chat.update({ channel, ts: card.ts, ...buildTicketCard(await o.tickets.get(ticketId)) });
+    },
   });
   const worker = new DeliveryWorker({
     store: o.store,

@@ -101,3 +101,30 @@ describe('platform webhooks', () => {
     expect(w.platform.sim.webhookDeliveries.some((d) => d.status === 202)).toBe(true);
   });
 });
+
+describe('state changes found by the poller', () => {
+  it('refresh the ticket’s card where it is watched, and are broadcast where a follow asked for it', async () => {
+    const t = [...f.platform.sim.state.tickets.values()].find(
+      (x) => x.reference === 'ACME-1001',
+    ) as SimTicket;
+    await f.command('watch ACME-1001', people.admin.id, 'CR1', '/ticket');
+    await f.command('follow group:"Level 1" broadcast', people.admin.id, 'CR2', '/ticket');
+    const card = await eventually(async () => f.store.find(String(t.id), 'CR1'));
+    const message = await eventually(() =>
+      f.slack.messages.find((m) => m.channel === 'CR1' && m.ts === card.ts),
+    );
+    // Let the first scans see the ticket as it is, then change it on the platform.
+    await eventually(async () => (await f.store.lastSeen(String(t.id)))?.state === t.state);
+    const from = t.state;
+    f.platform.sim.state.setTicketState(t, from === 'open' ? 'inprogress' : 'open', 'agent');
+    await eventually(() => String(message.text).endsWith(`: ${t.state}`), 10_000);
+    const broadcast = await eventually(
+      () =>
+        f.slack.messages.find(
+          (m) => m.channel === 'CR2' && !m.thread_ts && String(m.text).includes(`is now *${t.state}*`),
+        ),
+      10_000,
+    );
+    expect(broadcast.text).toContain(`(was ${from})`);
+  });
+});
