@@ -304,6 +304,19 @@ export class SlackDouble {
           has_more: false,
         };
       }
+      case 'conversations.history': {
+        const top = this.messages.filter((m) => m.channel === channel && !m.thread_ts).reverse();
+        return {
+          ok: true,
+          messages: top.map((m) => ({
+            ts: m.ts,
+            text: m.text,
+            user: m.user,
+            ...(a.include_all_metadata && m.metadata ? { metadata: m.metadata } : {}),
+          })),
+          has_more: false,
+        };
+      }
       case 'conversations.info':
         return {
           ok: true,

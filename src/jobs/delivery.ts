@@ -127,16 +127,21 @@ export class DeliveryWorker {
     }
   }
 
-  /** The ts of a message already carrying this event's id in its metadata, if any. */
+  /**
+   * The ts of a message already carrying this event's id in its metadata, if any: in the card's
+   * thread for events, among the channel's latest messages for broadcasts.
+   */
   private async findPosted(item: OutboxItem, threadTs: string | undefined): Promise<string | undefined> {
-    if (!threadTs) return undefined;
-    const replies = await this.o.slack.conversations.replies({
-      channel: item.channel,
-      ts: threadTs,
-      include_all_metadata: true,
-      limit: 200,
-    });
-    const hit = (replies.messages ?? []).find((m) => {
+    const { slack } = this.o;
+    const answer = threadTs
+      ? await slack.conversations.replies({
+          channel: item.channel,
+          ts: threadTs,
+          include_all_metadata: true,
+          limit: 200,
+        })
+      : await slack.conversations.history({ channel: item.channel, include_all_metadata: true, limit: 100 });
+    const hit = (answer.messages ?? []).find((m) => {
       const meta = (m as { metadata?: { event_type?: string; event_payload?: Record<string, unknown> } })
         .metadata;
       return meta?.event_type === eventMetadataType && meta.event_payload?.event_id === item.eventId;

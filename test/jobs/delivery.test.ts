@@ -117,6 +117,24 @@ describe('the delivery worker', () => {
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
   });
 
+  it('resolves a lost answer for a broadcast (a channel message, not in a thread) the same way', async () => {
+    await store.advance(undefined, [
+      {
+        ticketId: '7',
+        eventId: 'state:open:1',
+        channel: 'C1',
+        payload: { broadcast: true, text: 'ACME-7 is now *open*' },
+      },
+    ]);
+    slack.failNext('chat.postMessage', { kind: 'lost_response' });
+    const w = worker();
+    expect(await w.runOnce()).toBe(0);
+    clock += 2_000;
+    expect(await w.runOnce()).toBe(1);
+    expect(postsOf('state:open:1')).toHaveLength(1);
+    expect(postsOf('state:open:1')[0]?.thread_ts).toBeUndefined();
+  });
+
   it('posts again after a 5xx that posted nothing, once', async () => {
     await card();
     await store.advance(undefined, [event('e1')]);
