@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { startJobs } from '../../src/jobs/start-jobs.js';
 import { webhookHandler } from '../../src/jobs/webhook-receiver.js';
@@ -169,6 +170,23 @@ export async function startBot(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts a bot for the enclosing test file or describe block and stops it after; fills `into` with
+ * the fixture before the tests run. After each test, checks that no payload the bot sent broke a
+ * Block Kit limit (the double refuses those, as Slack does).
+ */
+export function useBot(into: BotFixture, options: Parameters<typeof startBot>[0] = {}): void {
+  beforeAll(async () => {
+    Object.assign(into, await startBot(options));
+  });
+  afterAll(async () => {
+    await into.close();
+  });
+  afterEach(() => {
+    expect(into.slack.violations).toEqual([]);
+  });
 }
 
 /** A click on a button of a message the bot posted (or of an ephemeral reply). */

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventMetadataType } from '../../src/jobs/delivery.js';
 import type { SimTicket } from '../../src/sim/model.js';
-import { type BotFixture, eventually, people, startBot } from '../helpers/bot.js';
+import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
 
-let f: BotFixture;
-beforeAll(async () => {
-  f = await startBot({ pollIntervalMs: 200 });
-});
-afterAll(async () => {
-  await f.close();
-});
+const f = {} as BotFixture;
+useBot(f, { pollIntervalMs: 200 });
 
 const eventPosts = (channel: string, eventName: string) =>
   f.slack.messages.filter(
@@ -51,14 +46,9 @@ describe('ticket events into a watching channel, end to end', () => {
 });
 
 describe('platform webhooks', () => {
-  let w: BotFixture;
-  beforeAll(async () => {
-    // Scans are rare here (one at start): what arrives fast arrives by webhook.
-    w = await startBot({ pollIntervalMs: 3_600_000, webhookSecret: 's3cret-hook' });
-  });
-  afterAll(async () => {
-    await w.close();
-  });
+  // Scans are rare here (one at start): what arrives fast arrives by webhook.
+  const w = {} as BotFixture;
+  useBot(w, { pollIntervalMs: 3_600_000, webhookSecret: 's3cret-hook' });
 
   const post = (secret: string | undefined, body: unknown) =>
     fetch(`${w.url}/webhooks/platform`, {

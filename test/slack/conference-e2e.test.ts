@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
 import { ids } from '../../src/slack/ids.js';
 import {
@@ -7,23 +7,13 @@ import {
   eventually,
   formState,
   people,
-  startBot,
   submission,
+  useBot,
 } from '../helpers/bot.js';
 
 type Json = Record<string, unknown>;
-let f: BotFixture;
-
-beforeAll(async () => {
-  f = await startBot();
-});
-afterAll(async () => {
-  await f.close();
-});
-afterEach(() => {
-  // Every payload the bot sent went through the double's Block Kit limit checks.
-  expect(f.slack.violations).toEqual([]);
-});
+const f = {} as BotFixture;
+useBot(f);
 
 const lastView = () => {
   const call = f.slack.callsOf('views.open').at(-1);

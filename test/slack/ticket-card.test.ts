@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
 import { movesFor } from '../../src/domain/ticket-workflow.js';
 import { ticketStates } from '../../src/platform/schemas.js';
@@ -10,20 +10,12 @@ import {
   eventually,
   formState,
   people,
-  startBot,
   submission,
+  useBot,
 } from '../helpers/bot.js';
 
-let f: BotFixture;
-beforeAll(async () => {
-  f = await startBot();
-});
-afterAll(async () => {
-  await f.close();
-});
-afterEach(() => {
-  expect(f.slack.violations).toEqual([]);
-});
+const f = {} as BotFixture;
+useBot(f);
 
 const ticket = (reference: string) =>
   [...f.platform.sim.state.tickets.values()].find((t) => t.reference === reference) as SimTicket;
