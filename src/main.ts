@@ -124,7 +124,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await slack.stop();
-    await jobs?.runner.stop();
+    await jobs?.stop();
     await platform.close();
     await store.close();
     await sim?.close();

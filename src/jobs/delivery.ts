@@ -1,4 +1,5 @@
 import { ErrorCode, type WebClient } from '@slack/web-api';
+import type { MessagePayload } from '../blocks/conference-card.js';
 import { slackDate } from '../domain/time.js';
 import type { Logger } from '../observability/logger.js';
 import type { OutboxItem, Store } from '../store/store.js';
@@ -25,7 +26,12 @@ export interface DeliveryOptions {
   leaseMs?: number;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
+  /** The ticket's card, for the cards the poller queued (a followed ticket new to a channel). */
+  renderCard?: (ticketId: string) => Promise<MessagePayload>;
 }
+
+/** The settings scope marking channels the bot can no longer post in. */
+export const goneScope = 'gone-channel';
 
 /** One line of a ticket's thread for a platform event. */
 export function eventText(payload: Record<string, unknown>): string {
@@ -36,10 +42,13 @@ export function eventText(payload: Record<string, unknown>): string {
 }
 
 /**
- * The delivery worker: takes leased events from the outbox and posts each into its ticket's thread,
- * paced per channel. Exactly once as far as Slack allows: every message carries the event id in its
- * metadata; a 429 means nothing was posted (retry after `Retry-After`); a network error or 5xx is an
- * unknown outcome, resolved by looking for that metadata in the thread before posting again.
+ * The delivery worker: takes leased items from the outbox and posts them, each channel's in order and
+ * at Slack's pace. An item is a ticket's card (posted once, then its link is saved), an event (in the
+ * card's thread) or a state-change broadcast (in the channel). Exactly once as far as Slack allows:
+ * every message carries the item's id in its metadata; a 429 means nothing was posted (retry after
+ * `Retry-After`); a network error or 5xx is an unknown outcome, resolved by looking for that
+ * metadata before posting again. A channel that refuses the bot is parked: its items are kept and the
+ * people who subscribed it are told once.
  */
 export class DeliveryWorker {
   private readonly paceMs: number;
@@ -58,15 +67,26 @@ export class DeliveryWorker {
     const items = await this.o.store.claim(this.o.owner, this.o.batch ?? 20, this.o.leaseMs ?? 60_000);
     const byChannel = new Map<string, OutboxItem[]>();
     for (const i of items) byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), i]);
-    // Channels in parallel, each at Slack's pace.
-    const counts = await Promise.all(
-      [...byChannel.values()].map(async (list) => {
-        let delivered = 0;
-        for (const item of list) if (await this.deliver(item)) delivered++;
-        return delivered;
-      }),
-    );
+    // Channels in parallel, each in order at Slack's pace.
+    const counts = await Promise.all([...byChannel].map(([channel, list]) => this.deliverAll(channel, list)));
     return counts.reduce((a, b) => a + b, 0);
+  }
+
+  private async deliverAll(channel: string, list: OutboxItem[]): Promise<number> {
+    const { store } = this.o;
+    let delivered = 0;
+    let outcome: Outcome = 'delivered';
+    if (await store.getSetting(goneScope, channel)) outcome = 'gone';
+    for (const item of list) {
+      if (outcome === 'gone') await store.settle(item, { status: 'parked' });
+      // After a failure the rest wait for the next claim, which keeps the channel's order.
+      else if (outcome === 'retry') await store.settle(item, { status: item.status });
+      else {
+        outcome = await this.deliver(item);
+        if (outcome === 'delivered') delivered++;
+      }
+    }
+    return delivered;
   }
 
   private async pace(channel: string): Promise<void> {
@@ -75,61 +95,92 @@ export class DeliveryWorker {
     this.lastPost.set(channel, this.now().getTime());
   }
 
-  /** Posts one event; true when it is (now known to be) in Slack. */
-  async deliver(item: OutboxItem): Promise<boolean> {
+  /** Posts one item; answers whether it is (now known to be) in Slack, to retry, or the channel is gone. */
+  async deliver(item: OutboxItem): Promise<Outcome> {
     const { store, slack, logger } = this.o;
-    // Broadcasts go in the channel itself; events in the ticket card's thread.
-    const broadcast = item.payload.broadcast === true;
-    const card = broadcast ? undefined : await store.find(item.ticketId, item.channel);
-    const threadTs = card?.ts;
+    const isCard = item.payload.card === true;
+    const threadTs =
+      isCard || item.payload.broadcast === true
+        ? undefined
+        : (await store.find(item.ticketId, item.channel))?.ts;
+    const done = async (ts: string): Promise<Outcome> => {
+      if (isCard) await store.save({ ticketId: item.ticketId, channel: item.channel, ts });
+      await store.settle(item, { status: 'delivered', slackTs: ts });
+      return 'delivered';
+    };
+    const later = async (ms: number, status: OutboxItem['status']): Promise<Outcome> => {
+      await store.settle(item, { status, retryAt: new Date(this.now().getTime() + ms) });
+      return 'retry';
+    };
     if (item.status === 'unknown' || item.attempts > 1) {
       // An earlier attempt may have posted without our knowing: look before posting again.
       const found = await this.findPosted(item, threadTs).catch(() => undefined);
-      if (found) {
-        await store.settle(item, { status: 'delivered', slackTs: found });
-        return true;
-      }
+      if (found) return done(found);
+    }
+    if (isCard && (await store.find(item.ticketId, item.channel))) {
+      await store.settle(item, { status: 'delivered' }); // posted by a person's /ticket watch meanwhile
+      return 'delivered';
+    }
+    let message: Partial<MessagePayload> & { text: string };
+    try {
+      message = isCard
+        ? await (this.o.renderCard as NonNullable<DeliveryOptions['renderCard']>)(item.ticketId)
+        : { text: item.payload.broadcast === true ? String(item.payload.text) : eventText(item.payload) };
+    } catch (error) {
+      logger.warn({ err: error, ticket: item.ticketId }, 'could not read a ticket for its card; later');
+      return later(30_000, item.status);
     }
     await this.pace(item.channel);
     try {
       const answer = await slack.chat.postMessage({
         channel: item.channel,
         ...(threadTs ? { thread_ts: threadTs } : {}),
-        text: broadcast ? String(item.payload.text) : eventText(item.payload),
+        ...message,
         metadata: {
           event_type: eventMetadataType,
           event_payload: { ticket_id: item.ticketId, event_id: item.eventId },
         },
       });
-      await store.settle(item, { status: 'delivered', slackTs: answer.ts as string });
-      return true;
+      return done(answer.ts as string);
     } catch (error) {
       const e = error as { code?: string; retryAfter?: number; data?: { error?: string } };
-      if (e.code === ErrorCode.RateLimitedError) {
-        // Nothing was posted: try again once Slack allows it.
-        const retryAt = new Date(this.now().getTime() + (e.retryAfter ?? 1) * 1000);
-        await store.settle(item, { status: 'pending', retryAt });
-      } else if (e.code === ErrorCode.PlatformError && gone.has(e.data?.error ?? '')) {
-        logger.warn(
-          { channel: item.channel, error: e.data?.error },
-          'channel cannot receive events any more; keeping them',
-        );
-        await store.settle(item, { status: 'parked' });
-      } else {
-        // Network error or 5xx: it may or may not have been posted. Resolved on the next attempt.
-        logger.warn(
-          { channel: item.channel, event: item.eventId, err: error },
-          'unknown outcome of a delivery',
-        );
-        await store.settle(item, { status: 'unknown', retryAt: new Date(this.now().getTime() + 2_000) });
+      // Nothing was posted: try again once Slack allows it.
+      if (e.code === ErrorCode.RateLimitedError) return later((e.retryAfter ?? 1) * 1000, 'pending');
+      if (e.code === ErrorCode.PlatformError && gone.has(e.data?.error ?? '')) {
+        await this.park(item, e.data?.error ?? '');
+        return 'gone';
       }
-      return false;
+      // Network error or 5xx: it may or may not have been posted. Resolved on the next attempt.
+      logger.warn(
+        { channel: item.channel, event: item.eventId, err: error },
+        'unknown outcome of a delivery',
+      );
+      return later(2_000, 'unknown');
     }
   }
 
+  /** Keeps the channel's items (parked) and tells the people who subscribed it, once. */
+  private async park(item: OutboxItem, reason: string): Promise<void> {
+    const { store, slack, logger } = this.o;
+    const { channel } = item;
+    await store.settle(item, { status: 'parked' });
+    if (!(await store.setSettingOnce(goneScope, channel, reason))) return;
+    logger.warn({ channel, error: reason }, 'channel cannot receive ticket events any more; keeping them');
+    const people = new Set((await store.subscriptionsOf(channel)).map((s) => s.createdBy));
+    for (const user of people)
+      await slack.chat
+        .postMessage({
+          channel: user,
+          text:
+            `I can no longer post ticket events in <#${channel}> (Slack says \`${reason}\`: I was removed or the channel was archived). ` +
+            'I keep them: invite me back with `/invite @confdesk` and they will follow; to stop, remove the subscription with `/ticket subscriptions` there.',
+        })
+        .catch((error: unknown) => logger.warn({ err: error, user }, 'could not tell a subscriber'));
+  }
+
   /**
-   * The ts of a message already carrying this event's id in its metadata, if any: in the card's
-   * thread for events, among the channel's latest messages for broadcasts.
+   * The ts of a message already carrying this item's id in its metadata, if any: in the card's
+   * thread for events, among the channel's latest messages for cards and broadcasts.
    */
   private async findPosted(item: OutboxItem, threadTs: string | undefined): Promise<string | undefined> {
     const { slack } = this.o;
@@ -144,8 +195,14 @@ export class DeliveryWorker {
     const hit = (answer.messages ?? []).find((m) => {
       const meta = (m as { metadata?: { event_type?: string; event_payload?: Record<string, unknown> } })
         .metadata;
-      return meta?.event_type === eventMetadataType && meta.event_payload?.event_id === item.eventId;
+      return (
+        meta?.event_type === eventMetadataType &&
+        meta.event_payload?.event_id === item.eventId &&
+        String(meta.event_payload?.ticket_id) === item.ticketId
+      );
     });
     return hit?.ts;
   }
 }
+
+type Outcome = 'delivered' | 'retry' | 'gone';

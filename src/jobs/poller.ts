@@ -9,10 +9,13 @@ export interface PollerOptions {
   platform: PlatformClient;
   store: Store;
   logger: Logger;
-  /** Posts a followed ticket's card in a channel the first time it shows up there. */
-  postCard: (channel: string, ticketId: string) => Promise<void>;
   /** Re-renders a ticket's card in a channel (its state changed). */
-  refreshCard?: (channel: string, ticketId: string) => Promise<void>;
+  refreshCard?: (channel: string, ticket: TicketRecord) => Promise<void>;
+  /**
+   * Asked before each changed ticket is looked at: false stops the scan (another replica took over
+   * the poller's lease while this one was held up).
+   */
+  keepGoing?: () => Promise<boolean>;
   pageSize?: number;
 }
 
@@ -23,6 +26,14 @@ export interface PollerOptions {
  */
 const fragile = (seen: { modified: string; checkedAt: string }) =>
   Date.parse(seen.checkedAt) - Date.parse(seen.modified) < 2_000;
+
+/**
+ * A new subscription starts with the events of the minute before it (context for whoever just
+ * subscribed) rather than the ticket's whole history, which stays one click away (Timeline).
+ */
+const historyMs = 60_000;
+
+type NewItem = Parameters<Store['advance']>[1][number];
 
 /** Whether a `follow` subscription's filter matches a ticket (every given field must). */
 export function followMatches(filter: Record<string, unknown>, t: TicketRecord): boolean {
@@ -77,7 +88,10 @@ export class Poller {
       offset = page.nextOffset;
     }
     let written = 0;
-    for (const t of changed.reverse()) written += await this.collect(t);
+    for (const t of changed.reverse()) {
+      if (this.o.keepGoing && !(await this.o.keepGoing())) break;
+      written += await this.collect(t);
+    }
     return written;
   }
 
@@ -96,9 +110,9 @@ export class Poller {
   }
 
   /**
-   * Fetches a changed ticket's events and writes those its channels want to the outbox; when its
-   * state changed, refreshes its cards and, for channels that asked (`broadcast`), adds a message in
-   * the channel itself.
+   * Fetches a changed ticket's events and writes those its channels want to the outbox, after the
+   * ticket's card for channels that have none yet; when its state changed, refreshes its cards and,
+   * for channels that asked (`broadcast`), adds a message in the channel itself.
    */
   async collect(t: TicketRecord): Promise<number> {
     const { platform, store, logger } = this.o;
@@ -111,43 +125,36 @@ export class Poller {
       await store.markSeen(seen.ticketId, seen.modified, seen.state);
       return 0;
     }
-    for (const { channel } of channels)
-      if (!(await store.find(ticketId, channel))) await this.o.postCard(channel, ticketId);
-    const events = await platform.listTicketEvents({ ticketId, limit: 100 }, background);
+    const events = [];
+    for await (const e of platform.paginate('listTicketEvents', { ticketId, limit: 100 }, background))
+      events.push(e);
     const stateChanged = before !== undefined && before.state !== t.state;
-    const items = channels.flatMap(({ channel, sub }) => {
+    const items: NewItem[] = [];
+    for (const { channel, sub } of channels) {
+      const item = (eventId: string, payload: Record<string, unknown>) =>
+        items.push({ ticketId, eventId, channel, payload });
+      if (!(await store.find(ticketId, channel))) item('card', { card: true });
       const kinds = Array.isArray(sub.filter.events) ? (sub.filter.events as string[]) : undefined;
-      const posts: {
-        ticketId: string;
-        eventId: string;
-        channel: string;
-        payload: Record<string, unknown>;
-      }[] = events.items
-        .filter((e) => !kinds || kinds.includes(e.eventName))
-        .map((e) => ({
-          ticketId,
-          eventId: e.id,
-          channel,
-          payload: { eventName: e.eventName, timestamp: e.timestamp.toISOString(), source: e.source ?? null },
-        }));
+      const since = sub.createdAt.getTime() - historyMs;
+      for (const e of events)
+        if ((!kinds || kinds.includes(e.eventName)) && e.timestamp.getTime() >= since)
+          item(e.id, {
+            eventName: e.eventName,
+            timestamp: e.timestamp.toISOString(),
+            source: e.source ?? null,
+          });
       if (stateChanged && sub.filter.broadcast === true)
-        posts.push({
-          ticketId,
-          eventId: `state:${t.state}:${modified}`,
-          channel,
-          payload: {
-            broadcast: true,
-            text: `${t.reference ?? `Ticket ${ticketId}`} is now *${t.state ?? 'unknown'}* (was ${before?.state ?? 'unknown'}).`,
-          },
+        item(`state:${t.state}:${modified}`, {
+          broadcast: true,
+          text: `${t.reference ?? `Ticket ${ticketId}`} is now *${t.state ?? 'unknown'}* (was ${before?.state ?? 'unknown'}).`,
         });
-      return posts;
-    });
+    }
     // The events and the version they come from are recorded together.
     const written = await store.advance(undefined, items, seen);
     if (stateChanged && this.o.refreshCard)
       for (const { channel } of channels)
         await this.o
-          .refreshCard(channel, ticketId)
+          .refreshCard(channel, t)
           .catch((error: unknown) =>
             logger.warn({ err: error, channel, ticketId }, 'could not refresh a ticket card'),
           );

@@ -273,6 +273,15 @@ export class TicketService {
     return found;
   }
 
+  /** A ticket's card for background work: from a record in hand, or read on the budget's low lane. */
+  async summary(ticket: string | TicketRecord): Promise<TicketSummary> {
+    const record =
+      typeof ticket === 'string'
+        ? await this.platform.getTicket({ ticketId: ticket }, { priority: 'background' })
+        : ticket;
+    return summarizeTicket(record, await this.groupNames());
+  }
+
   /** A ticket by id, or by its reference. */
   async get(ref: string): Promise<TicketSummary> {
     return summarizeTicket(await this.record(ref), await this.groupNames());

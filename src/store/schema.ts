@@ -30,7 +30,11 @@ export interface Database {
     lease_until: string | null;
     slack_ts: string | null;
     created_at: string;
+    /** Order of the items written by one `advance` (they share `created_at`). */
+    position: number;
   };
+  /** Named leases: which replica runs a singleton job (the poller) right now. */
+  leases: { name: string; owner: string; until: string };
   settings: { scope: string; key: string; value: string };
   user_links: { slack_user_id: string; platform_user_id: string; email: string | null; updated_at: string };
   installations: { team_id: string; value: string; updated_at: string };
@@ -112,6 +116,21 @@ export const migrations: Record<string, Migration> = {
         .addColumn('team_id', 'text', (c) => c.primaryKey())
         .addColumn('value', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0002_order_and_leases': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('outbox')
+        .addColumn('position', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema.createIndex('outbox_channel').on('outbox').columns(['channel', 'status']).execute();
+      await db.schema
+        .createTable('leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('owner', 'text', (c) => c.notNull())
+        .addColumn('until', 'text', (c) => c.notNull())
         .execute();
     },
   },

@@ -8,6 +8,7 @@ import {
   Migrator,
   PostgresDialect,
   SqliteDialect,
+  sql,
 } from 'kysely';
 import pg from 'pg';
 import { type Database, migrations } from './schema.js';
@@ -33,6 +34,8 @@ export interface OutboxItem {
   status: 'pending' | 'delivered' | 'unknown' | 'parked';
   attempts: number;
   slackTs: string | undefined;
+  /** Who holds it (set on claimed items): only that owner may settle it. */
+  leaseOwner?: string | undefined;
 }
 
 /**
@@ -57,15 +60,28 @@ export interface Store extends TicketCardRepository {
     seen?: { ticketId: string; modified: string; state: string | undefined },
   ): Promise<number>;
   /**
-   * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`;
-   * another replica skips them. A lease that runs out (its owner crashed) frees the item again.
+   * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`, in
+   * the order they were written. A channel belongs to one owner at a time and waits while one of its
+   * items waits for a retry, so each channel's messages go out in order and at one pace, whatever the
+   * number of replicas. A lease that runs out (its owner crashed) frees the items again.
    */
   claim(owner: string, limit: number, leaseMs: number): Promise<OutboxItem[]>;
-  /** Records the outcome of a delivery attempt by the lease's owner. */
+  /**
+   * Records the outcome of a delivery attempt. With `leaseOwner` (claimed items), only while that
+   * owner still holds the lease; answers whether it was recorded.
+   */
   settle(
-    item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel'>,
+    item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel' | 'leaseOwner'>,
     outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date },
-  ): Promise<void>;
+  ): Promise<boolean>;
+  /** Parked items of a channel go back to pending (the bot is back in it); answers how many. */
+  unpark(channel: string): Promise<number>;
+  /**
+   * Takes or renews the named lease for `ms` when it is free, expired or already `owner`'s: one
+   * replica at a time runs a singleton job. Answers whether `owner` holds it now.
+   */
+  acquireLease(name: string, owner: string, ms: number): Promise<boolean>;
+  releaseLease(name: string, owner: string): Promise<void>;
   outboxOf(ticketId: string): Promise<OutboxItem[]>;
   lastSeen(
     ticketId: string,
@@ -73,6 +89,9 @@ export interface Store extends TicketCardRepository {
   markSeen(ticketId: string, modified: string, state: string | undefined): Promise<void>;
   getSetting(scope: string, key: string): Promise<string | undefined>;
   setSetting(scope: string, key: string, value: string): Promise<void>;
+  /** Sets a setting only if it is absent; answers whether this call set it (once across replicas). */
+  setSettingOnce(scope: string, key: string, value: string): Promise<boolean>;
+  deleteSetting(scope: string, key: string): Promise<void>;
   linkUser(slackUserId: string, platformUserId: string, email: string | undefined): Promise<void>;
   userLink(slackUserId: string): Promise<{ platformUserId: string; email: string | undefined } | undefined>;
   saveInstallation(teamId: string, value: Record<string, unknown>): Promise<void>;
@@ -154,7 +173,11 @@ const toOutbox = (r: Row<'outbox'>): OutboxItem => ({
   status: r.status as OutboxItem['status'],
   attempts: Number(r.attempts),
   slackTs: r.slack_ts ?? undefined,
+  leaseOwner: r.lease_owner ?? undefined,
 });
+/** Any constant: the PostgreSQL advisory lock that serialises claims across replicas. */
+const claimLock = 5_270_001;
+const open = ['pending', 'unknown'] as const;
 
 class KyselyStore implements Store {
   constructor(
@@ -243,7 +266,7 @@ class KyselyStore implements Store {
     const at = iso(this.now());
     return this.db.transaction().execute(async (tx) => {
       let fresh = 0;
-      for (const i of items) {
+      for (const [position, i] of items.entries()) {
         const r = await tx
           .insertInto('outbox')
           .values({
@@ -258,6 +281,7 @@ class KyselyStore implements Store {
             lease_until: null,
             slack_ts: null,
             created_at: at,
+            position,
           })
           .onConflict((oc) => oc.columns(['ticket_id', 'event_id', 'channel']).doNothing())
           .executeTakeFirst();
@@ -282,20 +306,27 @@ class KyselyStore implements Store {
   }
 
   async claim(owner: string, limit: number, leaseMs: number): Promise<OutboxItem[]> {
-    const now = this.now();
-    const until = iso(new Date(now.getTime() + leaseMs));
+    const now = iso(this.now());
+    const until = iso(new Date(this.now().getTime() + leaseMs));
     return this.db.transaction().execute(async (tx) => {
-      let q = tx
+      // One claim at a time (SQLite has a single writer anyway), so no two replicas take one channel.
+      if (this.backend === 'postgres') await sql`select pg_advisory_xact_lock(${claimLock})`.execute(tx);
+      const busy = tx
+        .selectFrom('outbox')
+        .select('channel')
+        .where('status', 'in', open)
+        .where((eb) => eb.or([eb('available_at', '>', now), eb('lease_until', '>=', now)]));
+      const rows = await tx
         .selectFrom('outbox')
         .selectAll()
-        .where('status', 'in', ['pending', 'unknown'])
-        .where('available_at', '<=', iso(now))
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', iso(now))]))
+        .where('status', 'in', open)
+        .where('available_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where('channel', 'not in', busy)
         .orderBy('created_at')
-        .limit(limit);
-      // Replicas on PostgreSQL skip the rows another one is claiming at this moment.
-      if (this.backend === 'postgres') q = q.forUpdate().skipLocked();
-      const rows = await q.execute();
+        .orderBy('position')
+        .limit(limit)
+        .execute();
       for (const r of rows)
         await tx
           .updateTable('outbox')
@@ -304,15 +335,15 @@ class KyselyStore implements Store {
           .where('event_id', '=', r.event_id)
           .where('channel', '=', r.channel)
           .execute();
-      return rows.map((r) => ({ ...toOutbox(r), attempts: Number(r.attempts) + 1 }));
+      return rows.map((r) => ({ ...toOutbox(r), attempts: Number(r.attempts) + 1, leaseOwner: owner }));
     });
   }
 
   async settle(
-    item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel'>,
+    item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel' | 'leaseOwner'>,
     outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date },
-  ): Promise<void> {
-    await this.db
+  ): Promise<boolean> {
+    let q = this.db
       .updateTable('outbox')
       .set({
         status: outcome.status,
@@ -323,8 +354,40 @@ class KyselyStore implements Store {
       })
       .where('ticket_id', '=', item.ticketId)
       .where('event_id', '=', item.eventId)
-      .where('channel', '=', item.channel)
-      .execute();
+      .where('channel', '=', item.channel);
+    if (item.leaseOwner) q = q.where('lease_owner', '=', item.leaseOwner);
+    const r = await q.executeTakeFirst();
+    return Number(r.numUpdatedRows) > 0;
+  }
+
+  async unpark(channel: string): Promise<number> {
+    const r = await this.db
+      .updateTable('outbox')
+      .set({ status: 'pending', available_at: iso(this.now()) })
+      .where('channel', '=', channel)
+      .where('status', '=', 'parked')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows);
+  }
+
+  async acquireLease(name: string, owner: string, ms: number): Promise<boolean> {
+    const now = iso(this.now());
+    const until = iso(new Date(this.now().getTime() + ms));
+    const r = await this.db
+      .insertInto('leases')
+      .values({ name, owner, until })
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ owner, until })
+          .where((eb) => eb.or([eb('leases.owner', '=', owner), eb('leases.until', '<', now)])),
+      )
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async releaseLease(name: string, owner: string): Promise<void> {
+    await this.db.deleteFrom('leases').where('name', '=', name).where('owner', '=', owner).execute();
   }
 
   async outboxOf(ticketId: string): Promise<OutboxItem[]> {
@@ -333,7 +396,7 @@ class KyselyStore implements Store {
       .selectAll()
       .where('ticket_id', '=', ticketId)
       .orderBy('created_at')
-      .orderBy('event_id')
+      .orderBy('position')
       .execute();
     return rows.map(toOutbox);
   }
@@ -374,6 +437,19 @@ class KyselyStore implements Store {
       .values({ scope, key, value })
       .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ value }))
       .execute();
+  }
+
+  async setSettingOnce(scope: string, key: string, value: string): Promise<boolean> {
+    const r = await this.db
+      .insertInto('settings')
+      .values({ scope, key, value })
+      .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+
+  async deleteSetting(scope: string, key: string): Promise<void> {
+    await this.db.deleteFrom('settings').where('scope', '=', scope).where('key', '=', key).execute();
   }
 
   async linkUser(slackUserId: string, platformUserId: string, email: string | undefined): Promise<void> {

@@ -162,7 +162,7 @@ export async function startBot(
       return post(JSON.stringify(body), 'application/json');
     },
     async close() {
-      await jobs?.runner.stop();
+      await jobs?.stop();
       await bot.stop();
       await slack.stop();
       await platform.close();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
-import { DeliveryWorker, eventMetadataType } from '../../src/jobs/delivery.js';
+import { DeliveryWorker, eventMetadataType, goneScope } from '../../src/jobs/delivery.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
@@ -41,6 +41,7 @@ const worker = (paceMs = 0) =>
     sleep: async (ms) => {
       clock += ms;
     },
+    renderCard: async (ticketId) => ({ text: `Ticket ${ticketId}`, blocks: [] }),
   });
 
 const event = (eventId: string, channel = 'C1') => ({
@@ -168,15 +169,60 @@ describe('the delivery worker', () => {
     expect(slack.callsOf('chat.postMessage')).toHaveLength(0);
   });
 
-  it('keeps the events of a channel the bot was removed from, and stops posting there', async () => {
+  it('keeps the events of a channel the bot was removed from, stops posting there, and tells the subscriber once', async () => {
     await card('CGONE');
+    await store.addSubscription({
+      id: 's1',
+      channel: 'CGONE',
+      kind: 'watch',
+      ticketId: '7',
+      filter: {},
+      createdBy: 'UWATCHER',
+    });
     slack.notInChannel.add('CGONE');
-    await store.advance(undefined, [event('e1', 'CGONE')]);
+    await store.advance(undefined, [event('e1', 'CGONE'), event('e2', 'CGONE')]);
     await worker().runOnce();
-    expect((await store.outboxOf('7'))[0]?.status).toBe('parked');
+    await store.advance(undefined, [event('e3', 'CGONE')]);
     clock += 60_000;
     await worker().runOnce();
+    expect((await store.outboxOf('7')).map((i) => i.status)).toEqual(['parked', 'parked', 'parked']);
+    const posts = slack.callsOf('chat.postMessage');
+    expect(posts.filter((c) => c.args.channel === 'CGONE')).toHaveLength(1);
+    const told = posts.filter((c) => c.args.channel === 'UWATCHER');
+    expect(told).toHaveLength(1);
+    expect(String(told[0]?.args.text)).toContain('/invite @confdesk');
+    // Invited back: the kept events go out, in order.
+    slack.notInChannel.delete('CGONE');
+    await store.deleteSetting(goneScope, 'CGONE');
+    expect(await store.unpark('CGONE')).toBe(3);
+    expect(await worker().runOnce()).toBe(3);
+    expect(['e1', 'e2', 'e3'].map((id) => postsOf(id).length)).toEqual([1, 1, 1]);
+  });
+
+  it('posts a queued card first, saves its link, and threads the events after it under it', async () => {
+    await store.advance(undefined, [
+      { ticketId: '7', eventId: 'card', channel: 'CNEW', payload: { card: true } },
+      event('e1', 'CNEW'),
+    ]);
+    expect(await worker().runOnce()).toBe(2);
+    const link = await store.find('7', 'CNEW');
+    expect(postsOf('card')).toHaveLength(1);
+    expect(postsOf('card')[0]).toMatchObject({ ts: link?.ts, thread_ts: undefined, text: 'Ticket 7' });
+    expect(postsOf('e1')[0]?.thread_ts).toBe(link?.ts);
+  });
+
+  it('after a failure holds the rest of the channel back, so nothing overtakes it', async () => {
+    await card();
+    await store.advance(undefined, [event('e1'), event('e2')]);
+    slack.failNext('chat.postMessage', { kind: 'rate_limited', retryAfter: 2 });
+    const w = worker();
+    expect(await w.runOnce()).toBe(0);
+    expect(await w.runOnce()).toBe(0);
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    clock += 2_000;
+    expect(await w.runOnce()).toBe(2);
+    const order = slack.messages.filter((m) => m.thread_ts).map((m) => m.text);
+    expect(order).toEqual([expect.stringContaining('event.e1'), expect.stringContaining('event.e2')]);
   });
 
   it('paces each channel at Slack’s one message a second, channels in parallel', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventMetadataType } from '../../src/jobs/delivery.js';
+import { eventMetadataType, goneScope } from '../../src/jobs/delivery.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
 
@@ -22,7 +22,7 @@ describe('ticket events into a watching channel, end to end', () => {
       (x) => x.reference === 'ACME-1004',
     ) as SimTicket;
     const card = await eventually(async () => f.store.find(String(t.id), 'CE1'));
-    // The history arrives first, then a new event on the platform.
+    // The seeded events are from the minute before the watch: they come as context; then a new one.
     await eventually(() => eventPosts('CE1', 'media.pictureTaken').length === 1, 10_000);
     const before = eventPosts('CE1', 'session.established').length;
     f.platform.sim.state.guestJoins(t);
@@ -42,6 +42,22 @@ describe('ticket events into a watching channel, end to end', () => {
       .filter(Boolean);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(t.events.length);
+  });
+});
+
+describe('a channel the bot is invited back into', () => {
+  it('gets the ticket events kept for it while the bot could not post there', async () => {
+    await f.store.setSetting(goneScope, 'CBACK', 'not_in_channel');
+    await f.store.advance(undefined, [
+      { ticketId: '1', eventId: 'kept-1', channel: 'CBACK', payload: { eventName: 'kept.event' } },
+    ]);
+    const [parked] = await f.store.claim('someone', 10, 1);
+    await f.store.settle(parked as NonNullable<typeof parked>, { status: 'parked' });
+    // Another person joining changes nothing; the bot joining brings the kept events.
+    await f.event({ type: 'member_joined_channel', user: people.alice.id, channel: 'CBACK' });
+    await f.event({ type: 'member_joined_channel', user: f.slack.botUserId, channel: 'CBACK' });
+    await eventually(() => eventPosts('CBACK', 'kept.event').length === 1, 5_000);
+    expect(await f.store.getSetting(goneScope, 'CBACK')).toBeUndefined();
   });
 });
 

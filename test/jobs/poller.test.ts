@@ -11,21 +11,19 @@ import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 let platform: PlatformFixture;
 let store: Store;
 let dir: string;
-const posted: [string, string][] = [];
 let poller: Poller;
 
 beforeAll(async () => {
-  platform = await startPlatform();
+  // The simulator's seeded history is an hour old; after that its clock is ours.
+  let offset = -3_600_000;
+  platform = await startPlatform({ now: () => Date.now() + offset });
+  offset = 0;
   dir = mkdtempSync(join(tmpdir(), 'confdesk-poller-'));
   store = await openStore({ dataDir: dir });
   poller = new Poller({
     platform: platform.client,
     store,
     logger: createLogger('silent'),
-    postCard: async (channel, ticketId) => {
-      posted.push([channel, ticketId]);
-      await store.save({ ticketId, channel, ts: `${posted.length}.0` });
-    },
   });
 });
 afterAll(async () => {
@@ -39,7 +37,7 @@ const ticket = (reference: string) =>
 const requests = () => platform.sim.requests.filter((r) => r.path.startsWith('/api/v3/tickets'));
 
 describe('the poller', () => {
-  it('writes the events of watched and followed tickets to the outbox, for the channels that want them', async () => {
+  it('writes the new events of watched and followed tickets to the outbox, for the channels that want them', async () => {
     const t4 = ticket('ACME-1004');
     await store.addSubscription({
       id: 'w',
@@ -58,16 +56,24 @@ describe('the poller', () => {
       filter: { groupId: '10' },
       createdBy: 'U1',
     });
-    const written = await poller.scanOnce();
-    expect(written).toBeGreaterThan(0);
-    const watched = await store.outboxOf(String(t4.id));
+    const subscribedAt = Date.now();
+    expect(await poller.scanOnce()).toBeGreaterThan(0);
+    // The ticket's history (hours old in the simulator) stays out of the thread; new events go in.
+    const t4events = () => store.outboxOf(String(t4.id));
+    expect(t4.events.some((e) => e.timestamp < subscribedAt - 60_000)).toBe(true);
+    expect(
+      (await t4events()).filter((i) => Date.parse(String(i.payload.timestamp)) < subscribedAt - 60_000),
+    ).toEqual([]);
+    platform.sim.state.takePicture(t4);
+    await poller.checkTicket(String(t4.id));
+    const watched = await t4events();
     expect(watched.map((i) => i.channel)).toEqual(Array(watched.length).fill('CW'));
     expect(watched.map((i) => i.payload.eventName)).toContain('media.pictureTaken');
-    // Level 1's tickets went to the follower, each with its card posted first; Level 2's did not.
-    const t1 = ticket('ACME-1001');
-    expect((await store.outboxOf(String(t1.id))).every((i) => i.channel === 'CF')).toBe(true);
-    expect(posted).toContainEqual(['CF', String(t1.id)]);
-    expect(posted.some(([c, id]) => c === 'CF' && id === String(t4.id))).toBe(false);
+    // Level 1's tickets go to the follower, each after its card (the channel has none); Level 2's do not.
+    const t1 = await store.outboxOf(String(ticket('ACME-1001').id));
+    expect(t1[0]).toMatchObject({ channel: 'CF', eventId: 'card', payload: { card: true } });
+    expect(t1.every((i) => i.channel === 'CF')).toBe(true);
+    expect(watched.some((i) => i.channel === 'CF')).toBe(false);
   });
 
   it('spends one list request when nothing changed, and one more per changed followed ticket', async () => {

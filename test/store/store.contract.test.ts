@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore, type Store, type StoreOptions } from '../../src/store/store.js';
+import { type OutboxItem, openStore, type Store, type StoreOptions } from '../../src/store/store.js';
 
 /**
  * ONE contract for both backends: the embedded SQLite file always, PostgreSQL when TEST_DATABASE_URL
@@ -116,31 +116,78 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
-  it('leases pending items to one claimer at a time, until the lease runs out; settled items stay settled', async () => {
+  it('leases each channel to one claimer at a time, in order, until the lease runs out; settled items stay settled', async () => {
     let now = new Date('2027-01-01T10:00:00Z');
     const store = await open(options(), () => now);
-    await store.advance(
-      undefined,
-      Array.from({ length: 6 }, (_, i) => ({ ticketId: '9', eventId: `e${i}`, channel: 'C1', payload: {} })),
-    );
-    const [a, b] = await Promise.all([store.claim('w1', 4, 60_000), store.claim('w2', 4, 60_000)]);
-    const claimed = [...(a ?? []), ...(b ?? [])].map((i) => i.eventId);
-    expect(new Set(claimed).size).toBe(claimed.length);
-    expect(claimed.length).toBe(6);
+    const item = (eventId: string, channel: string) => ({ ticketId: '9', eventId, channel, payload: {} });
+    await store.advance(undefined, [
+      ...Array.from({ length: 6 }, (_, i) => item(`e${i}`, 'C1')),
+      ...Array.from({ length: 3 }, (_, i) => item(`f${i}`, 'C2')),
+    ]);
+    const [a = [], b = []] = await Promise.all([store.claim('w1', 4, 60_000), store.claim('w2', 4, 60_000)]);
+    const claimed = [...a, ...b];
+    expect(new Set(claimed.map((i) => i.eventId)).size).toBe(claimed.length);
+    // Whoever claimed first took C1's first four, in the order written; the other got C2 alone.
+    const [c1, c2] = a[0]?.channel === 'C1' ? [a, b] : [b, a];
+    expect(c1.map((i) => i.eventId)).toEqual(['e0', 'e1', 'e2', 'e3']);
+    expect(c2.map((i) => i.eventId)).toEqual(['f0', 'f1', 'f2']);
+    // C1's last two wait: their channel is someone else's while the lease lasts.
     expect(await store.claim('w3', 10, 60_000)).toEqual([]);
-    const first = (a ?? [])[0] ?? (b ?? [])[0];
-    if (!first) throw new Error('nothing claimed');
-    await store.settle(first, { status: 'delivered', slackTs: '123.456' });
-    await store.settle(
-      { ticketId: '9', eventId: claimed[1] as string, channel: 'C1' },
-      { status: 'pending', retryAt: new Date(now.getTime() + 5_000) },
+    const [first, second, third] = c1 as [OutboxItem, OutboxItem, OutboxItem];
+    expect(await store.settle(first, { status: 'delivered', slackTs: '123.456' })).toBe(true);
+    expect(await store.settle({ ...third, leaseOwner: 'not-the-owner' }, { status: 'delivered' })).toBe(
+      false,
     );
+    await store.settle(second, { status: 'pending', retryAt: new Date(now.getTime() + 5_000) });
+    // An item waiting for its retry holds its channel back, so nothing overtakes it.
+    await store.settle(third, { status: 'pending' });
     now = new Date(now.getTime() + 61_000); // every lease has run out
     const again = await store.claim('w4', 10, 60_000);
-    expect(again.map((i) => i.eventId).sort()).toEqual(claimed.filter((e) => e !== first.eventId).sort());
-    expect(again.every((i) => i.attempts === 2)).toBe(true);
-    const delivered = (await store.outboxOf('9')).find((i) => i.eventId === first.eventId);
+    expect(again.map((i) => i.eventId)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5', 'f0', 'f1', 'f2']);
+    expect(again.find((i) => i.eventId === 'e1')?.attempts).toBe(2);
+    expect(again.find((i) => i.eventId === 'e4')?.attempts).toBe(1);
+    for (const i of again)
+      await store.settle(i, {
+        status: i.eventId === 'e1' ? 'unknown' : 'pending',
+        ...(i.eventId === 'e1' ? { retryAt: new Date(now.getTime() + 2_000) } : {}),
+      });
+    expect((await store.claim('w5', 10, 60_000)).map((i) => i.channel)).toEqual(['C2', 'C2', 'C2']);
+    const delivered = (await store.outboxOf('9')).find((i) => i.eventId === 'e0');
     expect(delivered).toMatchObject({ status: 'delivered', slackTs: '123.456' });
+    await store.close();
+  });
+
+  it('gives a named lease to one owner until it runs out or is released', async () => {
+    let now = new Date('2027-01-01T10:00:00Z');
+    const store = await open(options(), () => now);
+    const [x, y] = await Promise.all([
+      store.acquireLease('poller', 'r1', 60_000),
+      store.acquireLease('poller', 'r2', 60_000),
+    ]);
+    expect([x, y].filter(Boolean)).toHaveLength(1);
+    const [holder, other] = x ? ['r1', 'r2'] : ['r2', 'r1'];
+    expect(await store.acquireLease('poller', holder, 60_000)).toBe(true); // renewed
+    now = new Date(now.getTime() + 59_000);
+    expect(await store.acquireLease('poller', other, 60_000)).toBe(false);
+    now = new Date(now.getTime() + 61_000);
+    expect(await store.acquireLease('poller', other, 60_000)).toBe(true); // the holder stopped renewing
+    await store.releaseLease('poller', other);
+    expect(await store.acquireLease('poller', holder, 60_000)).toBe(true);
+    await store.close();
+  });
+
+  it('sets a setting once across concurrent callers, and parks and unparks a channel’s items', async () => {
+    const store = await open(options());
+    const tries = await Promise.all([1, 2, 3].map((n) => store.setSettingOnce('gone', 'C9', `try ${n}`)));
+    expect(tries.filter(Boolean)).toHaveLength(1);
+    await store.deleteSetting('gone', 'C9');
+    expect(await store.getSetting('gone', 'C9')).toBeUndefined();
+    await store.advance(undefined, [{ ticketId: '3', eventId: 'p1', channel: 'C9', payload: {} }]);
+    const [claimed] = await store.claim('w', 1, 60_000);
+    await store.settle(claimed as OutboxItem, { status: 'parked' });
+    expect(await store.claim('w', 1, 60_000)).toEqual([]);
+    expect(await store.unpark('C9')).toBe(1);
+    expect((await store.claim('w', 1, 60_000)).map((i) => i.eventId)).toEqual(['p1']);
     await store.close();
   });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
 import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
+import { goneScope } from '../../jobs/delivery.js';
 import type { Store, Subscription } from '../../store/store.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
@@ -120,8 +121,20 @@ export async function handleSubscriptionCommand(
   await say(`<#${channel}> now watches ${name}: its events go in the card's thread.`);
 }
 
-/** The Remove buttons of `/ticket subscriptions`. */
+/**
+ * The Remove buttons of `/ticket subscriptions`; and, when the bot is invited back into a channel it
+ * had been removed from, the ticket events kept for that channel are delivered.
+ */
 export function registerSubscriptionActions(app: App, deps: TicketDeps): void {
+  app.event('member_joined_channel', async ({ event, context }) => {
+    if (event.user !== context.botUserId || !(await deps.store.getSetting(goneScope, event.channel))) return;
+    await deps.store.deleteSetting(goneScope, event.channel);
+    const kept = await deps.store.unpark(event.channel);
+    deps.logger.info(
+      { channel: event.channel, kept },
+      'back in a channel: delivering its kept ticket events',
+    );
+  });
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ids.actions.ticketUnsubscribe}:`),
     async ({ ack, body, action, respond }) => {
