@@ -68,7 +68,11 @@ async function main() {
     logger.error({ platform: baseUrl, err: error }, `cannot reach the video platform: ${message}`);
   }
 
-  const store = await openStore({ databaseUrl: config.store.databaseUrl, dataDir: config.store.dataDir });
+  const store = await openStore({
+    databaseUrl: config.store.databaseUrl,
+    dataDir: config.store.dataDir,
+    ...(config.store.schema ? { schema: config.store.schema } : {}),
+  });
   logger.info(
     { backend: store.backend, ...(store.backend === 'sqlite' ? { dataDir: config.store.dataDir } : {}) },
     store.backend === 'sqlite' ? 'store: embedded SQLite file' : 'store: PostgreSQL',

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +7,7 @@ import { SlackDouble } from '../src/dev/slack-double.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-main-'));
 
-/** Runs the bot as `npm start` does (the build in dist/), with exactly the given environment (its store in a temp dir). */
+/** Runs the bot as `npm start` does (dist/, built by the global setup), with exactly the given environment (its store in a temp dir). */
 function runBot(env: Record<string, string>): ChildProcess {
   return spawn(process.execPath, ['dist/main.js'], {
     env: { PATH: process.env.PATH ?? '', DATA_DIR: dataDir, ...env },
@@ -29,10 +29,6 @@ const exited = (child: ChildProcess) =>
 
 let slack: SlackDouble;
 beforeAll(async () => {
-  // `npm start` builds first; so does this test, once.
-  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json'], {
-    stdio: 'inherit',
-  });
   slack = await new SlackDouble().start();
 });
 afterAll(async () => {

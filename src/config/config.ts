@@ -52,6 +52,12 @@ export const envSchema = z.object({
       .optional(),
   ),
   DATA_DIR: optionalString.transform((v) => v ?? './data'),
+  DATABASE_SCHEMA: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'expected a schema name: lower-case letters, digits and _')
+      .optional(),
+  ),
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
   PLATFORM_WEBHOOK_SECRET: optionalString,
   PLATFORM_WEBHOOK_HEADER: optionalString.transform((v) => v ?? 'X-Webhook-Secret'),
@@ -113,6 +119,8 @@ export interface Config {
     /** A postgres:// URL selects PostgreSQL (several replicas); unset, the embedded store in `dataDir`. */
     databaseUrl: string | undefined;
     dataDir: string;
+    /** PostgreSQL schema for confdesk's tables (created if missing); unset, the connection's default. */
+    schema: string | undefined;
   };
   /** Seconds between change scans of the platform (the rate budget may stretch them). */
   pollIntervalS: number;
@@ -167,7 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiUrl: e.SLACK_API_URL === undefined ? undefined : `${e.SLACK_API_URL.replace(/\/+$/, '')}/`,
       port: e.PORT,
     },
-    store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR },
+    store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR, schema: e.DATABASE_SCHEMA },
     pollIntervalS: e.POLL_INTERVAL,
     webhook: e.PLATFORM_WEBHOOK_SECRET
       ? { secret: e.PLATFORM_WEBHOOK_SECRET, header: e.PLATFORM_WEBHOOK_HEADER }

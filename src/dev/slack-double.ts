@@ -61,6 +61,8 @@ export class SlackDouble {
   botUserId = 'UBOT000001';
   teamId = 'T0000DBL';
   private readonly faults = new Map<string, SlackFault[]>();
+  /** Milliseconds a method's answer takes after its effect (a slow network): a crash can fall in between. */
+  readonly latency = new Map<string, number>();
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private seq = 0;
@@ -185,6 +187,8 @@ export class SlackDouble {
     if (surface && !this.valid(method, payload, surface === 'message' ? 'message' : viewSurface(payload)))
       return reply(200, { ok: false, error: 'invalid_blocks' });
     const answer = this.answer(method, args);
+    const delay = this.latency.get(method);
+    if (delay) await new Promise((r) => setTimeout(r, delay));
     if (fault?.kind === 'lost_response') return reply(500, { ok: false, error: 'fatal_error' });
     reply(200, answer);
   }

@@ -22,7 +22,9 @@ export interface DeliveryOptions {
   owner: string;
   /** Slack allows about one message per second per channel. */
   paceMs?: number;
+  /** Items claimed at once (default 200), at most `perChannel` of a channel (default 5): all channels move together. */
   batch?: number;
+  perChannel?: number;
   leaseMs?: number;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
@@ -64,7 +66,8 @@ export class DeliveryWorker {
 
   /** Claims one batch and delivers it; answers how many items were settled as delivered. */
   async runOnce(): Promise<number> {
-    const items = await this.o.store.claim(this.o.owner, this.o.batch ?? 20, this.o.leaseMs ?? 60_000);
+    const { store, owner, batch = 200, perChannel = 5, leaseMs = 60_000 } = this.o;
+    const items = await store.claim(owner, batch, leaseMs, perChannel);
     const byChannel = new Map<string, OutboxItem[]>();
     for (const i of items) byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), i]);
     // Channels in parallel, each in order at Slack's pace.

@@ -17,6 +17,8 @@ export interface PollerOptions {
    */
   keepGoing?: () => Promise<boolean>;
   pageSize?: number;
+  /** Tickets looked at once at most at the same time on a webhook's word (default 20). */
+  maxChecks?: number;
 }
 
 /**
@@ -57,6 +59,8 @@ export function followMatches(filter: Record<string, unknown>, t: TicketRecord):
  * person in Slack is served first. New events go to the outbox with the cursor, in one transaction.
  */
 export class Poller {
+  private readonly checks = new Map<string, { again: boolean; done: Promise<number> }>();
+
   constructor(private readonly o: PollerOptions) {}
 
   /**
@@ -95,9 +99,34 @@ export class Poller {
     return written;
   }
 
-  /** Looks at one ticket now (a webhook said it changed): its new events go to the outbox. */
-  async checkTicket(ticketId: string): Promise<number> {
-    return this.collect(await this.o.platform.getTicket({ ticketId }, background));
+  /**
+   * Looks at one ticket now (a webhook said it changed): its new events go to the outbox. A flood
+   * of webhooks costs little: calls for a ticket already being looked at are folded into one more
+   * look once it ends, and beyond `maxChecks` tickets at once the rest are left to the next scan,
+   * which finds every change anyway (webhooks only make it faster).
+   */
+  checkTicket(ticketId: string): Promise<number> {
+    const running = this.checks.get(ticketId);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    if (this.checks.size >= (this.o.maxChecks ?? 20)) return Promise.resolve(0);
+    const entry = { again: false, done: Promise.resolve(0) };
+    entry.done = (async () => {
+      let written = 0;
+      try {
+        do {
+          entry.again = false;
+          written += await this.collect(await this.o.platform.getTicket({ ticketId }, background));
+        } while (entry.again);
+      } finally {
+        this.checks.delete(ticketId);
+      }
+      return written;
+    })();
+    this.checks.set(ticketId, entry);
+    return entry.done;
   }
 
   /** The channels interested in a ticket: those watching it, and those whose follow filter matches. */

@@ -63,9 +63,10 @@ export interface Store extends TicketCardRepository {
    * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`, in
    * the order they were written. A channel belongs to one owner at a time and waits while one of its
    * items waits for a retry, so each channel's messages go out in order and at one pace, whatever the
-   * number of replicas. A lease that runs out (its owner crashed) frees the items again.
+   * number of replicas. At most `perChannel` items of one channel, so one batch spans many channels.
+   * A lease that runs out (its owner crashed) frees the items again.
    */
-  claim(owner: string, limit: number, leaseMs: number): Promise<OutboxItem[]>;
+  claim(owner: string, limit: number, leaseMs: number, perChannel?: number): Promise<OutboxItem[]>;
   /**
    * Records the outcome of a delivery attempt. With `leaseOwner` (claimed items), only while that
    * owner still holds the lease; answers whether it was recorded.
@@ -150,6 +151,15 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   if (error) {
     await db.destroy();
     throw error;
+  }
+  if (!postgres) {
+    // One process owns an embedded store: leases found at start were a previous run's, which died.
+    await db
+      .updateTable('outbox')
+      .set({ lease_owner: null, lease_until: null })
+      .where('lease_owner', 'is not', null)
+      .execute();
+    await db.deleteFrom('leases').execute();
   }
   return new KyselyStore(db, postgres ? 'postgres' : 'sqlite', options.now ?? (() => new Date()));
 }
@@ -305,7 +315,7 @@ class KyselyStore implements Store {
     });
   }
 
-  async claim(owner: string, limit: number, leaseMs: number): Promise<OutboxItem[]> {
+  async claim(owner: string, limit: number, leaseMs: number, perChannel = limit): Promise<OutboxItem[]> {
     const now = iso(this.now());
     const until = iso(new Date(this.now().getTime() + leaseMs));
     return this.db.transaction().execute(async (tx) => {
@@ -316,13 +326,20 @@ class KyselyStore implements Store {
         .select('channel')
         .where('status', 'in', open)
         .where((eb) => eb.or([eb('available_at', '>', now), eb('lease_until', '>=', now)]));
-      const rows = await tx
+      const due = tx
         .selectFrom('outbox')
         .selectAll()
+        .select(
+          sql<number>`row_number() over (partition by channel order by created_at, position)`.as('rank'),
+        )
         .where('status', 'in', open)
         .where('available_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .where('channel', 'not in', busy)
+        .where('channel', 'not in', busy);
+      const rows = await tx
+        .selectFrom(due.as('due'))
+        .selectAll()
+        .where('rank', '<=', perChannel)
         .orderBy('created_at')
         .orderBy('position')
         .limit(limit)

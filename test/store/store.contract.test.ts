@@ -157,6 +157,22 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  it('claims at most so many items of one channel, so a batch spans every channel', async () => {
+    const store = await open(options());
+    const item = (eventId: string, channel: string) => ({ ticketId: '4', eventId, channel, payload: {} });
+    await store.advance(
+      undefined,
+      ['a', 'b', 'c'].map((e) => item(e, 'C3')),
+    );
+    await store.advance(
+      undefined,
+      ['d', 'e', 'f'].map((e) => item(e, 'C4')),
+    );
+    const got = await store.claim('w', 10, 60_000, 2);
+    expect(got.map((i) => `${i.channel}:${i.eventId}`).sort()).toEqual(['C3:a', 'C3:b', 'C4:d', 'C4:e']);
+    await store.close();
+  });
+
   it('gives a named lease to one owner until it runs out or is released', async () => {
     let now = new Date('2027-01-01T10:00:00Z');
     const store = await open(options(), () => now);

@@ -1,0 +1,32 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+
+/** The bot run as `npm start` does (dist/main.js, built by the global setup), with exactly this environment. */
+export interface ChildBot {
+  child: ChildProcess;
+  /** Everything it printed so far. */
+  output: () => string;
+  /** Its HTTP port, once it listens (rejects if it exits first). */
+  port: Promise<number>;
+  exited: Promise<number | null>;
+}
+
+export function spawnBot(env: Record<string, string>): ChildBot {
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let text = '';
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  const port = new Promise<number>((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      text += chunk;
+      const m = /listening on port (\d+)/.exec(text);
+      if (m) resolve(Number(m[1]));
+    };
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    void exited.then((code) => reject(new Error(`the bot exited (${code}) before listening:\n${text}`)));
+  });
+  port.catch(() => undefined); // observed by whoever awaits it
+  return { child, output: () => text, port, exited };
+}
