@@ -131,7 +131,7 @@ export class DeliveryWorker {
         : { text: item.payload.broadcast === true ? String(item.payload.text) : eventText(item.payload) };
     } catch (error) {
       logger.warn({ err: error, ticket: item.ticketId }, 'could not read a ticket for its card; later');
-      return later(30_000, item.status);
+      return later(5_000, item.status);
     }
     await this.pace(item.channel);
     try {

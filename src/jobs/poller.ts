@@ -19,6 +19,7 @@ export interface PollerOptions {
   pageSize?: number;
   /** Tickets looked at once at most at the same time on a webhook's word (default 20). */
   maxChecks?: number;
+  recheckGapMs?: number;
 }
 
 /**
@@ -102,8 +103,8 @@ export class Poller {
   /**
    * Looks at one ticket now (a webhook said it changed): its new events go to the outbox. A flood
    * of webhooks costs little: calls for a ticket already being looked at are folded into one more
-   * look once it ends, and beyond `maxChecks` tickets at once the rest are left to the next scan,
-   * which finds every change anyway (webhooks only make it faster).
+   * look, a second after the last one (`recheckGapMs`), and beyond `maxChecks` tickets at once the
+   * rest are left to the next scan, which finds every change anyway (webhooks only make it faster).
    */
   checkTicket(ticketId: string): Promise<number> {
     const running = this.checks.get(ticketId);
@@ -116,10 +117,12 @@ export class Poller {
     entry.done = (async () => {
       let written = 0;
       try {
-        do {
+        for (;;) {
           entry.again = false;
           written += await this.collect(await this.o.platform.getTicket({ ticketId }, background));
-        } while (entry.again);
+          if (!entry.again) break;
+          await new Promise((r) => setTimeout(r, this.o.recheckGapMs ?? 1_000));
+        }
       } finally {
         this.checks.delete(ticketId);
       }
