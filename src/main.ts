@@ -89,7 +89,7 @@ async function main() {
           handler: webhookHandler({
             ...webhook,
             logger: logger.child({ component: 'webhooks' }),
-            onTicket: async (id) => jobs?.poller.checkTicket(id),
+            onTicket: async (id) => jobs?.onWebhook(id),
           }),
         },
       ]

@@ -63,6 +63,12 @@ export class SlackDouble {
   private readonly faults = new Map<string, SlackFault[]>();
   /** Milliseconds a method's answer takes after its effect (a slow network): a crash can fall in between. */
   readonly latency = new Map<string, number>();
+  /**
+   * Slack's per-channel limit for chat.postMessage, when set: a post sooner than this after the
+   * channel's previous one is answered 429 with `Retry-After: 1`, nothing posted.
+   */
+  channelPaceMs = 0;
+  private readonly lastPostAt = new Map<string, number>();
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private seq = 0;
@@ -181,6 +187,13 @@ export class SlackDouble {
       return reply(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(fault.retryAfter) });
     }
     if (fault?.kind === 'http') return reply(fault.status, { ok: false, error: 'fatal_error' });
+    if (method === 'chat.postMessage' && this.channelPaceMs > 0) {
+      const channel = String(args.channel);
+      const now = Date.now();
+      if (now - (this.lastPostAt.get(channel) ?? 0) < this.channelPaceMs)
+        return reply(429, { ok: false, error: 'ratelimited' }, { 'retry-after': '1' });
+      this.lastPostAt.set(channel, now);
+    }
     if (fault?.kind === 'error') return reply(200, { ok: false, error: fault.error });
     const surface = blockSurfaces[method];
     const payload = surface === 'message' ? args : (args.view as unknown);

@@ -20,15 +20,20 @@ export interface PollerOptions {
   /** Tickets looked at once at most at the same time on a webhook's word (default 20). */
   maxChecks?: number;
   recheckGapMs?: number;
+  /** See `settleMs` (benchmarks that run time faster shorten it). */
+  settleMs?: number;
+  now?: () => number;
 }
 
 /**
- * A version read within two seconds of its `modified` may hide a later change: the platform writes
- * times to the second, so a change in that same second keeps the same `modified`. Such a ticket is
- * looked at once more on the next scan.
+ * The platform writes times to the second, so a later change in the same second keeps the same
+ * `modified`: a ticket's events are read once that second is over (plus half a second for clocks
+ * that differ), and a version read sooner than that anyway (a webhook, a slow clock) is looked at
+ * once more on the next scan.
  */
-const fragile = (seen: { modified: string; checkedAt: string }) =>
-  Date.parse(seen.checkedAt) - Date.parse(seen.modified) < 2_000;
+export const settleMs = 1_500;
+const fragile = (seen: { modified: string; checkedAt: string }, settle: number) =>
+  Date.parse(seen.checkedAt) - Date.parse(seen.modified) < settle;
 
 /**
  * A new subscription starts with the events of the minute before it (context for whoever just
@@ -62,11 +67,18 @@ export function followMatches(filter: Record<string, unknown>, t: TicketRecord):
 export class Poller {
   private readonly checks = new Map<string, { again: boolean; done: Promise<number> }>();
 
-  constructor(private readonly o: PollerOptions) {}
+  private readonly settle: number;
+  private readonly now: () => number;
+
+  constructor(private readonly o: PollerOptions) {
+    this.settle = o.settleMs ?? settleMs;
+    this.now = o.now ?? Date.now;
+  }
 
   /**
    * One scan; answers how many new outbox items it wrote. Pages are read newest-modified first and
-   * the scan stops at the first page where nothing changed: with a change a minute, one request.
+   * the scan stops at the first page ending with a ticket unchanged since last seen: with a change a
+   * minute, one request.
    * Each ticket's `modified` is compared with the version last seen of it (not with a global
    * cursor: a platform clock ahead of ours, or a ticket dated in the future, must not hide changes).
    */
@@ -79,21 +91,23 @@ export class Poller {
         { user: 'all', orderby: 'modified', order: 'desc', limit: this.o.pageSize ?? 100, offset },
         background,
       );
-      let changedHere = 0;
+      // Newest first: when the page's last ticket is unchanged since last seen, so are those after it.
+      let lastChanged = false;
       for (const t of page.items) {
         const modified = t.modified?.toISOString();
         if (!modified) continue;
         const seen = await store.lastSeen(String(t.id));
-        if (!seen || seen.modified !== modified || fragile(seen)) {
-          changed.push(t);
-          changedHere++;
-        }
+        lastChanged = !seen || seen.modified !== modified || fragile(seen, this.settle);
+        if (lastChanged) changed.push(t);
       }
-      if (changedHere === 0 || page.nextOffset === undefined || page.items.length === 0) break;
+      if (!lastChanged || page.nextOffset === undefined || page.items.length === 0) break;
       offset = page.nextOffset;
     }
     let written = 0;
     for (const t of changed.reverse()) {
+      // Changed within the last second or so: wait for that second to be over rather than read twice.
+      const settled = (t.modified?.getTime() ?? 0) + this.settle - this.now();
+      if (settled > 0) await new Promise((r) => setTimeout(r, settled));
       if (this.o.keepGoing && !(await this.o.keepGoing())) break;
       written += await this.collect(t);
     }

@@ -3,36 +3,78 @@ import type { Logger } from '../observability/logger.js';
 /** A named background job run every `everyMs`: never two runs at once, failures logged and isolated. */
 export interface Job {
   name: string;
-  everyMs: number;
+  /** The gap after a run before the next (asked again after each run when a function). */
+  everyMs: number | (() => number);
   run: () => Promise<unknown>;
+  /** `trigger()` never starts runs closer than this (default 1 s): a flood of triggers costs a few runs. */
+  minGapMs?: number;
 }
 
-/** Runs jobs on their intervals; `stop()` resolves once no run is in progress. */
+interface State {
+  job: Job;
+  timer: NodeJS.Timeout | undefined;
+  running: Promise<unknown> | undefined;
+  again: boolean;
+  lastStart: number;
+}
+
+/**
+ * Runs jobs: each `everyMs` after its previous run ended, or sooner when triggered; `stop()` resolves
+ * once no run is in progress.
+ */
 export class JobRunner {
-  private readonly timers: NodeJS.Timeout[] = [];
-  private readonly running = new Map<string, Promise<unknown>>();
+  private readonly jobs = new Map<string, State>();
   private stopped = false;
 
   constructor(private readonly logger: Logger) {}
 
   start(job: Job): void {
-    const tick = () => {
-      if (this.stopped || this.running.has(job.name)) return; // no overlap
-      const run = job
-        .run()
-        .catch((error: unknown) => this.logger.error({ err: error, job: job.name }, 'background job failed'))
-        .finally(() => this.running.delete(job.name));
-      this.running.set(job.name, run);
-    };
-    const timer = setInterval(tick, job.everyMs);
-    timer.unref();
-    this.timers.push(timer);
-    tick();
+    const state: State = { job, timer: undefined, running: undefined, again: false, lastStart: 0 };
+    this.jobs.set(job.name, state);
+    this.runNow(state);
+  }
+
+  /** Runs the job as soon as its minimum gap allows (once more after the run in progress, if any). */
+  trigger(name: string): void {
+    const state = this.jobs.get(name);
+    if (!state || this.stopped) return;
+    if (state.running) {
+      state.again = true;
+      return;
+    }
+    this.schedule(state, state.lastStart + (state.job.minGapMs ?? 1_000) - Date.now());
+  }
+
+  private schedule(state: State, inMs: number): void {
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => this.runNow(state), Math.max(0, inMs));
+    state.timer.unref();
+  }
+
+  private runNow(state: State): void {
+    if (this.stopped || state.running) return;
+    clearTimeout(state.timer);
+    state.lastStart = Date.now();
+    state.again = false;
+    state.running = state.job
+      .run()
+      .catch((error: unknown) =>
+        this.logger.error({ err: error, job: state.job.name }, 'background job failed'),
+      )
+      .finally(() => {
+        state.running = undefined;
+        if (this.stopped) return;
+        if (state.again) this.trigger(state.job.name);
+        else {
+          const every = state.job.everyMs;
+          this.schedule(state, typeof every === 'function' ? every() : every);
+        }
+      });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const t of this.timers) clearInterval(t);
-    await Promise.all(this.running.values());
+    for (const s of this.jobs.values()) clearTimeout(s.timer);
+    await Promise.all([...this.jobs.values()].map((s) => s.running));
   }
 }

@@ -1,35 +1,93 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { WebClient } from '@slack/web-api';
+import type { MessagePayload } from '../blocks/conference-card.js';
 import { buildTicketCard } from '../blocks/ticket-card.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { TicketService } from '../services/tickets.js';
 import type { Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
-import { Poller } from './poller.js';
+import { Poller, settleMs } from './poller.js';
 import { JobRunner } from './runner.js';
 
-export interface JobsOptions {
-  platform: PlatformClient;
+export interface DeliveryJobOptions {
   store: Store;
-  tickets: TicketService;
   logger: Logger;
   slack: { token: string; apiUrl?: string | undefined };
-  pollIntervalMs: number;
-  /** How often the delivery worker looks at the outbox. */
+  /** How often the delivery worker looks at the outbox when it is idle. */
   deliverEveryMs?: number;
   /** Gap between two posts in one channel (default Slack's ~1 s; tests shorten it). */
   paceMs?: number;
+  renderCard?: (ticketId: string) => Promise<MessagePayload>;
+}
+
+export interface JobsOptions extends DeliveryJobOptions {
+  platform: PlatformClient;
+  tickets: TicketService;
+  pollIntervalMs: number;
+  /** Benchmarks run time faster: the jobs' own delays (settling, gaps, webhook health) are divided by it. */
+  timeScale?: number;
 }
 
 export interface Jobs {
   poller: Poller;
+  /**
+   * A platform webhook said this ticket changed. The replica holding the poller's lease scans at once
+   * (one list request finds it and any other change; the next periodic scan is then a full interval
+   * later); another replica looks at that ticket alone.
+   */
+  onWebhook(ticketId: string): Promise<unknown>;
   /** Waits for runs in progress, then hands the poller's lease over at once. */
   stop(): Promise<void>;
 }
 
 const pollerLease = 'poller';
+
+/** This process's name in leases. */
+const processName = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+
+/**
+ * A Web API client that never retries by itself (a blind retry of chat.postMessage can post twice)
+ * and reports 429s instead of waiting on them.
+ */
+export const deliveryClient = (slack: DeliveryJobOptions['slack']) =>
+  new WebClient(slack.token, {
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
+
+/**
+ * The delivery worker on its own runner: while batches deliver, the next is claimed at once (no idle
+ * tick between two batches); idle, it looks at the outbox every `deliverEveryMs`.
+ */
+export function startDelivery(o: DeliveryJobOptions, owner = processName(), slack = deliveryClient(o.slack)) {
+  const worker = new DeliveryWorker({
+    store: o.store,
+    slack,
+    logger: o.logger.child({ job: 'delivery' }),
+    owner,
+    ...(o.renderCard ? { renderCard: o.renderCard } : {}),
+    ...(o.paceMs !== undefined ? { paceMs: o.paceMs } : {}),
+  });
+  const runner = new JobRunner(o.logger);
+  let stopping = false;
+  runner.start({
+    name: 'deliver',
+    everyMs: o.deliverEveryMs ?? 1_000,
+    run: async () => {
+      while (!stopping && (await worker.runOnce()) > 0);
+    },
+  });
+  return {
+    runner,
+    async stop() {
+      stopping = true;
+      await runner.stop();
+    },
+  };
+}
 
 /**
  * The background jobs: the poller (change scans every POLL_INTERVAL, on the budget's background
@@ -38,16 +96,21 @@ const pollerLease = 'poller';
  * account's, not the replica's); every replica delivers, each channel by one replica at a time.
  */
 export function startJobs(o: JobsOptions): Jobs {
-  const owner = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  // Its own Web API client: never retries by itself, so a lost answer can never post twice.
-  const slack = new WebClient(o.slack.token, {
-    ...(o.slack.apiUrl ? { slackApiUrl: o.slack.apiUrl } : {}),
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-  });
+  const owner = processName();
+  const scale = o.timeScale ?? 1;
+  // While webhooks arrive, scans only reconcile (webhooks can be lost): ten times rarer, so the
+  // budget goes to the changes webhooks announce. Back to every POLL_INTERVAL after 10 quiet minutes.
+  let lastWebhook = Number.NEGATIVE_INFINITY;
+  const scanEvery = () =>
+    Date.now() - lastWebhook < 600_000 / scale ? 10 * o.pollIntervalMs : o.pollIntervalMs;
+  const slack = deliveryClient(o.slack);
   // A leader that stops renewing (it crashed) is replaced after three intervals, a minute at least.
   const leaseMs = Math.max(3 * o.pollIntervalMs, 60_000);
-  const lead = () => o.store.acquireLease(pollerLease, owner, leaseMs);
+  let leading = false;
+  const lead = async () => {
+    leading = await o.store.acquireLease(pollerLease, owner, leaseMs);
+    return leading;
+  };
   const poller = new Poller({
     platform: o.platform,
     store: o.store,
@@ -62,26 +125,32 @@ export function startJobs(o: JobsOptions): Jobs {
         });
     },
     keepGoing: lead,
+    settleMs: settleMs / scale,
+    recheckGapMs: 1_000 / scale,
   });
-  const worker = new DeliveryWorker({
-    store: o.store,
-    slack,
-    logger: o.logger.child({ job: 'delivery' }),
+  const delivery = startDelivery(
+    { renderCard: async (ticketId) => buildTicketCard(await o.tickets.summary(ticketId)), ...o },
     owner,
-    renderCard: async (ticketId) => buildTicketCard(await o.tickets.summary(ticketId)),
-    ...(o.paceMs !== undefined ? { paceMs: o.paceMs } : {}),
-  });
+    slack,
+  );
   const runner = new JobRunner(o.logger);
+  // The lease is renewed between scans too, so `leading` stays true while scans are rare.
+  runner.start({ name: 'lead', everyMs: leaseMs / 3, run: lead });
   runner.start({
     name: 'poll',
-    everyMs: o.pollIntervalMs,
+    everyMs: scanEvery,
+    minGapMs: 1_000 / scale,
     run: async () => (await lead()) && poller.scanOnce(),
   });
-  runner.start({ name: 'deliver', everyMs: o.deliverEveryMs ?? 1_000, run: () => worker.runOnce() });
   return {
     poller,
+    async onWebhook(ticketId) {
+      lastWebhook = Date.now();
+      if (leading) runner.trigger('poll');
+      else await poller.checkTicket(ticketId);
+    },
     async stop() {
-      await runner.stop();
+      await Promise.all([runner.stop(), delivery.stop()]);
       await o.store.releaseLease(pollerLease, owner);
     },
   };

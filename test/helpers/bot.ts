@@ -78,7 +78,7 @@ export async function startBot(
             secret: options.webhookSecret,
             header: 'X-Webhook-Secret',
             logger: createLogger('silent'),
-            onTicket: async (id) => jobs?.poller.checkTicket(id),
+            onTicket: async (id) => jobs?.onWebhook(id),
           }),
         },
       ]
