@@ -6,7 +6,7 @@ import { buildTicketCard } from '../blocks/ticket-card.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { TicketService } from '../services/tickets.js';
-import type { Store } from '../store/store.js';
+import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
 import { Poller, settleMs } from './poller.js';
 import { JobRunner } from './runner.js';
@@ -85,6 +85,7 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     async stop() {
       stopping = true;
       await runner.stop();
+      await o.store.releaseLease(`${claimerPrefix}${owner}`, owner);
     },
   };
 }

@@ -63,8 +63,9 @@ export interface Store extends TicketCardRepository {
    * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`, in
    * the order they were written. A channel belongs to one owner at a time and waits while one of its
    * items waits for a retry, so each channel's messages go out in order and at one pace, whatever the
-   * number of replicas. At most `perChannel` items of one channel, so one batch spans many channels.
-   * A lease that runs out (its owner crashed) frees the items again.
+   * number of replicas. At most `perChannel` items of one channel, so one batch spans many channels,
+   * and the claimer's share of the channels with due items (they are split between the claimers seen
+   * within `leaseMs`). A lease that runs out (its owner crashed) frees the items again.
    */
   claim(owner: string, limit: number, leaseMs: number, perChannel?: number): Promise<OutboxItem[]>;
   /**
@@ -188,6 +189,8 @@ const toOutbox = (r: Row<'outbox'>): OutboxItem => ({
 /** Any constant: the PostgreSQL advisory lock that serialises claims across replicas. */
 const claimLock = 5_270_001;
 const open = ['pending', 'unknown'] as const;
+/** Each claimer's row in `leases` (renewed by every claim): how many share the outbox. */
+export const claimerPrefix = 'claimer:';
 
 class KyselyStore implements Store {
   constructor(
@@ -321,6 +324,18 @@ class KyselyStore implements Store {
     return this.db.transaction().execute(async (tx) => {
       // One claim at a time (SQLite has a single writer anyway), so no two replicas take one channel.
       if (this.backend === 'postgres') await sql`select pg_advisory_xact_lock(${claimLock})`.execute(tx);
+      const me = `${claimerPrefix}${owner}`;
+      await tx
+        .insertInto('leases')
+        .values({ name: me, owner, until })
+        .onConflict((oc) => oc.column('name').doUpdateSet({ until }))
+        .execute();
+      const claimers = await tx
+        .selectFrom('leases')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('name', 'like', `${claimerPrefix}%`)
+        .where('until', '>=', now)
+        .executeTakeFirstOrThrow();
       const busy = tx
         .selectFrom('outbox')
         .select('channel')
@@ -344,7 +359,11 @@ class KyselyStore implements Store {
         .orderBy('position')
         .limit(limit)
         .execute();
-      for (const r of rows)
+      // This claimer's share of the channels, in the order their items were written.
+      const channels = [...new Set(rows.map((r) => r.channel))];
+      const mine = new Set(channels.slice(0, Math.ceil(channels.length / Math.max(1, Number(claimers.n)))));
+      const taken = rows.filter((r) => mine.has(r.channel));
+      for (const r of taken)
         await tx
           .updateTable('outbox')
           .set({ lease_owner: owner, lease_until: until, attempts: Number(r.attempts) + 1 })
@@ -352,7 +371,7 @@ class KyselyStore implements Store {
           .where('event_id', '=', r.event_id)
           .where('channel', '=', r.channel)
           .execute();
-      return rows.map((r) => ({ ...toOutbox(r), attempts: Number(r.attempts) + 1, leaseOwner: owner }));
+      return taken.map((r) => ({ ...toOutbox(r), attempts: Number(r.attempts) + 1, leaseOwner: owner }));
     });
   }
 

@@ -173,6 +173,19 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  it('splits the channels with due items between the claimers seen lately', async () => {
+    const store = await open(options());
+    await store.advance(
+      undefined,
+      ['C5', 'C6', 'C7', 'C8'].map((channel) => ({ ticketId: '6', eventId: 'e', channel, payload: {} })),
+    );
+    expect((await store.claim('y', 1, 60_000)).map((i) => i.channel)).toEqual(['C5']);
+    // Two claimers now: x takes half of the three channels left (rounded up), y's turn comes next.
+    expect((await store.claim('x', 10, 60_000)).map((i) => i.channel)).toEqual(['C6', 'C7']);
+    expect((await store.claim('y', 10, 60_000)).map((i) => i.channel)).toEqual(['C8']);
+    await store.close();
+  });
+
   it('gives a named lease to one owner until it runs out or is released', async () => {
     let now = new Date('2027-01-01T10:00:00Z');
     const store = await open(options(), () => now);
