@@ -115,9 +115,16 @@ export class DeliveryWorker {
       await store.settle(item, { status, retryAt: new Date(this.now().getTime() + ms) });
       return 'retry';
     };
-    if (item.status === 'unknown' || item.attempts > 1) {
-      // An earlier attempt may have posted without our knowing: look before posting again.
-      const found = await this.findPosted(item, threadTs).catch(() => undefined);
+    if (item.status === 'unknown') {
+      // An earlier attempt may have posted without our knowing: look before posting again, and if
+      // Slack cannot tell us now, ask again later rather than risk a second post.
+      let found: string | undefined;
+      try {
+        found = await this.findPosted(item, threadTs);
+      } catch (error) {
+        logger.warn({ err: error, channel: item.channel }, 'could not check an earlier attempt; later');
+        return later(2_000, 'unknown');
+      }
       if (found) return done(found);
     }
     if (isCard && (await store.find(item.ticketId, item.channel))) {

@@ -65,7 +65,8 @@ export interface Store extends TicketCardRepository {
    * items waits for a retry, so each channel's messages go out in order and at one pace, whatever the
    * number of replicas. At most `perChannel` items of one channel, so one batch spans many channels,
    * and the claimer's share of the channels with due items (they are split between the claimers seen
-   * within `leaseMs`). A lease that runs out (its owner crashed) frees the items again.
+   * within `leaseMs`). Claimed items are `unknown` until settled, and are answered with the status
+   * they had: an item whose claimer died comes back `unknown`. A lease that runs out frees the items.
    */
   claim(owner: string, limit: number, leaseMs: number, perChannel?: number): Promise<OutboxItem[]>;
   /**
@@ -366,7 +367,13 @@ class KyselyStore implements Store {
       for (const r of taken)
         await tx
           .updateTable('outbox')
-          .set({ lease_owner: owner, lease_until: until, attempts: Number(r.attempts) + 1 })
+          // In flight: until settled, whether it reached Slack is unknown (the claimer may die).
+          .set({
+            status: 'unknown',
+            lease_owner: owner,
+            lease_until: until,
+            attempts: Number(r.attempts) + 1,
+          })
           .where('ticket_id', '=', r.ticket_id)
           .where('event_id', '=', r.event_id)
           .where('channel', '=', r.channel)

@@ -118,6 +118,32 @@ describe('the delivery worker', () => {
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
   });
 
+  it('when Slack cannot say whether a lost answer was posted, asks again later instead of posting', async () => {
+    await card();
+    await store.advance(undefined, [event('e1')]);
+    slack.failNext('chat.postMessage', { kind: 'lost_response' });
+    slack.failNext('conversations.replies', { kind: 'http', status: 503 });
+    const w = worker();
+    await w.runOnce();
+    clock += 2_000;
+    expect(await w.runOnce()).toBe(0); // the lookup failed: nothing posted
+    clock += 2_000;
+    expect(await w.runOnce()).toBe(1); // found by its metadata
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(postsOf('e1')).toHaveLength(1);
+  });
+
+  it('retries after a 429 without looking first (a 429 posted nothing)', async () => {
+    await card();
+    await store.advance(undefined, [event('e1')]);
+    slack.failNext('chat.postMessage', { kind: 'rate_limited', retryAfter: 1 });
+    const w = worker();
+    await w.runOnce();
+    clock += 1_000;
+    expect(await w.runOnce()).toBe(1);
+    expect(slack.callsOf('conversations.replies')).toHaveLength(0);
+  });
+
   it('resolves a lost answer for a broadcast (a channel message, not in a thread) the same way', async () => {
     await store.advance(undefined, [
       {
