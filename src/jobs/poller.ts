@@ -106,7 +106,8 @@ export class Poller {
     let written = 0;
     for (const t of changed.reverse()) {
       // Changed within the last second or so: wait for that second to be over rather than read twice.
-      const settled = (t.modified?.getTime() ?? 0) + this.settle - this.now();
+      // (At most that long: a platform clock ahead of ours only costs a second look.)
+      const settled = Math.min(this.settle, (t.modified?.getTime() ?? 0) + this.settle - this.now());
       if (settled > 0) await new Promise((r) => setTimeout(r, settled));
       if (this.o.keepGoing && !(await this.o.keepGoing())) break;
       written += await this.collect(t);
