@@ -121,6 +121,7 @@ async function start(mode: Mode, s: Setup): Promise<() => Promise<void>> {
     const runner = new JobRunner(logger);
     runner.start({ name: 'naive-poll', everyMs: pollIntervalMs, run: () => naive.cycle() });
     return async () => {
+      naive.stopped = true;
       await Promise.all([runner.stop(), delivery.stop()]);
     };
   }

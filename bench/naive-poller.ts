@@ -8,6 +8,8 @@ import type { Store } from '../src/store/store.js';
  */
 export class NaivePoller {
   private readonly since = Date.now();
+  /** Set to end the cycle in progress (one cycle of 1,000 tickets takes two hours of budget). */
+  stopped = false;
 
   constructor(
     private readonly platform: PlatformClient,
@@ -20,6 +22,7 @@ export class NaivePoller {
       for (const s of await this.store.subscriptionsOf(`CB${c}`))
         if (s.ticketId) watched.set(s.ticketId, [...(watched.get(s.ticketId) ?? []), s.channel]);
     for (const [ticketId, channels] of watched) {
+      if (this.stopped) return;
       const events = await this.platform.listTicketEvents(
         { ticketId, limit: 100 },
         { priority: 'background' },
