@@ -184,11 +184,13 @@ async function measure(mode: Mode, size: number): Promise<Result> {
   const requestsBefore = s.sim.requests.length;
   const made = new Map<string, number>();
   const personWaits: number[] = [];
+  const askedAt: number[] = [];
   // About one change a minute overall, on random tickets; a person asks for a ticket meanwhile.
   for (let i = 0; i < changes; i++) {
     const t = s.tickets[Math.floor(Math.random() * s.tickets.length)] as SimTicket;
     made.set(s.sim.state.addEvent(t, 'bench.change', 'agent').id, Date.now());
     const asked = Date.now();
+    askedAt.push(asked);
     await s.platform.getTicket({ ticketId: String(t.id) }, { priority: 'interactive' });
     personWaits.push((Date.now() - asked) * speed);
     await sleep(minute * (0.5 + Math.random()));
@@ -206,7 +208,8 @@ async function measure(mode: Mode, size: number): Promise<Result> {
   // and the wait after are not steady state); the person's reads are not the poller's.
   const lastPost = Math.max(...posted.values(), 0);
   const window = s.sim.requests.slice(requestsBefore).filter((r) => lastPost === 0 || r.at <= lastPost);
-  const requests = window.length - changes;
+  const personReads = askedAt.filter((at) => lastPost === 0 || at <= lastPost).length;
+  const requests = window.length - personReads;
   const kinds = new Map<string, number>();
   for (const r of window) {
     const kind = r.path.endsWith('/events')
@@ -218,7 +221,7 @@ async function measure(mode: Mode, size: number): Promise<Result> {
           : 'scans';
     kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
   }
-  kinds.set('ticket reads', (kinds.get('ticket reads') ?? 0) - changes);
+  kinds.set('ticket reads', (kinds.get('ticket reads') ?? 0) - personReads);
   await tearDown(s);
   return {
     mode,
