@@ -326,17 +326,6 @@ class KyselyStore implements Store {
       // One claim at a time (SQLite has a single writer anyway), so no two replicas take one channel.
       if (this.backend === 'postgres') await sql`select pg_advisory_xact_lock(${claimLock})`.execute(tx);
       const me = `${claimerPrefix}${owner}`;
-      await tx
-        .insertInto('leases')
-        .values({ name: me, owner, until })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ until }))
-        .execute();
-      const claimers = await tx
-        .selectFrom('leases')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('name', 'like', `${claimerPrefix}%`)
-        .where('until', '>=', now)
-        .executeTakeFirstOrThrow();
       const busy = tx
         .selectFrom('outbox')
         .select('channel')
@@ -360,6 +349,23 @@ class KyselyStore implements Store {
         .orderBy('position')
         .limit(limit)
         .execute();
+      // Every claimer counts, busy or idle; its row is rewritten only once half its time has passed,
+      // so an idle claim costs no disk write most of the time.
+      const renewBy = iso(new Date(this.now().getTime() + leaseMs / 2));
+      const seen = await tx.selectFrom('leases').select('until').where('name', '=', me).executeTakeFirst();
+      if (!seen || seen.until < renewBy)
+        await tx
+          .insertInto('leases')
+          .values({ name: me, owner, until })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ until }))
+          .execute();
+      if (!rows.length) return [];
+      const claimers = await tx
+        .selectFrom('leases')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('name', 'like', `${claimerPrefix}%`)
+        .where('until', '>=', now)
+        .executeTakeFirstOrThrow();
       // This claimer's share of the channels, in the order their items were written.
       const channels = [...new Set(rows.map((r) => r.channel))];
       const mine = new Set(channels.slice(0, Math.ceil(channels.length / Math.max(1, Number(claimers.n)))));

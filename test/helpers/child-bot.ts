@@ -10,11 +10,21 @@ export interface ChildBot {
   exited: Promise<number | null>;
 }
 
+const alive = new Set<ChildProcess>();
+
+/** Kills every child still running (a failed or timed-out test must not leave a bot behind). */
+export function killAll(): void {
+  for (const child of alive) child.kill('SIGKILL');
+}
+process.on('exit', killAll);
+
 export function spawnBot(env: Record<string, string>): ChildBot {
   const child = spawn(process.execPath, ['dist/main.js'], {
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  alive.add(child);
+  child.on('exit', () => alive.delete(child));
   let text = '';
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   const port = new Promise<number>((resolve, reject) => {

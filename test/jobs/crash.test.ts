@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createSimulator, type Simulator } from '../../src/sim/server.js';
 import { openStore } from '../../src/store/store.js';
-import { spawnBot } from '../helpers/child-bot.js';
+import { killAll, spawnBot } from '../helpers/child-bot.js';
 import {
   allDelivered,
   botEnv,
@@ -39,6 +39,7 @@ beforeAll(async () => {
   await store.close();
 });
 afterAll(async () => {
+  killAll();
   await slack.stop();
   await sim.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createSimulator } from '../../src/sim/server.js';
 import { openStore } from '../../src/store/store.js';
-import { spawnBot } from '../helpers/child-bot.js';
+import { killAll, spawnBot } from '../helpers/child-bot.js';
 import {
   allDelivered,
   botEnv,
@@ -71,6 +71,7 @@ describe.skipIf(!databaseUrl)('replicas on PostgreSQL', () => {
         const posters = new Set(slack.callsOf('chat.postMessage').map((c) => c.token));
         expect(posters.size).toBeGreaterThan(1);
       } finally {
+        killAll();
         await slack.stop();
         await sim.close();
       }
