@@ -33,6 +33,28 @@ export interface Database {
     /** Order of the items written by one `advance` (they share `created_at`). */
     position: number;
   };
+  /** Channels' daily statistics digests (issue 6). `weekdays`: JSON array, 1 = Monday … 7 = Sunday. */
+  digest_schedules: {
+    id: string;
+    channel: string;
+    zone: string;
+    time: string;
+    weekdays: string;
+    created_by: string;
+    created_at: string;
+  };
+  /** One row per schedule and local date: a digest is sent once across restarts and replicas. */
+  digest_runs: {
+    schedule_id: string;
+    period: string;
+    status: string;
+    attempts: number;
+    lease_owner: string | null;
+    lease_until: string | null;
+    retry_at: string | null;
+    slack_ts: string | null;
+    updated_at: string;
+  };
   /** Named leases: which replica runs a singleton job (the poller) right now. */
   leases: { name: string; owner: string; until: string };
   settings: { scope: string; key: string; value: string };
@@ -131,6 +153,38 @@ export const migrations: Record<string, Migration> = {
         .addColumn('name', 'text', (c) => c.primaryKey())
         .addColumn('owner', 'text', (c) => c.notNull())
         .addColumn('until', 'text', (c) => c.notNull())
+        .execute();
+    },
+  },
+  '0003_digests': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('digest_schedules')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('channel', 'text', (c) => c.notNull())
+        .addColumn('zone', 'text', (c) => c.notNull())
+        .addColumn('time', 'text', (c) => c.notNull())
+        .addColumn('weekdays', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('digest_schedules_channel')
+        .on('digest_schedules')
+        .column('channel')
+        .execute();
+      await db.schema
+        .createTable('digest_runs')
+        .addColumn('schedule_id', 'text', (c) => c.notNull())
+        .addColumn('period', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+        .addColumn('lease_owner', 'text')
+        .addColumn('lease_until', 'text')
+        .addColumn('retry_at', 'text')
+        .addColumn('slack_ts', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('digest_runs_pk', ['schedule_id', 'period'])
         .execute();
     },
   },

@@ -11,6 +11,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import type { DigestSchedule } from '../domain/digest-schedule.js';
 import { type Database, migrations } from './schema.js';
 import type { TicketCardLink, TicketCardRepository } from './ticket-cards.js';
 
@@ -90,6 +91,31 @@ export interface Store extends TicketCardRepository {
     ticketId: string,
   ): Promise<{ modified: string; state: string | undefined; checkedAt: string } | undefined>;
   markSeen(ticketId: string, modified: string, state: string | undefined): Promise<void>;
+  addDigestSchedule(s: DigestSchedule & { createdBy: string }): Promise<void>;
+  removeDigestSchedule(id: string): Promise<boolean>;
+  /** A channel's digest schedules; every schedule without `channel`. */
+  digestSchedules(channel?: string): Promise<(DigestSchedule & { createdBy: string })[]>;
+  /**
+   * Takes the digest run of a schedule for a period (a local date) for `leaseMs` when nobody sent it,
+   * nobody is sending it now, and its retry time (if any) has come: once across restarts and
+   * replicas. Answers the attempt number, or undefined when it is not this caller's to send.
+   */
+  claimDigestRun(
+    scheduleId: string,
+    period: string,
+    owner: string,
+    leaseMs: number,
+  ): Promise<number | undefined>;
+  /** Records how a run went: `sent`, or `retry` at a later time (a metric or the platform was missing). */
+  settleDigestRun(
+    scheduleId: string,
+    period: string,
+    outcome: { status: 'sent' | 'retry'; retryAt?: Date; slackTs?: string },
+  ): Promise<void>;
+  digestRun(
+    scheduleId: string,
+    period: string,
+  ): Promise<{ status: string; attempts: number; slackTs: string | undefined } | undefined>;
   getSetting(scope: string, key: string): Promise<string | undefined>;
   setSetting(scope: string, key: string, value: string): Promise<void>;
   /** Sets a setting only if it is absent; answers whether this call set it (once across replicas). */
@@ -486,6 +512,106 @@ class KyselyStore implements Store {
       .values({ scope, key, value })
       .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ value }))
       .execute();
+  }
+
+  async addDigestSchedule(s: DigestSchedule & { createdBy: string }): Promise<void> {
+    await this.db
+      .insertInto('digest_schedules')
+      .values({
+        id: s.id,
+        channel: s.channel,
+        zone: s.zone,
+        time: s.time,
+        weekdays: JSON.stringify(s.weekdays),
+        created_by: s.createdBy,
+        created_at: iso(this.now()),
+      })
+      .execute();
+  }
+
+  async removeDigestSchedule(id: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('digest_schedules').where('id', '=', id).executeTakeFirst();
+    return Number(r.numDeletedRows) > 0;
+  }
+
+  async digestSchedules(channel?: string) {
+    let q = this.db.selectFrom('digest_schedules').selectAll().orderBy('created_at').orderBy('id');
+    if (channel) q = q.where('channel', '=', channel);
+    return (await q.execute()).map((r) => ({
+      id: r.id,
+      channel: r.channel,
+      zone: r.zone,
+      time: r.time,
+      weekdays: JSON.parse(r.weekdays) as number[],
+      createdBy: r.created_by,
+    }));
+  }
+
+  async claimDigestRun(scheduleId: string, period: string, owner: string, leaseMs: number) {
+    const now = iso(this.now());
+    const lease = { lease_owner: owner, lease_until: iso(new Date(this.now().getTime() + leaseMs)) };
+    return this.db.transaction().execute(async (tx) => {
+      const fresh = await tx
+        .insertInto('digest_runs')
+        .values({
+          schedule_id: scheduleId,
+          period,
+          status: 'running',
+          attempts: 1,
+          retry_at: null,
+          slack_ts: null,
+          updated_at: now,
+          ...lease,
+        })
+        .onConflict((oc) => oc.columns(['schedule_id', 'period']).doNothing())
+        .executeTakeFirst();
+      if (Number(fresh.numInsertedOrUpdatedRows ?? 0) > 0) return 1;
+      // Someone's row: take it over only when it waits for a retry that is due, or its sender died.
+      const taken = await tx
+        .updateTable('digest_runs')
+        .set((eb) => ({ status: 'running', attempts: eb('attempts', '+', 1), updated_at: now, ...lease }))
+        .where('schedule_id', '=', scheduleId)
+        .where('period', '=', period)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('status', '=', 'retry'), eb('retry_at', '<=', now)]),
+            eb.and([eb('status', '=', 'running'), eb('lease_until', '<', now)]),
+          ]),
+        )
+        .returning('attempts')
+        .executeTakeFirst();
+      return taken ? Number(taken.attempts) : undefined;
+    });
+  }
+
+  async settleDigestRun(
+    scheduleId: string,
+    period: string,
+    outcome: { status: 'sent' | 'retry'; retryAt?: Date; slackTs?: string },
+  ): Promise<void> {
+    await this.db
+      .updateTable('digest_runs')
+      .set({
+        status: outcome.status,
+        retry_at: outcome.retryAt ? iso(outcome.retryAt) : null,
+        slack_ts: outcome.slackTs ?? null,
+        lease_owner: null,
+        lease_until: null,
+        updated_at: iso(this.now()),
+      })
+      .where('schedule_id', '=', scheduleId)
+      .where('period', '=', period)
+      .execute();
+  }
+
+  async digestRun(scheduleId: string, period: string) {
+    const r = await this.db
+      .selectFrom('digest_runs')
+      .selectAll()
+      .where('schedule_id', '=', scheduleId)
+      .where('period', '=', period)
+      .executeTakeFirst();
+    return r && { status: r.status, attempts: Number(r.attempts), slackTs: r.slack_ts ?? undefined };
   }
 
   async setSettingOnce(scope: string, key: string, value: string): Promise<boolean> {

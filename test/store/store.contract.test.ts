@@ -186,6 +186,49 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  it('keeps digest schedules, and sends each (schedule, day) once: retries when asked, takes over a dead sender', async () => {
+    let now = new Date('2027-03-28T07:00:00Z');
+    const store = await open(options(), () => now);
+    const base = { channel: 'CD', zone: 'Europe/Paris', time: '09:00', createdBy: 'U1' };
+    await store.addDigestSchedule({ id: 'd1', ...base, weekdays: [1, 2, 3, 4, 5] });
+    await store.addDigestSchedule({ id: 'd2', ...base, channel: 'CE', weekdays: [7] });
+    expect((await store.digestSchedules('CD')).map((d) => [d.id, d.weekdays])).toEqual([
+      ['d1', [1, 2, 3, 4, 5]],
+    ]);
+    expect((await store.digestSchedules()).map((d) => d.id)).toEqual(['d1', 'd2']);
+    // Three replicas at the same minute: one sends.
+    const claims = await Promise.all(
+      ['r1', 'r2', 'r3'].map((r) => store.claimDigestRun('d1', '2027-03-29', r, 60_000)),
+    );
+    expect(claims.filter((c) => c === 1)).toHaveLength(1);
+    expect(claims.filter((c) => c === undefined)).toHaveLength(2);
+    // A metric was missing: try again later that day, not before.
+    await store.settleDigestRun('d1', '2027-03-29', {
+      status: 'retry',
+      retryAt: new Date(now.getTime() + 600_000),
+    });
+    expect(await store.claimDigestRun('d1', '2027-03-29', 'r2', 60_000)).toBeUndefined();
+    now = new Date(now.getTime() + 600_000);
+    expect(await store.claimDigestRun('d1', '2027-03-29', 'r2', 60_000)).toBe(2);
+    // r2 dies while sending: once its lease runs out, another replica takes the run over.
+    expect(await store.claimDigestRun('d1', '2027-03-29', 'r3', 60_000)).toBeUndefined();
+    now = new Date(now.getTime() + 61_000);
+    expect(await store.claimDigestRun('d1', '2027-03-29', 'r3', 60_000)).toBe(3);
+    await store.settleDigestRun('d1', '2027-03-29', { status: 'sent', slackTs: '5.5' });
+    now = new Date(now.getTime() + 86_400_000);
+    expect(await store.claimDigestRun('d1', '2027-03-29', 'r1', 60_000)).toBeUndefined();
+    expect(await store.digestRun('d1', '2027-03-29')).toEqual({
+      status: 'sent',
+      attempts: 3,
+      slackTs: '5.5',
+    });
+    // Another day is another run.
+    expect(await store.claimDigestRun('d1', '2027-03-30', 'r1', 60_000)).toBe(1);
+    expect(await store.removeDigestSchedule('d2')).toBe(true);
+    expect(await store.removeDigestSchedule('d2')).toBe(false);
+    await store.close();
+  });
+
   it('gives a named lease to one owner until it runs out or is released', async () => {
     let now = new Date('2027-01-01T10:00:00Z');
     const store = await open(options(), () => now);
