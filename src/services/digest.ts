@@ -1,0 +1,75 @@
+import { DateTime } from 'luxon';
+import type { PlatformClient } from '../platform/client.js';
+import type { StatisticsRecord, TicketsReport } from '../platform/schemas.js';
+import type { Store } from '../store/store.js';
+
+const background = { priority: 'background' as const };
+
+/** The six statistics metrics of the spec, in the digest's order. */
+export const metrics = [
+  'session_count',
+  'session_duration',
+  'session_billing_duration',
+  'user_count',
+  'disk_usage',
+  'sms_count',
+] as const;
+export type Metric = (typeof metrics)[number];
+
+export interface DigestData {
+  /** The day the digest is about (`yyyy-MM-dd`). */
+  date: string;
+  /** That day's figures, then the 7 days before, oldest first; a day the platform did not give is undefined. */
+  days: { date: string; stats: StatisticsRecord | undefined }[];
+  report: TicketsReport | undefined;
+  /** What could not be read, in words, for the digest to say instead of showing zero. */
+  missing: string[];
+}
+
+/**
+ * Reads what a digest shows: the statistics of the day and of the 7 days before (past days are kept
+ * in the store once read: they no longer change, so a digest costs two platform requests a day) and
+ * the tickets report of the day. Every call waits on the budget's background lane.
+ */
+export class DigestService {
+  constructor(
+    private readonly platform: PlatformClient,
+    private readonly store: Store,
+  ) {}
+
+  async collect(date: string): Promise<DigestData> {
+    const me = await this.platform.getMe({}, background);
+    const enterpriseId = Number(me.enterprise_id);
+    const missing: string[] = [];
+    const day = DateTime.fromISO(date, { zone: 'utc' });
+    const dates = Array.from({ length: 8 }, (_, i) => day.minus({ days: 7 - i }).toISODate() as string);
+    const days = [];
+    for (const d of dates) days.push({ date: d, stats: await this.statistics(enterpriseId, d, d !== date) });
+    if (!days.at(-1)?.stats) missing.push('the statistics of the day');
+    let report: TicketsReport | undefined;
+    try {
+      report = await this.platform.getTicketsReport(
+        { enterpriseId, startTime: date, endTime: date },
+        background,
+      );
+    } catch {
+      missing.push('the tickets report');
+    }
+    return { date, days, report, missing };
+  }
+
+  private async statistics(enterpriseId: number, date: string, past: boolean) {
+    const key = `${enterpriseId}:${date}`;
+    if (past) {
+      const kept = await this.store.getSetting('statistics', key);
+      if (kept) return JSON.parse(kept) as StatisticsRecord;
+    }
+    try {
+      const stats = await this.platform.getStatistics({ enterpriseId, date }, background);
+      if (past) await this.store.setSetting('statistics', key, JSON.stringify(stats));
+      return stats;
+    } catch {
+      return undefined;
+    }
+  }
+}
