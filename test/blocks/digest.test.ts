@@ -67,7 +67,15 @@ describe('the daily digest', () => {
   it('marks a single missing metric, shows the change, the 7-day trend and the quota', () => {
     const day = (date: string, sessions: number | undefined, extra: Record<string, unknown> = {}) => ({
       date,
-      stats: { session_count: sessions, session_duration: 11_520, disk_usage: 1_434, ...extra },
+      stats: {
+        session_count: sessions,
+        session_duration: 11_520,
+        session_billing_duration: 12_000,
+        user_count: 7,
+        disk_usage: 1_434,
+        sms_count: undefined,
+        ...extra,
+      },
     });
     const data: DigestData = {
       date: '2027-03-28',
