@@ -1,0 +1,113 @@
+import type { WebClient } from '@slack/web-api';
+import { DateTime } from 'luxon';
+import { buildDigest } from '../blocks/digest.js';
+import { dueRun, nextRunAfter } from '../domain/digest-schedule.js';
+import type { Logger } from '../observability/logger.js';
+import type { DigestService } from '../services/digest.js';
+import type { Store } from '../store/store.js';
+
+/** The metadata type of a digest message: how a lost answer is resolved without posting twice. */
+export const digestMetadataType = 'confdesk_digest';
+
+export interface DigestJobOptions {
+  store: Store;
+  digests: DigestService;
+  /** A Web API client that never retries by itself (see deliveryClient). */
+  slack: WebClient;
+  logger: Logger;
+  owner: string;
+  now?: () => Date;
+  /** When figures were missing, the next try (same day), default 30 min. */
+  retryMs?: number;
+}
+
+/** The day a digest reports: the one before the schedule's local date (a complete day). */
+export const reportedDay = (period: string) =>
+  DateTime.fromISO(period).minus({ days: 1 }).toISODate() as string;
+
+/**
+ * Sends the digests that are due: each (schedule, local date) once across restarts and replicas (its
+ * run is claimed in the store), today's only after downtime (late, saying so). When figures are
+ * missing it posts what it has, says so, and tries again later that day, updating the same message.
+ */
+export class DigestJob {
+  private readonly now: () => Date;
+
+  constructor(private readonly o: DigestJobOptions) {
+    this.now = o.now ?? (() => new Date());
+  }
+
+  /** Looks at every schedule once; answers how many digests it posted or updated. */
+  async runOnce(): Promise<number> {
+    let sent = 0;
+    for (const s of await this.o.store.digestSchedules()) {
+      const due = dueRun(s, this.now());
+      if (!due) continue;
+      const attempt = await this.o.store.claimDigestRun(s.id, due.period, this.o.owner, 5 * 60_000);
+      if (attempt === undefined) continue;
+      try {
+        if (await this.send(s, due.period, attempt, due.late && attempt === 1)) sent++;
+      } catch (error) {
+        this.o.logger.warn({ err: error, schedule: s.id }, 'digest not sent; trying again in 5 min');
+        await this.o.store.settleDigestRun(s.id, due.period, {
+          status: 'retry',
+          retryAt: new Date(this.now().getTime() + 5 * 60_000),
+        });
+      }
+    }
+    return sent;
+  }
+
+  private async send(
+    s: { id: string; channel: string; zone: string; time: string; weekdays: number[] },
+    period: string,
+    attempt: number,
+    late: boolean,
+  ): Promise<boolean> {
+    const { store, slack } = this.o;
+    const data = await this.o.digests.collect(reportedDay(period));
+    const message = buildDigest(data, { late, ...this.nextOf(s) });
+    const metadata = { event_type: digestMetadataType, event_payload: { schedule_id: s.id, period } };
+    // A message from an earlier attempt (or one whose answer was lost) is updated, not posted again.
+    let ts =
+      (await store.digestRun(s.id, period))?.slackTs ??
+      (attempt > 1 ? await this.findPosted(s.channel, s.id, period) : undefined);
+    if (ts) await slack.chat.update({ channel: s.channel, ts, ...message, metadata });
+    else ts = (await slack.chat.postMessage({ channel: s.channel, ...message, metadata })).ts as string;
+    const complete = data.missing.length === 0;
+    await store.settleDigestRun(
+      s.id,
+      period,
+      complete
+        ? { status: 'sent', slackTs: ts }
+        : {
+            status: 'retry',
+            slackTs: ts,
+            retryAt: new Date(this.now().getTime() + (this.o.retryMs ?? 30 * 60_000)),
+          },
+    );
+    return true;
+  }
+
+  private nextOf(s: Parameters<typeof nextRunAfter>[0]) {
+    const next = nextRunAfter(s, this.now());
+    return next ? { next } : {};
+  }
+
+  private async findPosted(channel: string, scheduleId: string, period: string): Promise<string | undefined> {
+    const answer = await this.o.slack.conversations.history({
+      channel,
+      include_all_metadata: true,
+      limit: 100,
+    });
+    return (answer.messages ?? []).find((m) => {
+      const meta = (m as { metadata?: { event_type?: string; event_payload?: Record<string, unknown> } })
+        .metadata;
+      return (
+        meta?.event_type === digestMetadataType &&
+        meta.event_payload?.schedule_id === scheduleId &&
+        meta.event_payload?.period === period
+      );
+    })?.ts;
+  }
+}

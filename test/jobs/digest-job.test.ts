@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SlackDouble } from '../../src/dev/slack-double.js';
+import { DigestJob, digestMetadataType } from '../../src/jobs/digest-job.js';
+import { deliveryClient } from '../../src/jobs/start-jobs.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { DigestService } from '../../src/services/digest.js';
+import { openStore, type Store, type StoreOptions } from '../../src/store/store.js';
+import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
+
+/**
+ * The digest job with a clock the test moves, against the simulator and the Slack double: once per
+ * schedule and day across restarts and two replicas (on both store backends), late after downtime,
+ * and a digest with missing figures completed later that day in the same message.
+ */
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const backends: [string, () => StoreOptions][] = [
+  ['embedded', () => ({ dataDir: mkdtempSync(join(tmpdir(), 'confdesk-digest-job-')) })],
+  ...(databaseUrl
+    ? [
+        [
+          'PostgreSQL',
+          () => ({ databaseUrl, schema: `confdesk_digest_${randomBytes(4).toString('hex')}` }),
+        ] as [string, () => StoreOptions],
+      ]
+    : []),
+];
+if (!databaseUrl)
+  console.warn('digest-job.test.ts: TEST_DATABASE_URL is not set, so only the embedded store is tested.');
+
+let platform: PlatformFixture;
+let slack: SlackDouble;
+beforeAll(async () => {
+  platform = await startPlatform();
+  slack = await new SlackDouble().start();
+});
+afterAll(async () => {
+  await slack.stop();
+  await platform.close();
+});
+
+describe.each(backends)('the digest job (%s store)', (_, options) => {
+  it('posts each day once across two replicas and a restart, late after downtime, and completes a partial digest in place', async () => {
+    let now = new Date('2027-03-29T07:01:00Z'); // Monday 09:01 in Paris
+    const opts = options();
+    // Two replicas: two connections to PostgreSQL; the embedded store is one process's, so there two
+    // workers share it.
+    const first = await openStore({ ...opts, now: () => now });
+    const stores: Store[] = [first, opts.databaseUrl ? await openStore({ ...opts, now: () => now }) : first];
+    const channel = `CDIG${randomBytes(2).toString('hex')}`;
+    await stores[0]?.addDigestSchedule({
+      id: `d-${channel}`,
+      channel,
+      zone: 'Europe/Paris',
+      time: '09:00',
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      createdBy: 'U1',
+    });
+    const job = (store: Store, owner: string) =>
+      new DigestJob({
+        store,
+        digests: new DigestService(platform.client, store),
+        slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+        logger: createLogger('silent'),
+        owner,
+        now: () => now,
+      });
+    const posts = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel);
+    const [a, b] = stores.map((s, i) => job(s, `replica-${i}`)) as [DigestJob, DigestJob];
+    expect((await Promise.all([a.runOnce(), b.runOnce()])).reduce((x, y) => x + y)).toBe(1);
+    expect(posts()).toHaveLength(1);
+    expect(posts()[0]?.args.metadata).toMatchObject({ event_type: digestMetadataType });
+    expect(JSON.stringify(posts()[0]?.args.blocks)).toContain('Sunday 28 March 2027'); // the day before
+    // A restart (a new job, a new owner) later that day sends nothing more.
+    now = new Date('2027-03-29T15:00:00Z');
+    expect(await job(stores[1] as Store, 'restarted').runOnce()).toBe(0);
+    // Down from Tuesday 08:00 to Wednesday 11:00: Wednesday's digest, late; Tuesday's never.
+    now = new Date('2027-03-31T09:00:00Z');
+    expect(await a.runOnce()).toBe(1);
+    expect(posts()).toHaveLength(2);
+    expect(JSON.stringify(posts()[1]?.args.blocks)).toContain('Late: confdesk was not running');
+    // Thursday the platform fails: the digest says what is missing, then is completed in place.
+    now = new Date('2027-04-01T07:00:30Z');
+    platform.sim.faults.errorRate = 1;
+    try {
+      expect(await b.runOnce()).toBe(1);
+    } finally {
+      platform.sim.faults.errorRate = 0;
+    }
+    expect(posts()).toHaveLength(3);
+    expect(JSON.stringify(posts()[2]?.args.blocks)).toContain('I will try again later today');
+    expect(await a.runOnce()).toBe(0); // not before its retry time
+    now = new Date('2027-04-01T07:31:00Z');
+    expect(await a.runOnce()).toBe(1);
+    expect(posts()).toHaveLength(3);
+    const updated = slack.messages.filter((m) => m.channel === channel)[2];
+    expect(JSON.stringify(updated?.blocks)).not.toContain('I will try again');
+    expect(slack.callsOf('chat.update').filter((c) => c.args.channel === channel)).toHaveLength(1);
+    for (const s of new Set(stores)) await s.close();
+    if (opts.schema) {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop schema if exists ${opts.schema} cascade`);
+      await client.end();
+    }
+    if (opts.dataDir) rmSync(opts.dataDir, { recursive: true, force: true });
+  });
+});
