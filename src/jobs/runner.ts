@@ -3,7 +3,7 @@ import type { Logger } from '../observability/logger.js';
 /** A named background job run every `everyMs`: never two runs at once, failures logged and isolated. */
 export interface Job {
   name: string;
-  /** The gap after a run before the next (asked again after each run when a function). */
+  /** From the start of a run to the start of the next (asked again after each run when a function). */
   everyMs: number | (() => number);
   run: () => Promise<unknown>;
   /** `trigger()` never starts runs closer than this (default 1 s): a flood of triggers costs a few runs. */
@@ -19,8 +19,8 @@ interface State {
 }
 
 /**
- * Runs jobs: each `everyMs` after its previous run ended, or sooner when triggered; `stop()` resolves
- * once no run is in progress.
+ * Runs jobs: each `everyMs` after its previous run started (never two at once), or sooner when
+ * triggered; `stop()` resolves once no run is in progress.
  */
 export class JobRunner {
   private readonly jobs = new Map<string, State>();
@@ -67,7 +67,11 @@ export class JobRunner {
         if (state.again) this.trigger(state.job.name);
         else {
           const every = state.job.everyMs;
-          this.schedule(state, typeof every === 'function' ? every() : every);
+          // A steady rate: the next run is `everyMs` after this one started (at once if it ran longer).
+          this.schedule(
+            state,
+            state.lastStart + (typeof every === 'function' ? every() : every) - Date.now(),
+          );
         }
       });
   }
