@@ -44,7 +44,7 @@ export function formatMetric(metric: Metric, value: number): string {
   return count(value);
 }
 
-const valueOf = (stats: StatisticsRecord | undefined, metric: Metric) => {
+const metricValue = (stats: StatisticsRecord | undefined, metric: Metric) => {
   const v = stats?.[metric];
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 };
@@ -62,10 +62,10 @@ export function sparkline(values: (number | undefined)[]): string {
 
 function metricField(metric: Metric, data: DigestData): string {
   const today = data.days.at(-1)?.stats;
-  const value = valueOf(today, metric);
+  const value = metricValue(today, metric);
   const title = `*${labels[metric]}*`;
   if (value === undefined) return `${title}\n_not available: the platform did not give it_`;
-  const before = valueOf(data.days.at(-2)?.stats, metric);
+  const before = metricValue(data.days.at(-2)?.stats, metric);
   const change =
     before === undefined
       ? 'no figure the day before'
@@ -78,7 +78,7 @@ function metricField(metric: Metric, data: DigestData): string {
     typeof quota === 'number' && quota > 0
       ? ` of ${formatMetric(metric, quota)} (${Math.round((value / quota) * 100)} %)`
       : '';
-  const trend = sparkline(data.days.slice(1).map((d) => valueOf(d.stats, metric)));
+  const trend = sparkline(data.days.slice(1).map((d) => metricValue(d.stats, metric)));
   return `${title}\n${formatMetric(metric, value)}${ofQuota}\n${change}\n\`${trend}\` 7 days`;
 }
 

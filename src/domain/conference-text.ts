@@ -28,6 +28,7 @@ export type ConferenceCommand =
   | { kind: 'list'; filter: 'upcoming' | 'past' | 'all'; search?: string }
   | { kind: 'show'; ref: string }
   | { kind: 'delete'; ref: string }
+  | { kind: 'digest'; args: string }
   | { kind: 'create'; request: ConferenceRequestText }
   | { kind: 'usage'; error: string };
 
@@ -176,7 +177,7 @@ export function formatConferenceRequest(r: ConferenceRequestText): string {
   ].join(' ');
 }
 
-const subcommands = ['help', 'list', 'show', 'delete'] as const;
+const subcommands = ['help', 'list', 'show', 'delete', 'digest'] as const;
 
 /** Reads the whole `/conference` text: a subcommand, or the words of a conference to create. */
 export function parseConferenceCommand(text: string): ConferenceCommand {
@@ -189,6 +190,8 @@ export function parseConferenceCommand(text: string): ConferenceCommand {
   switch (verb) {
     case 'help':
       return { kind: 'help' };
+    case 'digest':
+      return { kind: 'digest', args: arg };
     case 'list': {
       const f = arg.toLowerCase();
       if (f === '' || f === 'upcoming') return { kind: 'list', filter: 'upcoming' };

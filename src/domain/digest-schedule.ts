@@ -87,3 +87,35 @@ export function parseDigestTime(text: string): string | undefined {
   if (h > 23 || min > 59) return undefined;
   return `${String(h).padStart(2, '0')}:${String(min).padStart(2, '0')}`;
 }
+
+const dayNames = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const dayOf = (w: string) => dayNames.indexOf(w.slice(0, 3).toLowerCase()) + 1;
+
+/** Reads `daily`, `weekdays`, `weekends`, `mon-fri`, `mon,wed,fri`: weekdays 1 = Monday … 7 = Sunday. */
+export function parseWeekdays(text: string): number[] | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === 'daily' || t === 'every day' || t === 'everyday') return [1, 2, 3, 4, 5, 6, 7];
+  if (t === 'weekdays') return [1, 2, 3, 4, 5];
+  if (t === 'weekends') return [6, 7];
+  const days = new Set<number>();
+  for (const part of t.split(',')) {
+    const [from = '', to] = part.trim().split('-');
+    const a = dayOf(from);
+    const b = to === undefined ? a : dayOf(to);
+    if (a < 1 || b < 1) return undefined;
+    for (let d = a; ; d = (d % 7) + 1) {
+      days.add(d);
+      if (d === b) break;
+    }
+  }
+  return [...days].sort();
+}
+
+/** `Mon–Fri`, `every day`, `Mon, Wed, Fri`. */
+export function describeWeekdays(days: number[]): string {
+  const key = days.join(',');
+  if (key === '1,2,3,4,5,6,7') return 'every day';
+  if (key === '1,2,3,4,5') return 'Mon–Fri';
+  if (key === '6,7') return 'weekends';
+  return days.map((d) => `${dayNames[d - 1]?.[0]?.toUpperCase()}${dayNames[d - 1]?.slice(1)}`).join(', ');
+}

@@ -5,9 +5,11 @@ import type { MessagePayload } from '../blocks/conference-card.js';
 import { buildTicketCard } from '../blocks/ticket-card.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
+import { DigestService } from '../services/digest.js';
 import type { TicketService } from '../services/tickets.js';
 import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
+import { DigestJob } from './digest-job.js';
 import { Poller, settleMs } from './poller.js';
 import { JobRunner } from './runner.js';
 
@@ -137,6 +139,15 @@ export function startJobs(o: JobsOptions): Jobs {
   const runner = new JobRunner(o.logger);
   // The lease is renewed between scans too, so `leading` stays true while scans are rare.
   runner.start({ name: 'lead', everyMs: leaseMs / 3, run: lead });
+  // Daily digests: every minute, what is due is sent (once per schedule and day, across replicas).
+  const digests = new DigestJob({
+    store: o.store,
+    digests: new DigestService(o.platform, o.store),
+    slack,
+    logger: o.logger.child({ job: 'digest' }),
+    owner,
+  });
+  runner.start({ name: 'digest', everyMs: 60_000 / scale, run: () => digests.runOnce() });
   runner.start({
     name: 'poll',
     everyMs: scanEvery,

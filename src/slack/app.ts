@@ -5,6 +5,7 @@ import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
 import { ConferenceService } from '../services/conferences.js';
+import { DigestService } from '../services/digest.js';
 import { IdentityService } from '../services/identity.js';
 import { TicketService } from '../services/tickets.js';
 import type { Store } from '../store/store.js';
@@ -79,6 +80,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     conferences: new ConferenceService(options.platform, identity, now),
     logger: options.logger,
     now,
+    store: options.store,
+    digests: new DigestService(options.platform, options.store),
   };
   registerConferenceCommand(app, deps);
   registerConferenceForm(app, deps);

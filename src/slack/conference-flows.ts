@@ -9,7 +9,9 @@ import { parseConferenceRequest } from '../domain/conference-text.js';
 import { parseWhen } from '../domain/time.js';
 import type { Logger } from '../observability/logger.js';
 import type { ConferenceService } from '../services/conferences.js';
+import type { DigestService } from '../services/digest.js';
 import type { IdentityService } from '../services/identity.js';
+import type { Store } from '../store/store.js';
 import { isCannotPost } from './describe-error.js';
 
 /** What the conference listeners need: the services, a logger and a clock. */
@@ -18,6 +20,9 @@ export interface ConferenceDeps {
   identity: IdentityService;
   logger: Logger;
   now: () => Date;
+  /** For `/conference digest` (the channel's daily statistics). */
+  store: Store;
+  digests: DigestService;
 }
 
 /** Where an edited conference's card lives: a channel message, or an ephemeral one (its response_url). */

@@ -12,6 +12,7 @@ import { detach } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
+import { handleDigestCommand } from './digest.js';
 
 /** Usage of `/conference`, shown by `/conference help` and after a command the bot cannot read. */
 export const conferenceUsage = [
@@ -21,6 +22,7 @@ export const conferenceUsage = [
   `   times: ${whenExamples} (in your Slack time zone); durations: ${durationExamples}`,
   '• `/conference list [upcoming|past|all|<search>]` your conferences',
   '• `/conference show <id or room name>` · `/conference delete <id>`',
+  '• `/conference digest at 9:00 [weekdays] [in Europe/Paris]` · `digest list` · `digest off` · `digest now` — daily statistics here',
   '• `/conference help` shows this message',
 ].join('\n');
 
@@ -111,6 +113,9 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
     switch (cmd.kind) {
       case 'help':
         return ack({ response_type: 'ephemeral', text: conferenceUsage });
+      case 'digest':
+        await ack();
+        return later(() => handleDigestCommand(deps, cmd.args, { user, channel }, respond));
       case 'usage':
         return ack({ response_type: 'ephemeral', text: `${cmd.error}\n\n${conferenceUsage}` });
       case 'list': {

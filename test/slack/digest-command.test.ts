@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
+
+const f = {} as BotFixture;
+useBot(f);
+
+/** The reply a command got through its response_url. */
+const replyTo = (responseUrl: string) =>
+  eventually(() => f.slack.responses.find((r) => responseUrl.endsWith(r.path))?.body);
+
+describe('/conference digest', () => {
+  it('schedules a channel’s digest in a zone on chosen days, lists it and turns it off', async () => {
+    const set = await f.command('digest at 9:00 weekdays in Asia/Kolkata', people.alice.id, 'CDG');
+    expect(String((await replyTo(set.responseUrl)).text)).toContain('at 09:00 Asia/Kolkata, Mon–Fri');
+    const [saved] = await f.store.digestSchedules('CDG');
+    expect(saved).toMatchObject({
+      zone: 'Asia/Kolkata',
+      time: '09:00',
+      weekdays: [1, 2, 3, 4, 5],
+      createdBy: people.alice.id,
+    });
+    // Without a zone: the zone of the person who sets it up (Bob is in Tokyo).
+    await replyTo((await f.command('digest at 6pm daily', people.bob.id, 'CDG')).responseUrl);
+    expect((await f.store.digestSchedules('CDG')).map((s) => [s.time, s.zone])).toEqual([
+      ['09:00', 'Asia/Kolkata'],
+      ['18:00', 'Asia/Tokyo'],
+    ]);
+    const list = await f.command('digest list', people.alice.id, 'CDG');
+    expect(String((await replyTo(list.responseUrl)).text)).toMatch(
+      /09:00 Asia\/Kolkata, Mon–Fri[\s\S]*18:00 Asia\/Tokyo, every day/,
+    );
+    const off = await f.command('digest off', people.alice.id, 'CDG');
+    expect(String((await replyTo(off.responseUrl)).text)).toContain('Removed 2 daily digests');
+    expect(await f.store.digestSchedules('CDG')).toEqual([]);
+  });
+
+  it('says what to fix in a time, days or zone it cannot read, and saves nothing', async () => {
+    for (const [text, fix] of [
+      ['digest at 25:00', 'could not read the time'],
+      ['digest at 9 on fridays', 'could not read the days'],
+      ['digest at 9 daily in Mars/Olympus', 'not a time zone I know'],
+    ]) {
+      const r = await f.command(text as string, people.alice.id, 'CDX');
+      expect(String((await replyTo(r.responseUrl)).text)).toContain(fix);
+    }
+    expect(await f.store.digestSchedules('CDX')).toEqual([]);
+  });
+
+  it('previews the digest privately with the platform’s figures', async () => {
+    const r = await f.command('digest now', people.admin.id, 'CDP');
+    const reply = await replyTo(r.responseUrl);
+    expect(reply.response_type).toBe('ephemeral');
+    const blocks = JSON.stringify(reply.blocks);
+    expect(blocks).toContain('Daily digest');
+    expect(blocks).toContain('A preview, only you can see it.');
+    expect(blocks).toContain('*Sessions*');
+  });
+});
