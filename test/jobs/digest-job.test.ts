@@ -32,6 +32,16 @@ const backends: [string, () => StoreOptions][] = [
 if (!databaseUrl)
   console.warn('digest-job.test.ts: TEST_DATABASE_URL is not set, so only the embedded store is tested.');
 
+/** Removes a test's store: its temp dir, or its PostgreSQL schema. */
+async function dispose(opts: StoreOptions): Promise<void> {
+  if (opts.dataDir) rmSync(opts.dataDir, { recursive: true, force: true });
+  if (!opts.schema) return;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query(`drop schema if exists ${opts.schema} cascade`);
+  await client.end();
+}
+
 let platform: PlatformFixture;
 let slack: SlackDouble;
 beforeAll(async () => {
@@ -108,5 +118,38 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
       await client.end();
     }
     if (opts.dataDir) rmSync(opts.dataDir, { recursive: true, force: true });
+  });
+
+  it('sends a digest set in a time the clocks skip once, at the next minute that exists', async () => {
+    const opts = options();
+    let now = new Date('2027-03-28T00:59:00Z'); // 01:59 in Paris; at 02:00 the clocks go to 03:00
+    const store = await openStore({ ...opts, now: () => now });
+    const channel = `CDST${randomBytes(2).toString('hex')}`;
+    await store.addDigestSchedule({
+      id: `d-${channel}`,
+      channel,
+      zone: 'Europe/Paris',
+      time: '02:30',
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      createdBy: 'U1',
+    });
+    const job = new DigestJob({
+      store,
+      digests: new DigestService(platform.client, store),
+      slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+      logger: createLogger('silent'),
+      owner: 'dst',
+      now: () => now,
+    });
+    const posts = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel);
+    expect(await job.runOnce()).toBe(0);
+    now = new Date('2027-03-28T01:00:10Z'); // 03:00:10 CEST: the first minute that exists after 02:30
+    expect(await job.runOnce()).toBe(1);
+    now = new Date('2027-03-28T01:30:00Z'); // 03:30 CEST, where a naive shift would put it
+    expect(await job.runOnce()).toBe(0);
+    expect(posts()).toHaveLength(1);
+    expect(JSON.stringify(posts()[0]?.args.blocks)).not.toContain('Late:');
+    await store.close();
+    await dispose(opts);
   });
 });
