@@ -32,6 +32,17 @@ const backends: [string, () => StoreOptions][] = [
 if (!databaseUrl)
   console.warn('digest-job.test.ts: TEST_DATABASE_URL is not set, so only the embedded store is tested.');
 
+/** A digest job on this store, the simulator and the Slack double, on the test's clock. */
+const digestJob = (store: Store, owner: string, now: () => Date) =>
+  new DigestJob({
+    store,
+    digests: new DigestService(platform.client, store),
+    slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+    logger: createLogger('silent'),
+    owner,
+    now,
+  });
+
 /** Removes a test's store: its temp dir, or its PostgreSQL schema. */
 async function dispose(opts: StoreOptions): Promise<void> {
   if (opts.dataDir) rmSync(opts.dataDir, { recursive: true, force: true });
@@ -70,15 +81,7 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
       weekdays: [1, 2, 3, 4, 5, 6, 7],
       createdBy: 'U1',
     });
-    const job = (store: Store, owner: string) =>
-      new DigestJob({
-        store,
-        digests: new DigestService(platform.client, store),
-        slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
-        logger: createLogger('silent'),
-        owner,
-        now: () => now,
-      });
+    const job = (store: Store, owner: string) => digestJob(store, owner, () => now);
     const posts = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel);
     const [a, b] = stores.map((s, i) => job(s, `replica-${i}`)) as [DigestJob, DigestJob];
     expect((await Promise.all([a.runOnce(), b.runOnce()])).reduce((x, y) => x + y)).toBe(1);
@@ -111,13 +114,7 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     expect(JSON.stringify(updated?.blocks)).not.toContain('I will try again');
     expect(slack.callsOf('chat.update').filter((c) => c.args.channel === channel)).toHaveLength(1);
     for (const s of new Set(stores)) await s.close();
-    if (opts.schema) {
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists ${opts.schema} cascade`);
-      await client.end();
-    }
-    if (opts.dataDir) rmSync(opts.dataDir, { recursive: true, force: true });
+    await dispose(opts);
   });
 
   it('sends a digest set in a time the clocks skip once, at the next minute that exists', async () => {
@@ -133,14 +130,7 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
       weekdays: [1, 2, 3, 4, 5, 6, 7],
       createdBy: 'U1',
     });
-    const job = new DigestJob({
-      store,
-      digests: new DigestService(platform.client, store),
-      slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
-      logger: createLogger('silent'),
-      owner: 'dst',
-      now: () => now,
-    });
+    const job = digestJob(store, 'dst', () => now);
     const posts = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel);
     expect(await job.runOnce()).toBe(0);
     now = new Date('2027-03-28T01:00:10Z'); // 03:00:10 CEST: the first minute that exists after 02:30
