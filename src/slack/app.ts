@@ -18,6 +18,7 @@ import { registerSubscriptionActions } from './commands/ticket-subscriptions.js'
 import type { ConferenceDeps } from './conference-flows.js';
 import { registerHome } from './home/register-home.js';
 import { registerConferenceForm } from './views/conference-form.js';
+import { registerDigestForm } from './views/digest-form.js';
 import { registerTicketForm } from './views/ticket-form.js';
 
 export interface SlackAppOptions {
@@ -85,6 +86,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   };
   registerConferenceCommand(app, deps);
   registerConferenceForm(app, deps);
+  registerDigestForm(app, deps);
   registerConferenceActions(app, deps);
   registerHome(app, deps);
   const ticketDeps = {

@@ -7,6 +7,7 @@ export const ids = {
     ticketForm: 'ticket_form',
     ticketEdit: 'ticket_edit',
     ticketExport: 'ticket_export',
+    digestForm: 'digest_form',
     working: 'working',
   },
   actions: {

@@ -231,6 +231,7 @@ export function formState(view: Json, changes: Record<string, string | Json | un
     if (e.initial_user) state.selected_user = e.initial_user;
     if (e.initial_conversation) state.selected_conversation = e.initial_conversation;
     if (e.initial_date_time !== undefined) state.selected_date_time = e.initial_date_time;
+    if (e.initial_time) state.selected_time = e.initial_time;
     if (e.initial_option) state.selected_option = e.initial_option;
     if (e.type === 'checkboxes') state.selected_options = e.initial_options ?? [];
     if (id in changes) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
+import { type BotFixture, eventually, formState, people, submission, useBot } from '../helpers/bot.js';
 
 const f = {} as BotFixture;
 useBot(f);
@@ -54,5 +54,51 @@ describe('/conference digest', () => {
     expect(blocks).toContain('Daily digest');
     expect(blocks).toContain('A preview, only you can see it.');
     expect(blocks).toContain('*Sessions*');
+  });
+
+  it('opens a form for a new digest and for editing one; problems show under their inputs', async () => {
+    const form = async () =>
+      eventually(() =>
+        [...f.slack.views.values()].map((v) => v.view).findLast((v) => v.callback_id === 'digest_form'),
+      );
+    await f.command('digest', people.bob.id, 'CDF');
+    const view = await form();
+    expect(JSON.stringify(view)).toContain('Asia/Tokyo'); // the person's zone by default
+    const bad = await f.interact(
+      submission(
+        view,
+        people.bob.id,
+        formState(view, { zone: 'Mars/Olympus', days: { selected_options: [] } }),
+      ),
+    );
+    expect(bad.body).toMatchObject({
+      response_action: 'errors',
+      errors: { zone: expect.stringContaining('not a time zone'), days: 'Pick at least one day.' },
+    });
+    expect(await f.store.digestSchedules('CDF')).toEqual([]);
+    const ok = await f.interact(
+      submission(view, people.bob.id, formState(view, { time: { selected_time: '07:45' } })),
+    );
+    expect(ok.status).toBe(200);
+    const [saved] = await eventually(async () => {
+      const list = await f.store.digestSchedules('CDF');
+      return list.length ? list : undefined;
+    });
+    expect(saved).toMatchObject({ time: '07:45', zone: 'Asia/Tokyo', weekdays: [1, 2, 3, 4, 5, 6, 7] });
+    // Edit it: same schedule, new days.
+    await f.command(`digest edit ${saved?.id.slice(0, 8)}`, people.bob.id, 'CDF');
+    const edit = await eventually(async () => {
+      const v = await form();
+      return v !== view && String(v.private_metadata).includes(String(saved?.id)) ? v : undefined;
+    });
+    await f.interact(
+      submission(
+        edit,
+        people.bob.id,
+        formState(edit, { days: { selected_options: [{ value: '6' }, { value: '7' }] } }),
+      ),
+    );
+    await eventually(async () => (await f.store.digestSchedules('CDF'))[0]?.weekdays.join() === '6,7');
+    expect((await f.store.digestSchedules('CDF')).map((s) => s.id)).toEqual([saved?.id]);
   });
 });

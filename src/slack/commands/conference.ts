@@ -12,7 +12,7 @@ import { detach } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
-import { handleDigestCommand } from './digest.js';
+import { digestFormFor, handleDigestCommand } from './digest.js';
 
 /** Usage of `/conference`, shown by `/conference help` and after a command the bot cannot read. */
 export const conferenceUsage = [
@@ -115,6 +115,13 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
         return ack({ response_type: 'ephemeral', text: conferenceUsage });
       case 'digest':
         await ack();
+        // Alone, or `edit <id>`: the form (the trigger lasts 3 s); otherwise the command itself.
+        if (cmd.args === '' || /^edit\b/i.test(cmd.args))
+          return later(async () => {
+            const view = await digestFormFor(deps, cmd.args.replace(/^edit\s*/i, ''), { user, channel });
+            if (typeof view === 'string') return respond({ response_type: 'ephemeral', text: view });
+            await client.views.open({ trigger_id: command.trigger_id, view: view as never });
+          });
         return later(() => handleDigestCommand(deps, cmd.args, { user, channel }, respond));
       case 'usage':
         return ack({ response_type: 'ephemeral', text: `${cmd.error}\n\n${conferenceUsage}` });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import { IANAZone } from 'luxon';
 import { buildDigest } from '../../blocks/digest.js';
+import { buildDigestForm } from '../../blocks/digest-form.js';
 import {
   describeWeekdays,
   nextRunAfter,
@@ -24,9 +25,29 @@ export interface DigestDeps {
   now: () => Date;
 }
 
+/**
+ * The digest form for a new schedule in this channel (at 09:00 in the person's zone, every day), or
+ * for the channel's schedule whose id starts with `id`; a sentence when there is no such schedule.
+ */
+export async function digestFormFor(
+  deps: DigestDeps,
+  id: string,
+  who: { user: string; channel: string },
+): Promise<ReturnType<typeof buildDigestForm> | string> {
+  if (!id) {
+    const zone = (await deps.identity.profile(who.user)).tz;
+    return buildDigestForm({ channel: who.channel, time: '09:00', zone, weekdays: [1, 2, 3, 4, 5, 6, 7] });
+  }
+  const s = (await deps.store.digestSchedules(who.channel)).find((x) => x.id.startsWith(id));
+  return s
+    ? buildDigestForm({ ...s, scheduleId: s.id })
+    : `No digest of <#${who.channel}> has the id \`${id}\`.`;
+}
+
 export const digestUsage = [
   '*`/conference digest`* — the enterprise’s daily statistics in this channel',
   '• `/conference digest at 9:00 [daily|weekdays|mon-fri|mon,wed,fri] [in Europe/Paris]` — schedule it (your time zone unless given)',
+  '• `/conference digest` opens the form · `digest edit <id>` changes one',
   '• `/conference digest list` · `/conference digest off [id]` · `/conference digest now` (a private preview)',
 ].join('\n');
 
@@ -104,7 +125,9 @@ export async function handleDigestCommand(
           (next ? ` The first: ${slackDate(next, '{date_short_pretty} at {time}')}.` : ''),
       ));
     }
-    default:
+    case 'help':
       return void (await say(digestUsage));
+    default:
+      return void (await say(`I did not understand “${args.trim()}”.\n${digestUsage}`));
   }
 }

@@ -7,6 +7,7 @@ const element = z.looseObject({
   selected_user: z.string().nullish(),
   selected_conversation: z.string().nullish(),
   selected_date_time: z.number().nullish(),
+  selected_time: z.string().nullish(),
   selected_option: z.looseObject({ value: z.string() }).nullish(),
   selected_options: z.array(z.looseObject({ value: z.string() })).nullish(),
 });
@@ -37,6 +38,8 @@ export function viewState(raw: unknown) {
     },
     chosen: (blockId: string) => new Set((get(blockId)?.selected_options ?? []).map((o) => o.value)),
     option: (blockId: string) => get(blockId)?.selected_option?.value,
+    time: (blockId: string) => get(blockId)?.selected_time ?? undefined,
+    conversation: (blockId: string) => get(blockId)?.selected_conversation ?? undefined,
   };
 }
 

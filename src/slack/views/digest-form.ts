@@ -1,0 +1,49 @@
+import { randomUUID } from 'node:crypto';
+import type { App } from '@slack/bolt';
+import { IANAZone } from 'luxon';
+import { digestFields } from '../../blocks/digest-form.js';
+import { describeWeekdays, nextRunAfter } from '../../domain/digest-schedule.js';
+import { slackDate } from '../../domain/time.js';
+import type { DigestDeps } from '../commands/digest.js';
+import { ids } from '../ids.js';
+import { viewState } from './view-state.js';
+
+/** Saving the digest form: problems inline under their input, nothing saved until all is right. */
+export function registerDigestForm(app: App, deps: DigestDeps): void {
+  app.view(ids.views.digestForm, async ({ ack, body, view, client }) => {
+    const v = viewState(view.state.values);
+    const channel = v.conversation(digestFields.channel);
+    const time = v.time(digestFields.time);
+    const zone = v.str(digestFields.zone) ?? '';
+    const weekdays = [...v.chosen(digestFields.days)].map(Number).sort();
+    const errors: Record<string, string> = {};
+    if (!IANAZone.isValidZone(zone))
+      errors[digestFields.zone] = `“${zone}” is not a time zone I know. Use a name such as Europe/Paris.`;
+    if (!weekdays.length) errors[digestFields.days] = 'Pick at least one day.';
+    if (!time) errors[digestFields.time] = 'Pick a time.';
+    if (!channel) errors[digestFields.channel] = 'Pick a channel.';
+    if (Object.keys(errors).length) return void (await ack({ response_action: 'errors', errors }));
+    await ack();
+    const { scheduleId } = JSON.parse(view.private_metadata || '{}') as { scheduleId?: string | null };
+    const schedule = {
+      id: scheduleId ?? randomUUID(),
+      channel: channel as string,
+      zone,
+      time: time as string,
+      weekdays,
+      createdBy: body.user.id,
+    };
+    if (scheduleId) await deps.store.removeDigestSchedule(scheduleId);
+    await deps.store.addDigestSchedule(schedule);
+    const next = nextRunAfter(schedule, deps.now());
+    await client.chat
+      .postEphemeral({
+        channel: schedule.channel,
+        user: body.user.id,
+        text:
+          `📊 <#${schedule.channel}> will get the daily digest at ${schedule.time} ${zone}, ${describeWeekdays(weekdays)}.` +
+          (next ? ` The next: ${slackDate(next, '{date_short_pretty} at {time}')}.` : ''),
+      })
+      .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not confirm a digest schedule'));
+  });
+}
