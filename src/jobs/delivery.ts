@@ -8,7 +8,7 @@ import type { OutboxItem, Store } from '../store/store.js';
 export const eventMetadataType = 'confdesk_ticket_event';
 
 /** Slack answers that mean the channel cannot receive messages from the bot any more. */
-const gone = new Set(['not_in_channel', 'channel_not_found', 'is_archived', 'missing_scope']);
+export const gone = new Set(['not_in_channel', 'channel_not_found', 'is_archived', 'missing_scope']);
 
 export interface DeliveryOptions {
   store: Store;

@@ -5,6 +5,7 @@ import { dueRun, nextRunAfter } from '../domain/digest-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { DigestService } from '../services/digest.js';
 import type { Store } from '../store/store.js';
+import { gone } from './delivery.js';
 
 /** The metadata type of a digest message: how a lost answer is resolved without posting twice. */
 export const digestMetadataType = 'confdesk_digest';
@@ -48,10 +49,20 @@ export class DigestJob {
       try {
         if (await this.send(s, due.period, attempt, due.late && attempt === 1)) sent++;
       } catch (error) {
-        this.o.logger.warn({ err: error, schedule: s.id }, 'digest not sent; trying again in 5 min');
+        // A channel that refuses the bot: the person who set the digest up is told once; tried hourly.
+        const refused = (error as { data?: { error?: string } }).data?.error ?? '';
+        const waitMs = gone.has(refused) ? 60 * 60_000 : 5 * 60_000;
+        this.o.logger.warn({ err: error, schedule: s.id, waitMs }, 'digest not sent; trying again later');
+        if (gone.has(refused) && (await this.o.store.setSettingOnce('digest-refused', s.id, refused)))
+          await this.o.slack.chat
+            .postMessage({
+              channel: s.createdBy,
+              text: `I cannot post the daily digest in <#${s.channel}> (Slack says \`${refused}\`). Invite me there with \`/invite @confdesk\`, or remove the digest with \`/conference digest off\` in that channel.`,
+            })
+            .catch((e: unknown) => this.o.logger.warn({ err: e }, 'could not tell the digest’s owner'));
         await this.o.store.settleDigestRun(s.id, due.period, {
           status: 'retry',
-          retryAt: new Date(this.now().getTime() + 5 * 60_000),
+          retryAt: new Date(this.now().getTime() + waitMs),
         });
       }
     }
@@ -74,6 +85,7 @@ export class DigestJob {
       (attempt > 1 ? await this.findPosted(s.channel, s.id, period) : undefined);
     if (ts) await slack.chat.update({ channel: s.channel, ts, ...message, metadata });
     else ts = (await slack.chat.postMessage({ channel: s.channel, ...message, metadata })).ts as string;
+    await store.deleteSetting('digest-refused', s.id); // posted: a later refusal is news again
     const complete = data.missing.length === 0;
     await store.settleDigestRun(
       s.id,

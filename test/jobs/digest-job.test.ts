@@ -117,6 +117,35 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     await dispose(opts);
   });
 
+  it('tells the person who set it up, once, when the channel refuses the bot, and posts once it is back', async () => {
+    const opts = options();
+    let now = new Date('2027-03-29T07:01:00Z');
+    const store = await openStore({ ...opts, now: () => now });
+    const channel = `CREF${randomBytes(2).toString('hex')}`;
+    const owner = `UOWN${randomBytes(2).toString('hex')}`;
+    await store.addDigestSchedule({
+      id: `d-${channel}`,
+      channel,
+      zone: 'Europe/Paris',
+      time: '09:00',
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+      createdBy: owner,
+    });
+    const job = digestJob(store, 'refused', () => now);
+    slack.notInChannel.add(channel);
+    expect(await job.runOnce()).toBe(0);
+    now = new Date(now.getTime() + 60 * 60_000 + 1_000);
+    expect(await job.runOnce()).toBe(0); // tried again an hour later, still refused
+    const told = slack.callsOf('chat.postMessage').filter((c) => c.args.channel === owner);
+    expect(told).toHaveLength(1);
+    expect(String(told[0]?.args.text)).toContain('/invite @confdesk');
+    slack.notInChannel.delete(channel);
+    now = new Date(now.getTime() + 60 * 60_000 + 1_000);
+    expect(await job.runOnce()).toBe(1);
+    await store.close();
+    await dispose(opts);
+  });
+
   it('sends a digest set in a time the clocks skip once, at the next minute that exists', async () => {
     const opts = options();
     let now = new Date('2027-03-28T00:59:00Z'); // 01:59 in Paris; at 02:00 the clocks go to 03:00
