@@ -43,6 +43,17 @@ const digestJob = (store: Store, owner: string, now: () => Date) =>
     now,
   });
 
+/** Every day at `time` in Paris, in `channel`. */
+const daily = (store: Store, channel: string, time: string, createdBy: string) =>
+  store.addDigestSchedule({
+    id: `d-${channel}`,
+    channel,
+    zone: 'Europe/Paris',
+    time,
+    weekdays: [1, 2, 3, 4, 5, 6, 7],
+    createdBy,
+  });
+
 /** Removes a test's store: its temp dir, or its PostgreSQL schema. */
 async function dispose(opts: StoreOptions): Promise<void> {
   if (opts.dataDir) rmSync(opts.dataDir, { recursive: true, force: true });
@@ -73,14 +84,7 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     const first = await openStore({ ...opts, now: () => now });
     const stores: Store[] = [first, opts.databaseUrl ? await openStore({ ...opts, now: () => now }) : first];
     const channel = `CDIG${randomBytes(2).toString('hex')}`;
-    await stores[0]?.addDigestSchedule({
-      id: `d-${channel}`,
-      channel,
-      zone: 'Europe/Paris',
-      time: '09:00',
-      weekdays: [1, 2, 3, 4, 5, 6, 7],
-      createdBy: 'U1',
-    });
+    await daily(first, channel, '09:00', 'U1');
     const job = (store: Store, owner: string) => digestJob(store, owner, () => now);
     const posts = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel);
     const [a, b] = stores.map((s, i) => job(s, `replica-${i}`)) as [DigestJob, DigestJob];
@@ -123,14 +127,7 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     const store = await openStore({ ...opts, now: () => now });
     const channel = `CREF${randomBytes(2).toString('hex')}`;
     const owner = `UOWN${randomBytes(2).toString('hex')}`;
-    await store.addDigestSchedule({
-      id: `d-${channel}`,
-      channel,
-      zone: 'Europe/Paris',
-      time: '09:00',
-      weekdays: [1, 2, 3, 4, 5, 6, 7],
-      createdBy: owner,
-    });
+    await daily(store, channel, '09:00', owner);
     const job = digestJob(store, 'refused', () => now);
     slack.notInChannel.add(channel);
     expect(await job.runOnce()).toBe(0);
@@ -151,14 +148,7 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     let now = new Date('2027-03-28T00:59:00Z'); // 01:59 in Paris; at 02:00 the clocks go to 03:00
     const store = await openStore({ ...opts, now: () => now });
     const channel = `CDST${randomBytes(2).toString('hex')}`;
-    await store.addDigestSchedule({
-      id: `d-${channel}`,
-      channel,
-      zone: 'Europe/Paris',
-      time: '02:30',
-      weekdays: [1, 2, 3, 4, 5, 6, 7],
-      createdBy: 'U1',
-    });
+    await daily(store, channel, '02:30', 'U1');
     const job = digestJob(store, 'dst', () => now);
     const posts = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel);
     expect(await job.runOnce()).toBe(0);
