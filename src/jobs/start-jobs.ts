@@ -127,7 +127,8 @@ export function startJobs(o: JobsOptions): Jobs {
           ...buildTicketCard(await o.tickets.summary(ticket)),
         });
     },
-    keepGoing: lead,
+    // The 'lead' job below renews the lease; a long scan only reads what it last learnt.
+    keepGoing: async () => leading,
     settleMs: settleMs / scale,
     recheckGapMs: 1_000 / scale,
   });
