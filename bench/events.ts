@@ -25,6 +25,7 @@ import { startDelivery, startJobs } from '../src/jobs/start-jobs.js';
 import { webhookHandler } from '../src/jobs/webhook-receiver.js';
 import { createLogger } from '../src/observability/logger.js';
 import { createPlatformClient, type PlatformClient } from '../src/platform/client.js';
+import { AccessService } from '../src/services/access.js';
 import { IdentityService } from '../src/services/identity.js';
 import { TicketService } from '../src/services/tickets.js';
 import type { SimTicket } from '../src/sim/model.js';
@@ -75,6 +76,7 @@ async function setUp(size: number): Promise<Setup> {
   );
   offset = 0;
   const slack = await new SlackDouble().start();
+  slack.addUser({ id: 'UBENCH', email: 'admin@acme.example' }); // who the watches are added by
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-bench-events-'));
   const store = await openStore({ dataDir: dir });
   for (const [i, t] of tickets.entries()) {
@@ -125,10 +127,11 @@ async function start(mode: Mode, s: Setup): Promise<() => Promise<void>> {
       await Promise.all([runner.stop(), delivery.stop()]);
     };
   }
-  const tickets = new TicketService(
+  const identity = new IdentityService(
+    new WebClient('xoxb-bench', { slackApiUrl: s.slack.apiUrl }),
     s.platform,
-    new IdentityService(new WebClient('xoxb-bench', { slackApiUrl: s.slack.apiUrl }), s.platform),
   );
+  const tickets = new TicketService(s.platform, identity, new AccessService(identity));
   const jobs = startJobs({
     platform: s.platform,
     store: s.store,

@@ -111,10 +111,8 @@ const fallback = (c: ConferenceSummary) =>
  */
 export function buildConferenceCard(c: ConferenceSummary): MessagePayload {
   const actions: Json[] = [];
-  if (c.joinUrl)
-    actions.push(
-      button('Join', ids.actions.conferenceJoin, { url: c.joinUrl, style: 'primary', value: c.id }),
-    );
+  // The link itself is given on a click, privately, to those who may join: a channel sees no secret.
+  if (c.joinUrl) actions.push(button('Join', ids.actions.conferenceJoin, { style: 'primary', value: c.id }));
   actions.push(
     button('Recordings & snapshots', ids.actions.conferenceMedia, { value: c.id }),
     button('Edit', ids.actions.conferenceEdit, { value: c.id }),

@@ -166,3 +166,26 @@ export function buildMediaList(
   if ((total ?? medias.length) > shown) blocks.push(context(`${shown} of ${total ?? medias.length} shown`));
   return { text: title, blocks };
 }
+
+/**
+ * The answer to Join, privately: the link as a button, and a word that it is the person's own. Without
+ * a link the platform gave none (yet).
+ */
+export function buildJoinReply(c: { name: string }, url: string | undefined): MessagePayload {
+  if (!url)
+    return {
+      text: 'No join link yet',
+      blocks: [
+        section(`The video platform has no join link for “${escapeText(c.name)}” yet. Try again later.`),
+      ],
+    };
+  const text = `Your link to join “${c.name}”`;
+  return {
+    text: escapeText(text),
+    blocks: [
+      section(`*${escapeText(text)}*\nIt is for you alone: please do not share it.`, {
+        accessory: button('Join now', ids.actions.conferenceJoinLink, { url, style: 'primary' }),
+      }),
+    ],
+  };
+}

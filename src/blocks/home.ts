@@ -2,24 +2,42 @@ import { ids } from '../slack/ids.js';
 import { type Block, button, context, plain, section } from './conference-card.js';
 import { limits } from './limits.js';
 
-/** The App Home tab: what confdesk does and a button to plan a conference. */
-export function buildHome(): Block {
+/** What the person may do, as the policy says: the Home tab offers only that. */
+export interface HomeRights {
+  /** A platform account: conferences and tickets. Without one, help only. */
+  account: boolean;
+  /** A platform admin: the statistics digest too. */
+  admin: boolean;
+  /** Why there is no account (the sentence saying how to get one). */
+  noAccount?: string | undefined;
+}
+
+/**
+ * The App Home tab: what confdesk does, what the person may do with it (New conference for those
+ * with a platform account, the digest for admins), and, without an account, how to get one.
+ */
+export function buildHome(rights: HomeRights = { account: false, admin: false }): Block {
+  const commands = [
+    '*Commands*',
+    '• `/conference` plans a conference: `/conference alice@example.com @bob tomorrow 3pm 45m "Weekly sync"`',
+    '• `/conference list`, `/conference show <id>`, `/conference delete <id>`, `/conference help`',
+    '• `/ticket` opens a remote-assistance ticket; `/ticket list`, `/ticket show <id>`, `/ticket help`',
+    ...(rights.admin ? ['• `/conference digest at 9:00` sends the daily statistics to a channel'] : []),
+  ];
   return {
     type: 'home',
     blocks: [
       { type: 'header', text: plain('confdesk', limits.headerText) },
       section('Plan video conferences and follow remote-assistance tickets without leaving Slack.'),
-      {
-        type: 'actions',
-        elements: [button('New conference', ids.actions.conferenceNew, { style: 'primary' })],
-      },
-      section(
-        [
-          '*Commands*',
-          '• `/conference` plans a conference: `/conference alice@example.com @bob tomorrow 3pm 45m "Weekly sync"`',
-          '• `/conference list`, `/conference show <id>`, `/conference delete <id>`, `/conference help`',
-        ].join('\n'),
-      ),
+      ...(rights.account
+        ? [
+            {
+              type: 'actions',
+              elements: [button('New conference', ids.actions.conferenceNew, { style: 'primary' })],
+            },
+            section(commands.join('\n')),
+          ]
+        : [section(rights.noAccount ?? 'confdesk needs your video platform account to act for you.')]),
       context('Times are read in your Slack time zone and shown in each viewer’s own.'),
     ],
   };

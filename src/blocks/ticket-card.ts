@@ -74,9 +74,10 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
         : {}),
     }),
   );
+  // Join links grant a role in the session: given on a click, privately, to those who may have them.
   const tools: Json[] = [
-    ...(t.agentUrl
-      ? [button('Join as agent', ids.actions.ticketJoin, { url: t.agentUrl, value: t.id })]
+    ...(t.agentUrl || t.guestUrl
+      ? [button('Join as agent', ids.actions.ticketJoin, { value: t.id, style: 'primary' })]
       : []),
     button('Refresh', ids.actions.ticketRefresh, { value: t.id }),
     {
@@ -107,7 +108,6 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
       [
         `Ticket ${escapeText(t.id)}`,
         t.type ? escapeText(t.type) : undefined,
-        t.guestUrl ? `<${t.guestUrl}|guest link>` : undefined,
         t.modified ? `updated ${slackDate(t.modified, '{date_short_pretty} {time}')}` : undefined,
       ]
         .filter(Boolean)
@@ -252,6 +252,7 @@ export function buildTicketMediaList(
         ? {
             accessory: button('Post in the thread', `${ids.actions.ticketMediaPost}:${m.id}`, {
               value: JSON.stringify({
+                k: t.id,
                 m: m.id,
                 c: place.channel,
                 t: place.ts,
@@ -266,4 +267,37 @@ export function buildTicketMediaList(
   const shown = Math.min(items.length, limits.messageBlocks - 2);
   if ((total ?? items.length) > shown) blocks.push(context(`${shown} of ${total ?? items.length} shown`));
   return { text: title, blocks };
+}
+
+/** The answer to "Join as agent", privately: the agent's link, and the guest's to pass on to the requestor. */
+export function buildTicketJoinReply(t: TicketSummary): MessagePayload {
+  const title = `Join ${titleOf(t)}`;
+  const links: Json[] = [
+    ...(t.agentUrl
+      ? [button('Join as agent', ids.actions.ticketJoinLink, { url: t.agentUrl, style: 'primary' })]
+      : []),
+    ...(t.guestUrl ? [button('Guest link', `${ids.actions.ticketJoinLink}:guest`, { url: t.guestUrl })] : []),
+  ];
+  if (links.length === 0)
+    return {
+      text: 'No join link yet',
+      blocks: [
+        {
+          type: 'section',
+          text: mrkdwn(`The video platform has no join link for *${escapeText(clip(title, 200))}* yet.`),
+        },
+      ],
+    };
+  return {
+    text: escapeText(clip(title, 200)),
+    blocks: [
+      {
+        type: 'section',
+        text: mrkdwn(
+          `*${escapeText(clip(title, 200))}*\nThese links are for you alone: the guest link is the requestor's, to send them if they lost their invitation.`,
+        ),
+      },
+      { type: 'actions', elements: links },
+    ],
+  };
 }

@@ -9,6 +9,12 @@ export interface PollerOptions {
   platform: PlatformClient;
   store: Store;
   logger: Logger;
+  /**
+   * Whether the person who added a subscription may (still) see this ticket: a job that posts checks
+   * the rights of the person it posts for, as every door does. A failure to find out is thrown, and
+   * the ticket is looked at again on the next scan.
+   */
+  mayDeliver?: (sub: Subscription, ticket: TicketRecord) => Promise<boolean>;
   /** Re-renders a ticket's card in a channel (its state changed). */
   refreshCard?: (channel: string, ticket: TicketRecord) => Promise<void>;
   /**
@@ -150,7 +156,16 @@ export class Poller {
   /** The channels interested in a ticket: those watching it, and those whose follow filter matches. */
   private async channelsFor(t: TicketRecord): Promise<{ channel: string; sub: Subscription }[]> {
     const subs = await this.o.store.subscriptionsForTicket(String(t.id));
-    const wanted = subs.filter((s) => s.kind === 'watch' || followMatches(s.filter, t));
+    const matching = subs.filter((s) => s.kind === 'watch' || followMatches(s.filter, t));
+    const wanted: Subscription[] = [];
+    for (const s of matching) {
+      if (!this.o.mayDeliver || (await this.o.mayDeliver(s, t))) wanted.push(s);
+      else
+        this.o.logger.info(
+          { subscription: s.id, channel: s.channel, ticketId: String(t.id) },
+          'not delivered: the person who added this subscription may not see this ticket',
+        );
+    }
     const byChannel = new Map<string, Subscription>();
     for (const s of wanted) if (!byChannel.has(s.channel)) byChannel.set(s.channel, s);
     return [...byChannel].map(([channel, sub]) => ({ channel, sub }));

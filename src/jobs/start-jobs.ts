@@ -118,6 +118,7 @@ export function startJobs(o: JobsOptions): Jobs {
     platform: o.platform,
     store: o.store,
     logger: o.logger.child({ job: 'poller' }),
+    mayDeliver: (sub, ticket) => o.tickets.maySee(sub.createdBy, ticket),
     refreshCard: async (channel, ticket) => {
       const card = await o.store.find(String(ticket.id), channel);
       if (card)

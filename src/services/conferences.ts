@@ -2,10 +2,11 @@ import type { ConferenceSummary } from '../blocks/conference-card.js';
 import type { ConferenceFormValues } from '../blocks/conference-form.js';
 import type { ListQuery } from '../blocks/conference-list.js';
 import { listPageSize, type MediaSummary } from '../blocks/conference-list.js';
-import { canManageConference, canViewConferenceMedia } from '../domain/permissions.js';
+import type { Action, Subject } from '../domain/policy.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
-import { ConfdeskError, notAllowed } from './errors.js';
+import type { AccessService, Asker } from './access.js';
+import { ConfdeskError } from './errors.js';
 import type { IdentityService, PlatformUser } from './identity.js';
 
 const interactive: CallOptions = { priority: 'interactive' };
@@ -48,6 +49,13 @@ export function summarize(r: ConferenceRecord): ConferenceSummary {
   };
 }
 
+/** A conference as the policy sees it. */
+export const conferenceSubject = (c: ConferenceSummary): Subject => ({
+  kind: 'conference',
+  moderatorId: c.moderator?.id,
+  participants: c.participants,
+});
+
 /** The form values a conference is edited from. */
 export function formValuesOf(r: ConferenceRecord): ConferenceFormValues {
   const extra = r as Record<string, unknown>;
@@ -86,6 +94,7 @@ export class ConferenceService {
   constructor(
     private readonly platform: PlatformClient,
     private readonly identity: IdentityService,
+    private readonly access: AccessService,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -95,7 +104,7 @@ export class ConferenceService {
   }
 
   private async prepare(
-    actorId: string,
+    asker: Asker,
     v: ConferenceFormValues,
     password: string | undefined,
     mode: 'create' | 'edit',
@@ -109,6 +118,7 @@ export class ConferenceService {
       );
     const participants = [...new Set([...v.participants, ...fromSlack.emails])];
     // Creating, the moderator defaults to the person; editing, an empty field keeps the current one.
+    const actorId = asker.slackId;
     let moderator: PlatformUser | undefined;
     if (v.moderator && v.moderator !== actorId) {
       try {
@@ -122,8 +132,9 @@ export class ConferenceService {
           );
         throw error;
       }
+      this.access.check(asker, 'conference.moderate-other', { kind: 'moderator', moderatorId: moderator.id });
     } else if (v.moderator || mode === 'create') {
-      moderator = await this.identity.platformUser(actorId);
+      moderator = asker.account;
     }
     const input: Record<string, unknown> = {
       participants: participants.length ? participants : undefined,
@@ -146,7 +157,9 @@ export class ConferenceService {
   }
 
   async create(actorId: string, v: ConferenceFormValues, password?: string): Promise<ConferenceSummary> {
-    const { input, participants, moderator } = await this.prepare(actorId, v, password, 'create');
+    const asker = await this.access.asker(actorId);
+    this.access.check(asker, 'conference.create');
+    const { input, participants, moderator } = await this.prepare(asker, v, password, 'create');
     if (participants.length === 0)
       throw new ConfdeskError(
         'no_participants',
@@ -169,8 +182,8 @@ export class ConferenceService {
     v: ConferenceFormValues,
     password?: string,
   ): Promise<ConferenceSummary> {
-    const before = await this.forManagement(actorId, conferenceId, 'edit');
-    const { input, participants, moderator } = await this.prepare(actorId, v, password, 'edit');
+    const { asker, conference: before } = await this.managed(actorId, conferenceId, 'conference.edit');
+    const { input, participants, moderator } = await this.prepare(asker, v, password, 'edit');
     const answer = await this.platform.updateConference(
       { conferenceId: before.id, ...input } as Parameters<PlatformClient['updateConference']>[0],
       interactive,
@@ -188,7 +201,8 @@ export class ConferenceService {
 
   /** The conference, if the actor may edit or delete it; a `not_allowed` error naming who may. */
   async forManagement(actorId: string, ref: string, verb: 'edit' | 'delete'): Promise<ConferenceSummary> {
-    return (await this.managed(actorId, ref, verb)).conference;
+    return (await this.managed(actorId, ref, verb === 'edit' ? 'conference.edit' : 'conference.delete'))
+      .conference;
   }
 
   /** The values the edit form starts from, after the permission check. */
@@ -196,33 +210,41 @@ export class ConferenceService {
     actorId: string,
     ref: string,
   ): Promise<{ values: ConferenceFormValues; hasPassword: boolean }> {
-    const { record } = await this.managed(actorId, ref, 'edit');
+    const { record } = await this.managed(actorId, ref, 'conference.edit');
     return {
       values: formValuesOf(record),
       hasPassword: (record as Record<string, unknown>).has_password === true,
     };
   }
 
-  private async managed(actorId: string, ref: string, verb: 'edit' | 'delete') {
-    const [actor, record] = await Promise.all([
-      this.identity.platformUser(actorId),
-      this.platform.getConference({ conferenceId: ref }, interactive),
-    ]);
-    const conference = summarize(record);
-    if (!canManageConference(actor, { moderatorId: conference.moderator?.id }))
-      throw notAllowed(
-        `Only the moderator${conference.moderator ? ` (${conference.moderator.label})` : ''} or a video platform admin can ${verb} “${conference.name}”.`,
-      );
-    return { record, conference };
+  /** The conference and its record, if the actor may do `action` to it; the policy's refusal otherwise. */
+  private async managed(actorId: string, ref: string, action: Action) {
+    const { asker, object } = await this.access.about(
+      actorId,
+      action,
+      async () => {
+        const record = await this.platform.getConference({ conferenceId: ref }, interactive);
+        return { record, conference: summarize(record) };
+      },
+      (o) => conferenceSubject(o.conference),
+    );
+    return { asker, ...object };
   }
 
-  async get(ref: string): Promise<ConferenceSummary> {
-    return summarize(await this.platform.getConference({ conferenceId: ref }, interactive));
+  /** The conference, for those who may see it (participants, moderator, admins). */
+  async see(actorId: string, ref: string): Promise<ConferenceSummary> {
+    return (await this.managed(actorId, ref, 'conference.see')).conference;
+  }
+
+  /** The conference's join link, for those who may join; given privately on a click. */
+  async joinLink(actorId: string, ref: string): Promise<{ conference: ConferenceSummary; url?: string }> {
+    const { conference } = await this.managed(actorId, ref, 'conference.join');
+    return { conference, ...(conference.joinUrl ? { url: conference.joinUrl } : {}) };
   }
 
   /** One page of the actor's conferences (as moderator or participant). */
   async list(actorId: string, q: ListQuery) {
-    const actor = await this.identity.platformUser(actorId);
+    const actor = await this.access.require(actorId, 'conference.list');
     const now = this.now();
     const page = await this.platform.listConferences(
       {
@@ -250,16 +272,7 @@ export class ConferenceService {
     actorId: string,
     ref: string,
   ): Promise<{ conference: ConferenceSummary; items: MediaSummary[]; total?: number }> {
-    const [actor, conference] = await Promise.all([this.identity.platformUser(actorId), this.get(ref)]);
-    if (
-      !canViewConferenceMedia(actor, {
-        moderatorId: conference.moderator?.id,
-        participants: conference.participants,
-      })
-    )
-      throw notAllowed(
-        `Only the participants, the moderator and video platform admins can see the recordings of “${conference.name}”.`,
-      );
+    const { conference } = await this.managed(actorId, ref, 'conference.media');
     const page = await this.platform.listConferenceMedias(
       { conferenceId: conference.id, limit: 48 },
       interactive,

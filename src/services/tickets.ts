@@ -1,11 +1,12 @@
 import type { TicketSummary } from '../blocks/ticket-card.js';
 import type { TicketFormChoices, TicketFormValues } from '../blocks/ticket-form.js';
-import { ticketPermission } from '../domain/permissions.js';
+import type { Action, Subject } from '../domain/policy.js';
 import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
 import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import type { TicketRecord } from '../platform/schemas.js';
-import { ConfdeskError, notAllowed } from './errors.js';
+import type { AccessService } from './access.js';
+import { ConfdeskError } from './errors.js';
 import type { IdentityService } from './identity.js';
 
 const interactive: CallOptions = { priority: 'interactive' };
@@ -70,6 +71,13 @@ export function editableFields(t: TicketSummary): Record<keyof TicketEdit, strin
   };
 }
 
+/** A ticket as the policy sees it. */
+export const ticketSubject = (t: TicketSummary): Subject => ({
+  kind: 'ticket',
+  agentId: t.agent?.id,
+  groupId: t.group?.id,
+});
+
 /** What a move did: the ticket before and after, as the platform has them. */
 export interface MoveOutcome {
   move: TicketMove;
@@ -86,6 +94,7 @@ export class TicketService {
   constructor(
     private readonly platform: PlatformClient,
     private readonly identity: IdentityService,
+    private readonly access: AccessService,
   ) {}
 
   private async groupNames(): Promise<Map<string, string>> {
@@ -94,17 +103,26 @@ export class TicketService {
     return new Map(groups.items.map((g) => [String(g.id), g.name ?? `group ${g.id}`]));
   }
 
-  /** The groups and users the create form offers (the first 100 of each: Slack's limit for a select). */
-  async formChoices(): Promise<TicketFormChoices> {
+  /**
+   * The groups and agents the person may give a ticket to (the first 100 of each: Slack's limit for a
+   * select): an admin, every group and user; anyone else, their own groups and the people in them.
+   */
+  async formChoices(actorSlackId: string): Promise<TicketFormChoices> {
+    const actor = await this.access.require(actorSlackId, 'ticket.create');
+    const admin = actor.role === 'admin';
     const me = await this.platform.getMe();
-    const groups = await this.groupNames();
+    const groups = [...(await this.groupNames())].filter(([id]) => admin || actor.groupIds.includes(id));
     const users: TicketFormChoices['users'] = [];
     for await (const u of this.platform.paginate('listEnterpriseUsers', { enterpriseId: me.enterprise_id })) {
+      const theirs = (u.groups ?? []).map((g) =>
+        String(typeof g === 'object' && g !== null ? (g as { id?: unknown }).id : g),
+      );
+      if (!admin && String(u.id) !== actor.id && !theirs.some((g) => actor.groupIds.includes(g))) continue;
       const name = [u.first_name, u.last_name].filter(Boolean).join(' ') || u.username || `user ${u.id}`;
       users.push({ id: String(u.id), name: u.username ? `${name} (${u.username})` : name });
       if (users.length === 100) break;
     }
-    return { groups: [...groups].map(([id, name]) => ({ id, name })), users };
+    return { groups: groups.map(([id, name]) => ({ id, name })), users };
   }
 
   /** The person's platform user id, to preselect them as agent; undefined without an account. */
@@ -115,9 +133,16 @@ export class TicketService {
     );
   }
 
-  /** Creates a ticket; the agent defaults to the person creating it. */
+  /**
+   * Creates a ticket; the agent defaults to the person creating it. Giving it a group or another agent
+   * needs the policy's `ticket.assign` on that group.
+   */
   async create(actorSlackId: string, v: TicketFormValues): Promise<TicketSummary> {
-    const agent = v.agent ?? (await this.identity.platformUser(actorSlackId)).id;
+    const asker = await this.access.asker(actorSlackId);
+    this.access.check(asker, 'ticket.create');
+    const agent = v.agent ?? asker.account?.id;
+    if (v.groupId !== undefined || agent !== asker.account?.id)
+      this.access.check(asker, 'ticket.assign', { kind: 'group', groupId: v.groupId });
     const input = {
       name: v.name,
       phones: v.phones.length ? v.phones : undefined,
@@ -152,21 +177,19 @@ export class TicketService {
     return this.get(String(created.id));
   }
 
-  /** The ticket, if the person may act on it; a `not_allowed` error saying why otherwise. */
-  async forAction(actorSlackId: string, ticketId: string, verb: string): Promise<TicketSummary> {
-    const [actor, ticket] = await Promise.all([this.identity.platformUser(actorSlackId), this.get(ticketId)]);
-    const permission = ticketPermission(
-      { id: actor.id, role: actor.role, groupIds: actor.groupIds },
-      { agentId: ticket.agent?.id, groupId: ticket.group?.id },
-    );
-    if (!permission.allowed) throw notAllowed(`You cannot ${verb} this ticket: ${permission.why}.`);
-    return ticket;
+  /**
+   * The ticket (by id or reference), if the person may do `action` to it; the policy's refusal
+   * otherwise. Nobody without an account gets past the first check, so nothing is read for them.
+   */
+  async forAction(actorSlackId: string, ref: string, action: Action): Promise<TicketSummary> {
+    return (await this.access.about(actorSlackId, action, () => this.get(ref), ticketSubject)).object;
   }
 
-  /** The ticket's timeline, oldest first. */
-  async events(ticketId: string) {
-    const page = await this.platform.listTicketEvents({ ticketId, limit: 100 }, interactive);
-    return page.items;
+  /** The ticket's timeline, oldest first, for those who may see it. */
+  async timeline(actorSlackId: string, ref: string) {
+    const ticket = await this.forAction(actorSlackId, ref, 'ticket.timeline');
+    const page = await this.platform.listTicketEvents({ ticketId: ticket.id, limit: 100 }, interactive);
+    return { ticket, events: page.items };
   }
 
   /**
@@ -178,7 +201,12 @@ export class TicketService {
     ticketId: string,
     v: TicketEdit,
   ): Promise<{ after: TicketSummary; changed: string[] }> {
-    const before = await this.forAction(actorSlackId, ticketId, 'edit');
+    const { asker, object: before } = await this.access.about(
+      actorSlackId,
+      'ticket.edit',
+      () => this.get(ticketId),
+      ticketSubject,
+    );
     const current = editableFields(before);
     const changes = Object.fromEntries(
       (Object.keys(current) as (keyof TicketEdit)[])
@@ -187,6 +215,9 @@ export class TicketService {
     );
     const changed = Object.keys(changes);
     if (changed.length === 0) return { after: before, changed };
+    // Handing the ticket to another group or agent: as when creating one.
+    if (changes.groupId !== undefined || (changes.agent !== undefined && changes.agent !== asker.account?.id))
+      this.access.check(asker, 'ticket.assign', { kind: 'group', groupId: v.groupId ?? before.group?.id });
     await this.platform.updateTicket(
       { ticketId, ...changes } as Parameters<PlatformClient['updateTicket']>[0],
       interactive,
@@ -195,27 +226,22 @@ export class TicketService {
   }
 
   async remove(actorSlackId: string, ticketId: string): Promise<TicketSummary> {
-    const ticket = await this.forAction(actorSlackId, ticketId, 'delete');
+    const ticket = await this.forAction(actorSlackId, ticketId, 'ticket.delete');
     await this.platform.deleteTicket({ ticketId }, interactive);
     return ticket;
   }
 
   /** One page of `/ticket list`: the person's tickets, everyone's, or a group's, with the spec's filters. */
   async list(actorSlackId: string, q: TicketQueryText, offset: number) {
-    const [actor, profile] = await Promise.all([
-      this.identity.platformUser(actorSlackId),
-      this.identity.profile(actorSlackId),
-    ]);
-    const groups = await this.groupNames();
+    // The bot's own platform account may see everything: the person's rights decide what they see.
+    const asker = await this.access.asker(actorSlackId);
+    this.access.check(asker, 'ticket.list-mine');
+    if (q.scope === 'all' && !q.reference) this.access.check(asker, 'ticket.list-all');
     const groupId = q.scope === 'group' ? await this.groupId(q.group ?? '') : undefined;
-    // The bot's own platform account may see everything: the person's role decides what they see.
+    if (q.scope === 'group') this.access.check(asker, 'ticket.list-group', { kind: 'group', groupId });
+    const actor = asker.account as NonNullable<typeof asker.account>;
     const admin = actor.role === 'admin';
-    if (q.scope === 'all' && !q.reference && !admin)
-      throw notAllowed(
-        'Everyone’s tickets are for video platform admins. Try `/ticket list` (yours) or `/ticket list group <name>`.',
-      );
-    if (q.scope === 'group' && !admin && !actor.groupIds.includes(groupId as string))
-      throw notAllowed(`Only the members of ${q.group} and video platform admins can list its tickets.`);
+    const [profile, groups] = await Promise.all([this.identity.profile(actorSlackId), this.groupNames()]);
     const day = (d: string | undefined, end: boolean) => (d ? dayBound(d, profile.tz, end) : undefined);
     const page = await this.platform.listTickets(
       {
@@ -241,20 +267,30 @@ export class TicketService {
 
   /** A ticket's media (snapshots, documents, recordings), for those who may act on it. */
   async medias(actorSlackId: string, ticketId: string) {
-    const ticket = await this.forAction(actorSlackId, ticketId, 'see the media of');
-    const page = await this.platform.listTicketMedias({ ticketId, limit: 40 }, interactive);
+    const ticket = await this.forAction(actorSlackId, ticketId, 'ticket.media');
+    const page = await this.platform.listTicketMedias({ ticketId: ticket.id, limit: 40 }, interactive);
     return { ticket, items: page.items, total: page.total };
   }
 
-  /** Streams one media file (its size from the record when the download does not say). */
-  async download(mediaId: string) {
-    return this.platform.downloadMedia({ mediaId }, interactive);
+  /**
+   * Streams one media file of a ticket, for those who may see its media: the media must be one of
+   * that ticket's (a button's value names both, and is not trusted).
+   */
+  async download(actorSlackId: string, ticketId: string, mediaId: string) {
+    const { items } = await this.medias(actorSlackId, ticketId);
+    const media = items.find((m) => String(m.id) === mediaId);
+    if (!media)
+      throw new ConfdeskError(
+        'stale_button',
+        'This file is not among the ticket’s media any more: open Media on the card again.',
+      );
+    return { media, file: await this.platform.downloadMedia({ mediaId }, interactive) };
   }
 
   /** Exports a ticket (format as the platform names it; with or without its timeline) and streams the file. */
   async export(actorSlackId: string, ticketId: string, format: string, timeline: boolean) {
-    const ticket = await this.forAction(actorSlackId, ticketId, 'export');
-    const resource = await this.platform.exportTicket({ ticketId, format, timeline }, interactive);
+    const ticket = await this.forAction(actorSlackId, ticketId, 'ticket.export');
+    const resource = await this.platform.exportTicket({ ticketId: ticket.id, format, timeline }, interactive);
     const file = resource.url
       ? await this.platform.downloadUrl(resource.url, interactive)
       : await this.platform.downloadExport({ exportId: String(resource.id) }, interactive);
@@ -271,6 +307,20 @@ export class TicketService {
         `No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
       );
     return found;
+  }
+
+  /**
+   * Whether a person may see a ticket, for background work that posts on their behalf (what their
+   * subscriptions deliver); their account is cached, so this rarely costs a request.
+   */
+  async maySee(slackId: string, record: TicketRecord): Promise<boolean> {
+    const asker = await this.access.asker(slackId).catch((error: unknown) => {
+      // A person Slack no longer knows (deactivated, gone) may see nothing; other failures are thrown.
+      const code = (error as { data?: { error?: unknown } }).data?.error;
+      if (code === 'user_not_found' || code === 'user_not_visible') return { slackId };
+      throw error;
+    });
+    return this.access.may(asker, 'ticket.see', ticketSubject(summarizeTicket(record)));
   }
 
   /** A ticket's card for background work: from a record in hand, or read on the budget's low lane. */
@@ -303,18 +353,13 @@ export class TicketService {
     const move = findMove(moveId);
     if (!move)
       throw new ConfdeskError('unknown_move', 'This button is out of date: press Refresh on the card.');
-    const [actor, record] = await Promise.all([
-      this.identity.platformUser(actorSlackId),
-      this.platform.getTicket({ ticketId }, interactive),
-    ]);
     const groups = await this.groupNames();
-    const before = summarizeTicket(record, groups);
-    const permission = ticketPermission(
-      { id: actor.id, role: actor.role, groupIds: actor.groupIds },
-      { agentId: before.agent?.id, groupId: before.group?.id },
+    const { account: actor, object: before } = await this.access.about(
+      actorSlackId,
+      'ticket.move',
+      async () => summarizeTicket(await this.platform.getTicket({ ticketId }, interactive), groups),
+      ticketSubject,
     );
-    if (!permission.allowed)
-      throw notAllowed(`You cannot ${move.label.toLowerCase()} this ticket: ${permission.why}.`);
     if (!movesFor(before.state).some((m) => m.id === move.id))
       throw new ConfdeskError(
         'move_not_offered',

@@ -4,6 +4,7 @@ import { App } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
+import { AccessService } from '../services/access.js';
 import { ConferenceService } from '../services/conferences.js';
 import { DigestService } from '../services/digest.js';
 import { IdentityService } from '../services/identity.js';
@@ -75,10 +76,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
   });
   const identity = new IdentityService(app.client, options.platform);
+  const access = new AccessService(identity);
   const now = options.now ?? (() => new Date());
   const deps: ConferenceDeps = {
     identity,
-    conferences: new ConferenceService(options.platform, identity, now),
+    access,
+    conferences: new ConferenceService(options.platform, identity, access, now),
     logger: options.logger,
     now,
     store: options.store,
@@ -90,7 +93,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerConferenceActions(app, deps);
   registerHome(app, deps);
   const ticketDeps = {
-    tickets: new TicketService(options.platform, identity),
+    tickets: new TicketService(options.platform, identity, access),
+    access,
     store: options.store,
     logger: options.logger,
   };

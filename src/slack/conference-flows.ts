@@ -8,16 +8,21 @@ import { buildConferenceForm, type ConferenceFormValues } from '../blocks/confer
 import { parseConferenceRequest } from '../domain/conference-text.js';
 import { parseWhen } from '../domain/time.js';
 import type { Logger } from '../observability/logger.js';
+import type { AccessService } from '../services/access.js';
 import type { ConferenceService } from '../services/conferences.js';
 import type { DigestService } from '../services/digest.js';
 import type { IdentityService } from '../services/identity.js';
 import type { Store } from '../store/store.js';
+import { within } from '../util/within.js';
 import { isCannotPost } from './describe-error.js';
+import { type FormMetadata, formMetadata } from './payloads.js';
 
 /** What the conference listeners need: the services, a logger and a clock. */
 export interface ConferenceDeps {
   conferences: ConferenceService;
   identity: IdentityService;
+  /** The policy applied to a Slack person (`domain/policy.ts`). */
+  access: AccessService;
   logger: Logger;
   now: () => Date;
   /** For `/conference digest` (the channel's daily statistics). */
@@ -25,19 +30,30 @@ export interface ConferenceDeps {
   digests: DigestService;
 }
 
-/** Where an edited conference's card lives: a channel message, or an ephemeral one (its response_url). */
-export type FormMetadata =
-  | { mode: 'create' }
-  | { mode: 'edit'; conferenceId: string; channel?: string; ts?: string; responseUrl?: string };
+export type { FormMetadata };
 
+/** The conference form's metadata; anything that is not an edit's (empty, forged) is a create form. */
 export function readMetadata(raw: string | undefined): FormMetadata {
+  let json: unknown;
   try {
-    const m = JSON.parse(raw ?? '') as FormMetadata;
-    if (m && (m.mode === 'create' || (m.mode === 'edit' && typeof m.conferenceId === 'string'))) return m;
+    json = JSON.parse(raw ?? '');
   } catch {
-    // not ours, or empty: a create form
+    return { mode: 'create' };
   }
-  return { mode: 'create' };
+  const m = formMetadata.safeParse(json);
+  return m.success ? m.data : { mode: 'create' };
+}
+
+/** How long a door that opens a modal waits for the policy's answer (a trigger lasts 3 s). */
+export const gateMs = 1_500;
+
+/**
+ * Refuses at once, when the policy's answer comes quickly (the person's account is usually cached),
+ * before a modal opens; a slow answer lets the modal open, and what it submits is checked again.
+ */
+export async function gate(deps: Pick<ConferenceDeps, 'access'>, user: string, action: 'conference.create') {
+  const early = await within(deps.access.require(user, action), gateMs);
+  if (early && 'error' in early) throw early.error;
 }
 
 /**
@@ -50,6 +66,7 @@ export async function formFromText(
   channel: string | undefined,
   text: string,
 ) {
+  await gate(deps, user, 'conference.create');
   const req = parseConferenceRequest(text);
   const values: ConferenceFormValues = {
     channel,

@@ -12,6 +12,8 @@ export const ids = {
   },
   actions: {
     conferenceJoin: 'conference_join',
+    /** The private link buttons given on a Join click: Slack opens the URL, the click is only acked. */
+    conferenceJoinLink: 'conference_join_link',
     conferenceEdit: 'conference_edit',
     conferenceDelete: 'conference_delete',
     conferenceMedia: 'conference_media',
@@ -22,6 +24,7 @@ export const ids = {
     conferenceNew: 'conference_new_button',
     ticketMove: 'ticket_move',
     ticketJoin: 'ticket_join',
+    ticketJoinLink: 'ticket_join_link',
     ticketRefresh: 'ticket_refresh',
     ticketMenu: 'ticket_menu',
     ticketDelete: 'ticket_delete',

@@ -253,6 +253,16 @@ class KyselyStore implements Store {
     return rows.map((r) => ({ ticketId: r.ticket_id, channel: r.channel, ts: r.ts }));
   }
 
+  async at(channel: string, ts: string): Promise<TicketCardLink | undefined> {
+    const r = await this.db
+      .selectFrom('ticket_cards')
+      .selectAll()
+      .where('channel', '=', channel)
+      .where('ts', '=', ts)
+      .executeTakeFirst();
+    return r && { ticketId: r.ticket_id, channel: r.channel, ts: r.ts };
+  }
+
   async addSubscription(s: Omit<Subscription, 'createdAt'>): Promise<void> {
     await this.db
       .insertInto('subscriptions')

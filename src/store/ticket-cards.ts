@@ -15,4 +15,9 @@ export interface TicketCardRepository {
   find(ticketId: string, channel: string): Promise<TicketCardLink | undefined>;
   /** Every channel card of a ticket (the channels following it). */
   forTicket(ticketId: string): Promise<TicketCardLink[]>;
+  /**
+   * The card posted as this message, if the bot posted one there: the trusted answer to "which
+   * ticket is this button about", whatever the button's value says.
+   */
+  at(channel: string, ts: string): Promise<TicketCardLink | undefined>;
 }

@@ -33,6 +33,7 @@ beforeAll(async () => {
   sim = await createSimulator({ rateLimit: 0 });
   slack = await new SlackDouble().start();
   slack.latency.set('chat.postMessage', 150);
+  slack.addUser({ id: 'UADMIN', email: 'admin@acme.example' }); // who the watches are added by
   dataDir = mkdtempSync(join(tmpdir(), 'confdesk-crash-'));
   const store = await openStore({ dataDir });
   watches = await watchTickets(store, sim);

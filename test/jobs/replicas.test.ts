@@ -42,6 +42,7 @@ describe.skipIf(!databaseUrl)('replicas on PostgreSQL', () => {
       const sim = await createSimulator({ rateLimit: 0 });
       const slack = await new SlackDouble().start();
       slack.latency.set('chat.postMessage', 50);
+      slack.addUser({ id: 'UADMIN', email: 'admin@acme.example' }); // who the watches are added by
       try {
         const store = await openStore({ databaseUrl, schema });
         const watches = await watchTickets(store, sim);

@@ -88,8 +88,24 @@ describe('/conference, end to end through the signed HTTP receiver', () => {
       ids.actions.conferenceEdit,
       ids.actions.conferenceDelete,
     ]);
+    // The join link is given on a click, privately, to those who may join: not in the channel.
     const join = elementsOf(card.blocks)[0] as Json;
-    expect(join.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/join\//);
+    expect(join.url).toBeUndefined();
+    expect(JSON.stringify(card)).not.toContain('/join/');
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.bob.id, // a participant
+        actionId: ids.actions.conferenceJoin,
+        value: String(join.value),
+        channel: 'C1',
+        ts: card.ts,
+      }),
+    );
+    const link = await eventually(() =>
+      f.slack.responses.find((r) => JSON.stringify(r.body.blocks ?? '').includes('/join/')),
+    );
+    expect(link.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    expect(JSON.stringify(link.body.blocks)).toMatch(/"url":"http:\/\/127\.0\.0\.1:\d+\/join\//);
     const result = await eventually(() =>
       f.slack.callsOf('views.update').find((c) => JSON.stringify(c.args.view).includes('is planned')),
     );
@@ -268,7 +284,7 @@ describe('/conference, end to end through the signed HTTP receiver', () => {
     }
     const refusals = await eventually(() => {
       const r = f.slack.responses.filter((x) =>
-        String(x.body.text).includes('Only the moderator (Alice Martin)'),
+        /^You cannot (edit|delete) this conference: only its moderator/.test(String(x.body.text)),
       );
       return r.length === 2 && r;
     });

@@ -1,8 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { type BotFixture, eventually, formState, people, submission, useBot } from '../helpers/bot.js';
 
 const f = {} as BotFixture;
 useBot(f);
+
+// The statistics digest is for platform admins: here alice (New York) and bob (Tokyo) are admins too,
+// so that the zones of different people show. Refusals to everyone else are in test/slack/policy.test.ts.
+beforeAll(() => {
+  for (const u of f.platform.sim.state.users.values())
+    if (u.username === 'alice' || u.username === 'bob') u.role = 'admin';
+});
 
 /** The reply a command got through its response_url. */
 const replyTo = (responseUrl: string) =>

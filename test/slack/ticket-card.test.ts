@@ -53,7 +53,19 @@ describe('the ticket card', () => {
     ])
       expect(json).toContain(text);
     expect(json).toContain('"action_id":"ticket_join"');
-    expect(json).toContain('/assist/');
+    // The join links grant a role in the session: never in the channel, given privately on a click.
+    expect(json).not.toContain('/assist/');
+    expect(String(card.text)).not.toContain('/assist/');
+    await click(card, people.alice.id, ids.actions.ticketJoin, ticket('ACME-1001').id);
+    const links = await eventually(() =>
+      f.slack.responses.find((r) => JSON.stringify(r.body.blocks ?? '').includes('/assist/')),
+    );
+    expect(links.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+    await click(card, people.nobody.id, ids.actions.ticketJoin, ticket('ACME-1001').id);
+    await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).includes('has no account on the video platform')),
+    );
+    expect(f.slack.responses.filter((r) => JSON.stringify(r.body).includes('/assist/'))).toHaveLength(1);
   });
 
   it('offers each move of the table in each state, and each click moves the ticket and tells the thread', async () => {
@@ -83,7 +95,7 @@ describe('the ticket card', () => {
   });
 
   it('refuses a move to someone outside the ticket’s agent, group and admins, and leaves the card alone', async () => {
-    const card = await showCard('ACME-1004', 'CT3');
+    const card = await showCard('ACME-1004', 'CT3', people.admin.id);
     const t = ticket('ACME-1004');
     t.state = 'open';
     await click(card, people.admin.id, ids.actions.ticketRefresh, t.id);
@@ -91,7 +103,7 @@ describe('the ticket card', () => {
     const before = JSON.stringify(card.blocks);
     await click(card, people.bob.id, `${ids.actions.ticketMove}:start`, t.id);
     const refusal = await eventually(() =>
-      f.slack.responses.find((r) => String(r.body.text).startsWith('You cannot start this ticket')),
+      f.slack.responses.find((r) => String(r.body.text).startsWith('You cannot act on this ticket')),
     );
     expect(refusal.body).toMatchObject({ response_type: 'ephemeral', replace_original: false });
     expect(refusal.body.text).toContain('members of its group');
@@ -140,7 +152,7 @@ describe('the ticket card', () => {
       );
     };
     await said('list all', 'for video platform admins');
-    await said('list group Level 2', 'Only the members of Level 2');
+    await said('list group Level 2', 'You cannot list this group’s tickets: only its members');
   });
 
   it('tells a person without a platform account how to get one', async () => {

@@ -5,37 +5,17 @@ import { buildConferenceForm, buildResultView, buildWorkingView } from '../../bl
 import {
   buildConferenceDetails,
   buildConferenceList,
+  buildJoinReply,
   buildMediaList,
-  type ListQuery,
 } from '../../blocks/conference-list.js';
+import { within } from '../../util/within.js';
 import { detach } from '../after-ack.js';
-import { type ConferenceDeps, type FormMetadata, formFromText } from '../conference-flows.js';
+import { type ConferenceDeps, type FormMetadata, formFromText, gateMs } from '../conference-flows.js';
 import { describeError, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
+import { conferencePage, idValue, participantsPage, readJson, readValue } from '../payloads.js';
 
 type Button = BlockAction<ButtonAction>;
-
-/** How long the Edit button waits for the permission check before opening a "Working…" modal instead. */
-const editDecisionMs = 1_500;
-
-/** Resolves with the promise's outcome if it settles within `ms`, else with undefined. */
-async function within<T>(p: Promise<T>, ms: number): Promise<{ value: T } | { error: unknown } | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([
-      p.then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      ),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
 
@@ -63,14 +43,14 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
   const onClick = (actionId: string, run: (c: Click) => Promise<unknown>) => routes.set(actionId, run);
 
   onClick(ids.actions.conferenceDelete, async ({ user, value, respond }) => {
-    const c = await deps.conferences.remove(user, value);
+    const c = await deps.conferences.remove(user, readValue(idValue, value));
     await respond({ replace_original: true, ...buildDeletedCard(c, user) });
   });
 
   onClick(ids.actions.conferenceMedia, async ({ user, value, respond }) => {
     const wait = deps.conferences.waitMs();
     if (wait >= 3_000) await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
-    const { conference, items, total } = await deps.conferences.medias(user, value);
+    const { conference, items, total } = await deps.conferences.medias(user, readValue(idValue, value));
     await respond({
       response_type: 'ephemeral',
       replace_original: false,
@@ -78,19 +58,29 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     });
   });
 
-  onClick(ids.actions.conferenceShow, async ({ value, respond }) => {
-    const c = await deps.conferences.get(value);
+  onClick(ids.actions.conferenceShow, async ({ user, value, respond }) => {
+    const c = await deps.conferences.see(user, readValue(idValue, value));
     await respond({ response_type: 'ephemeral', replace_original: false, ...buildConferenceDetails(c) });
   });
 
-  onClick(ids.actions.conferenceShowPage, async ({ value, respond }) => {
-    const { id, page } = JSON.parse(value || '{}') as { id: string; page: number };
-    const c = await deps.conferences.get(id);
+  onClick(ids.actions.conferenceShowPage, async ({ user, value, respond }) => {
+    const { id, page } = readJson(participantsPage, value);
+    const c = await deps.conferences.see(user, id);
     await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c, page) });
   });
 
+  // Join: the link is given privately, on a click, to those the policy lets join.
+  onClick(ids.actions.conferenceJoin, async ({ user, value, respond }) => {
+    const { conference, url } = await deps.conferences.joinLink(user, readValue(idValue, value));
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      ...buildJoinReply(conference, url),
+    });
+  });
+
   onClick(ids.actions.conferencePage, async ({ user, value, respond }) => {
-    const q = JSON.parse(value || '{}') as ListQuery;
+    const q = readJson(conferencePage, value);
     const page = await deps.conferences.list(user, q);
     await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceList(q, page) });
   });
@@ -100,37 +90,34 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     await client.views.open({ trigger_id: triggerId, view: view as never });
   });
 
-  onClick(
-    ids.actions.conferenceEdit,
-    async ({ user, value: conferenceId, container, responseUrl, client, triggerId }) => {
-      const meta: FormMetadata =
-        container.is_ephemeral || !container.channel_id || !container.message_ts
-          ? { mode: 'edit', conferenceId, responseUrl }
-          : { mode: 'edit', conferenceId, channel: container.channel_id, ts: container.message_ts };
-      const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
-        buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
-      // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
-      // "Working…" modal at once, then the form (or the refusal) in it.
-      const loading = deps.conferences.forEditing(user, conferenceId);
-      const early = await within(loading, editDecisionMs);
-      if (early && 'error' in early) throw early.error;
-      if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) as never });
-      const opened = await client.views.open({
-        trigger_id: triggerId,
-        view: buildWorkingView(
-          'Edit conference',
-          workingText('Loading the conference', deps.conferences.waitMs()),
-        ) as never,
-      });
-      const next = await loading.then(form, (error: unknown) =>
-        buildResultView('Edit conference', describeError(error, deps.logger, container.channel_id)),
-      );
-      await client.views.update({ view_id: opened.view?.id as string, view: next as never });
-    },
-  );
+  onClick(ids.actions.conferenceEdit, async ({ user, value, container, responseUrl, client, triggerId }) => {
+    const conferenceId = readValue(idValue, value);
+    const meta: FormMetadata =
+      container.is_ephemeral || !container.channel_id || !container.message_ts
+        ? { mode: 'edit', conferenceId, responseUrl }
+        : { mode: 'edit', conferenceId, channel: container.channel_id, ts: container.message_ts };
+    const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
+      buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
+    // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
+    // "Working…" modal at once, then the form (or the refusal) in it.
+    const loading = deps.conferences.forEditing(user, conferenceId);
+    const early = await within(loading, gateMs);
+    if (early && 'error' in early) throw early.error;
+    if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) as never });
+    const opened = await client.views.open({
+      trigger_id: triggerId,
+      view: buildWorkingView(
+        'Edit conference',
+        workingText('Loading the conference', deps.conferences.waitMs()),
+      ) as never,
+    });
+    const next = await loading.then(form, (error: unknown) =>
+      buildResultView('Edit conference', describeError(error, deps.logger, container.channel_id)),
+    );
+    await client.views.update({ view_id: opened.view?.id as string, view: next as never });
+  });
 
-  // Join is a link button: Slack opens the URL; the click is only acked.
-  const handled = [ids.actions.conferenceJoin, ...routes.keys()];
+  const handled = [...routes.keys()];
   app.action<Button>(
     new RegExp(`^(${handled.join('|')})(:|$)`),
     async ({ ack, body, action, client, respond }) => {

@@ -1,17 +1,21 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import { buildTicketCard } from '../../blocks/ticket-card.js';
+import { buildTicketCard, buildTicketJoinReply } from '../../blocks/ticket-card.js';
 import { stateIcon } from '../../domain/ticket-workflow.js';
 import type { Logger } from '../../observability/logger.js';
+import type { AccessService } from '../../services/access.js';
 import { ConfdeskError } from '../../services/errors.js';
 import type { TicketService } from '../../services/tickets.js';
 import type { Store } from '../../store/store.js';
 import { detach } from '../after-ack.js';
 import { describeError } from '../describe-error.js';
 import { ids } from '../ids.js';
+import { idValue, readValue } from '../payloads.js';
 
 /** What the ticket listeners need. */
 export interface TicketDeps {
   tickets: TicketService;
+  /** The policy applied to a Slack person (`domain/policy.ts`). */
+  access: AccessService;
   /** Cards, subscriptions and the rest of what survives a restart. */
   store: Store;
   logger: Logger;
@@ -20,29 +24,53 @@ export interface TicketDeps {
 const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
 
 /**
+ * Which ticket a click on a card is about: the card's own record (channel + message) when the bot
+ * posted it, else the button's value, which the policy then checks like any other request.
+ */
+export async function ticketOfCard(
+  deps: Pick<TicketDeps, 'store'>,
+  place: { channel?: string | undefined; ts?: string | undefined },
+  value: string | undefined,
+): Promise<string> {
+  const card = place.channel && place.ts ? await deps.store.at(place.channel, place.ts) : undefined;
+  return card?.ticketId ?? readValue(idValue, value);
+}
+
+/**
  * The ticket card's buttons: a state move (after Slack's confirmation for destructive ones) updates
  * the ticket, re-renders the card in place from the platform's record and says in the thread who did
- * what; Refresh re-renders it; Join is a link. Refusals are ephemeral and leave the card unchanged.
+ * what; Refresh re-renders it; Join gives the join links privately. Each checks the person's rights
+ * first; refusals are ephemeral and leave the card unchanged.
  */
 export function registerTicketActions(app: App, deps: TicketDeps): void {
   app.action<BlockAction<ButtonAction>>(
-    new RegExp(`^(${ids.actions.ticketMove}:|${ids.actions.ticketRefresh}$|${ids.actions.ticketJoin}$)`),
+    new RegExp(
+      `^(${ids.actions.ticketMove}:|${ids.actions.ticketRefresh}$|${ids.actions.ticketJoin}$|${ids.actions.ticketJoinLink}(:|$))`,
+    ),
     async ({ ack, body, action, client, respond }) => {
       await ack();
-      if (action.action_id === ids.actions.ticketJoin) return;
+      // The private link buttons: Slack opens the URL.
+      if (action.action_id.startsWith(ids.actions.ticketJoinLink)) return;
       const user = body.user.id;
-      const ticketId = action.value ?? '';
+      const value = action.value;
+      const join = action.action_id === ids.actions.ticketJoin;
       const channel = body.container?.channel_id as string | undefined;
       const ts = body.container?.message_ts as string | undefined;
       const moveId = action.action_id.startsWith(`${ids.actions.ticketMove}:`)
         ? action.action_id.slice(ids.actions.ticketMove.length + 1)
         : undefined;
       detach(deps.logger, async () => {
+        let ticketId = '';
         const render = async () => {
-          const card = buildTicketCard(await deps.tickets.get(ticketId));
+          const card = buildTicketCard(await deps.tickets.forAction(user, ticketId, 'ticket.see'));
           if (channel && ts) await client.chat.update({ channel, ts, ...card });
         };
         try {
+          ticketId = await ticketOfCard(deps, { channel, ts }, value);
+          if (join) {
+            const ticket = await deps.tickets.forAction(user, ticketId, 'ticket.join');
+            return void (await respond({ ...ephemeral(''), ...buildTicketJoinReply(ticket) }));
+          }
           if (!moveId) return await render();
           const { move, before, after } = await deps.tickets.move(user, ticketId, moveId);
           if (channel && ts) {
@@ -56,7 +84,8 @@ export function registerTicketActions(app: App, deps: TicketDeps): void {
         } catch (error) {
           await respond(ephemeral(describeError(error, deps.logger, channel)));
           // A move the ticket's true state no longer offers: show that state.
-          if (error instanceof ConfdeskError && error.code === 'move_not_offered') await render();
+          if (error instanceof ConfdeskError && error.code === 'move_not_offered')
+            await render().catch((e: unknown) => deps.logger.warn({ err: e }, 'could not refresh a card'));
         }
       });
     },

@@ -13,15 +13,28 @@ import { editableFields } from '../../services/tickets.js';
 import { detach } from '../after-ack.js';
 import { describeError, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
+import {
+  type CardPlace,
+  cardPlace,
+  mediaPost,
+  readJson,
+  readValue,
+  staleValue,
+  ticketMenuValue,
+} from '../payloads.js';
 import { uploadToThread } from '../upload-to-thread.js';
 import { viewState } from '../views/view-state.js';
-import type { TicketDeps } from './ticket-card.js';
+import { type TicketDeps, ticketOfCard } from './ticket-card.js';
 
-/** Where a card lives, carried in buttons and forms so the card can be updated in place later. */
-interface CardPlace {
-  ticketId: string;
-  channel?: string | undefined;
-  ts?: string | undefined;
+/**
+ * A card place read from a value or a form: its channel and message are kept only when the store
+ * says the bot posted this ticket's card there, so a forged place cannot make the bot edit or post
+ * under another message.
+ */
+async function trustedPlace(deps: Pick<TicketDeps, 'store'>, place: CardPlace): Promise<CardPlace> {
+  if (!place.channel || !place.ts) return { ticketId: place.ticketId };
+  const card = await deps.store.at(place.channel, place.ts);
+  return card?.ticketId === place.ticketId ? place : { ticketId: place.ticketId };
 }
 
 const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
@@ -37,9 +50,8 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
     ids.actions.ticketMenu,
     async ({ ack, body, action, client, respond }) => {
       await ack();
-      const [kind = '', ticketId = ''] = action.selected_option.value.split(':');
-      const place: CardPlace = {
-        ticketId,
+      const value = action.selected_option.value;
+      const container = {
         channel: body.container?.channel_id as string | undefined,
         ts: body.container?.message_ts as string | undefined,
       };
@@ -47,11 +59,11 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
       const triggerId = body.trigger_id;
       detach(deps.logger, async () => {
         try {
+          const { kind, ticketId: named } = readValue(ticketMenuValue, value);
+          const ticketId = await ticketOfCard(deps, container, named);
+          const place: CardPlace = { ticketId, ...container };
           if (kind === 'timeline') {
-            const [ticket, events] = await Promise.all([
-              deps.tickets.get(ticketId),
-              deps.tickets.events(ticketId),
-            ]);
+            const { ticket, events } = await deps.tickets.timeline(user, ticketId);
             const timeline = buildTimeline(ticket, events);
             if (place.channel && place.ts)
               await client.chat.postMessage({ channel: place.channel, thread_ts: place.ts, ...timeline });
@@ -72,13 +84,13 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
               ...buildTicketMediaList(ticket, list, total, place),
             });
           } else if (kind === 'export') {
-            await deps.tickets.forAction(user, ticketId, 'export');
+            await deps.tickets.forAction(user, ticketId, 'ticket.export');
             await client.views.open({
               trigger_id: triggerId,
               view: buildTicketExportForm(JSON.stringify(place)) as never,
             });
           } else if (kind === 'delete') {
-            const ticket = await deps.tickets.forAction(user, ticketId, 'delete');
+            const ticket = await deps.tickets.forAction(user, ticketId, 'ticket.delete');
             const name = ticket.reference ?? `ticket ${ticket.id}`;
             await respond({
               response_type: 'ephemeral',
@@ -116,8 +128,8 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
             const viewId = opened.view?.id as string;
             try {
               const [ticket, choices] = await Promise.all([
-                deps.tickets.forAction(user, ticketId, 'edit'),
-                deps.tickets.formChoices(),
+                deps.tickets.forAction(user, ticketId, 'ticket.edit'),
+                deps.tickets.formChoices(user),
               ]);
               const values = editableFields(ticket);
               await client.views.update({
@@ -125,7 +137,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
                 view: buildTicketEditForm({ values, choices, metadata: JSON.stringify(place) }) as never,
               });
             } catch (error) {
-              const message = describeError(error, deps.logger, place.channel);
+              const message = describeError(error, deps.logger, container.channel);
               await client.views.update({
                 view_id: viewId,
                 view: buildResultView('Edit ticket', message) as never,
@@ -134,7 +146,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
             }
           }
         } catch (error) {
-          await respond(ephemeral(describeError(error, deps.logger, place.channel)));
+          await respond(ephemeral(describeError(error, deps.logger, container.channel)));
         }
       });
     },
@@ -144,10 +156,12 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
     ids.actions.ticketDelete,
     async ({ ack, body, action, client, respond }) => {
       await ack();
-      const place = JSON.parse(action.value ?? '{}') as CardPlace;
+      const value = action.value;
       const user = body.user.id;
       detach(deps.logger, async () => {
+        let place: CardPlace | undefined;
         try {
+          place = await trustedPlace(deps, readJson(cardPlace, value));
           const ticket = await deps.tickets.remove(user, place.ticketId);
           await respond({
             replace_original: true,
@@ -166,7 +180,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
             });
           }
         } catch (error) {
-          await respond(ephemeral(describeError(error, deps.logger, place.channel)));
+          await respond(ephemeral(describeError(error, deps.logger, place?.channel)));
         }
       });
     },
@@ -177,16 +191,15 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
     async ({ ack, body, action, client, respond }) => {
       await ack();
       const user = body.user.id;
-      const m = JSON.parse(action.value ?? '{}') as {
-        m: string;
-        c: string;
-        t: string;
-        s?: number;
-        n?: string;
-      };
+      const value = action.value;
+      const channel = body.channel?.id;
       detach(deps.logger, async () => {
         try {
-          const file = await deps.tickets.download(m.m);
+          const m = readJson(mediaPost, value);
+          // The thread must be this ticket's card, as the store knows it.
+          const place = await trustedPlace(deps, { ticketId: m.k, channel: m.c, ts: m.t });
+          if (!place.ts) throw staleValue();
+          const { file } = await deps.tickets.download(user, m.k, m.m);
           await uploadToThread(
             client,
             file,
@@ -200,14 +213,14 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
             m.s,
           );
         } catch (error) {
-          await respond(ephemeral(describeError(error, deps.logger, m.c)));
+          await respond(ephemeral(describeError(error, deps.logger, channel)));
         }
       });
     },
   );
 
   app.view(ids.views.ticketExport, async ({ ack, body, view, client }) => {
-    const place = JSON.parse(view.private_metadata || '{}') as CardPlace;
+    const metadata = view.private_metadata;
     const { option, chosen } = viewState(view.state.values);
     const format = option('format') ?? 'json';
     const timeline = chosen('timeline').has('timeline');
@@ -219,7 +232,9 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
     const viewId = view.id;
     detach(deps.logger, async () => {
       let outcome: string;
+      let place: CardPlace | undefined;
       try {
+        place = await trustedPlace(deps, readJson(cardPlace, metadata));
         const { ticket, file } = await deps.tickets.export(user, place.ticketId, format, timeline);
         const name = `${ticket.reference ?? `ticket-${ticket.id}`}.${format}`;
         if (place.channel && place.ts) {
@@ -237,7 +252,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
             'The export is ready, but this card has no thread to post it in: use the card in the channel.';
         }
       } catch (error) {
-        outcome = `The export failed. ${describeError(error, deps.logger, place.channel)}`;
+        outcome = `The export failed. ${describeError(error, deps.logger, place?.channel)}`;
       }
       await client.views.update({
         view_id: viewId,
@@ -247,7 +262,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
   });
 
   app.view(ids.views.ticketEdit, async ({ ack, body, view, client }) => {
-    const place = JSON.parse(view.private_metadata || '{}') as CardPlace;
+    const metadata = view.private_metadata;
     const { str, option } = viewState(view.state.values);
     const e = ids.ticketEdit;
     const values = {
@@ -266,7 +281,9 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
     const viewId = view.id;
     detach(deps.logger, async () => {
       const show = (v: unknown) => client.views.update({ view_id: viewId, view: v as never });
+      let place: CardPlace | undefined;
       try {
+        place = await trustedPlace(deps, readJson(cardPlace, metadata));
         const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
         if (changed.length && place.channel && place.ts) {
           await client.chat.update({ channel: place.channel, ts: place.ts, ...buildTicketCard(after) });
@@ -283,13 +300,13 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
           ),
         );
       } catch (error) {
-        const choices = await deps.tickets.formChoices().catch(() => ({ groups: [], users: [] }));
+        const choices = await deps.tickets.formChoices(user).catch(() => ({ groups: [], users: [] }));
         await show(
           buildTicketEditForm({
             values,
             choices,
-            metadata: view.private_metadata,
-            notices: [`Nothing was saved. ${describeError(error, deps.logger, place.channel)}`],
+            metadata,
+            notices: [`Nothing was saved. ${describeError(error, deps.logger, place?.channel)}`],
           }),
         );
       }

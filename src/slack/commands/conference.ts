@@ -140,7 +140,7 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
       case 'show':
         await ack(working('Looking up the conference'));
         return later(async () => {
-          const c = await deps.conferences.get(cmd.ref);
+          const c = await deps.conferences.see(user, cmd.ref);
           await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c) });
         });
       case 'delete':

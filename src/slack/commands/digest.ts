@@ -13,13 +13,17 @@ import {
 import { slackDate } from '../../domain/time.js';
 import { reportedDay } from '../../jobs/digest-job.js';
 import type { Logger } from '../../observability/logger.js';
+import type { AccessService } from '../../services/access.js';
 import type { DigestService } from '../../services/digest.js';
 import type { IdentityService } from '../../services/identity.js';
 import type { Store } from '../../store/store.js';
+import { within } from '../../util/within.js';
+import { gateMs } from '../conference-flows.js';
 
 export interface DigestDeps {
   store: Store;
   identity: IdentityService;
+  access: AccessService;
   digests: DigestService;
   logger: Logger;
   now: () => Date;
@@ -34,6 +38,10 @@ export async function digestFormFor(
   id: string,
   who: { user: string; channel: string },
 ): Promise<ReturnType<typeof buildDigestForm> | string> {
+  // The trigger lasts 3 s: a quick refusal is said at once; a slow answer opens the form, whose
+  // submission is checked again.
+  const early = await within(deps.access.require(who.user, 'digest.set'), gateMs);
+  if (early && 'error' in early) throw early.error;
   if (!id) {
     const zone = (await deps.identity.profile(who.user)).tz;
     return buildDigestForm({ channel: who.channel, time: '09:00', zone, weekdays: [1, 2, 3, 4, 5, 6, 7] });
@@ -64,8 +72,11 @@ export async function handleDigestCommand(
   const say = (text: string) => respond({ response_type: 'ephemeral', replace_original: true, text });
   const [verb = '', ...rest] = args.trim().split(/\s+/);
   const { store } = deps;
+  const allowed = (action: 'digest.list' | 'digest.remove' | 'digest.preview' | 'digest.set') =>
+    deps.access.require(who.user, action);
   switch (verb.toLowerCase()) {
     case 'list': {
+      await allowed('digest.list');
       const list = await store.digestSchedules(who.channel);
       return void (await say(
         list.length
@@ -79,6 +90,7 @@ export async function handleDigestCommand(
       ));
     }
     case 'off': {
+      await allowed('digest.remove');
       const list = await store.digestSchedules(who.channel);
       const id = rest[0];
       const gone = list.filter((s) => !id || s.id.startsWith(id));
@@ -94,12 +106,14 @@ export async function handleDigestCommand(
       ));
     }
     case 'now': {
+      await allowed('digest.preview');
       const zone = (await deps.identity.profile(who.user)).tz;
       const day = reportedDay(periodOf(zone, deps.now()));
       const preview = buildDigest(await deps.digests.collect(day), { preview: true });
       return void (await respond({ response_type: 'ephemeral', replace_original: true, ...preview }));
     }
     case 'at': {
+      await allowed('digest.set');
       const words = rest.join(' ');
       const m = /^(\S+(?:\s*[ap]m)?)(?:\s+(.*?))?(?:\s+in\s+(\S+))?$/i.exec(words);
       const time = m?.[1] ? parseDigestTime(m[1]) : undefined;

@@ -8,25 +8,32 @@ import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError } from '../describe-error.js';
 import { ids } from '../ids.js';
+import { readValue, staleValue, subscriptionId } from '../payloads.js';
 
-/** Makes a channel watch a ticket: its events will go in the card's thread there. */
-export function watchTicket(store: Store, channel: string, ticketId: string, user: string): Promise<void> {
+/**
+ * Makes a channel watch a ticket: its events will go in the card's thread there. The reference is
+ * kept with the subscription, so listing a channel's subscriptions reads nothing on the platform.
+ */
+export function watchTicket(
+  store: Store,
+  channel: string,
+  ticket: { id: string; reference?: string | undefined },
+  user: string,
+): Promise<void> {
   return store.addSubscription({
     id: randomUUID(),
     channel,
     kind: 'watch',
-    ticketId,
-    filter: {},
+    ticketId: ticket.id,
+    filter: ticket.reference ? { reference: ticket.reference } : {},
     createdBy: user,
   });
 }
 
 /** The channel's subscriptions, privately, each with a Remove button. */
-export function buildSubscriptions(
-  channel: string,
-  subs: Subscription[],
-  refs: Map<string, string>,
-): MessagePayload {
+export function buildSubscriptions(channel: string, subs: Subscription[]): MessagePayload {
+  const refOf = (s: Subscription) =>
+    typeof s.filter.reference === 'string' ? s.filter.reference : `ticket ${s.ticketId ?? '?'}`;
   const title = `What <#${channel}> follows`;
   if (subs.length === 0)
     return {
@@ -44,7 +51,7 @@ export function buildSubscriptions(
         .map((s) =>
           section(
             s.kind === 'watch'
-              ? `👁 Ticket *${escapeText(refs.get(s.ticketId ?? '') ?? s.ticketId ?? '?')}* (watch)`
+              ? `👁 *${escapeText(refOf(s))}* (watch)`
               : `📡 New tickets and events: ${escapeText(describeFilter(s.filter))}`,
             { accessory: button('Remove', `${ids.actions.ticketUnsubscribe}:${s.id}`, { value: s.id }) },
           ),
@@ -69,27 +76,26 @@ export async function handleSubscriptionCommand(
   const say = (text: string) => respond({ response_type: 'ephemeral', replace_original: true, text });
   const { channel, user } = who;
   if (verb === 'subscriptions') {
+    await deps.access.require(user, 'subscription.list');
     const subs = await deps.store.subscriptionsOf(channel);
-    const refs = new Map<string, string>();
-    for (const s of subs.filter((x) => x.ticketId))
-      refs.set(
-        s.ticketId as string,
-        await deps.tickets.get(s.ticketId as string).then(
-          (t) => t.reference ?? t.id,
-          () => s.ticketId as string,
-        ),
-      );
     return void (await respond({
       response_type: 'ephemeral',
       replace_original: true,
-      ...buildSubscriptions(channel, subs, refs),
+      ...buildSubscriptions(channel, subs),
     }));
   }
   if (verb === 'follow') {
     const parsed = parseFollowFilter(arg);
     if (!parsed.ok) return void (await say(parsed.error));
+    // Follows reach only the groups the person belongs to; every group's tickets are for admins.
+    const asker = await deps.access.asker(user);
     const filter: Record<string, unknown> = { ...parsed.filter };
-    if (parsed.filter.group) filter.groupId = await deps.tickets.groupId(parsed.filter.group);
+    if (!parsed.filter.group) deps.access.check(asker, 'ticket.follow-all');
+    else {
+      if (!asker.account) deps.access.check(asker, 'ticket.follow-group');
+      filter.groupId = await deps.tickets.groupId(parsed.filter.group);
+      deps.access.check(asker, 'ticket.follow-group', { kind: 'group', groupId: filter.groupId as string });
+    }
     await deps.store.addSubscription({
       id: randomUUID(),
       channel,
@@ -102,8 +108,8 @@ export async function handleSubscriptionCommand(
       `<#${channel}> now follows new tickets and their events: ${describeFilter(filter)}.`,
     ));
   }
-  const ticket = await deps.tickets.get(arg);
-  const name = ticket.reference ?? `ticket ${ticket.id}`;
+  const ticket = await deps.tickets.forAction(user, arg, 'ticket.watch');
+  const name = escapeText(ticket.reference ?? `ticket ${ticket.id}`);
   const watching = (await deps.store.subscriptionsOf(channel)).filter(
     (s) => s.kind === 'watch' && s.ticketId === ticket.id,
   );
@@ -117,7 +123,7 @@ export async function handleSubscriptionCommand(
   }
   if (watching.length) return void (await say(`<#${channel}> already watches ${name}.`));
   if (!(await deps.store.find(ticket.id, channel))) await deps.postCard(channel, ticket.id, respond);
-  await watchTicket(deps.store, channel, ticket.id, user);
+  await watchTicket(deps.store, channel, ticket, user);
   await say(`<#${channel}> now watches ${name}: its events go in the card's thread.`);
 }
 
@@ -140,15 +146,22 @@ export function registerSubscriptionActions(app: App, deps: TicketDeps): void {
     async ({ ack, body, action, respond }) => {
       await ack();
       const channel = body.channel?.id ?? '';
-      const id = action.value ?? '';
+      const value = action.value;
+      const user = body.user.id;
       detach(deps.logger, async () => {
         try {
+          // Only a subscription of the channel the list was shown in, by its author or an admin.
+          const id = readValue(subscriptionId, value);
+          const sub = (await deps.store.subscriptionsOf(channel)).find((s) => s.id === id);
+          if (!sub) throw staleValue();
+          const asker = await deps.access.asker(user);
+          deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: sub.createdBy });
           await deps.store.removeSubscription(id);
           const subs = await deps.store.subscriptionsOf(channel);
           await respond({
             response_type: 'ephemeral',
             replace_original: true,
-            ...buildSubscriptions(channel, subs, new Map()),
+            ...buildSubscriptions(channel, subs),
           });
         } catch (error) {
           await respond({

@@ -8,6 +8,7 @@ import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
+import { idValue, readJson, readValue, staleValue, ticketPage } from '../payloads.js';
 import { openTicketForm } from '../views/ticket-form.js';
 import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 
@@ -39,17 +40,19 @@ export function ticketFormFromText(text: string, channel: string | undefined): T
 }
 
 /**
- * Posts (or re-posts) a ticket's card in a channel, which then follows the ticket. When the bot is
- * not in the channel, the person gets the fix and the card's details privately.
+ * Posts (or re-posts) a ticket's card in a channel, for a person who may see the ticket (the card
+ * carries no secret: join links are given on a click). When the bot is not in the channel, the
+ * person gets the fix and the card's details privately.
  */
 export async function postTicketCard(
   deps: TicketDeps,
   client: App['client'],
   respond: RespondFn,
-  channel: string,
+  where: { channel: string; user: string },
   ref: string,
 ): Promise<void> {
-  const ticket = await deps.tickets.get(ref);
+  const { channel } = where;
+  const ticket = await deps.tickets.forAction(where.user, ref, 'ticket.see');
   const card = buildTicketCard(ticket);
   try {
     const posted = await client.chat.postMessage({ channel, ...card });
@@ -116,7 +119,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       return detach(deps.logger, async () => {
         try {
           const postCard = (c: string, r: string, reply: RespondFn) =>
-            postTicketCard(deps, client, reply, c, r);
+            postTicketCard(deps, client, reply, { channel: c, user: command.user_id }, r);
           await handleSubscriptionCommand(
             { ...deps, postCard },
             v,
@@ -140,7 +143,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
     await ack({ response_type: 'ephemeral', text: workingText('Looking up the ticket', deps.waitMs()) });
     detach(deps.logger, async () => {
       try {
-        await postTicketCard(deps, client, respond, channel, ref);
+        await postTicketCard(deps, client, respond, { channel, user: command.user_id }, ref);
         await respond({ delete_original: true });
       } catch (error) {
         await respond({
@@ -163,10 +166,11 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       const paging = action.action_id.startsWith(ids.actions.ticketPage);
       detach(deps.logger, async () => {
         try {
-          if (!paging) return await postTicketCard(deps, client, respond, channel, value);
-          const { q, offset } = JSON.parse(value) as { q: string; offset: number };
+          if (!paging)
+            return await postTicketCard(deps, client, respond, { channel, user }, readValue(idValue, value));
+          const { q, offset } = readJson(ticketPage, value);
           const parsed = parseTicketQuery(q);
-          if (!parsed.ok) throw new Error(parsed.error);
+          if (!parsed.ok) throw staleValue();
           const page = await deps.tickets.list(user, parsed.query, offset);
           await respond({
             response_type: 'ephemeral',

@@ -1,6 +1,8 @@
 import type { App } from '@slack/bolt';
+import { buildResultView } from '../../blocks/conference-form.js';
 import { buildHome } from '../../blocks/home.js';
 import { type ConferenceDeps, formFromText } from '../conference-flows.js';
+import { describeError } from '../describe-error.js';
 import { ids } from '../ids.js';
 
 /**
@@ -11,11 +13,21 @@ import { ids } from '../ids.js';
 export function registerHome(app: App, deps: ConferenceDeps): void {
   app.event('app_home_opened', async ({ event, client }) => {
     if (event.tab !== 'home') return;
-    await client.views.publish({ user_id: event.user, view: buildHome() as never });
+    // Each person sees what the policy lets them do; a platform failure shows the plain help.
+    const asker = await deps.access.asker(event.user).catch(() => undefined);
+    const view = buildHome({
+      account: asker ? deps.access.may(asker, 'home.new-conference') : false,
+      admin: asker ? deps.access.may(asker, 'digest.set') : false,
+      noAccount: asker?.noAccount?.userMessage,
+    });
+    await client.views.publish({ user_id: event.user, view: view as never });
   });
 
+  // A refusal (no account) is shown in a modal: a shortcut from Home has no channel to answer in.
   const openForm = async (client: App['client'], triggerId: string, user: string, channel?: string) => {
-    const view = await formFromText(deps, user, channel, '');
+    const view = await formFromText(deps, user, channel, '').catch((error: unknown) =>
+      buildResultView('New conference', describeError(error, deps.logger)),
+    );
     await client.views.open({ trigger_id: triggerId, view: view as never });
   };
   app.shortcut(ids.shortcuts.conferenceNew, async ({ ack, shortcut, client }) => {

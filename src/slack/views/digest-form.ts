@@ -4,8 +4,12 @@ import { IANAZone } from 'luxon';
 import { digestFields } from '../../blocks/digest-form.js';
 import { describeWeekdays, nextRunAfter } from '../../domain/digest-schedule.js';
 import { slackDate } from '../../domain/time.js';
+import { within } from '../../util/within.js';
 import type { DigestDeps } from '../commands/digest.js';
+import { gateMs } from '../conference-flows.js';
+import { describeError } from '../describe-error.js';
 import { ids } from '../ids.js';
+import { digestMetadata, readJson } from '../payloads.js';
 import { viewState } from './view-state.js';
 
 /** Saving the digest form: problems inline under their input, nothing saved until all is right. */
@@ -22,9 +26,26 @@ export function registerDigestForm(app: App, deps: DigestDeps): void {
     if (!weekdays.length) errors[digestFields.days] = 'Pick at least one day.';
     if (!time) errors[digestFields.time] = 'Pick a time.';
     if (!channel) errors[digestFields.channel] = 'Pick a channel.';
+    // Only admins set digests up: a quick refusal goes under the channel input; a slow answer is
+    // awaited after the ack (Slack waits 3 s), and a refusal is then told privately, nothing saved.
+    const check = deps.access.require(body.user.id, 'digest.set');
+    const early = await within(check, gateMs);
+    if (early && 'error' in early) errors[digestFields.channel] = describeError(early.error, deps.logger);
     if (Object.keys(errors).length) return void (await ack({ response_action: 'errors', errors }));
     await ack();
-    const { scheduleId } = JSON.parse(view.private_metadata || '{}') as { scheduleId?: string | null };
+    const { scheduleId } = readJson(digestMetadata, view.private_metadata || '{}');
+    try {
+      await check;
+    } catch (error) {
+      await client.chat
+        .postEphemeral({
+          channel: channel as string,
+          user: body.user.id,
+          text: describeError(error, deps.logger),
+        })
+        .catch((e: unknown) => deps.logger.warn({ err: e }, 'could not refuse a digest schedule'));
+      return;
+    }
     const schedule = {
       id: scheduleId ?? randomUUID(),
       channel: channel as string,

@@ -31,7 +31,7 @@ export async function openTicketForm(
   const viewId = opened.view?.id as string;
   // The agent defaults to the person, when they have a platform account.
   const agent = values.agent ?? (await deps.tickets.agentFor(user));
-  const view = await deps.tickets.formChoices().then(
+  const view = await deps.tickets.formChoices(user).then(
     (choices) => buildTicketForm({ values: { ...values, agent }, choices, metadata: '' }),
     (error: unknown) => buildResultView(title, describeError(error, deps.logger)),
   );
@@ -70,7 +70,7 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
       } catch (error) {
         const message = describeError(error, deps.logger, channel);
         const field = fieldOf(error);
-        const choices = await deps.tickets.formChoices().catch(() => ({ groups: [], users: [] }));
+        const choices = await deps.tickets.formChoices(user).catch(() => ({ groups: [], users: [] }));
         await show(
           buildTicketForm({
             values,
@@ -90,7 +90,7 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
         const posted = await client.chat.postMessage({ channel, ...card });
         await deps.store.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
         // The channel a ticket was created from follows it.
-        await watchTicket(deps.store, channel, ticket.id, user);
+        await watchTicket(deps.store, channel, ticket, user);
         await client.chat.postMessage({
           channel,
           thread_ts: posted.ts as string,

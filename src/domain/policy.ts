@@ -1,0 +1,189 @@
+/*
+ * Who may do what through confdesk. The bot talks to the platform with one powerful account, so every
+ * door (command, shortcut, form, button, menu, App Home, job that posts) asks this table first, with
+ * the person's own platform account, before it reads or writes anything on their behalf.
+ *
+ * A person's standing towards the object of an action:
+ * - anyone       any Slack person, even without a platform account;
+ * - account      a person with a platform account (found by their Slack e-mail);
+ * - participant  invited to the conference (their e-mail is among its participants);
+ * - member       in the user group of the ticket (or of the group the action names);
+ * - owner        the ticket's agent, the conference's moderator, the subscription's author;
+ * - admin        a platform admin (role `admin`).
+ * Standings do not imply one another: an admin is allowed by the rows that name `admin`.
+ */
+
+/** How a person stands towards the object of an action. */
+export type Standing = 'anyone' | 'account' | 'participant' | 'member' | 'owner' | 'admin';
+
+/** One row of the policy: who may, and the refusal (why, and what to do). */
+export interface Rule {
+  readonly who: readonly Standing[];
+  readonly refusal: string;
+}
+
+const ticketTeam = ['owner', 'member', 'admin'] as const;
+const onlyTicketTeam = 'only its agent, the members of its group and video platform admins can';
+const conferencePeople = ['participant', 'owner', 'admin'] as const;
+const adminsOnly = 'is for video platform admins: ask one of them';
+
+/**
+ * The policy, one row per action. Read it as "<action>: <who> may; otherwise <refusal>". Refusals
+ * complete "You cannot …".
+ */
+export const policy = {
+  help: { who: ['anyone'], refusal: 'see the help' },
+
+  'conference.create': { who: ['account'], refusal: 'create conferences without a platform account' },
+  /** Naming someone else as moderator (subject: that moderator). */
+  'conference.moderate-other': {
+    who: ['owner', 'admin'],
+    refusal: 'make someone else the moderator: only video platform admins can. Leave the field empty',
+  },
+  'conference.list': { who: ['account'], refusal: 'list conferences without a platform account' },
+  'conference.see': {
+    who: conferencePeople,
+    refusal: 'see this conference: only its participants, its moderator and video platform admins can',
+  },
+  'conference.join': {
+    who: conferencePeople,
+    refusal:
+      'join this conference: its link is for its participants, its moderator and video platform admins. Ask the moderator to invite you',
+  },
+  'conference.media': {
+    who: conferencePeople,
+    refusal:
+      'see the recordings of this conference: only its participants, its moderator and video platform admins can',
+  },
+  'conference.edit': {
+    who: ['owner', 'admin'],
+    refusal: 'edit this conference: only its moderator and video platform admins can',
+  },
+  'conference.delete': {
+    who: ['owner', 'admin'],
+    refusal: 'delete this conference: only its moderator and video platform admins can',
+  },
+
+  'ticket.create': { who: ['account'], refusal: 'create tickets without a platform account' },
+  /** Giving a new ticket a group, or an agent other than oneself (subject: the group chosen). */
+  'ticket.assign': {
+    who: ['member', 'admin'],
+    refusal:
+      'give a ticket to that group or to another agent: only the group’s members and video platform admins can. Pick one of your groups, or yourself as agent',
+  },
+  /** Seeing a ticket: its card in a channel, `/ticket show`, Refresh, watching it. */
+  'ticket.see': { who: ticketTeam, refusal: `see this ticket: ${onlyTicketTeam} see it` },
+  'ticket.join': { who: ticketTeam, refusal: `join this ticket’s session: ${onlyTicketTeam} join as agent` },
+  'ticket.move': { who: ticketTeam, refusal: `act on this ticket: ${onlyTicketTeam} act on it` },
+  'ticket.edit': { who: ticketTeam, refusal: `edit this ticket: ${onlyTicketTeam} edit it` },
+  'ticket.delete': { who: ticketTeam, refusal: `delete this ticket: ${onlyTicketTeam} delete it` },
+  'ticket.export': { who: ticketTeam, refusal: `export this ticket: ${onlyTicketTeam} export it` },
+  'ticket.timeline': { who: ticketTeam, refusal: `see this ticket’s timeline: ${onlyTicketTeam} see it` },
+  'ticket.media': { who: ticketTeam, refusal: `see this ticket’s media: ${onlyTicketTeam} see them` },
+  'ticket.watch': {
+    who: ticketTeam,
+    refusal: `make this channel watch this ticket: ${onlyTicketTeam} do that`,
+  },
+  'ticket.list-mine': { who: ['account'], refusal: 'list tickets without a platform account' },
+  /** Subject: the group listed. */
+  'ticket.list-group': {
+    who: ['member', 'admin'],
+    refusal: 'list this group’s tickets: only its members and video platform admins can',
+  },
+  'ticket.list-all': {
+    who: ['admin'],
+    refusal: `list everyone’s tickets: that ${adminsOnly}. Try \`/ticket list\` (yours) or \`/ticket list group <name>\``,
+  },
+  /** A follow filter naming a group (subject: that group). */
+  'ticket.follow-group': {
+    who: ['member', 'admin'],
+    refusal: 'follow this group’s tickets: only its members and video platform admins can',
+  },
+  /** A follow filter without a group: every ticket of the enterprise that matches. */
+  'ticket.follow-all': {
+    who: ['admin'],
+    refusal: `follow every group’s tickets: that ${adminsOnly}. Add \`group:"<one of your groups>"\``,
+  },
+  'subscription.list': { who: ['account'], refusal: 'list subscriptions without a platform account' },
+  /** Subject: the subscription (its author is its owner). */
+  'subscription.remove': {
+    who: ['owner', 'admin'],
+    refusal: 'remove this subscription: only the person who added it and video platform admins can',
+  },
+
+  'digest.set': { who: ['admin'], refusal: `set up the statistics digest: it ${adminsOnly}` },
+  'digest.list': { who: ['admin'], refusal: `list the statistics digests: they are for admins; ask one` },
+  'digest.remove': { who: ['admin'], refusal: `remove a statistics digest: it ${adminsOnly}` },
+  'digest.preview': { who: ['admin'], refusal: `preview the statistics digest: it ${adminsOnly}` },
+
+  /** App Home: everyone sees the help; the New conference button needs an account. */
+  'home.view': { who: ['anyone'], refusal: 'see the home tab' },
+  'home.new-conference': { who: ['account'], refusal: 'create conferences without a platform account' },
+} as const satisfies Record<string, Rule>;
+
+/** Every action a door can ask about. */
+export type Action = keyof typeof policy;
+
+/** The person asking, as the platform knows them; `account` is absent for someone without one. */
+export interface Person {
+  slackId: string;
+  account?:
+    | {
+        id: string;
+        role: string | undefined;
+        email: string;
+        groupIds: readonly string[];
+      }
+    | undefined;
+}
+
+/** What an action is about. */
+export type Subject =
+  | { kind: 'none' }
+  | { kind: 'ticket'; agentId: string | undefined; groupId: string | undefined }
+  | { kind: 'conference'; moderatorId: string | undefined; participants: readonly string[] }
+  | { kind: 'group'; groupId: string | undefined }
+  | { kind: 'moderator'; moderatorId: string }
+  | { kind: 'subscription'; createdBy: string };
+
+const none: Subject = { kind: 'none' };
+
+/** Every standing the person has towards the subject. */
+export function standingsOf(person: Person, subject: Subject = none): Set<Standing> {
+  const out = new Set<Standing>(['anyone']);
+  if (subject.kind === 'subscription' && subject.createdBy === person.slackId) out.add('owner');
+  const a = person.account;
+  if (!a) return out;
+  out.add('account');
+  if (a.role === 'admin') out.add('admin');
+  const inGroup = (g: string | undefined) => g !== undefined && a.groupIds.includes(g);
+  switch (subject.kind) {
+    case 'ticket':
+      if (subject.agentId !== undefined && subject.agentId === a.id) out.add('owner');
+      if (inGroup(subject.groupId)) out.add('member');
+      break;
+    case 'conference': {
+      if (subject.moderatorId !== undefined && subject.moderatorId === a.id) out.add('owner');
+      const email = a.email.toLowerCase();
+      if (subject.participants.some((p) => p.toLowerCase() === email)) out.add('participant');
+      break;
+    }
+    case 'group':
+      if (inGroup(subject.groupId)) out.add('member');
+      break;
+    case 'moderator':
+      if (subject.moderatorId === a.id) out.add('owner');
+      break;
+  }
+  return out;
+}
+
+/** The decision for one action: allowed, or the sentence a person sees ("You cannot …"). */
+export type Decision = { allowed: true } | { allowed: false; why: string };
+
+export function decide(action: Action, person: Person, subject: Subject = none): Decision {
+  const rule: Rule = policy[action];
+  const has = standingsOf(person, subject);
+  if (rule.who.some((s) => has.has(s))) return { allowed: true };
+  return { allowed: false, why: `You cannot ${rule.refusal}.` };
+}
