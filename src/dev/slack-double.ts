@@ -61,6 +61,11 @@ export class SlackDouble {
   botUserId = 'UBOT000001';
   teamId = 'T0000DBL';
   private readonly faults = new Map<string, SlackFault[]>();
+  /**
+   * Picks the calls Slack refuses whatever their turn: answered `{ok:false,error}` with the code it
+   * returns, nothing done (one message refused for good in the middle of a stream).
+   */
+  refuse: ((method: string, args: Record<string, unknown>) => string | undefined) | undefined;
   /** Milliseconds a method's answer takes after its effect (a slow network): a crash can fall in between. */
   readonly latency = new Map<string, number>();
   /**
@@ -195,6 +200,8 @@ export class SlackDouble {
       this.lastPostAt.set(channel, now);
     }
     if (fault?.kind === 'error') return reply(200, { ok: false, error: fault.error });
+    const refused = this.refuse?.(method, args);
+    if (refused) return reply(200, { ok: false, error: refused });
     const surface = blockSurfaces[method];
     const payload = surface === 'message' ? args : (args.view as unknown);
     if (surface && !this.valid(method, payload, surface === 'message' ? 'message' : viewSurface(payload)))

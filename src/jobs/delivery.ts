@@ -1,14 +1,15 @@
-import { ErrorCode, type WebClient } from '@slack/web-api';
+import type { WebClient } from '@slack/web-api';
 import type { MessagePayload } from '../blocks/conference-card.js';
 import { slackDate } from '../domain/time.js';
 import type { Logger } from '../observability/logger.js';
 import type { OutboxItem, Store } from '../store/store.js';
+import { classifySlackError, goneCodes, type RefusalHint } from './slack-errors.js';
 
 /** The Slack message metadata type every delivered event carries: how an unknown outcome is resolved. */
 export const eventMetadataType = 'confdesk_ticket_event';
 
 /** Slack answers that mean the channel cannot receive messages from the bot any more. */
-export const gone = new Set(['not_in_channel', 'channel_not_found', 'is_archived', 'missing_scope']);
+export const gone: ReadonlySet<string> = goneCodes;
 
 export interface DeliveryOptions {
   store: Store;
@@ -35,6 +36,12 @@ export interface DeliveryOptions {
 /** The settings scope marking channels the bot can no longer post in. */
 export const goneScope = 'gone-channel';
 
+/** The settings scope remembering, per channel and Slack reason, that subscribers were told of a dead letter. */
+export const deadScope = 'dead-letter-told';
+
+/** Refusals a card may pass without its blocks: it is posted again as its plain text, so its thread exists. */
+const blocksRefused = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_blocks_too_long']);
+
 /** One line of a ticket's thread for a platform event. */
 export function eventText(payload: Record<string, unknown>): string {
   const name = String(payload.eventName ?? 'event');
@@ -50,7 +57,9 @@ export function eventText(payload: Record<string, unknown>): string {
  * every message carries the item's id in its metadata; a 429 means nothing was posted (retry after
  * `Retry-After`); a network error or 5xx is an unknown outcome, resolved by looking for that
  * metadata before posting again. A channel that refuses the bot is parked: its items are kept and the
- * people who subscribed it are told once.
+ * people who subscribed it are told once. A message Slack refuses for good (see `classifySlackError`)
+ * is set aside as a dead letter and the channel goes on; a card refused for its blocks is posted as
+ * its plain text, and an event whose thread refuses replies (its card was deleted) in the channel.
  */
 export class DeliveryWorker {
   private readonly paceMs: number;
@@ -98,7 +107,10 @@ export class DeliveryWorker {
     this.lastPost.set(channel, this.now().getTime());
   }
 
-  /** Posts one item; answers whether it is (now known to be) in Slack, to retry, or the channel is gone. */
+  /**
+   * Posts one item; answers whether it is (now known to be) in Slack, to retry, the channel is gone,
+   * or Slack refused it for good (dead: the channel goes on).
+   */
   async deliver(item: OutboxItem): Promise<Outcome> {
     const { store, slack, logger } = this.o;
     const isCard = item.payload.card === true;
@@ -140,33 +152,106 @@ export class DeliveryWorker {
       logger.warn({ err: error, ticket: item.ticketId }, 'could not read a ticket for its card; later');
       return later(5_000, item.status);
     }
-    await this.pace(item.channel);
-    try {
-      const answer = await slack.chat.postMessage({
-        channel: item.channel,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        ...message,
-        metadata: {
-          event_type: eventMetadataType,
-          event_payload: { ticket_id: item.ticketId, event_id: item.eventId },
-        },
-      });
-      return done(answer.ts as string);
-    } catch (error) {
-      const e = error as { code?: string; retryAfter?: number; data?: { error?: string } };
-      // Nothing was posted: try again once Slack allows it.
-      if (e.code === ErrorCode.RateLimitedError) return later((e.retryAfter ?? 1) * 1000, 'pending');
-      if (e.code === ErrorCode.PlatformError && gone.has(e.data?.error ?? '')) {
-        await this.park(item, e.data?.error ?? '');
-        return 'gone';
+    let thread = threadTs;
+    for (;;) {
+      await this.pace(item.channel);
+      try {
+        const answer = await slack.chat.postMessage({
+          channel: item.channel,
+          ...(thread ? { thread_ts: thread } : {}),
+          ...message,
+          metadata: {
+            event_type: eventMetadataType,
+            event_payload: { ticket_id: item.ticketId, event_id: item.eventId },
+          },
+        });
+        return done(answer.ts as string);
+      } catch (error) {
+        const failure = classifySlackError(error);
+        const context = {
+          channel: item.channel,
+          ticket: item.ticketId,
+          event: item.eventId,
+          reason: failure.code,
+        };
+        switch (failure.kind) {
+          case 'rate_limited': // Nothing was posted: try again once Slack allows it.
+            return later(failure.retryAfterMs, 'pending');
+          case 'gone':
+            await this.park(item, failure.code);
+            return 'gone';
+          case 'thread':
+            if (!thread) return this.setAside(item, failure.code, 'content', error);
+            // Nothing was posted: the card is gone (or the channel has no threads), the event is not.
+            logger.info(context, 'the card’s thread refuses replies; posting the event in the channel');
+            thread = undefined;
+            continue;
+          case 'refused':
+            if (isCard && message.blocks && blocksRefused.has(failure.code)) {
+              logger.warn(context, 'Slack refused a ticket card’s blocks; posting its text alone');
+              message = { text: message.text };
+              continue;
+            }
+            return this.setAside(item, failure.code, failure.hint, error);
+          default:
+            // Network error or 5xx: it may or may not have been posted. Resolved on the next attempt.
+            logger.warn({ ...context, err: error }, 'unknown outcome of a delivery');
+            return later(2_000, 'unknown');
+        }
       }
-      // Network error or 5xx: it may or may not have been posted. Resolved on the next attempt.
-      logger.warn(
-        { channel: item.channel, event: item.eventId, err: error },
-        'unknown outcome of a delivery',
-      );
-      return later(2_000, 'unknown');
     }
+  }
+
+  /**
+   * Settles an item Slack refused for good as dead, so the channel's next items go on, and tells the
+   * people who subscribed the channel once per reason: what was set aside, and who can help.
+   */
+  private async setAside(
+    item: OutboxItem,
+    reason: string,
+    hint: RefusalHint,
+    error: unknown,
+  ): Promise<Outcome> {
+    const { store, slack, logger } = this.o;
+    const { channel } = item;
+    await store.settle(item, { status: 'dead', reason });
+    // Slack's own explanation (json pointers into the blocks), never the message itself.
+    const details = ((error as { data?: { response_metadata?: { messages?: unknown } } }).data
+      ?.response_metadata?.messages ?? []) as unknown[];
+    logger.warn(
+      {
+        channel,
+        ticket: item.ticketId,
+        event: item.eventId,
+        reason,
+        ...(Array.isArray(details) && details.length
+          ? { details: details.slice(0, 5).map((d) => String(d).slice(0, 200)) }
+          : {}),
+      },
+      'Slack refused a ticket delivery for good; set aside as a dead letter',
+    );
+    if (!(await store.setSettingOnce(deadScope, `${channel}:${reason}`, this.now().toISOString())))
+      return 'dead';
+    const what =
+      item.payload.card === true
+        ? 'a ticket card'
+        : item.payload.broadcast === true
+          ? 'a ticket state change'
+          : 'a ticket event';
+    const help =
+      hint === 'channel'
+        ? `A channel or workspace setting stops me posting there: a workspace admin can allow apps to post in <#${channel}>, or remove the subscription with \`/ticket subscriptions\` there.`
+        : 'Nothing to do in the channel: ask your confdesk operator to look at the set-aside messages (`npm run outbox -- dead`) and report them.';
+    const text =
+      `Slack refused ${what} I was posting in <#${channel}> and would refuse it again (Slack says \`${reason}\`): ` +
+      `I set it aside and went on with the channel's next messages. ${help} ` +
+      '(I tell you this once for this channel and reason.)';
+    const people = new Set((await store.subscriptionsOf(channel)).map((s) => s.createdBy));
+    for (const user of people)
+      await slack.chat
+        .postMessage({ channel: user, text })
+        .catch((e: unknown) => logger.warn({ err: e, user }, 'could not tell a subscriber'));
+    return 'dead';
   }
 
   /** Keeps the channel's items (parked) and tells the people who subscribed it, once. */
@@ -194,14 +279,18 @@ export class DeliveryWorker {
    */
   private async findPosted(item: OutboxItem, threadTs: string | undefined): Promise<string | undefined> {
     const { slack } = this.o;
-    const answer = threadTs
-      ? await slack.conversations.replies({
-          channel: item.channel,
-          ts: threadTs,
-          include_all_metadata: true,
-          limit: 200,
-        })
-      : await slack.conversations.history({ channel: item.channel, include_all_metadata: true, limit: 100 });
+    const thread = threadTs
+      ? await slack.conversations
+          .replies({ channel: item.channel, ts: threadTs, include_all_metadata: true, limit: 200 })
+          // The card was deleted: an earlier attempt went in the channel, if anywhere.
+          .catch((error: unknown) => {
+            if (classifySlackError(error).kind === 'thread') return undefined;
+            throw error;
+          })
+      : undefined;
+    const answer =
+      thread ??
+      (await slack.conversations.history({ channel: item.channel, include_all_metadata: true, limit: 100 }));
     const hit = (answer.messages ?? []).find((m) => {
       const meta = (m as { metadata?: { event_type?: string; event_payload?: Record<string, unknown> } })
         .metadata;
@@ -215,4 +304,4 @@ export class DeliveryWorker {
   }
 }
 
-type Outcome = 'delivered' | 'retry' | 'gone';
+type Outcome = 'delivered' | 'retry' | 'gone' | 'dead';

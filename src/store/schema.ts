@@ -32,6 +32,10 @@ export interface Database {
     created_at: string;
     /** Order of the items written by one `advance` (they share `created_at`). */
     position: number;
+    /** Why a dead item was set aside: the Slack error code (0004). */
+    reason: string | null;
+    /** When the last outcome was recorded (0004; null for items settled before). */
+    settled_at: string | null;
   };
   /** Channels' daily statistics digests (issue 6). `weekdays`: JSON array, 1 = Monday … 7 = Sunday. */
   digest_schedules: {
@@ -186,6 +190,13 @@ export const migrations: Record<string, Migration> = {
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addPrimaryKeyConstraint('digest_runs_pk', ['schedule_id', 'period'])
         .execute();
+    },
+  },
+  '0004_dead_letters': {
+    async up(db: Kysely<unknown>) {
+      // A message Slack refuses for good is set aside (status 'dead') with Slack's reason.
+      await db.schema.alterTable('outbox').addColumn('reason', 'text').execute();
+      await db.schema.alterTable('outbox').addColumn('settled_at', 'text').execute();
     },
   },
 };

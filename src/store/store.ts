@@ -32,11 +32,19 @@ export interface OutboxItem {
   eventId: string;
   channel: string;
   payload: Record<string, unknown>;
-  status: 'pending' | 'delivered' | 'unknown' | 'parked';
+  /** `parked`: kept while its channel refuses the bot; `dead`: Slack refused it for good, set aside. */
+  status: 'pending' | 'delivered' | 'unknown' | 'parked' | 'dead';
   attempts: number;
   slackTs: string | undefined;
   /** Who holds it (set on claimed items): only that owner may settle it. */
   leaseOwner?: string | undefined;
+}
+
+/** An item Slack refused for good, as the operator lists it. */
+export interface DeadLetter extends OutboxItem {
+  /** Slack's error code. */
+  reason: string | undefined;
+  settledAt: Date | undefined;
 }
 
 /**
@@ -71,13 +79,16 @@ export interface Store extends TicketCardRepository {
    */
   claim(owner: string, limit: number, leaseMs: number, perChannel?: number): Promise<OutboxItem[]>;
   /**
-   * Records the outcome of a delivery attempt. With `leaseOwner` (claimed items), only while that
-   * owner still holds the lease; answers whether it was recorded.
+   * Records the outcome of a delivery attempt (`reason`: why it is dead). With `leaseOwner` (claimed
+   * items), only while that owner still holds the lease; answers whether it was recorded. A dead item
+   * holds nothing back: its channel's later items are claimed as if it were delivered.
    */
   settle(
     item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel' | 'leaseOwner'>,
-    outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date },
+    outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date; reason?: string },
   ): Promise<boolean>;
+  /** The items Slack refused for good, the latest set aside first: what the operator looks at. */
+  deadLetters(limit?: number): Promise<DeadLetter[]>;
   /** Parked items of a channel go back to pending (the bot is back in it); answers how many. */
   unpark(channel: string): Promise<number>;
   /**
@@ -135,6 +146,11 @@ export interface StoreOptions {
   dataDir?: string;
   /** PostgreSQL schema to use (tests isolate themselves in one); created when missing. */
   schema?: string;
+  /**
+   * Opened by an operator's tool beside a running bot: the embedded store's leases are the bot's,
+   * not a dead run's, so they are left alone.
+   */
+  keepLeases?: boolean;
   now?: () => Date;
 }
 
@@ -180,7 +196,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     await db.destroy();
     throw error;
   }
-  if (!postgres) {
+  if (!postgres && !options.keepLeases) {
     // One process owns an embedded store: leases found at start were a previous run's, which died.
     await db
       .updateTable('outbox')
@@ -426,13 +442,15 @@ class KyselyStore implements Store {
 
   async settle(
     item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel' | 'leaseOwner'>,
-    outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date },
+    outcome: { status: OutboxItem['status']; slackTs?: string; retryAt?: Date; reason?: string },
   ): Promise<boolean> {
     let q = this.db
       .updateTable('outbox')
       .set({
         status: outcome.status,
         slack_ts: outcome.slackTs ?? null,
+        reason: outcome.reason ?? null,
+        settled_at: iso(this.now()),
         lease_owner: null,
         lease_until: null,
         ...(outcome.retryAt ? { available_at: iso(outcome.retryAt) } : {}),
@@ -443,6 +461,23 @@ class KyselyStore implements Store {
     if (item.leaseOwner) q = q.where('lease_owner', '=', item.leaseOwner);
     const r = await q.executeTakeFirst();
     return Number(r.numUpdatedRows) > 0;
+  }
+
+  async deadLetters(limit = 100): Promise<DeadLetter[]> {
+    const rows = await this.db
+      .selectFrom('outbox')
+      .selectAll()
+      .where('status', '=', 'dead')
+      .orderBy('settled_at', 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('position', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      ...toOutbox(r),
+      reason: r.reason ?? undefined,
+      settledAt: r.settled_at ? new Date(r.settled_at) : undefined,
+    }));
   }
 
   async unpark(channel: string): Promise<number> {

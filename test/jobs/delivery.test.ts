@@ -1,11 +1,17 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
-import { DeliveryWorker, eventMetadataType, goneScope } from '../../src/jobs/delivery.js';
-import { createLogger } from '../../src/observability/logger.js';
+import {
+  type DeliveryOptions,
+  DeliveryWorker,
+  eventMetadataType,
+  goneScope,
+} from '../../src/jobs/delivery.js';
+import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
 let slack: SlackDouble;
@@ -26,7 +32,7 @@ afterEach(async () => {
 });
 
 /** A worker on a Web API client that never retries by itself, and a clock the test moves. */
-const worker = (paceMs = 0) =>
+const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) =>
   new DeliveryWorker({
     store,
     slack: new WebClient('xoxb-delivery', {
@@ -42,7 +48,33 @@ const worker = (paceMs = 0) =>
       clock += ms;
     },
     renderCard: async (ticketId) => ({ text: `Ticket ${ticketId}`, blocks: [] }),
+    ...more,
   });
+
+/** A logger writing into `lines`, to read what the operator sees. */
+function capture(lines: string[]): Logger {
+  const sink = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  return createLogger('info', sink);
+}
+
+/** The event id a chat.postMessage call carries in its metadata. */
+const eventOf = (args: Record<string, unknown>) =>
+  (args.metadata as { event_payload?: { event_id?: string } } | undefined)?.event_payload?.event_id;
+
+/** Slack refuses the posts of these events with this error, whatever their turn. */
+function refuse(error: string, ...eventIds: string[]) {
+  slack.refuse = (method, args) =>
+    method === 'chat.postMessage' && eventIds.includes(eventOf(args) ?? '') ? error : undefined;
+}
+
+const watch = (channel: string, createdBy: string) =>
+  store.addSubscription({ id: `s-${channel}`, channel, kind: 'watch', ticketId: '7', filter: {}, createdBy });
+const toldTo = (user: string) => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === user);
 
 const event = (eventId: string, channel = 'C1') => ({
   ticketId: '7',
@@ -269,5 +301,139 @@ describe('the delivery worker', () => {
     expect(at('C2')).toBe(2);
     // Three posts in one channel take at least two gaps of 1.1 s on the worker's clock.
     expect(clock - start).toBeGreaterThanOrEqual(2_200);
+  });
+
+  it('sets aside a message Slack refuses for good, delivers the rest of its channel in order, once, and tells the subscriber once', async () => {
+    const ts = await card();
+    await watch('C1', 'UWATCHER');
+    await store.advance(
+      undefined,
+      ['e1', 'e2', 'e3', 'e4', 'e5'].map((id) => event(id)),
+    );
+    refuse('invalid_blocks', 'e3', 'e6');
+    const lines: string[] = [];
+    // One pass: the refused item holds nothing back.
+    expect(await worker(0, { logger: capture(lines) }).runOnce()).toBe(4);
+    const thread = slack.messages.filter((m) => m.thread_ts === ts).map((m) => m.text);
+    expect(thread).toEqual(['e1', 'e2', 'e4', 'e5'].map((id) => expect.stringContaining(`event.${id}`)));
+    expect(['e1', 'e2', 'e3', 'e4', 'e5'].map((id) => postsOf(id).length)).toEqual([1, 1, 0, 1, 1]);
+    const e3 = (await store.outboxOf('7')).find((i) => i.eventId === 'e3');
+    expect(e3?.status).toBe('dead');
+    expect(await store.deadLetters()).toEqual([
+      expect.objectContaining({ eventId: 'e3', channel: 'C1', ticketId: '7', reason: 'invalid_blocks' }),
+    ]);
+    // The operator's log line: where, what and why; never the message.
+    const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.reason);
+    expect(logged).toEqual([
+      expect.objectContaining({
+        level: 40,
+        channel: 'C1',
+        ticket: '7',
+        event: 'e3',
+        reason: 'invalid_blocks',
+      }),
+    ]);
+    expect(lines.join('')).not.toContain('event.e3');
+    const [told] = toldTo('UWATCHER');
+    expect(toldTo('UWATCHER')).toHaveLength(1);
+    expect(String(told?.args.text)).toContain('<#C1>');
+    expect(String(told?.args.text)).toContain('`invalid_blocks`');
+    expect(String(told?.args.text)).toContain('npm run outbox -- dead');
+    expect(String(told?.args.text)).not.toContain('event.e3');
+    // Not tried again, however long one waits.
+    clock += 3_600_000;
+    expect(await worker().runOnce()).toBe(0);
+    expect(slack.callsOf('chat.postMessage').filter((c) => eventOf(c.args) === 'e3')).toHaveLength(1);
+    // A second refusal of the same kind in that channel: set aside too, nobody told again.
+    await store.advance(undefined, [event('e6'), event('e7')]);
+    expect(await worker().runOnce()).toBe(1);
+    expect((await store.deadLetters()).map((d) => d.eventId)).toEqual(['e6', 'e3']);
+    expect(postsOf('e7')).toHaveLength(1);
+    expect(toldTo('UWATCHER')).toHaveLength(1);
+  });
+
+  it('still retries a 5xx (an unknown outcome), holding the channel back, and delivers it once', async () => {
+    await card();
+    await watch('C1', 'UWATCHER');
+    await store.advance(undefined, [event('e1'), event('e2')]);
+    slack.failNext('chat.postMessage', { kind: 'http', status: 502 });
+    const w = worker();
+    expect(await w.runOnce()).toBe(0);
+    expect((await store.outboxOf('7')).map((i) => i.status)).toEqual(['unknown', 'pending']);
+    clock += 2_000;
+    expect(await w.runOnce()).toBe(2);
+    expect([postsOf('e1').length, postsOf('e2').length]).toEqual([1, 1]);
+    expect(await store.deadLetters()).toEqual([]);
+    expect(toldTo('UWATCHER')).toHaveLength(0);
+  });
+
+  it('when Slack refuses a queued card for good, sets it aside and posts the ticket’s events in the channel instead of waiting for it', async () => {
+    await watch('CNEW', 'UWATCHER');
+    await store.advance(undefined, [
+      { ticketId: '7', eventId: 'card', channel: 'CNEW', payload: { card: true } },
+      event('e1', 'CNEW'),
+      event('e2', 'CNEW'),
+    ]);
+    refuse('msg_too_long', 'card');
+    expect(await worker().runOnce()).toBe(2);
+    expect(await store.find('7', 'CNEW')).toBeUndefined();
+    expect(await store.deadLetters()).toEqual([
+      expect.objectContaining({ eventId: 'card', reason: 'msg_too_long' }),
+    ]);
+    const posted = slack.messages.filter((m) => m.channel === 'CNEW');
+    expect(posted.map((m) => [m.text, m.thread_ts])).toEqual([
+      [expect.stringContaining('event.e1'), undefined],
+      [expect.stringContaining('event.e2'), undefined],
+    ]);
+    expect(toldTo('UWATCHER')).toHaveLength(1);
+    expect(String(toldTo('UWATCHER')[0]?.args.text)).toContain('a ticket card');
+  });
+
+  it('posts a card whose blocks Slack refuses as its text alone, so the ticket’s events still thread under it', async () => {
+    await store.advance(undefined, [
+      { ticketId: '7', eventId: 'card', channel: 'CNEW', payload: { card: true } },
+      event('e1', 'CNEW'),
+    ]);
+    // 51 blocks: over Slack's limit, so the double answers invalid_blocks as Slack does.
+    const renderCard = async () => ({
+      text: 'Ticket 7',
+      blocks: Array.from({ length: 51 }, () => ({ type: 'divider' })),
+    });
+    expect(await worker(0, { renderCard }).runOnce()).toBe(2);
+    expect(slack.violations).toHaveLength(1);
+    const link = await store.find('7', 'CNEW');
+    expect(postsOf('card')).toEqual([expect.objectContaining({ ts: link?.ts, text: 'Ticket 7' })]);
+    expect(postsOf('card')[0]?.blocks).toBeUndefined();
+    expect(postsOf('e1')[0]?.thread_ts).toBe(link?.ts);
+    expect(await store.deadLetters()).toEqual([]);
+  });
+
+  it('posts an event in the channel when its card was deleted, and resolves a lost answer there', async () => {
+    const ts = await card();
+    slack.messages.splice(
+      slack.messages.findIndex((m) => m.ts === ts),
+      1,
+    );
+    const exists = (t: unknown) => slack.messages.some((m) => m.channel === 'C1' && m.ts === t);
+    let lose = true;
+    slack.refuse = (method, args) => {
+      if (method === 'conversations.replies' && !exists(args.ts)) return 'thread_not_found';
+      if (method !== 'chat.postMessage' || !args.thread_ts || exists(args.thread_ts)) return undefined;
+      // The first post in the channel instead takes effect, but its answer is lost.
+      if (lose) slack.failNext('chat.postMessage', { kind: 'lost_response' });
+      lose = false;
+      return 'thread_not_found';
+    };
+    await store.advance(undefined, [event('e1'), event('e2')]);
+    const w = worker();
+    expect(await w.runOnce()).toBe(0);
+    clock += 2_000;
+    expect(await w.runOnce()).toBe(2);
+    expect(['e1', 'e2'].map((id) => postsOf(id).map((m) => m.thread_ts))).toEqual([[undefined], [undefined]]);
+    expect(slack.messages.map((m) => m.text)).toEqual([
+      expect.stringContaining('event.e1'),
+      expect.stringContaining('event.e2'),
+    ]);
+    expect(await store.deadLetters()).toEqual([]);
   });
 });

@@ -263,6 +263,38 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  it('sets a refused item aside with its reason: listed as a dead letter, it holds its channel back no more', async () => {
+    let now = new Date('2027-01-01T10:00:00Z');
+    const o = options();
+    let store = await open(o, () => now);
+    const item = (eventId: string) => ({ ticketId: '8', eventId, channel: 'CD1', payload: {} });
+    await store.advance(undefined, [item('d1'), item('d2'), item('d3')]);
+    const [first] = await store.claim('w', 1, 60_000);
+    expect(first?.eventId).toBe('d1');
+    now = new Date(now.getTime() + 5_000);
+    expect(await store.settle(first as OutboxItem, { status: 'dead', reason: 'invalid_blocks' })).toBe(true);
+    // The next claim goes on with the channel's next items, at once.
+    const rest = await store.claim('w', 10, 60_000);
+    expect(rest.map((i) => i.eventId)).toEqual(['d2', 'd3']);
+    for (const i of rest) await store.settle(i, { status: 'delivered', slackTs: `1.${i.eventId}` });
+    expect(await store.claim('w', 10, 60_000)).toEqual([]);
+    await store.close();
+    // Across a restart, the operator's list shows it with its reason and when it was set aside.
+    store = await open(o, () => now);
+    const dead = await store.deadLetters();
+    expect(dead).toHaveLength(1);
+    expect(dead[0]).toMatchObject({
+      ticketId: '8',
+      eventId: 'd1',
+      channel: 'CD1',
+      status: 'dead',
+      reason: 'invalid_blocks',
+      settledAt: new Date('2027-01-01T10:00:05Z'),
+    });
+    expect((await store.outboxOf('8')).map((i) => i.status)).toEqual(['dead', 'delivered', 'delivered']);
+    await store.close();
+  });
+
   it('remembers the last version seen of each ticket', async () => {
     const store = await open(options());
     expect(await store.lastSeen('5')).toBeUndefined();

@@ -1,0 +1,107 @@
+import { ErrorCode } from '@slack/web-api';
+
+/**
+ * What a failed chat.postMessage means for the message, decided once for every caller:
+ * - `rate_limited`: nothing was posted; post again after `retryAfterMs`.
+ * - `gone`: the channel refuses the bot (removed, archived, a scope taken away): nothing the bot
+ *   posts there can arrive until a person acts; keep the channel's messages.
+ * - `thread`: the thread refuses replies (its parent was deleted, or the channel has no threads):
+ *   nothing was posted; the same message can go in the channel itself.
+ * - `refused`: Slack refuses this message for good (its content, or a channel setting); posting it
+ *   again gives the same answer. `hint` says who can do something about it.
+ * - `unknown`: network error, 5xx, Slack's own failure, a token problem, anything not listed: it may
+ *   or may not have been posted, and it may pass; look before posting again.
+ */
+export type SlackFailure =
+  | { kind: 'rate_limited'; code: string; retryAfterMs: number }
+  | { kind: 'gone'; code: string }
+  | { kind: 'thread'; code: string }
+  | { kind: 'refused'; code: string; hint: RefusalHint }
+  | { kind: 'unknown'; code: string | undefined };
+
+/** Who can do something about a refused message: nobody in the channel (`content`), or its admins (`channel`). */
+export type RefusalHint = 'content' | 'channel';
+
+/** Slack answers meaning the channel cannot receive messages from the bot any more. */
+export const goneCodes: ReadonlySet<string> = new Set([
+  'not_in_channel',
+  'channel_not_found',
+  'is_archived',
+  'missing_scope',
+]);
+
+/**
+ * chat.postMessage errors that refuse one message for good, from Slack's list
+ * (https://docs.slack.dev/reference/methods/chat.postMessage#errors). Token and workspace errors
+ * (`invalid_auth`, `token_revoked`, `ekm_access_denied`, `team_added_to_org`…) are not here: they
+ * refuse every message alike and pass once fixed, so setting messages aside would lose them all.
+ * Request-shape errors that a truncated body can cause (`invalid_form_data`, `request_timeout`) are
+ * not here either.
+ */
+const refusedCodes: Readonly<Record<string, RefusalHint>> = {
+  invalid_blocks: 'content',
+  invalid_blocks_format: 'content',
+  msg_blocks_too_long: 'content',
+  msg_too_long: 'content',
+  no_text: 'content',
+  markdown_text_conflict: 'content',
+  too_many_attachments: 'content',
+  too_many_contact_cards: 'content',
+  attachment_payload_limit_exceeded: 'content',
+  invalid_metadata_format: 'content',
+  invalid_metadata_schema: 'content',
+  metadata_too_large: 'content',
+  metadata_must_be_sent_from_app: 'content',
+  invalid_arguments: 'content',
+  invalid_arg_name: 'content',
+  invalid_array_arg: 'content',
+  as_user_not_supported: 'content',
+  // The bot is still a member (joining again would not undo them): a channel or workspace setting.
+  restricted_action: 'channel',
+  restricted_action_read_only_channel: 'channel',
+  restricted_action_thread_only_channel: 'channel',
+  restricted_action_thread_locked: 'channel',
+  slack_connect_file_link_sharing_blocked: 'channel',
+  slack_connect_canvas_sharing_blocked: 'channel',
+  slack_connect_lists_sharing_blocked: 'channel',
+};
+
+/**
+ * Replies the thread refuses, not the message. `cannot_reply_to_message` and
+ * `restricted_action_non_threadable_channel` are in Slack's list; `thread_not_found` is what a reply
+ * to a deleted parent is answered (https://github.com/slackapi/bolt-js/issues/2307).
+ */
+const threadCodes: ReadonlySet<string> = new Set([
+  'thread_not_found',
+  'cannot_reply_to_message',
+  'restricted_action_non_threadable_channel',
+]);
+
+/** Posting limits answered `{ok:false}` rather than with a 429: nothing was posted. */
+const limitCodes: Readonly<Record<string, number>> = {
+  rate_limited: 1_000,
+  ratelimited: 1_000,
+  // A free workspace's message quota: no use asking again every second.
+  message_limit_exceeded: 60_000,
+};
+
+/** Sorts a failed Slack Web API call (as @slack/web-api throws it) into what to do about the message. */
+export function classifySlackError(error: unknown): SlackFailure {
+  const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown } } | undefined;
+  if (e?.code === ErrorCode.RateLimitedError)
+    return {
+      kind: 'rate_limited',
+      code: 'ratelimited',
+      retryAfterMs: (typeof e.retryAfter === 'number' ? e.retryAfter : 1) * 1000,
+    };
+  const code =
+    e?.code === ErrorCode.PlatformError && typeof e.data?.error === 'string' ? e.data.error : undefined;
+  if (code === undefined) return { kind: 'unknown', code };
+  const limit = limitCodes[code];
+  if (limit !== undefined) return { kind: 'rate_limited', code, retryAfterMs: limit };
+  if (goneCodes.has(code)) return { kind: 'gone', code };
+  if (threadCodes.has(code)) return { kind: 'thread', code };
+  const hint = Object.hasOwn(refusedCodes, code) ? refusedCodes[code] : undefined;
+  if (hint) return { kind: 'refused', code, hint };
+  return { kind: 'unknown', code };
+}
