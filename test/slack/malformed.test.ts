@@ -133,13 +133,13 @@ describe('malformed signed requests', () => {
       command({ command: '/ticket', user_id: people.admin.id, channel_id: 'C1', team_id: 'T1' }),
     );
     expect(noText.status).toBe(200);
-    const homeWithoutUser = await sendSigned(
+    const eventWithoutUser = await sendSigned(
       f.url,
       secret,
       JSON.stringify({ type: 'event_callback', event: { type: 'app_uninstalled' } }),
       json,
     );
-    expect(homeWithoutUser.status).toBe(200);
+    expect(eventWithoutUser.status).toBe(200);
   });
 
   it('answers unknown action ids, callback ids and event types with 200 or 404, never 5xx', async () => {
