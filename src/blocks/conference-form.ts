@@ -41,6 +41,17 @@ export interface ConferenceFormOptions {
   password?: string | undefined;
 }
 
+/** At most this many notices open the form, so that a long command text cannot fill it (100 blocks). */
+export const maxNotices = 5;
+
+const shownNotices = (notices: string[]) =>
+  notices.length <= maxNotices
+    ? notices
+    : [
+        ...notices.slice(0, maxNotices - 1),
+        `…and ${(notices.length - maxNotices + 1).toLocaleString('en-US')} more problems.`,
+      ];
+
 /** Notification template languages the platform is known to have (platform-facts.md). */
 export const languages = [
   { value: 'en', label: 'English' },
@@ -66,7 +77,7 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
   const problem = (blockId: string): Block[] =>
     o.problems?.[blockId] ? [context(`:warning: ${o.problems[blockId]}`)] : [];
   const blocks: Block[] = [
-    ...(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
+    ...shownNotices(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
     ...(o.mode === 'create'
       ? [
           input(

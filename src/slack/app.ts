@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App } from '@slack/bolt';
+import { App, HTTPReceiver } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -13,11 +13,13 @@ import type { Store } from '../store/store.js';
 import { registerConferenceActions } from './actions/conference-card.js';
 import { registerTicketActions } from './actions/ticket-card.js';
 import { registerTicketMenu } from './actions/ticket-menu.js';
+import { clipCommandText } from './clip-command-text.js';
 import { registerConferenceCommand } from './commands/conference.js';
 import { registerTicketCommand } from './commands/ticket.js';
 import { registerSubscriptionActions } from './commands/ticket-subscriptions.js';
 import type { ConferenceDeps } from './conference-flows.js';
 import { registerHome } from './home/register-home.js';
+import { guardReceiver } from './receiver-guard.js';
 import { registerConferenceForm } from './views/conference-form.js';
 import { registerDigestForm } from './views/digest-form.js';
 import { registerTicketForm } from './views/ticket-form.js';
@@ -63,18 +65,25 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(options.routes ?? []),
   ];
   const socketMode = Boolean(options.appToken);
+  const logger = boltLogger(options.logger);
+  const { signingSecret, port } = options;
   const app = new App({
     token: options.botToken,
-    signingSecret: options.signingSecret,
-    logger: boltLogger(options.logger),
+    logger,
     // No listener reads Bolt's conversation context: skip its store on every request.
     convoStore: false,
-    customRoutes,
     ...(socketMode
-      ? { socketMode: true, appToken: options.appToken, installerOptions: { port: options.port } }
-      : { port: options.port }),
+      ? { socketMode: true, appToken: options.appToken, customRoutes, installerOptions: { port } }
+      : {
+          // Bolt's own receiver, with malformed signed bodies refused before Bolt reads them.
+          receiver: guardReceiver(new HTTPReceiver({ signingSecret, port, customRoutes, logger }), {
+            signingSecret,
+            logger: options.logger,
+          }),
+        }),
     ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
   });
+  app.use(clipCommandText(options.logger));
   const identity = new IdentityService(app.client, options.platform);
   const access = new AccessService(identity);
   const now = options.now ?? (() => new Date());

@@ -5,6 +5,7 @@ import {
   type MessagePayload,
 } from '../blocks/conference-card.js';
 import { buildConferenceForm, type ConferenceFormValues } from '../blocks/conference-form.js';
+import { clip } from '../blocks/limits.js';
 import { parseConferenceRequest } from '../domain/conference-text.js';
 import { parseWhen } from '../domain/time.js';
 import type { Logger } from '../observability/logger.js';
@@ -56,6 +57,16 @@ export async function gate(deps: Pick<ConferenceDeps, 'access'>, user: string, a
   if (early && 'error' in early) throw early.error;
 }
 
+/** The words the form lists back: enough to spot a typo, not a whole pasted text. */
+const shownWords = 10;
+
+/** "I did not understand: “a”, “b” and 3 more.", each word clipped. */
+function notUnderstood(words: string[]): string {
+  const shown = words.slice(0, shownWords).map((w) => `“${clip(w, 40)}”`);
+  const more = words.length - shown.length;
+  return `I did not understand: ${shown.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}.`;
+}
+
 /**
  * The create form prefilled with what a command's text says, with notes on what it could not read.
  * The person's zone (users.info) places the time; without it the time is left for them to pick.
@@ -84,10 +95,7 @@ export async function formFromText(
     const when = zone ? parseWhen(req.when, { zone, now: deps.now() }) : undefined;
     if (when?.ok) values.startTime = when.value.toJSDate();
   }
-  const notices = [
-    ...(req.unknown.length ? [`I did not understand: ${req.unknown.map((w) => `“${w}”`).join(', ')}.`] : []),
-    ...req.problems,
-  ];
+  const notices = [...(req.unknown.length ? [notUnderstood(req.unknown)] : []), ...req.problems];
   return buildConferenceForm({
     mode: 'create',
     values,

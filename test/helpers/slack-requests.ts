@@ -23,3 +23,22 @@ export async function sendCommand(
   if (signature !== null) headers['x-slack-signature'] = signature;
   return fetch(`${url}/slack/events`, { method: 'POST', headers, body });
 }
+
+/** Sends any body, signed, to the bot's receiver: for the requests Slack's signature lets through as they are. */
+export async function sendSigned(
+  url: string,
+  secret: string,
+  body: string,
+  contentType = 'application/x-www-form-urlencoded',
+): Promise<Response> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  return fetch(`${url}/slack/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': contentType,
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': slackSignature(secret, timestamp, body),
+    },
+    body,
+  });
+}

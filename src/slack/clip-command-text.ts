@@ -1,0 +1,44 @@
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { Logger } from '../observability/logger.js';
+import { detach } from './after-ack.js';
+
+/**
+ * The most of a slash command's text any listener reads. Slack lets a command carry tens of
+ * kilobytes; nothing the commands take (a few participants, a time, a name, a query) comes near
+ * this, and every answer built from the text (notices, prefilled inputs) then stays small.
+ */
+export const commandTextLimit = 3_000;
+
+/** The text cut to `max` characters, without leaving half a word at the end when there are spaces. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max);
+  return /\s/.test(text.charAt(max)) ? cut : cut.replace(/\s+\S*$/, '') || cut;
+}
+
+/**
+ * A global middleware: clips a slash command's text before any listener parses it, then tells the
+ * person, privately, that only the beginning was read (after the listeners, so that their ack comes
+ * first). Other requests pass untouched.
+ */
+export function clipCommandText(logger: Logger): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    const body = args.body as { command?: unknown; text?: unknown };
+    const text = body.text;
+    if (typeof body.command !== 'string' || typeof text !== 'string' || text.length <= commandTextLimit)
+      return args.next();
+    body.text = cutText(text, commandTextLimit);
+    logger.info({ command: body.command, length: text.length }, 'clipped a command text');
+    await args.next();
+    if (!('respond' in args) || !args.respond) return;
+    const respond = args.respond;
+    const n = (x: number) => x.toLocaleString('en-US');
+    detach(logger, () =>
+      respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        text: `Your command text was ${n(text.length)} characters long: I read only its first ${n(commandTextLimit)} characters.`,
+      }),
+    );
+  };
+}
