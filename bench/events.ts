@@ -131,11 +131,13 @@ async function start(mode: Mode, s: Setup): Promise<() => Promise<void>> {
     new WebClient('xoxb-bench', { slackApiUrl: s.slack.apiUrl }),
     s.platform,
   );
-  const tickets = new TicketService(s.platform, identity, new AccessService(identity));
+  const access = new AccessService(identity);
+  const tickets = new TicketService(s.platform, identity, access);
   const jobs = startJobs({
     platform: s.platform,
     store: s.store,
     tickets,
+    access,
     logger,
     slack,
     pollIntervalMs,

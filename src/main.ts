@@ -111,6 +111,7 @@ async function main() {
     platform,
     store,
     tickets: slack.tickets,
+    access: slack.access,
     logger,
     slack: { token: config.slack.botToken as string, apiUrl: config.slack.apiUrl },
     pollIntervalMs: config.pollIntervalS * 1000,

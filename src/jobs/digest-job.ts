@@ -18,6 +18,11 @@ export interface DigestJobOptions {
   logger: Logger;
   owner: string;
   now?: () => Date;
+  /**
+   * Whether the person who set a digest up may still have it sent (the digest is for platform admins):
+   * a digest whose owner lost the right is paused, and they are told once.
+   */
+  mayPost?: (createdBy: string) => Promise<boolean>;
   /** When figures were missing, the next try (same day), default 30 min. */
   retryMs?: number;
 }
@@ -44,6 +49,7 @@ export class DigestJob {
     for (const s of await this.o.store.digestSchedules()) {
       const due = dueRun(s, this.now());
       if (!due) continue;
+      if (this.o.mayPost && !(await this.allowed(s))) continue;
       const attempt = await this.o.store.claimDigestRun(s.id, due.period, this.o.owner, 5 * 60_000);
       if (attempt === undefined) continue;
       try {
@@ -67,6 +73,28 @@ export class DigestJob {
       }
     }
     return sent;
+  }
+
+  /** Whether the schedule's owner may still have it sent; when not, they are told once. Errors: later. */
+  private async allowed(s: { id: string; channel: string; createdBy: string }): Promise<boolean> {
+    let allowed: boolean;
+    try {
+      allowed = await (this.o.mayPost as (createdBy: string) => Promise<boolean>)(s.createdBy);
+    } catch (error) {
+      this.o.logger.warn({ err: error, schedule: s.id }, 'could not check a digest owner’s rights; later');
+      return false;
+    }
+    if (allowed) return true;
+    if (await this.o.store.setSettingOnce('digest-not-allowed', s.id, s.createdBy)) {
+      this.o.logger.warn({ schedule: s.id, channel: s.channel }, 'digest paused: its owner is not an admin');
+      await this.o.slack.chat
+        .postMessage({
+          channel: s.createdBy,
+          text: `The daily digest you set up in <#${s.channel}> is paused: the enterprise's statistics are for video platform admins, and your account is not one. An admin can set it up again with \`/conference digest\`, or remove it with \`/conference digest off\` there.`,
+        })
+        .catch((e: unknown) => this.o.logger.warn({ err: e }, 'could not tell the digest’s owner'));
+    }
+    return false;
   }
 
   private async send(

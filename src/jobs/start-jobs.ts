@@ -5,6 +5,7 @@ import type { MessagePayload } from '../blocks/conference-card.js';
 import { buildTicketCard } from '../blocks/ticket-card.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
+import type { AccessService } from '../services/access.js';
 import { DigestService } from '../services/digest.js';
 import type { TicketService } from '../services/tickets.js';
 import { claimerPrefix, type Store } from '../store/store.js';
@@ -27,6 +28,8 @@ export interface DeliveryJobOptions {
 export interface JobsOptions extends DeliveryJobOptions {
   platform: PlatformClient;
   tickets: TicketService;
+  /** The policy applied to a Slack person: a job that posts checks the rights of whom it posts for. */
+  access: AccessService;
   pollIntervalMs: number;
   /** Benchmarks run time faster: the jobs' own delays (settling, gaps, webhook health) are divided by it. */
   timeScale?: number;
@@ -148,6 +151,7 @@ export function startJobs(o: JobsOptions): Jobs {
     slack,
     logger: o.logger.child({ job: 'digest' }),
     owner,
+    mayPost: async (user) => o.access.may(await o.access.asker(user), 'digest.set'),
   });
   runner.start({ name: 'digest', everyMs: 60_000 / scale, run: () => digests.runOnce() });
   runner.start({

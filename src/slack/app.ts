@@ -48,6 +48,8 @@ export interface SlackApp {
   app: App;
   /** The ticket use cases, shared with the background jobs. */
   tickets: TicketService;
+  /** The policy applied to Slack people, shared with the jobs that post on someone's behalf. */
+  access: AccessService;
   /** Starts the transport; resolves with the HTTP port (HTTP mode or health routes in Socket Mode). */
   start(): Promise<number>;
   stop(): Promise<void>;
@@ -117,6 +119,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   return {
     app,
     tickets: ticketDeps.tickets,
+    access,
     async start() {
       const started = (await app.start(options.port)) as unknown;
       const server = started as Server | undefined;

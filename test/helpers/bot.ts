@@ -102,6 +102,7 @@ export async function startBot(
           platform: platform.client,
           store,
           tickets: bot.tickets,
+          access: bot.access,
           logger: createLogger('silent'),
           slack: { token: 'xoxb-e2e', apiUrl: slack.apiUrl },
           pollIntervalMs: options.pollIntervalMs,

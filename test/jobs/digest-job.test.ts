@@ -2,13 +2,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WebClient } from '@slack/web-api';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { DigestJob, digestMetadataType } from '../../src/jobs/digest-job.js';
 import { deliveryClient } from '../../src/jobs/start-jobs.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { AccessService } from '../../src/services/access.js';
 import { DigestService } from '../../src/services/digest.js';
+import { IdentityService } from '../../src/services/identity.js';
 import { openStore, type Store, type StoreOptions } from '../../src/store/store.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 
@@ -160,5 +163,44 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     expect(JSON.stringify(posts()[0]?.args.blocks)).not.toContain('Late:');
     await store.close();
     await dispose(opts);
+  });
+});
+
+describe('a digest job that posts for someone', () => {
+  it('pauses a digest whose owner is no platform admin, tells them once, and still sends an admin’s', async () => {
+    const now = new Date('2027-03-29T07:01:00Z'); // Monday 09:01 in Paris
+    const opts = backends[0]?.[1]() as StoreOptions;
+    const store = await openStore({ ...opts, now: () => now });
+    slack.addUser({ id: 'UDADMIN', email: 'admin@acme.example' });
+    slack.addUser({ id: 'UDALICE', email: 'alice@acme.example' }); // an agent, not an admin
+    const identity = new IdentityService(
+      new WebClient('xoxb-digest', { slackApiUrl: slack.apiUrl }),
+      platform.client,
+    );
+    const access = new AccessService(identity);
+    const job = new DigestJob({
+      store,
+      digests: new DigestService(platform.client, store),
+      slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+      logger: createLogger('silent'),
+      owner: 'one',
+      now: () => now,
+      mayPost: async (user) => access.may(await access.asker(user), 'digest.set'),
+    });
+    try {
+      await daily(store, 'CDIGADM', '09:00', 'UDADMIN');
+      await daily(store, 'CDIGALI', '09:00', 'UDALICE');
+      const to = (channel: string) =>
+        slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel);
+      expect(await job.runOnce()).toBe(1);
+      expect(await job.runOnce()).toBe(0);
+      expect(to('CDIGADM')).toHaveLength(1);
+      expect(to('CDIGALI')).toHaveLength(0);
+      expect(to('UDALICE')).toHaveLength(1);
+      expect(String(to('UDALICE')[0]?.args.text)).toContain('is paused');
+    } finally {
+      await store.close();
+      await dispose(opts);
+    }
   });
 });

@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { type Action, decide, type Person, policy, standingsOf } from '../../src/domain/policy.js';
+
+const account = (id: string, role: string, groupIds: string[], email = `${id}@acme.example`) => ({
+  id,
+  role,
+  email,
+  groupIds,
+});
+const admin: Person = { slackId: 'UA', account: account('100', 'admin', []) };
+const agent: Person = { slackId: 'UB', account: account('101', 'agent', ['10']) };
+const stranger: Person = { slackId: 'UC', account: account('103', 'agent', ['11']) };
+const nobody: Person = { slackId: 'UN' };
+const ticket = { kind: 'ticket', agentId: '102', groupId: '10' } as const;
+
+describe('the policy', () => {
+  it('gives each person the standings their account and the object say, and no other', () => {
+    expect([...standingsOf(nobody, ticket)]).toEqual(['anyone']);
+    expect([...standingsOf(stranger, ticket)].sort()).toEqual(['account', 'anyone']);
+    expect([...standingsOf(agent, ticket)].sort()).toEqual(['account', 'anyone', 'member']);
+    expect([...standingsOf(admin, ticket)].sort()).toEqual(['account', 'admin', 'anyone']);
+    const own = { kind: 'ticket', agentId: '103', groupId: undefined } as const;
+    expect(standingsOf(stranger, own).has('owner')).toBe(true);
+    const conference = { kind: 'conference', moderatorId: '100', participants: ['UB@ACME.example'] } as const;
+    expect(
+      standingsOf({ slackId: 'UB', account: account('101', 'agent', [], 'ub@acme.example') }, conference).has(
+        'participant',
+      ),
+    ).toBe(true);
+    expect(standingsOf(admin, conference).has('owner')).toBe(true);
+    // A subscription's author owns it even without a platform account.
+    expect(standingsOf(nobody, { kind: 'subscription', createdBy: 'UN' }).has('owner')).toBe(true);
+  });
+
+  it('allows what a row names and refuses the rest with the row’s sentence', () => {
+    expect(decide('ticket.move', agent, ticket)).toEqual({ allowed: true });
+    expect(decide('ticket.move', admin, ticket)).toEqual({ allowed: true });
+    expect(decide('ticket.move', stranger, ticket)).toEqual({
+      allowed: false,
+      why: `You cannot ${policy['ticket.move'].refusal}.`,
+    });
+    expect(decide('ticket.list-all', agent).allowed).toBe(false);
+    expect(decide('digest.set', agent).allowed).toBe(false);
+    expect(decide('digest.set', admin).allowed).toBe(true);
+    expect(decide('help', nobody).allowed).toBe(true);
+    expect(decide('conference.create', nobody).allowed).toBe(false);
+    expect(decide('ticket.follow-group', stranger, { kind: 'group', groupId: '10' }).allowed).toBe(false);
+  });
+
+  it('is the table the README shows, row for row', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const columns = ['anyone', 'account', 'member', 'owner', 'participant', 'admin'];
+    const rows = new Map<string, string[]>();
+    for (const m of readme.matchAll(/^\| `([a-z.-]+)` \|(.*)\|$/gm)) {
+      const cells = (m[2] as string).split('|').map((c) => c.trim());
+      rows.set(
+        m[1] as string,
+        columns.filter((_, i) => cells[i] === '✓'),
+      );
+    }
+    for (const [action, rule] of Object.entries(policy))
+      expect([action, rows.get(action)]).toEqual([
+        action,
+        [...rule.who].sort((a, b) => columns.indexOf(a) - columns.indexOf(b)),
+      ]);
+    expect([...rows.keys()].sort()).toEqual((Object.keys(policy) as Action[]).sort());
+  });
+});
