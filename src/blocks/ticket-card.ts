@@ -175,7 +175,7 @@ export function buildStateBroadcast(
   const to = str(payload.to);
   return {
     text: fallbackText(
-      md`${stateIcon(to)} ${clip(str(payload.reference) ?? `Ticket ${ticketId}`, 300)} is now *${to ?? 'unknown'}* (was ${str(payload.from) ?? 'unknown'}).`,
+      md`${clip(str(payload.reference) ?? `Ticket ${ticketId}`, 300)} is now *${to ?? 'unknown'}* (was ${str(payload.from) ?? 'unknown'}).`,
     ),
   };
 }
