@@ -53,7 +53,9 @@ export function buildConferenceList(
   if (page.items.length)
     blocks.push(context(md`${from}–${to}${page.total !== undefined ? md` of ${page.total}` : empty}`));
   const nav: Json[] = [];
-  const pageValue = (offset: number) => JSON.stringify({ ...q, offset });
+  // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer search is cut, not the JSON.
+  const pageValue = (offset: number) =>
+    JSON.stringify({ ...q, ...(q.search ? { search: q.search.slice(0, 300) } : {}), offset });
   if (q.offset > 0)
     nav.push(
       button('‹ Previous', `${ids.actions.conferencePage}:prev`, {

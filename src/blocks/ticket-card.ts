@@ -240,7 +240,8 @@ export function buildTicketList(
       ),
     );
   const nav: Json[] = [];
-  const to = (o: number) => JSON.stringify({ q: queryText, offset: o }).slice(0, limits.buttonValue);
+  // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer one is cut, not the JSON.
+  const to = (o: number) => JSON.stringify({ q: queryText.slice(0, 300), offset: o });
   if (offset > 0)
     nav.push(
       button('‹ Previous', `${ids.actions.ticketPage}:prev`, { value: to(Math.max(0, offset - pageSize)) }),
