@@ -2,6 +2,7 @@ import type { ConferenceSummary } from '../blocks/conference-card.js';
 import type { ConferenceFormValues } from '../blocks/conference-form.js';
 import type { ListQuery } from '../blocks/conference-list.js';
 import { listPageSize, type MediaSummary } from '../blocks/conference-list.js';
+import { md } from '../blocks/mrkdwn.js';
 import { canManageConference, canViewConferenceMedia } from '../domain/permissions.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
@@ -211,7 +212,8 @@ export class ConferenceService {
     const conference = summarize(record);
     if (!canManageConference(actor, { moderatorId: conference.moderator?.id }))
       throw notAllowed(
-        `Only the moderator${conference.moderator ? ` (${conference.moderator.label})` : ''} or a video platform admin can ${verb} “${conference.name}”.`,
+        md`Only the moderator${conference.moderator ? ` (${conference.moderator.label})` : ''} or a video platform admin can ${verb} “${conference.name}”.`
+          .text,
       );
     return { record, conference };
   }
@@ -258,7 +260,8 @@ export class ConferenceService {
       })
     )
       throw notAllowed(
-        `Only the participants, the moderator and video platform admins can see the recordings of “${conference.name}”.`,
+        md`Only the participants, the moderator and video platform admins can see the recordings of “${conference.name}”.`
+          .text,
       );
     const page = await this.platform.listConferenceMedias(
       { conferenceId: conference.id, limit: 48 },

@@ -1,3 +1,4 @@
+import { md } from '../blocks/mrkdwn.js';
 import type { TicketSummary } from '../blocks/ticket-card.js';
 import type { TicketFormChoices, TicketFormValues } from '../blocks/ticket-form.js';
 import { ticketPermission } from '../domain/permissions.js';
@@ -212,10 +213,12 @@ export class TicketService {
     const admin = actor.role === 'admin';
     if (q.scope === 'all' && !q.reference && !admin)
       throw notAllowed(
-        'Everyone’s tickets are for video platform admins. Try `/ticket list` (yours) or `/ticket list group <name>`.',
+        'Everyone’s tickets are for video platform admins. Try `/ticket list` (yours) or `/ticket list group &lt;name&gt;`.',
       );
     if (q.scope === 'group' && !admin && !actor.groupIds.includes(groupId as string))
-      throw notAllowed(`Only the members of ${q.group} and video platform admins can list its tickets.`);
+      throw notAllowed(
+        md`Only the members of ${q.group ?? ''} and video platform admins can list its tickets.`.text,
+      );
     const day = (d: string | undefined, end: boolean) => (d ? dayBound(d, profile.tz, end) : undefined);
     const page = await this.platform.listTickets(
       {
@@ -268,7 +271,7 @@ export class TicketService {
     if (!found)
       throw new ConfdeskError(
         'unknown_group',
-        `No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
+        md`No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`.text,
       );
     return found;
   }
@@ -291,7 +294,7 @@ export class TicketService {
     if (/^\d+$/.test(ref)) return this.platform.getTicket({ ticketId: ref }, interactive);
     const page = await this.platform.listTickets({ reference: ref, limit: 2, user: 'all' }, interactive);
     const found = page.items[0];
-    if (!found) throw new ConfdeskError('ticket_not_found', `No ticket has the reference “${ref}”.`);
+    if (!found) throw new ConfdeskError('ticket_not_found', md`No ticket has the reference “${ref}”.`.text);
     return found;
   }
 
@@ -318,7 +321,8 @@ export class TicketService {
     if (!movesFor(before.state).some((m) => m.id === move.id))
       throw new ConfdeskError(
         'move_not_offered',
-        `This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`,
+        md`This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`
+          .text,
       );
     await this.platform.updateTicket(
       move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id },

@@ -57,4 +57,16 @@ describe('outside text through the poller and delivery', () => {
     const sent = f.slack.messages.flatMap((m) => mrkdwnTexts({ text: m.text, blocks: m.blocks }));
     for (const text of sent) for (const raw of forbidden) expect(text).not.toContain(raw);
   });
+
+  it('echoes a reference the person typed as text when no ticket has it', async () => {
+    const typed = '<!channel><https://evil.example|click_me>';
+    const cmd = await f.command(`show ${typed}`, people.admin.id, 'CJ3', '/ticket');
+    const answer = await eventually(() =>
+      f.slack.responses.find((r) => r.path === new URL(cmd.responseUrl).pathname && r.body.text),
+    );
+    expect(answer.body.text).toBe(
+      'No ticket has the reference “&lt;!channel&gt;&lt;https://evil.example|click_me&gt;”.',
+    );
+    expect(f.slack.violations).toEqual([]);
+  });
 });
