@@ -31,12 +31,14 @@ export const plain = (text: string, max: number) => ({
   emoji: true,
 });
 
+/** A section whose text is mrkdwn (`extra`: an accessory, fields…). */
 export const section = (text: Mrkdwn, extra: Json = {}): Block => ({
   type: 'section',
   text: mrkdwn(text),
   ...extra,
 });
 
+/** A context block of one mrkdwn element: the small grey line under a card. */
 export const context = (text: Mrkdwn): Block => ({ type: 'context', elements: [mrkdwn(text)] });
 
 /** A confirmation dialog: its text is mrkdwn, so it takes `Mrkdwn` like every other. */
@@ -55,6 +57,7 @@ export const confirmDialog = (o: {
   ...(o.danger ? { style: 'danger' as const } : {}),
 });
 
+/** A button; its label is plain text and its confirmation dialog is built by `confirmDialog`. */
 export const button = (
   text: string,
   actionId: string,

@@ -20,8 +20,10 @@ export interface LegacyMessagePayload {
   blocks: Block[];
 }
 
+/** `section` for src/slack's strings (exported as `section` from conference-card.ts). */
 export const legacySection = (text: LegacyText, extra: Json = {}): Block =>
   sectionOf(fromLegacy(text), extra);
+/** `context` for src/slack's strings (exported as `context` from conference-card.ts). */
 export const legacyContext = (text: LegacyText): Block => contextOf(fromLegacy(text));
 
 /** A button whose confirmation dialog src/slack builds itself (its texts are its own constants). */
