@@ -1,7 +1,9 @@
 import { ids } from '../slack/ids.js';
-import { type Block, context, plain, section } from './conference-card.js';
 import { input, numberInput, option, textInput } from './inputs.js';
+import { type Block, context, plain, section } from './kit.js';
+import { fromLegacy, type LegacyText } from './legacy.js';
 import { limits } from './limits.js';
+import { md } from './mrkdwn.js';
 
 const f = ids.conferenceForm;
 
@@ -32,9 +34,9 @@ export interface ConferenceFormOptions {
   /** Carried to the submission (`private_metadata`, at most 3,000 characters). */
   metadata: string;
   /** Shown at the top: what the command text could not be read as, or why the last try failed. */
-  notices?: string[];
+  notices?: LegacyText[];
   /** Per block id: a problem shown right under that input (for failures found after the submission). */
-  problems?: Record<string, string>;
+  problems?: Record<string, LegacyText>;
   /** Edit: the conference has a password (the platform never returns it). */
   hasPassword?: boolean;
   /** Shown again after a failed try, so that nothing typed is lost. */
@@ -44,7 +46,7 @@ export interface ConferenceFormOptions {
 /** At most this many notices open the form, so that a long command text cannot fill it (100 blocks). */
 export const maxNotices = 5;
 
-const shownNotices = (notices: string[]) =>
+const shownNotices = <T>(notices: (T | string)[]): (T | string)[] =>
   notices.length <= maxNotices
     ? notices
     : [
@@ -74,10 +76,12 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
   const checked = (['moderation', 'open', 'invite'] as const).filter((k) =>
     k === 'invite' ? v.invite !== false : v[k] === true,
   );
-  const problem = (blockId: string): Block[] =>
-    o.problems?.[blockId] ? [context(`:warning: ${o.problems[blockId]}`)] : [];
+  const problem = (blockId: string): Block[] => {
+    const p = o.problems?.[blockId];
+    return p ? [context(md`:warning: ${fromLegacy(p)}`)] : [];
+  };
   const blocks: Block[] = [
-    ...shownNotices(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
+    ...shownNotices(o.notices ?? []).map((n) => section(md`:warning: ${fromLegacy(n)}`)),
     ...(o.mode === 'create'
       ? [
           input(
@@ -194,24 +198,24 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
 }
 
 /** The modal while the platform works, saying how long the rate budget will make it wait. */
-export function buildWorkingView(title: string, message: string): Block {
+export function buildWorkingView(title: string, message: LegacyText): Block {
   return {
     type: 'modal',
     callback_id: ids.views.working,
     title: plain(title, limits.viewTitle),
     close: plain('Close', limits.viewButton),
-    blocks: [section(`:hourglass_flowing_sand: ${message}`)],
+    blocks: [section(md`:hourglass_flowing_sand: ${fromLegacy(message)}`)],
   };
 }
 
 /** A closing modal: the outcome and, when the card could not be posted, the card's details (no buttons). */
-export function buildResultView(title: string, message: string, extra: Block[] = []): Block {
+export function buildResultView(title: string, message: LegacyText, extra: Block[] = []): Block {
   const shown = extra.filter((b) => b.type !== 'actions');
   return {
     type: 'modal',
     callback_id: ids.views.working,
     title: plain(title, limits.viewTitle),
     close: plain('Done', limits.viewButton),
-    blocks: [section(message), ...shown].slice(0, limits.viewBlocks),
+    blocks: [section(fromLegacy(message)), ...shown].slice(0, limits.viewBlocks),
   };
 }

@@ -1,20 +1,14 @@
-import { slackDate } from '../domain/time.js';
 import { ids } from '../slack/ids.js';
 import {
-  type Block,
   buildConferenceCard,
-  button,
   type ConferenceSummary,
-  context,
-  escapeText,
   formatMinutes,
   humanSize,
-  type Json,
-  type MessagePayload,
-  section,
   whenText,
 } from './conference-card.js';
+import { type Block, button, context, type Json, type MessagePayload, message, section } from './kit.js';
 import { clip, limits } from './limits.js';
+import { date, empty, escapeChars, joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
 /** Which list a page belongs to; carried in the page buttons so Next/Previous re-run the same query. */
 export interface ListQuery {
@@ -26,30 +20,30 @@ export interface ListQuery {
 /** Conferences per page of `/conference list`: two blocks each, well under 50 blocks a message. */
 export const listPageSize = 10;
 
-const filterTitle = (q: ListQuery) =>
+const filterTitle = (q: ListQuery): Mrkdwn =>
   q.search
-    ? `Conferences matching “${escapeText(q.search)}”`
-    : { upcoming: 'Upcoming conferences', past: 'Past conferences', all: 'Conferences' }[q.filter];
+    ? md`Conferences matching “${clip(q.search, 200)}”`
+    : md`${{ upcoming: 'Upcoming conferences', past: 'Past conferences', all: 'Conferences' }[q.filter]}`;
 
 /** One page of `/conference list`, ephemeral, with a Show button per conference and paging buttons. */
 export function buildConferenceList(
   q: ListQuery,
   page: { items: ConferenceSummary[]; total?: number | undefined; hasMore: boolean },
 ): MessagePayload {
-  const blocks: Block[] = [section(`*${filterTitle(q)}*`)];
+  const blocks: Block[] = [section(md`*${filterTitle(q)}*`)];
   if (page.items.length === 0) {
     blocks.push(
       section(
         q.offset > 0
-          ? 'No more conferences.'
-          : 'No conference found. Plan one with `/conference` or try `/conference list all`.',
+          ? md`No more conferences.`
+          : md`No conference found. Plan one with \`/conference\` or try \`/conference list all\`.`,
       ),
     );
   }
   for (const c of page.items) {
     blocks.push(
       section(
-        `*${escapeText(c.name)}*\n${whenText(c)}${c.duration ? ` · ${formatMinutes(c.duration)}` : ''} · ${c.participants.length} participant${c.participants.length === 1 ? '' : 's'}`,
+        md`*${clip(c.name, 1_000)}*\n${whenText(c)}${c.duration ? ` · ${formatMinutes(c.duration)}` : ''} · ${c.participants.length} participant${c.participants.length === 1 ? '' : 's'}`,
         { accessory: button('Show', `${ids.actions.conferenceShow}:${c.id}`, { value: c.id }) },
       ),
     );
@@ -57,9 +51,11 @@ export function buildConferenceList(
   const from = q.offset + 1;
   const to = q.offset + page.items.length;
   if (page.items.length)
-    blocks.push(context(`${from}–${to}${page.total !== undefined ? ` of ${page.total}` : ''}`));
+    blocks.push(context(md`${from}–${to}${page.total !== undefined ? md` of ${page.total}` : empty}`));
   const nav: Json[] = [];
-  const pageValue = (offset: number) => JSON.stringify({ ...q, offset });
+  // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer search is cut, not the JSON.
+  const pageValue = (offset: number) =>
+    JSON.stringify({ ...q, ...(q.search ? { search: q.search.slice(0, 300) } : {}), offset });
   if (q.offset > 0)
     nav.push(
       button('‹ Previous', `${ids.actions.conferencePage}:prev`, {
@@ -71,7 +67,7 @@ export function buildConferenceList(
       button('Next ›', `${ids.actions.conferencePage}:next`, { value: pageValue(q.offset + listPageSize) }),
     );
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
-  return { text: filterTitle(q), blocks };
+  return message(filterTitle(q), blocks);
 }
 
 /** Participants per page of `/conference show` when the card's field cannot hold them all. */
@@ -84,27 +80,29 @@ export const participantsPerPage = 100;
 export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessagePayload {
   const card = buildConferenceCard(c);
   const blocks = [...card.blocks];
-  if (c.participants.map(escapeText).join(', ').length <= limits.fieldText - 40)
+  if (c.participants.map(escapeChars).join(', ').length <= limits.fieldText - 40)
     return { text: card.text, blocks };
   const pages = Math.ceil(c.participants.length / participantsPerPage);
   const current = Math.min(Math.max(0, page), pages - 1);
   const shown = c.participants.slice(current * participantsPerPage, (current + 1) * participantsPerPage);
   // Sections hold 3,000 characters: cut the page into as many as it needs.
-  const chunks: string[] = [];
-  let chunk = '';
-  for (const p of shown.map((x) => escapeText(clip(x, 200)))) {
-    if (chunk && chunk.length + p.length + 2 > limits.sectionText - 60) {
+  const chunks: Mrkdwn[] = [];
+  let chunk: Mrkdwn | undefined;
+  for (const p of shown.map((x) => md`${clip(x, 200)}`)) {
+    if (chunk && chunk.text.length + p.text.length + 2 > limits.sectionText - 60) {
       chunks.push(chunk);
-      chunk = '';
+      chunk = undefined;
     }
-    chunk = chunk ? `${chunk}, ${p}` : p;
+    chunk = chunk ? md`${chunk}, ${p}` : p;
   }
   if (chunk) chunks.push(chunk);
   const first = current * participantsPerPage + 1;
   blocks.push(
     ...chunks.map((t, i) =>
       section(
-        i === 0 ? `*Participants ${first}–${first + shown.length - 1} of ${c.participants.length}*\n${t}` : t,
+        i === 0
+          ? md`*Participants ${first}–${first + shown.length - 1} of ${c.participants.length}*\n${t}`
+          : t,
       ),
     ),
   );
@@ -144,27 +142,27 @@ export function buildMediaList(
   medias: MediaSummary[],
   total: number | undefined,
 ): MessagePayload {
-  const title = `Recordings & snapshots of “${conference.name}”`;
+  const title = md`Recordings & snapshots of “${clip(conference.name, 200)}”`;
   if (medias.length === 0)
-    return { text: title, blocks: [section(`*${escapeText(title)}*\nNothing recorded or captured yet.`)] };
+    return message(title, [section(md`*${title}*\nNothing recorded or captured yet.`)]);
   const max = limits.messageBlocks - 2;
-  const blocks: Block[] = [section(`*${escapeText(title)}*`)];
+  const blocks: Block[] = [section(md`*${title}*`)];
   for (const m of medias.slice(0, max)) {
     const bits = [
-      m.created ? slackDate(m.created, '{date_short_pretty} {time}') : undefined,
-      m.format,
+      m.created ? date(m.created, '{date_short_pretty} {time}') : undefined,
+      m.format ? clip(m.format, 100) : undefined,
       m.size ? humanSize(m.size) : undefined,
-      `id ${m.id}`,
-    ].filter(Boolean);
+      `id ${clip(m.id, 100)}`,
+    ].filter((x) => x !== undefined);
     blocks.push(
       section(
-        `${icons[m.type?.toLowerCase() ?? ''] ?? '📎'} *${escapeText(m.title || m.type || 'Media')}*\n${bits.join(' · ')}`,
+        md`${icons[m.type?.toLowerCase() ?? ''] ?? '📎'} *${clip(m.title || m.type || 'Media', 1_000)}*\n${joinMd(bits, ' · ')}`,
       ),
     );
   }
   const shown = Math.min(medias.length, max);
-  if ((total ?? medias.length) > shown) blocks.push(context(`${shown} of ${total ?? medias.length} shown`));
-  return { text: title, blocks };
+  if ((total ?? medias.length) > shown) blocks.push(context(md`${shown} of ${total ?? medias.length} shown`));
+  return message(title, blocks);
 }
 
 /**
@@ -173,19 +171,13 @@ export function buildMediaList(
  */
 export function buildJoinReply(c: { name: string }, url: string | undefined): MessagePayload {
   if (!url)
-    return {
-      text: 'No join link yet',
-      blocks: [
-        section(`The video platform has no join link for “${escapeText(c.name)}” yet. Try again later.`),
-      ],
-    };
-  const text = `Your link to join “${c.name}”`;
-  return {
-    text: escapeText(text),
-    blocks: [
-      section(`*${escapeText(text)}*\nIt is for you alone: please do not share it.`, {
-        accessory: button('Join now', ids.actions.conferenceJoinLink, { url, style: 'primary' }),
-      }),
-    ],
-  };
+    return message(md`No join link yet`, [
+      section(md`The video platform has no join link for “${c.name}” yet. Try again later.`),
+    ]);
+  const title = md`Your link to join “${c.name}”`;
+  return message(title, [
+    section(md`*${title}*\nIt is for you alone: please do not share it.`, {
+      accessory: button('Join now', ids.actions.conferenceJoinLink, { url, style: 'primary' }),
+    }),
+  ]);
 }

@@ -1,6 +1,6 @@
 import { describeWeekdays } from '../domain/digest-schedule.js';
-import { type Json, plain } from './conference-card.js';
 import { input, option, textInput } from './inputs.js';
+import { type Json, plain } from './kit.js';
 import { limits } from './limits.js';
 
 /** Block ids of the digest form. */

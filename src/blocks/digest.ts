@@ -1,21 +1,12 @@
 import { DateTime } from 'luxon';
 import { stateIcon } from '../domain/ticket-workflow.js';
-import { slackDate } from '../domain/time.js';
 import type { StatisticsRecord } from '../platform/schemas.js';
 import type { DigestData, Metric } from '../services/digest.js';
 import { metrics } from '../services/digest.js';
-import {
-  type Block,
-  context,
-  escapeText,
-  formatMinutes,
-  humanSize,
-  type MessagePayload,
-  mrkdwn,
-  plain,
-  section,
-} from './conference-card.js';
+import { formatMinutes, humanSize } from './conference-card.js';
+import { type Block, context, type MessagePayload, message, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
+import { date, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
 const labels: Record<Metric, string> = {
   session_count: 'Sessions',
@@ -60,11 +51,11 @@ export function sparkline(values: (number | undefined)[]): string {
     .join('');
 }
 
-function metricField(metric: Metric, data: DigestData): string {
+function metricField(metric: Metric, data: DigestData): Mrkdwn {
   const today = data.days.at(-1)?.stats;
   const value = metricValue(today, metric);
-  const title = `*${labels[metric]}*`;
-  if (value === undefined) return `${title}\n_not available: the platform did not give it_`;
+  const title = md`*${labels[metric]}*`;
+  if (value === undefined) return md`${title}\n_not available: the platform did not give it_`;
   const before = metricValue(data.days.at(-2)?.stats, metric);
   const change =
     before === undefined
@@ -79,7 +70,7 @@ function metricField(metric: Metric, data: DigestData): string {
       ? ` of ${formatMetric(metric, quota)} (${Math.round((value / quota) * 100)} %)`
       : '';
   const trend = sparkline(data.days.slice(1).map((d) => metricValue(d.stats, metric)));
-  return `${title}\n${formatMetric(metric, value)}${ofQuota}\n${change}\n\`${trend}\` 7 days`;
+  return md`${title}\n${formatMetric(metric, value)}${ofQuota}\n${change}\n\`${trend}\` 7 days`;
 }
 
 /** `[{username|name|…, count}]` of the report, most first; the report's field names are unpublished. */
@@ -97,35 +88,36 @@ function tally(list: unknown, names: string[]): { name: string; n: number }[] {
 /** "alice 4 · bob 2 · and 12 more", within a section's text. */
 function ranked(title: string, rows: { name: string; n: number }[]): Block | undefined {
   if (!rows.length) return undefined;
-  const parts: string[] = [];
+  const parts: Mrkdwn[] = [];
   let length = title.length + 40;
   for (const [i, r] of rows.entries()) {
-    const part = `${escapeText(r.name)} ${count(r.n)}`;
-    if (length + part.length + 3 > limits.sectionText - 40) {
-      parts.push(`and ${rows.length - i} more`);
+    const part = md`${r.name} ${count(r.n)}`;
+    if (length + part.text.length + 3 > limits.sectionText - 40) {
+      parts.push(md`and ${rows.length - i} more`);
       break;
     }
     parts.push(part);
-    length += part.length + 3;
+    length += part.text.length + 3;
   }
-  return section(`*${title}*\n${parts.join(' · ')}`);
+  return section(md`*${title}*\n${joinMd(parts, ' · ')}`);
 }
 
 function ticketBlocks(data: DigestData): Block[] {
   const r = data.report as Record<string, unknown> | undefined;
-  if (!r) return [section('*Tickets*\n_not available: the platform did not give the tickets report_')];
+  if (!r) return [section(md`*Tickets*\n_not available: the platform did not give the tickets report_`)];
   const total = typeof r.total === 'number' ? r.total : undefined;
   const states =
     r.by_state && typeof r.by_state === 'object'
       ? Object.entries(r.by_state as Record<string, unknown>)
           .filter(([, n]) => Number(n) > 0)
           .sort(([, a], [, b]) => Number(b) - Number(a))
-          .map(([state, n]) => `${stateIcon(state)} ${escapeText(state)} ${count(Number(n))}`)
+          .map(([state, n]) => md`${stateIcon(state)} ${state} ${count(Number(n))}`)
       : [];
   const blocks: Block[] = [
     section(
-      `*Tickets created*: ${total === undefined ? '_not in the report_' : count(total)}` +
-        (states.length ? `\n${states.join(' · ')}` : ''),
+      md`*Tickets created*: ${total === undefined ? md`_not in the report_` : count(total)}${
+        states.length ? md`\n${joinMd(states, ' · ')}` : ''
+      }`,
     ),
   ];
   const agents = ranked('By agent', tally(r.by_agent, ['username', 'agent_id']));
@@ -151,11 +143,11 @@ export function buildDigest(
   ];
   const blocks: Block[] = [
     { type: 'header', text: plain(`📊 Daily digest · ${day}`, limits.headerText) },
-    ...(notes.length ? [context(notes.join(' '))] : []),
+    ...(notes.length ? [context(escaped(notes.join(' ')))] : []),
     { type: 'section', fields: metrics.map((m) => mrkdwn(metricField(m, data), limits.fieldText)) },
     { type: 'divider' },
     ...ticketBlocks(data),
-    ...(o.next ? [context(`Next digest ${slackDate(o.next, '{date_short_pretty} at {time}')}`)] : []),
+    ...(o.next ? [context(md`Next digest ${date(o.next, '{date_short_pretty} at {time}')}`)] : []),
   ];
-  return { text: `Daily digest for ${day}`, blocks };
+  return message(md`Daily digest for ${day}`, blocks);
 }

@@ -1,6 +1,7 @@
 import { ids } from '../slack/ids.js';
-import { type Block, button, context, plain, section } from './conference-card.js';
+import { type Block, button, context, plain, section } from './kit.js';
 import { limits } from './limits.js';
+import { md, sentence } from './mrkdwn.js';
 
 /** What the person may do, as the policy says: the Home tab offers only that. */
 export interface HomeRights {
@@ -28,17 +29,21 @@ export function buildHome(rights: HomeRights = { account: false, admin: false })
     type: 'home',
     blocks: [
       { type: 'header', text: plain('confdesk', limits.headerText) },
-      section('Plan video conferences and follow remote-assistance tickets without leaving Slack.'),
+      section(md`Plan video conferences and follow remote-assistance tickets without leaving Slack.`),
       ...(rights.account
         ? [
             {
               type: 'actions',
               elements: [button('New conference', ids.actions.conferenceNew, { style: 'primary' })],
             },
-            section(commands.join('\n')),
+            section(sentence(commands.join('\n'))),
           ]
-        : [section(rights.noAccount ?? 'confdesk needs your video platform account to act for you.')]),
-      context('Times are read in your Slack time zone and shown in each viewer’s own.'),
+        : [
+            section(
+              sentence(rights.noAccount ?? 'confdesk needs your video platform account to act for you.'),
+            ),
+          ]),
+      context(md`Times are read in your Slack time zone and shown in each viewer’s own.`),
     ],
   };
 }

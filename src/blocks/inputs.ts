@@ -1,5 +1,6 @@
-import { type Block, type Json, plain } from './conference-card.js';
-import { clip, limits } from './limits.js';
+import { type Block, type Json, plain } from './kit.js';
+import { limits } from './limits.js';
+import { clipPlain } from './mrkdwn.js';
 
 /** Builders of the form inputs both modals use; every input's element answers under action id `value`. */
 
@@ -22,7 +23,7 @@ export const input = (
 /** A text input, prefilled when there is something to show (Slack takes up to 3,000 characters). */
 export const textInput = (initial: string | number | undefined, extra: Json = {}): Json => ({
   type: 'plain_text_input',
-  ...(initial !== undefined && initial !== '' ? { initial_value: clip(String(initial), 3000) } : {}),
+  ...(initial !== undefined && initial !== '' ? { initial_value: clipPlain(String(initial), 3000) } : {}),
   ...extra,
 });
 

@@ -33,6 +33,8 @@ export const limits = {
   confirmText: 300,
   confirmButton: 30,
   messageText: 40_000,
+  /** Slack truncates longer message texts in places: https://api.slack.com/methods/chat.postMessage#truncating */
+  messageTextAdvised: 4_000,
 } as const;
 
 /** Cuts a text to `max` characters, marking the cut with an ellipsis. */

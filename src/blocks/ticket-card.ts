@@ -1,19 +1,32 @@
 import { movesFor, stateIcon } from '../domain/ticket-workflow.js';
-import { slackDate } from '../domain/time.js';
 import { ids } from '../slack/ids.js';
+import { formatMinutes, humanSize } from './conference-card.js';
 import {
   type Block,
   button,
+  confirmDialog,
   context,
-  escapeText,
-  formatMinutes,
-  humanSize,
+  fallbackText,
   type Json,
   type MessagePayload,
+  message,
   mrkdwn,
   plain,
-} from './conference-card.js';
+  section,
+} from './kit.js';
 import { clip, limits } from './limits.js';
+import {
+  clipMd,
+  date,
+  empty,
+  escaped,
+  joinMd,
+  link,
+  type Mrkdwn,
+  type MrkdwnText,
+  md,
+  mention,
+} from './mrkdwn.js';
 
 /** A ticket as its card shows it, mapped from the platform record (never from what the bot remembers). */
 export interface TicketSummary {
@@ -36,7 +49,7 @@ export interface TicketSummary {
 const titleOf = (t: TicketSummary) =>
   [t.reference ?? `Ticket ${t.id}`, t.subject].filter((x): x is string => Boolean(x)).join(' — ');
 
-const field = (title: string, value: string) => mrkdwn(`*${title}*\n${value}`, limits.fieldText);
+const field = (title: string, value: Mrkdwn | string) => mrkdwn(md`*${title}*\n${value}`, limits.fieldText);
 
 /** The card's menu (Slack shows at most 5 entries in an overflow). */
 export const ticketMenu = [
@@ -52,24 +65,23 @@ export const ticketMenu = [
  * ticket's state allows (destructive ones ask first), the agent's join link, Refresh and a menu.
  */
 export function buildTicketCard(t: TicketSummary): MessagePayload {
-  const requestor =
-    [t.requestor.name, ...t.requestor.emails, ...t.requestor.phones]
-      .filter((x): x is string => Boolean(x))
-      .map(escapeText)
-      .join('\n') || '_unknown_';
+  const known = [t.requestor.name, ...t.requestor.emails, ...t.requestor.phones].filter((x): x is string =>
+    Boolean(x),
+  );
+  const requestor = known.length ? joinMd(known, '\n') : md`_unknown_`;
   const moves: Json[] = movesFor(t.state).map((m) =>
     button(m.label, `${ids.actions.ticketMove}:${m.id}`, {
       value: t.id,
       ...(m.style ? { style: m.style } : {}),
       ...(m.confirm
         ? {
-            confirm: {
-              title: plain(m.confirm.title, limits.confirmTitle),
-              text: mrkdwn(m.confirm.text, limits.confirmText),
-              confirm: plain(m.confirm.button, limits.confirmButton),
-              deny: plain('Keep it', limits.confirmButton),
-              ...(m.style === 'danger' ? { style: 'danger' } : {}),
-            },
+            confirm: confirmDialog({
+              title: m.confirm.title,
+              text: escaped(m.confirm.text),
+              confirm: m.confirm.button,
+              deny: 'Keep it',
+              danger: m.style === 'danger',
+            }),
           }
         : {}),
     }),
@@ -94,40 +106,77 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
     {
       type: 'section',
       fields: [
-        field('State', `${stateIcon(t.state)} ${escapeText(t.state ?? 'unknown')}`),
+        field('State', md`${stateIcon(t.state)} ${t.state ?? 'unknown'}`),
         field('Requestor', requestor),
-        field('Agent', t.agent ? escapeText(clip(t.agent.label, 200)) : '_unassigned_'),
-        field('Group', t.group ? escapeText(t.group.name ?? `group ${t.group.id}`) : '_none_'),
-        field('Start', t.start ? slackDate(t.start) : '_not set_'),
-        field('Duration', t.duration ? formatMinutes(t.duration) : '_not set_'),
+        field('Agent', t.agent ? clip(t.agent.label, 200) : md`_unassigned_`),
+        field('Group', t.group ? clip(t.group.name ?? `group ${t.group.id}`, 200) : md`_none_`),
+        field('Start', t.start ? date(t.start) : md`_not set_`),
+        field('Duration', t.duration ? formatMinutes(t.duration) : md`_not set_`),
       ],
     },
     ...(moves.length ? [{ type: 'actions', block_id: `ticket_moves_${t.id}`, elements: moves }] : []),
     { type: 'actions', block_id: `ticket_tools_${t.id}`, elements: tools },
     context(
-      [
-        `Ticket ${escapeText(t.id)}`,
-        t.type ? escapeText(t.type) : undefined,
-        t.modified ? `updated ${slackDate(t.modified, '{date_short_pretty} {time}')}` : undefined,
-      ]
-        .filter(Boolean)
-        .join(' · '),
+      joinMd(
+        [
+          md`Ticket ${t.id}`,
+          t.type ? clip(t.type, 200) : undefined,
+          t.modified ? md`updated ${date(t.modified, '{date_short_pretty} {time}')}` : undefined,
+        ].filter((x) => x !== undefined),
+        ' · ',
+      ),
     ),
   ];
-  return { text: `${titleOf(t)}: ${t.state ?? 'unknown state'}`, blocks };
+  return message(md`${clip(titleOf(t), 300)}: ${t.state ?? 'unknown state'}`, blocks);
 }
 
 /** What a deleted ticket's card becomes: kept in the channel's history, without buttons. */
 export function buildDeletedTicketCard(t: TicketSummary, byUserId: string): MessagePayload {
+  return message(md`${clip(titleOf(t), 300)}: deleted`, [
+    section(md`~${clipMd(escaped(titleOf(t)), 2_900)}~\n:wastebasket: Deleted by ${mention(byUserId)}.`),
+    context(md`Ticket ${t.id}`),
+  ]);
+}
+
+/** A platform event as the thread and the timeline show it. */
+export interface TicketEventLine {
+  eventName: string;
+  timestamp?: Date | undefined;
+  source?: string | undefined;
+}
+
+/** One event's line: its time in each viewer's zone, its name and its source, all escaped. */
+export const eventLine = (e: TicketEventLine): Mrkdwn =>
+  md`${e.timestamp && !Number.isNaN(e.timestamp.getTime()) ? md`${date(e.timestamp, '{date_short_pretty} {time}')} · ` : empty}*${clip(e.eventName, 500)}*${e.source ? md` · ${clip(e.source, 500)}` : empty}`;
+
+/** One line of a ticket's thread for a platform event, from the event's outbox payload. */
+export function eventText(payload: Record<string, unknown>): MrkdwnText {
+  return fallbackText(
+    eventLine({
+      eventName: String(payload.eventName ?? 'event'),
+      timestamp: typeof payload.timestamp === 'string' ? new Date(payload.timestamp) : undefined,
+      source: typeof payload.source === 'string' ? payload.source : undefined,
+    }),
+  );
+}
+
+/**
+ * The message a channel that asked for it (`broadcast`) gets when a ticket changes state, from the
+ * facts the poller queued ({reference, from, to}). Items queued before those facts carry a ready
+ * `text`, composed from platform values: it is shown escaped.
+ */
+export function buildStateBroadcast(
+  ticketId: string,
+  payload: Record<string, unknown>,
+): { text: MrkdwnText } {
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
+  if (payload.to === undefined && typeof payload.text === 'string')
+    return { text: fallbackText(escaped(payload.text)) };
+  const to = str(payload.to);
   return {
-    text: `${titleOf(t)}: deleted`,
-    blocks: [
-      {
-        type: 'section',
-        text: mrkdwn(`~${escapeText(titleOf(t))}~\n:wastebasket: Deleted by <@${byUserId}>.`),
-      },
-      context(`Ticket ${escapeText(t.id)}`),
-    ],
+    text: fallbackText(
+      md`${clip(str(payload.reference) ?? `Ticket ${ticketId}`, 300)} is now *${to ?? 'unknown'}* (was ${str(payload.from) ?? 'unknown'}).`,
+    ),
   };
 }
 
@@ -136,33 +185,26 @@ export function buildTimeline(
   t: TicketSummary,
   events: { eventName: string; timestamp: Date; source?: string | undefined }[],
 ): MessagePayload {
-  const title = `Timeline of ${titleOf(t)}`;
-  if (events.length === 0)
-    return {
-      text: title,
-      blocks: [{ type: 'section', text: mrkdwn(`*${escapeText(title)}*\nNo events yet.`) }],
-    };
-  const lines = events.map(
-    (e) =>
-      `${slackDate(e.timestamp, '{date_short_pretty} {time}')} · *${escapeText(e.eventName)}*${e.source ? ` · ${escapeText(e.source)}` : ''}`,
-  );
-  const sections: string[] = [];
-  let current = '';
+  const title = md`Timeline of ${clip(titleOf(t), 200)}`;
+  if (events.length === 0) return message(title, [section(md`*${title}*\nNo events yet.`)]);
+  const lines = events.map(eventLine);
+  const sections: Mrkdwn[] = [];
+  let current: Mrkdwn | undefined;
   for (const line of lines) {
-    if (current && current.length + line.length + 1 > limits.sectionText) {
+    if (current && current.text.length + line.text.length + 1 > limits.sectionText) {
       sections.push(current);
       current = line;
-    } else current = current ? `${current}\n${line}` : line;
+    } else current = current ? md`${current}\n${line}` : line;
   }
-  sections.push(current);
+  if (current) sections.push(current);
   // The newest events matter most: when they do not all fit, the oldest are left out.
   const shown = sections.slice(-(limits.messageBlocks - 2));
   const blocks: Block[] = [
-    { type: 'section', text: mrkdwn(`*${escapeText(clip(title, 200))}*`) },
-    ...(sections.length > shown.length ? [context('Older events are not shown.')] : []),
-    ...shown.map((text) => ({ type: 'section', text: mrkdwn(text) })),
+    section(md`*${title}*`),
+    ...(sections.length > shown.length ? [context(md`Older events are not shown.`)] : []),
+    ...shown.map((text) => section(text)),
   ];
-  return { text: title, blocks };
+  return message(title, blocks);
 }
 
 /** One page of `/ticket list`: a row per ticket with a Show button, and paging buttons. */
@@ -172,38 +214,34 @@ export function buildTicketList(
   pageSize: number,
   page: { items: TicketSummary[]; total?: number | undefined; hasMore: boolean },
 ): MessagePayload {
-  const title = queryText ? `Tickets: ${clip(queryText, 100)}` : 'Your tickets';
-  const blocks: Block[] = [{ type: 'section', text: mrkdwn(`*${escapeText(title)}*`) }];
+  const title = queryText ? md`Tickets: ${clip(queryText, 100)}` : md`Your tickets`;
+  const blocks: Block[] = [section(md`*${title}*`)];
   if (page.items.length === 0)
-    blocks.push({
-      type: 'section',
-      text: mrkdwn(offset ? 'No more tickets.' : 'No ticket found. Try `/ticket list all`.'),
-    });
+    blocks.push(section(offset ? md`No more tickets.` : md`No ticket found. Try \`/ticket list all\`.`));
   for (const t of page.items) {
-    const line = [
-      `${stateIcon(t.state)} *${escapeText(titleOf(t))}*`,
+    const details = joinMd(
       [
-        escapeText(t.state ?? 'unknown'),
-        t.agent ? escapeText(t.agent.label) : 'unassigned',
-        t.start ? slackDate(t.start) : undefined,
-      ]
-        .filter(Boolean)
-        .join(' · '),
-    ].join('\n');
-    blocks.push({
-      type: 'section',
-      text: mrkdwn(line),
-      accessory: button('Show', `${ids.actions.ticketShow}:${t.id}`, { value: t.id }),
-    });
+        t.state ?? 'unknown',
+        t.agent ? clip(t.agent.label, 200) : 'unassigned',
+        ...(t.start ? [date(t.start)] : []),
+      ],
+      ' · ',
+    );
+    blocks.push(
+      section(md`${stateIcon(t.state)} *${clip(titleOf(t), 1_000)}*\n${details}`, {
+        accessory: button('Show', `${ids.actions.ticketShow}:${t.id}`, { value: t.id }),
+      }),
+    );
   }
   if (page.items.length)
     blocks.push(
       context(
-        `${offset + 1}–${offset + page.items.length}${page.total !== undefined ? ` of ${page.total}` : ''}`,
+        md`${offset + 1}–${offset + page.items.length}${page.total !== undefined ? md` of ${page.total}` : empty}`,
       ),
     );
   const nav: Json[] = [];
-  const to = (o: number) => JSON.stringify({ q: queryText, offset: o }).slice(0, limits.buttonValue);
+  // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer one is cut, not the JSON.
+  const to = (o: number) => JSON.stringify({ q: queryText.slice(0, 300), offset: o });
   if (offset > 0)
     nav.push(
       button('‹ Previous', `${ids.actions.ticketPage}:prev`, { value: to(Math.max(0, offset - pageSize)) }),
@@ -211,7 +249,7 @@ export function buildTicketList(
   if (page.hasMore)
     nav.push(button('Next ›', `${ids.actions.ticketPage}:next`, { value: to(offset + pageSize) }));
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
-  return { text: title, blocks };
+  return message(title, blocks);
 }
 
 /** A media item as the ticket's media list shows it. */
@@ -234,20 +272,18 @@ export function buildTicketMediaList(
   total: number | undefined,
   place: { channel?: string | undefined; ts?: string | undefined },
 ): MessagePayload {
-  const title = `Media of ${titleOf(t)}`;
-  const blocks: Block[] = [{ type: 'section', text: mrkdwn(`*${escapeText(clip(title, 200))}*`) }];
-  if (items.length === 0) blocks.push(context('No snapshot, document or recording yet.'));
+  const title = md`Media of ${clip(titleOf(t), 200)}`;
+  const blocks: Block[] = [section(md`*${title}*`)];
+  if (items.length === 0) blocks.push(context(md`No snapshot, document or recording yet.`));
   for (const m of items.slice(0, limits.messageBlocks - 2)) {
     const bits = [
-      m.type,
+      m.type ? clip(m.type, 100) : undefined,
       m.size ? humanSize(m.size) : undefined,
-      m.created ? slackDate(m.created, '{date_short_pretty} {time}') : undefined,
-    ];
+      m.created ? date(m.created, '{date_short_pretty} {time}') : undefined,
+    ].filter((x) => x !== undefined);
     blocks.push({
       type: 'section',
-      text: mrkdwn(
-        `*${escapeText(m.title || m.filename || `Media ${m.id}`)}*\n${bits.filter(Boolean).join(' · ')}`,
-      ),
+      text: mrkdwn(md`*${clip(m.title || m.filename || `Media ${m.id}`, 1_000)}*\n${joinMd(bits, ' · ')}`),
       ...(place.channel && place.ts
         ? {
             accessory: button('Post in the thread', `${ids.actions.ticketMediaPost}:${m.id}`, {
@@ -265,13 +301,13 @@ export function buildTicketMediaList(
     });
   }
   const shown = Math.min(items.length, limits.messageBlocks - 2);
-  if ((total ?? items.length) > shown) blocks.push(context(`${shown} of ${total ?? items.length} shown`));
-  return { text: title, blocks };
+  if ((total ?? items.length) > shown) blocks.push(context(md`${shown} of ${total ?? items.length} shown`));
+  return message(title, blocks);
 }
 
 /** The answer to "Join as agent", privately: the agent's link, and the guest's to pass on to the requestor. */
 export function buildTicketJoinReply(t: TicketSummary): MessagePayload {
-  const title = `Join ${titleOf(t)}`;
+  const title = md`Join ${clip(titleOf(t), 200)}`;
   const links: Json[] = [
     ...(t.agentUrl
       ? [button('Join as agent', ids.actions.ticketJoinLink, { url: t.agentUrl, style: 'primary' })]
@@ -279,25 +315,13 @@ export function buildTicketJoinReply(t: TicketSummary): MessagePayload {
     ...(t.guestUrl ? [button('Guest link', `${ids.actions.ticketJoinLink}:guest`, { url: t.guestUrl })] : []),
   ];
   if (links.length === 0)
-    return {
-      text: 'No join link yet',
-      blocks: [
-        {
-          type: 'section',
-          text: mrkdwn(`The video platform has no join link for *${escapeText(clip(title, 200))}* yet.`),
-        },
-      ],
-    };
-  return {
-    text: escapeText(clip(title, 200)),
-    blocks: [
-      {
-        type: 'section',
-        text: mrkdwn(
-          `*${escapeText(clip(title, 200))}*\nThese links are for you alone: the guest link is the requestor's, to send them if they lost their invitation.`,
-        ),
-      },
-      { type: 'actions', elements: links },
-    ],
-  };
+    return message(md`No join link yet`, [
+      section(md`The video platform has no join link for *${clip(titleOf(t), 200)}* yet.`),
+    ]);
+  return message(title, [
+    section(
+      md`*${title}*\nThese links are for you alone: the guest link is the requestor's, to send them if they lost their invitation.`,
+    ),
+    { type: 'actions', elements: links },
+  ]);
 }

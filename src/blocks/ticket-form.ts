@@ -1,9 +1,11 @@
 import { ticketStates } from '../platform/schemas.js';
 import { ids } from '../slack/ids.js';
-import { type Block, context, type Json, plain, section } from './conference-card.js';
 import { languages } from './conference-form.js';
 import { input, numberInput, option, textInput } from './inputs.js';
+import { type Block, context, type Json, plain, section } from './kit.js';
+import { fromLegacy, type LegacyText } from './legacy.js';
 import { limits } from './limits.js';
+import { md } from './mrkdwn.js';
 
 const f = ids.ticketForm;
 
@@ -46,8 +48,8 @@ export interface TicketFormOptions {
   values: TicketFormValues;
   choices: TicketFormChoices;
   metadata: string;
-  notices?: string[];
-  problems?: Record<string, string>;
+  notices?: LegacyText[];
+  problems?: Record<string, LegacyText>;
 }
 
 const select = (
@@ -77,14 +79,16 @@ const checks = {
  */
 export function buildTicketForm(o: TicketFormOptions): Block {
   const v = o.values;
-  const problem = (blockId: string): Block[] =>
-    o.problems?.[blockId] ? [context(`:warning: ${o.problems[blockId]}`)] : [];
+  const problem = (blockId: string): Block[] => {
+    const p = o.problems?.[blockId];
+    return p ? [context(md`:warning: ${fromLegacy(p)}`)] : [];
+  };
   const checked = [
     v.invite !== false ? checks.invite : undefined,
     v.inviteOrganizer ? checks.inviteOrganizer : undefined,
   ].filter((x) => x !== undefined);
   const blocks: Json[] = [
-    ...(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
+    ...(o.notices ?? []).map((n) => section(md`:warning: ${fromLegacy(n)}`)),
     input(
       f.channel,
       'Post the card in (this channel follows the ticket)',
@@ -181,7 +185,7 @@ export function buildTicketEditForm(o: {
   };
   choices: TicketFormChoices;
   metadata: string;
-  notices?: string[];
+  notices?: LegacyText[];
 }): Block {
   const v = o.values;
   const e = ids.ticketEdit;
@@ -193,8 +197,8 @@ export function buildTicketEditForm(o: {
     close: plain('Cancel', limits.viewButton),
     private_metadata: o.metadata,
     blocks: [
-      ...(o.notices ?? []).map((n) => section(`:warning: ${n}`)),
-      context('Only the fields you change are sent to the video platform.'),
+      ...(o.notices ?? []).map((n) => section(md`:warning: ${fromLegacy(n)}`)),
+      context(md`Only the fields you change are sent to the video platform.`),
       input(e.subject, 'Subject', textInput(v.subject, { max_length: 255 })),
       input(e.description, 'Description', textInput(v.description, { multiline: true })),
       input(e.reference, 'Reference', textInput(v.reference)),
@@ -243,7 +247,7 @@ export function buildTicketExportForm(metadata: string): Block {
         options: [option('timeline', 'Add the timeline (list of events)')],
         initial_options: [option('timeline', 'Add the timeline (list of events)')],
       }),
-      context('The file is posted in the ticket card’s thread.'),
+      context(md`The file is posted in the ticket card’s thread.`),
     ],
   };
 }

@@ -54,7 +54,11 @@ export class SlackDouble {
   readonly notInChannel = new Set<string>();
   readonly views = new Map<string, { id: string; view: Record<string, unknown> }>();
   readonly uploads = new Map<string, { filename: string; bytes: Buffer | undefined }>();
-  /** Block Kit payloads that broke Slack's limits: the double answered them `invalid_blocks`, as Slack does. */
+  /**
+   * Block Kit payloads that broke Slack's limits (the double answered them `invalid_blocks`, as Slack
+   * does), and texts with a live token the bot did not write (`<!channel>`, an outside link): Slack
+   * would post those, so the double posts them too, and the violation fails the test.
+   */
   readonly violations: { method: string; problems: string[] }[] = [];
   /** response_urls tied to a channel message, so replace_original/delete_original act on it. */
   private readonly responseTargets = new Map<string, { channel: string; ts: string }>();
@@ -159,6 +163,7 @@ export class SlackDouble {
       const body = JSON.parse(raw.toString() || '{}') as Record<string, unknown>;
       if (!body.delete_original && !this.valid('response_url', body, 'message'))
         return reply(400, { ok: false, error: 'invalid_blocks' });
+      this.checkText('response_url', body);
       this.responses.push({ path: url.pathname, body });
       const target = this.responseTargets.get(url.pathname.slice('/response/'.length));
       const i = target
@@ -206,6 +211,8 @@ export class SlackDouble {
     const payload = surface === 'message' ? args : (args.view as unknown);
     if (surface && !this.valid(method, payload, surface === 'message' ? 'message' : viewSurface(payload)))
       return reply(200, { ok: false, error: 'invalid_blocks' });
+    if (surface) this.checkText(method, payload);
+    if (method === 'files.completeUploadExternal') this.checkText(method, { text: args.initial_comment });
     const answer = this.answer(method, args);
     const delay = this.latency.get(method);
     if (delay) await new Promise((r) => setTimeout(r, delay));
@@ -218,6 +225,14 @@ export class SlackDouble {
     const problems = checkBlockKit(payload, surface);
     if (problems.length) this.violations.push({ method, problems });
     return problems.length === 0;
+  }
+
+  /** Records the live tokens the bot did not write in a payload's texts (see `strayTokens`). */
+  private checkText(method: string, payload: unknown): void {
+    const problems = mrkdwnTexts(payload).flatMap((text) =>
+      strayTokens(text).map((t) => `unescaped ${JSON.stringify(t)} in ${JSON.stringify(text.slice(0, 200))}`),
+    );
+    if (problems.length) this.violations.push({ method, problems });
   }
 
   private decode(req: IncomingMessage, raw: Buffer, url: URL): Record<string, unknown> {
@@ -382,6 +397,42 @@ export class SlackDouble {
         return { ok: false, error: 'unknown_method' };
     }
   }
+}
+
+/**
+ * The tokens the bot writes itself: mentions, channel links, date tokens, user-group mentions and
+ * links to http(s), mailto: and tel:. https://api.slack.com/reference/surfaces/formatting#advanced
+ */
+const botToken =
+  /^<(?:@[UW][A-Z0-9]+(?:\|[^<>|]*)?|#[CG][A-Z0-9]+(?:\|[^<>|]*)?|!date\^\d+\^[^<>|]*(?:\^[^<>|]+)?\|[^<>|]*|!subteam\^S[A-Z0-9]+(?:\|[^<>|]*)?|(?:https?:\/\/|mailto:|tel:)[^<>|\s]+(?:\|[^<>|]*)?)>/;
+
+/**
+ * Every `<…` in a mrkdwn text that is not one of the bot's own tokens: `<!channel>`, `<!here>`,
+ * `<!everyone>`, a mention or link that came from outside unescaped, a bare `<`.
+ */
+export function strayTokens(text: string): string[] {
+  const found: string[] = [];
+  for (let i = text.indexOf('<'); i >= 0; i = text.indexOf('<', i + 1)) {
+    const rest = text.slice(i, i + 4_000);
+    if (!botToken.test(rest) || /^<!(?:channel|here|everyone)\b/.test(rest))
+      found.push(/^<[^<>]{0,80}>?/.exec(rest)?.[0] ?? '<');
+  }
+  return found;
+}
+
+/** A message's or view's texts Slack reads as mrkdwn: the message text and every mrkdwn text object. */
+export function mrkdwnTexts(payload: unknown): string[] {
+  const texts: string[] = [];
+  const walk = (v: unknown, top: boolean): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x, false);
+    else if (typeof v === 'object' && v !== null) {
+      const o = v as Record<string, unknown>;
+      if (typeof o.text === 'string' && (top || o.type === 'mrkdwn')) texts.push(o.text);
+      for (const [k, x] of Object.entries(o)) if (k !== 'text' || typeof x !== 'string') walk(x, false);
+    }
+  };
+  walk(payload, true);
+  return texts;
 }
 
 /** Methods whose payload carries blocks: a message, or a view. */

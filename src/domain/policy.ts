@@ -92,7 +92,7 @@ export const policy = {
   },
   'ticket.list-all': {
     who: ['admin'],
-    refusal: `list everyone’s tickets: that ${adminsOnly}. Try \`/ticket list\` (yours) or \`/ticket list group <name>\``,
+    refusal: `list everyone’s tickets: that ${adminsOnly}. Try \`/ticket list\` (yours) or \`/ticket list group\` and one of your groups`,
   },
   /** A follow filter naming a group (subject: that group). */
   'ticket.follow-group': {
@@ -102,7 +102,7 @@ export const policy = {
   /** A follow filter without a group: every ticket of the enterprise that matches. */
   'ticket.follow-all': {
     who: ['admin'],
-    refusal: `follow every group’s tickets: that ${adminsOnly}. Add \`group:"<one of your groups>"\``,
+    refusal: `follow every group’s tickets: that ${adminsOnly}. Add \`group:"…"\` with one of your groups`,
   },
   'subscription.list': { who: ['account'], refusal: 'list subscriptions without a platform account' },
   /** Subject: the subscription (its author is its owner). */

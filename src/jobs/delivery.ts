@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { MessagePayload } from '../blocks/conference-card.js';
-import { slackDate } from '../domain/time.js';
+import { buildStateBroadcast, eventText } from '../blocks/ticket-card.js';
 import type { Logger } from '../observability/logger.js';
 import type { OutboxItem, Store } from '../store/store.js';
 import { classifySlackError, goneCodes, type RefusalHint } from './slack-errors.js';
@@ -41,14 +41,6 @@ export const deadScope = 'dead-letter-told';
 
 /** Refusals a card may pass without its blocks: it is posted again as its plain text, so its thread exists. */
 const blocksRefused = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_blocks_too_long']);
-
-/** One line of a ticket's thread for a platform event. */
-export function eventText(payload: Record<string, unknown>): string {
-  const name = String(payload.eventName ?? 'event');
-  const at = typeof payload.timestamp === 'string' ? new Date(payload.timestamp) : undefined;
-  const source = typeof payload.source === 'string' ? ` · ${payload.source}` : '';
-  return `${at && !Number.isNaN(at.getTime()) ? `${slackDate(at, '{date_short_pretty} {time}')} · ` : ''}*${name}*${source}`;
-}
 
 /**
  * The delivery worker: takes leased items from the outbox and posts them, each channel's in order and
@@ -147,7 +139,9 @@ export class DeliveryWorker {
     try {
       message = isCard
         ? await (this.o.renderCard as NonNullable<DeliveryOptions['renderCard']>)(item.ticketId)
-        : { text: item.payload.broadcast === true ? String(item.payload.text) : eventText(item.payload) };
+        : item.payload.broadcast === true
+          ? buildStateBroadcast(item.ticketId, item.payload)
+          : { text: eventText(item.payload) };
     } catch (error) {
       logger.warn({ err: error, ticket: item.ticketId }, 'could not read a ticket for its card; later');
       return later(5_000, item.status);

@@ -206,9 +206,13 @@ export class Poller {
             source: e.source ?? null,
           });
       if (stateChanged && sub.filter.broadcast === true)
+        // Facts, not text: delivery renders them (buildStateBroadcast), escaping what the platform wrote.
         item(`state:${t.state}:${modified}`, {
           broadcast: true,
-          text: `${t.reference ?? `Ticket ${ticketId}`} is now *${t.state ?? 'unknown'}* (was ${before?.state ?? 'unknown'}).`,
+          ticketId,
+          reference: t.reference ?? null,
+          from: before?.state ?? null,
+          to: t.state ?? null,
         });
     }
     // The events and the version they come from are recorded together.

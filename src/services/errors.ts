@@ -1,3 +1,5 @@
+import { md } from '../blocks/mrkdwn.js';
+
 /**
  * Errors the services throw for situations a person can fix. Like the platform's errors they carry a
  * string `code` and a `userMessage` that is safe to show in Slack.
@@ -18,7 +20,8 @@ export const noPlatformAccount = (email: string | undefined) =>
   new ConfdeskError(
     'no_platform_account',
     email
-      ? `Your Slack e-mail (${email}) has no account on the video platform. Ask a platform administrator to create one with this e-mail, then try again.`
+      ? md`Your Slack e-mail (${email}) has no account on the video platform. Ask a platform administrator to create one with this e-mail, then try again.`
+          .text
       : 'Your Slack profile has no e-mail address, so confdesk cannot find your video platform account. Add your e-mail to your Slack profile, or ask a workspace admin to make it visible to apps.',
   );
 

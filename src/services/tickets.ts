@@ -1,3 +1,4 @@
+import { md } from '../blocks/mrkdwn.js';
 import type { TicketSummary } from '../blocks/ticket-card.js';
 import type { TicketFormChoices, TicketFormValues } from '../blocks/ticket-form.js';
 import type { Action, Subject } from '../domain/policy.js';
@@ -304,7 +305,7 @@ export class TicketService {
     if (!found)
       throw new ConfdeskError(
         'unknown_group',
-        `No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
+        md`No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`.text,
       );
     return found;
   }
@@ -341,7 +342,7 @@ export class TicketService {
     if (/^\d+$/.test(ref)) return this.platform.getTicket({ ticketId: ref }, interactive);
     const page = await this.platform.listTickets({ reference: ref, limit: 2, user: 'all' }, interactive);
     const found = page.items[0];
-    if (!found) throw new ConfdeskError('ticket_not_found', `No ticket has the reference “${ref}”.`);
+    if (!found) throw new ConfdeskError('ticket_not_found', md`No ticket has the reference “${ref}”.`.text);
     return found;
   }
 
@@ -363,7 +364,8 @@ export class TicketService {
     if (!movesFor(before.state).some((m) => m.id === move.id))
       throw new ConfdeskError(
         'move_not_offered',
-        `This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`,
+        md`This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`
+          .text,
       );
     await this.platform.updateTicket(
       move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id },

@@ -307,7 +307,7 @@ describe('/conference, end to end through the signed HTTP receiver', () => {
       }),
     );
     const list = await eventually(() =>
-      f.slack.responses.find((r) => String(r.body.text).startsWith('Recordings & snapshots')),
+      f.slack.responses.find((r) => String(r.body.text).startsWith('Recordings &amp; snapshots')),
     );
     expect(list.body.response_type).toBe('ephemeral');
     expect(JSON.stringify(list.body.blocks)).toMatch(/🎬/);
