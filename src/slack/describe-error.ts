@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { escapeText } from '../blocks/conference-card.js';
 import type { Logger } from '../observability/logger.js';
 import { PlatformError, PlatformHttpError, PlatformInputError } from '../platform/errors.js';
 import { ConfdeskError } from '../services/errors.js';
@@ -28,9 +29,9 @@ export function describeError(error: unknown, logger: Logger, channel?: string):
   if (error instanceof ConfdeskError) return error.userMessage;
   if (error instanceof PlatformInputError) return `Please fix this and try again:\n${error.userMessage}`;
   if (error instanceof PlatformHttpError && error.status === 403 && conferenceFeatureOps.has(error.operation))
-    return `The video platform refused${error.detail ? ` (${error.detail})` : ''}: the video-conference feature is probably not enabled for your enterprise's account. Ask your platform administrator to enable it.`;
+    return `The video platform refused${error.detail ? ` (${escapeText(error.detail)})` : ''}: the video-conference feature is probably not enabled for your enterprise's account. Ask your platform administrator to enable it.`;
   if (error instanceof PlatformHttpError && error.status === 400)
-    return `The video platform refused this${error.detail ? `: ${error.detail}` : ''}. Please check the values and try again.`;
+    return `The video platform refused this${error.detail ? `: ${escapeText(error.detail)}` : ''}. Please check the values and try again.`;
   if (error instanceof PlatformError) return error.userMessage;
   if (isCannotPost(error)) return `${inviteFix(channel)} Then try again.`;
   const ref = randomBytes(3).toString('hex').toUpperCase();

@@ -1,4 +1,5 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
+import { escapeText } from '../../blocks/conference-card.js';
 import { buildTicketCard, buildTicketJoinReply } from '../../blocks/ticket-card.js';
 import { stateIcon } from '../../domain/ticket-workflow.js';
 import type { Logger } from '../../observability/logger.js';
@@ -77,7 +78,7 @@ export function registerTicketActions(app: App, deps: TicketDeps): void {
             await client.chat.update({ channel, ts, ...buildTicketCard(after) });
             // The thread carries the ticket's history: who did what.
             const what = move.to
-              ? `moved the ticket from ${stateIcon(before.state)} *${before.state}* to ${stateIcon(after.state)} *${after.state}*`
+              ? `moved the ticket from ${stateIcon(before.state)} *${escapeText(String(before.state))}* to ${stateIcon(after.state)} *${escapeText(String(after.state))}*`
               : 'took the ticket';
             await client.chat.postMessage({ channel, thread_ts: ts, text: `<@${user}> ${what}.` });
           }
