@@ -15,18 +15,7 @@ import {
   section,
 } from './kit.js';
 import { clip, limits } from './limits.js';
-import {
-  clipMd,
-  date,
-  empty,
-  escaped,
-  joinMd,
-  link,
-  type Mrkdwn,
-  type MrkdwnText,
-  md,
-  mention,
-} from './mrkdwn.js';
+import { clipMd, date, empty, escaped, joinMd, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
 
 /** A ticket as its card shows it, mapped from the platform record (never from what the bot remembers). */
 export interface TicketSummary {

@@ -20,8 +20,8 @@ export const conferenceUsage = [
   '• `/conference` opens the form',
   '• `/conference alice@example.com +33612345678 @bob tomorrow 3pm 45m "Weekly sync"` creates it directly',
   `   times: ${whenExamples} (in your Slack time zone); durations: ${durationExamples}`,
-  '• `/conference list [upcoming|past|all|<search>]` your conferences',
-  '• `/conference show <id or room name>` · `/conference delete <id>`',
+  '• `/conference list [upcoming|past|all|&lt;search&gt;]` your conferences',
+  '• `/conference show &lt;id or room name&gt;` · `/conference delete &lt;id&gt;`',
   '• `/conference digest at 9:00 [weekdays] [in Europe/Paris]` · `digest list` · `digest off` · `digest now` — daily statistics here',
   '• `/conference help` shows this message',
 ].join('\n');

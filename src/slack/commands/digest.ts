@@ -55,7 +55,7 @@ export async function digestFormFor(
 export const digestUsage = [
   '*`/conference digest`* — the enterprise’s daily statistics in this channel',
   '• `/conference digest at 9:00 [daily|weekdays|mon-fri|mon,wed,fri] [in Europe/Paris]` — schedule it (your time zone unless given)',
-  '• `/conference digest` opens the form · `digest edit <id>` changes one',
+  '• `/conference digest` opens the form · `digest edit &lt;id&gt;` changes one',
   '• `/conference digest list` · `/conference digest off [id]` · `/conference digest now` (a private preview)',
 ].join('\n');
 

@@ -16,10 +16,10 @@ import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 export const ticketUsage = [
   '*`/ticket`* — remote-assistance tickets',
   '• `/ticket` opens the form; `/ticket new jane.doe@example.com +33612345678 Router does not boot` prefills it',
-  '• `/ticket list [mine|all|group <name>|ref <reference>|<search>]` with `type:` `since:` `until:` `started:` `ended:` (YYYY-MM-DD) `requestor:<id>`',
-  '• `/ticket show <id or reference>` posts the ticket’s live card here: its buttons move the ticket',
-  '• `/ticket watch <id or reference>` · `/ticket unwatch <id or reference>`: this channel gets (or stops getting) the ticket’s events',
-  '• `/ticket follow [group:"Level 1"] [agent:<username>] [type:<t>] [states:open,inprogress] [events:<kinds>] [broadcast]`: new tickets and their events',
+  '• `/ticket list [mine|all|group &lt;name&gt;|ref &lt;reference&gt;|&lt;search&gt;]` with `type:` `since:` `until:` `started:` `ended:` (YYYY-MM-DD) `requestor:&lt;id&gt;`',
+  '• `/ticket show &lt;id or reference&gt;` posts the ticket’s live card here: its buttons move the ticket',
+  '• `/ticket watch &lt;id or reference&gt;` · `/ticket unwatch &lt;id or reference&gt;`: this channel gets (or stops getting) the ticket’s events',
+  '• `/ticket follow [group:"Level 1"] [agent:&lt;username&gt;] [type:&lt;t&gt;] [states:open,inprogress] [events:&lt;kinds&gt;] [broadcast]`: new tickets and their events',
   '• `/ticket subscriptions` lists what this channel follows',
   '• `/ticket help` shows this message',
 ].join('\n');
