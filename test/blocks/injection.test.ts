@@ -29,6 +29,7 @@ import {
   buildDeletedTicketCard,
   buildStateBroadcast,
   buildTicketCard,
+  buildTicketJoinReply,
   buildTicketList,
   buildTicketMediaList,
   buildTimeline,
@@ -271,7 +272,11 @@ describe('text from outside is text in every builder', () => {
     expect(byAlice).toContain('Deleted by <@UALICE>.');
     expect(JSON.stringify(buildDeletedTicketCard(ticketOf('x'), 'UBOB'))).toContain('Deleted by <@UBOB>.');
     const card = JSON.stringify(buildTicketCard(ticketOf('x')));
-    expect(card).toContain('<https://video.example.com/guest/42|guest link>');
+    // Join links grant a role: never on the card, only in the private reply to a click.
+    expect(card).not.toContain('video.example.com/guest/42');
+    const join = JSON.stringify(buildTicketJoinReply(ticketOf('<!channel>')));
+    expect(join).toContain('"url":"https://video.example.com/guest/42"');
+    expect(join).not.toContain('<!channel>');
     expect(card).toMatch(/<!date\^\d+\^\{date_short_pretty\} at \{time\}\|2027-04-02 14:30 UTC>/);
     const own = md`${mention('UALICE')} in ${channelLink('C123')} at ${date(new Date(0))}: ${link('https://x.example/a|b>c', 'see <here>')}`;
     expect(strayTokens(own.text)).toEqual([]);
