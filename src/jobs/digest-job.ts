@@ -49,7 +49,7 @@ export class DigestJob {
     for (const s of await this.o.store.digestSchedules()) {
       const due = dueRun(s, this.now());
       if (!due) continue;
-      if (this.o.mayPost && !(await this.allowed(s))) continue;
+      if (this.o.mayPost && !(await this.allowed(s, this.o.mayPost))) continue;
       const attempt = await this.o.store.claimDigestRun(s.id, due.period, this.o.owner, 5 * 60_000);
       if (attempt === undefined) continue;
       try {
@@ -76,10 +76,13 @@ export class DigestJob {
   }
 
   /** Whether the schedule's owner may still have it sent; when not, they are told once. Errors: later. */
-  private async allowed(s: { id: string; channel: string; createdBy: string }): Promise<boolean> {
+  private async allowed(
+    s: { id: string; channel: string; createdBy: string },
+    mayPost: (createdBy: string) => Promise<boolean>,
+  ): Promise<boolean> {
     let allowed: boolean;
     try {
-      allowed = await (this.o.mayPost as (createdBy: string) => Promise<boolean>)(s.createdBy);
+      allowed = await mayPost(s.createdBy);
     } catch (error) {
       this.o.logger.warn({ err: error, schedule: s.id }, 'could not check a digest owner’s rights; later');
       return false;

@@ -354,11 +354,10 @@ export class TicketService {
     const move = findMove(moveId);
     if (!move)
       throw new ConfdeskError('unknown_move', 'This button is out of date: press Refresh on the card.');
-    const groups = await this.groupNames();
     const { account: actor, object: before } = await this.access.about(
       actorSlackId,
       'ticket.move',
-      async () => summarizeTicket(await this.platform.getTicket({ ticketId }, interactive), groups),
+      () => this.get(ticketId),
       ticketSubject,
     );
     if (!movesFor(before.state).some((m) => m.id === move.id))
@@ -371,7 +370,6 @@ export class TicketService {
       move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id },
       interactive,
     );
-    const after = summarizeTicket(await this.platform.getTicket({ ticketId }, interactive), groups);
-    return { move, before, after };
+    return { move, before, after: await this.get(ticketId) };
   }
 }

@@ -199,4 +199,14 @@ export const migrations: Record<string, Migration> = {
       await db.schema.alterTable('outbox').addColumn('settled_at', 'text').execute();
     },
   },
+  '0005_card_places': {
+    async up(db: Kysely<unknown>) {
+      // A click on a card finds its ticket by the message it is on (store.at): one index lookup.
+      await db.schema
+        .createIndex('ticket_cards_place')
+        .on('ticket_cards')
+        .columns(['channel', 'ts'])
+        .execute();
+    },
+  },
 };

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkBlockKit } from '../../src/blocks/limits.js';
 import { buildTicketCard, type TicketSummary } from '../../src/blocks/ticket-card.js';
-import { ticketPermission } from '../../src/domain/permissions.js';
 import { dayBound, parseTicketQuery } from '../../src/domain/ticket-query.js';
 import { movesFor, stateIcon, ticketMoves } from '../../src/domain/ticket-workflow.js';
 import { ticketStates } from '../../src/platform/schemas.js';
@@ -38,19 +37,6 @@ describe('the ticket workflow table', () => {
       if (m.style === 'danger' || m.to === 'closed') expect(m.confirm).toBeDefined();
       if (m.to) expect(ticketStates).toContain(m.to);
     }
-  });
-});
-
-describe('who may move a ticket', () => {
-  const ticket = { agentId: '101', groupId: '10' };
-  it('its agent, its group’s members and admins', () => {
-    expect(ticketPermission({ id: '101', role: 'agent', groupIds: [] }, ticket).allowed).toBe(true);
-    expect(ticketPermission({ id: '102', role: 'agent', groupIds: ['10'] }, ticket).allowed).toBe(true);
-    expect(ticketPermission({ id: '100', role: 'admin', groupIds: [] }, ticket).allowed).toBe(true);
-  });
-  it('nobody else, saying why', () => {
-    const r = ticketPermission({ id: '103', role: 'agent', groupIds: ['11'] }, ticket);
-    expect(r).toEqual({ allowed: false, why: expect.stringContaining('members of its group') });
   });
 });
 

@@ -136,6 +136,12 @@ const click = (who: Who, actionId: string, value: string, where: { channel: stri
     }),
   );
 
+/** A click on a fresh conference's card button. */
+async function onConferenceCard(who: Who, actionId: string) {
+  const c = freshConference();
+  return { subject: c.subject, act: click(who, actionId, c.id, { channel: 'CPOL' }) };
+}
+
 /** A ticket's card posted by the admin (who may), for the doors that are buttons on it. */
 async function cardOf(reference: string): Promise<SlackMessage> {
   await f.command(`show ${reference}`, people.admin.id, 'CPOL', '/ticket');
@@ -229,30 +235,10 @@ const doors: Record<Action, Door> = {
       return { subject: c.subject, act: command(who, '/conference', `show ${c.id}`) };
     },
   },
-  'conference.join': {
-    setup: async (who) => {
-      const c = freshConference();
-      return { subject: c.subject, act: click(who, ids.actions.conferenceJoin, c.id, { channel: 'CPOL' }) };
-    },
-  },
-  'conference.media': {
-    setup: async (who) => {
-      const c = freshConference();
-      return { subject: c.subject, act: click(who, ids.actions.conferenceMedia, c.id, { channel: 'CPOL' }) };
-    },
-  },
-  'conference.edit': {
-    setup: async (who) => {
-      const c = freshConference();
-      return { subject: c.subject, act: click(who, ids.actions.conferenceEdit, c.id, { channel: 'CPOL' }) };
-    },
-  },
-  'conference.delete': {
-    setup: async (who) => {
-      const c = freshConference();
-      return { subject: c.subject, act: click(who, ids.actions.conferenceDelete, c.id, { channel: 'CPOL' }) };
-    },
-  },
+  'conference.join': { setup: (who) => onConferenceCard(who, ids.actions.conferenceJoin) },
+  'conference.media': { setup: (who) => onConferenceCard(who, ids.actions.conferenceMedia) },
+  'conference.edit': { setup: (who) => onConferenceCard(who, ids.actions.conferenceEdit) },
+  'conference.delete': { setup: (who) => onConferenceCard(who, ids.actions.conferenceDelete) },
   'ticket.create': {
     setup: async (who) => {
       const form = await formOpenedByAdmin('/ticket');

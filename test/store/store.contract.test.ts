@@ -61,6 +61,9 @@ describe.each(backends)('the store, $name', ({ options }) => {
     expect(await store.find('1', 'C1')).toEqual({ ticketId: '1', channel: 'C1', ts: '1.2' });
     expect((await store.forTicket('1')).map((l) => l.channel).sort()).toEqual(['C1', 'C2']);
     expect(await store.find('1', 'C9')).toBeUndefined();
+    // A click on a card: which ticket the message it is on belongs to (a moved card, not its old ts).
+    expect(await store.at('C1', '1.2')).toEqual({ ticketId: '1', channel: 'C1', ts: '1.2' });
+    expect(await store.at('C1', '1.1')).toBeUndefined();
     expect(await store.getSetting('T1', 'digest')).toBe('{"at":"09:00"}');
     expect(await store.userLink('U1')).toEqual({ platformUserId: '101', email: 'alice@acme.example' });
     expect(await store.installation('T1')).toEqual({ botToken: 'xoxb-x', scopes: ['chat:write'] });

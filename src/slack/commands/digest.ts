@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
 import { IANAZone } from 'luxon';
+import { escapeText } from '../../blocks/conference-card.js';
 import { buildDigest } from '../../blocks/digest.js';
 import { buildDigestForm } from '../../blocks/digest-form.js';
 import {
@@ -119,17 +120,17 @@ export async function handleDigestCommand(
       const time = m?.[1] ? parseDigestTime(m[1]) : undefined;
       if (!time)
         return void (await say(
-          `I could not read the time in “${words}”. Try \`/conference digest at 9:00\`.`,
+          `I could not read the time in “${escapeText(words)}”. Try \`/conference digest at 9:00\`.`,
         ));
       const weekdays = m?.[2] ? parseWeekdays(m[2]) : [1, 2, 3, 4, 5, 6, 7];
       if (!weekdays?.length)
         return void (await say(
-          `I could not read the days “${m?.[2]}”. Try \`daily\`, \`weekdays\`, \`mon-fri\` or \`mon,wed,fri\`.`,
+          `I could not read the days “${escapeText(m?.[2] ?? '')}”. Try \`daily\`, \`weekdays\`, \`mon-fri\` or \`mon,wed,fri\`.`,
         ));
       const zone = m?.[3] ?? (await deps.identity.profile(who.user)).tz;
       if (!IANAZone.isValidZone(zone))
         return void (await say(
-          `“${zone}” is not a time zone I know. Use an IANA name such as \`Europe/Paris\` or \`America/New_York\`.`,
+          `“${escapeText(zone)}” is not a time zone I know. Use an IANA name such as \`Europe/Paris\` or \`America/New_York\`.`,
         ));
       const schedule = { id: randomUUID(), channel: who.channel, zone, time, weekdays, createdBy: who.user };
       await store.addDigestSchedule(schedule);
@@ -142,6 +143,6 @@ export async function handleDigestCommand(
     case 'help':
       return void (await say(digestUsage));
     default:
-      return void (await say(`I did not understand “${args.trim()}”.\n${digestUsage}`));
+      return void (await say(`I did not understand “${escapeText(args.trim())}”.\n${digestUsage}`));
   }
 }

@@ -105,7 +105,7 @@ export async function handleSubscriptionCommand(
       createdBy: user,
     });
     return void (await say(
-      `<#${channel}> now follows new tickets and their events: ${describeFilter(filter)}.`,
+      `<#${channel}> now follows new tickets and their events: ${escapeText(describeFilter(filter))}.`,
     ));
   }
   const ticket = await deps.tickets.forAction(user, arg, 'ticket.watch');
