@@ -19,6 +19,7 @@ import {
   PlatformRateLimitedError,
   PlatformResponseError,
 } from './errors.js';
+import { PlatformFindings } from './findings.js';
 import { type Priority, RateBudget } from './rate-budget.js';
 import type { Page } from './schemas.js';
 
@@ -41,6 +42,7 @@ export interface CallOptions {
 /** Minimal logger shape (pino-compatible). */
 export interface ClientLogger {
   debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
 }
 
@@ -138,6 +140,8 @@ function wireValue(v: unknown): string | undefined {
 export class PlatformCore {
   readonly budget: RateBudget;
   readonly baseUrl: string;
+  /** What was learned at run time about the platform's unpublished behaviour (doctor, readiness). */
+  readonly findings: PlatformFindings;
   private readonly dispatcher: Dispatcher;
   private readonly tokens: TokenProvider;
   private readonly cache: TtlCache;
@@ -148,6 +152,7 @@ export class PlatformCore {
   constructor(options: PlatformClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     const now = options.now ?? Date.now;
+    this.findings = new PlatformFindings(options.logger, now);
     this.budget = new RateBudget({
       perWindow: options.rateLimitPerMinute ?? 10,
       ...(options.rateWindowMs ? { windowMs: options.rateWindowMs } : {}),

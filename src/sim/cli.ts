@@ -3,7 +3,8 @@ import { createSimulator } from './server.js';
 
 /**
  * `npm run sim -- [--port 4010] [--token T] [--rate-limit 10] [--latency 0] [--error-rate 0]
- *  [--activity-every 0] [--webhook-url U --webhook-secret S [--webhook-header H]] [--no-seed]`
+ *  [--activity-every 0] [--webhook-url U --webhook-secret S [--webhook-header H]] [--no-seed]
+ *  [--quirks]` (answer like the least convenient real service: see SimQuirks)
  */
 const { values } = parseArgs({
   options: {
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     'webhook-secret': { type: 'string' },
     'webhook-header': { type: 'string', default: 'X-Webhook-Secret' },
     'no-seed': { type: 'boolean', default: false },
+    quirks: { type: 'boolean', default: false },
   },
 });
 
@@ -49,6 +51,7 @@ const sim = await createSimulator({
   },
   activityEveryMs: number('activity-every', values['activity-every']),
   seed: !values['no-seed'],
+  quirks: values.quirks,
   ...(values['webhook-url']
     ? {
         webhook: {

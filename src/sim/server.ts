@@ -47,6 +47,47 @@ export interface WebhookConfig {
   secret: string;
 }
 
+/**
+ * Answers like the least convenient real service (platform-facts.md, "Not published"): every switch
+ * is a shape or a behaviour the real platform may well have and our client must survive.
+ */
+export interface SimQuirks {
+  /** Empty objects written as `[]` (a PHP backend): event `data`, webhook `props`, `requestor`, `agent`, report sections. */
+  emptyObjectsAsArrays: boolean;
+  /** `/users/me` carries `enterpriseId` (camel case) instead of `enterprise_id`. */
+  camelEnterpriseId: boolean;
+  /** `orderby`/`order` on the ticket list are accepted and silently ignored (the default sort, start_time). */
+  ignoreOrderBy: boolean;
+  /** Pages hold at most this many items whatever `limit` asks (0: no cap). */
+  pageCap: number;
+  /** Only `X-RateLimit-Reset` is sent, never `X-RateLimit-Remaining`/`-Limit`. */
+  onlyResetHeader: boolean;
+  /** Join links under names we did not guess first (`links: {agent, guest}` on tickets, `joinLink` on conferences). */
+  unknownJoinLinkNames: boolean;
+  /** The static admin token is refused (401), as a 24-hour token is the day after. */
+  expiredStaticToken: boolean;
+}
+
+/** Every quirk on: what `--quirks` and `quirks: true` select. */
+export const allQuirks: SimQuirks = {
+  emptyObjectsAsArrays: true,
+  camelEnterpriseId: true,
+  ignoreOrderBy: true,
+  pageCap: 20,
+  onlyResetHeader: true,
+  unknownJoinLinkNames: true,
+  expiredStaticToken: false,
+};
+export const noQuirks: SimQuirks = {
+  emptyObjectsAsArrays: false,
+  camelEnterpriseId: false,
+  ignoreOrderBy: false,
+  pageCap: 0,
+  onlyResetHeader: false,
+  unknownJoinLinkNames: false,
+  expiredStaticToken: false,
+};
+
 export interface SimulatorOptions {
   port?: number;
   host?: string;
@@ -60,6 +101,8 @@ export interface SimulatorOptions {
   tokenTtlSeconds?: number;
   seed?: boolean;
   faults?: Partial<SimFaults>;
+  /** `true`: every quirk of `allQuirks` (the static token still works); or a selection. */
+  quirks?: boolean | Partial<SimQuirks>;
   webhook?: WebhookConfig;
   /** A random happening on a live ticket every N ms (0: off). */
   activityEveryMs?: number;
@@ -80,6 +123,9 @@ export interface Simulator {
   adminToken: string;
   state: SimState;
   faults: SimFaults;
+  /** The quirks in force (mutable through `setQuirks`). */
+  quirks: SimQuirks;
+  setQuirks(q: Partial<SimQuirks>): void;
   /** Every `/api/v3` request answered, oldest first (bounded). */
   requests: RequestLogEntry[];
   webhookDeliveries: { body: unknown; status?: number; error?: string }[];
@@ -134,6 +180,10 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   let tokenTtl = options.tokenTtlSeconds ?? 86_400;
   let webhook = options.webhook;
   const faults: SimFaults = { ...noFaults, ...options.faults };
+  const quirks: SimQuirks =
+    options.quirks === true
+      ? { ...allQuirks }
+      : { ...noQuirks, ...(typeof options.quirks === 'object' ? options.quirks : {}) };
   const tokens = new Map<string, { userId: number; expiresAt: number }>();
   const windows = new Map<number, { start: number; count: number }>();
   const requests: RequestLogEntry[] = [];
@@ -1158,6 +1208,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     adminToken,
     state,
     faults,
+    quirks,
+    setQuirks: (q) => Object.assign(quirks, q),
     requests,
     webhookDeliveries,
     setFaults: (f) => Object.assign(faults, f),
