@@ -2,17 +2,20 @@ import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
 import { startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
-import { createLogger } from './observability/logger.js';
+import { createLogger, type Logger } from './observability/logger.js';
 import { createPlatformClient } from './platform/client.js';
-import { PlatformError } from './platform/errors.js';
 import { createSimulator, type Simulator } from './sim/server.js';
 import { createSlackApp } from './slack/app.js';
-import { openStore } from './store/store.js';
+import { checkPlatform, checkSlack, storeProblem } from './startup/checks.js';
+import { PlatformReadiness, Readiness } from './startup/readiness.js';
+import { describeSimAccounts, provideSimAccounts } from './startup/sim-accounts.js';
+import { openStore, type Store } from './store/store.js';
 
 /**
- * The composition root: config → logger → platform (the built-in simulator when no PLATFORM_URL is
- * set) → platform client → store → Slack app → background jobs (poller, delivery) → graceful
- * shutdown on SIGINT/SIGTERM.
+ * The composition root: config → logger → start-up checks (Slack's auth.test, the store: fatal with
+ * one sentence naming the fix) → platform (the built-in simulator when no PLATFORM_URL is set) and
+ * its check (not fatal: /readyz says why, re-checked every minute) → Slack app → simulator accounts
+ * for the workspace's people → background jobs (poller, delivery) → graceful shutdown on SIGINT/SIGTERM.
  */
 async function main() {
   // A .env beside package.json is read when present (Node's own loader); the environment wins.
@@ -36,6 +39,28 @@ async function main() {
     process.exit(1);
   }
   const logger = createLogger(config.logLevel);
+  const botToken = config.slack.botToken as string;
+
+  // Slack and the store are the bot's own: if either is wrong, nothing can work, so stop and say why.
+  const slackCheck = await checkSlack({ token: botToken, apiUrl: config.slack.apiUrl });
+  if (!slackCheck.ok) return fatal(logger, slackCheck.problem);
+  const { team, teamId, botId, botUserId } = slackCheck.info;
+  logger.info({ team, teamId, botUserId }, 'Slack accepted the bot token (auth.test)');
+
+  let store: Store;
+  try {
+    store = await openStore({
+      databaseUrl: config.store.databaseUrl,
+      dataDir: config.store.dataDir,
+      ...(config.store.schema ? { schema: config.store.schema } : {}),
+    });
+  } catch (error) {
+    return fatal(logger, storeProblem(error, config.store), error);
+  }
+  logger.info(
+    { backend: store.backend, ...(store.backend === 'sqlite' ? { dataDir: config.store.dataDir } : {}) },
+    store.backend === 'sqlite' ? 'store: embedded SQLite file' : 'store: PostgreSQL',
+  );
 
   let sim: Simulator | undefined;
   let baseUrl = config.platform.url;
@@ -57,26 +82,23 @@ async function main() {
     timeouts: config.platform.timeouts,
     logger: logger.child({ component: 'platform' }),
   });
-  try {
-    const me = await platform.getMe();
+  // The platform is a remote service that may come back: a failed check is logged, /readyz answers
+  // 503 with the reason, and the check is repeated once a minute until it passes.
+  const checkOptions = { url: config.platform.url, credentials: credentials.kind };
+  const platformCheck = await checkPlatform(platform, checkOptions);
+  if (platformCheck.ok)
     logger.info(
-      { user: me.username, enterpriseId: me.enterprise_id, platform: baseUrl },
+      { user: platformCheck.info.username, enterpriseId: platformCheck.info.enterpriseId, platform: baseUrl },
       'connected to the video platform',
     );
-  } catch (error) {
-    const message = error instanceof PlatformError ? error.userMessage : (error as Error).message;
-    logger.error({ platform: baseUrl, err: error }, `cannot reach the video platform: ${message}`);
-  }
-
-  const store = await openStore({
-    databaseUrl: config.store.databaseUrl,
-    dataDir: config.store.dataDir,
-    ...(config.store.schema ? { schema: config.store.schema } : {}),
-  });
-  logger.info(
-    { backend: store.backend, ...(store.backend === 'sqlite' ? { dataDir: config.store.dataDir } : {}) },
-    store.backend === 'sqlite' ? 'store: embedded SQLite file' : 'store: PostgreSQL',
+  else logger.error({ platform: baseUrl }, platformCheck.problem);
+  const platformReady = new PlatformReadiness(
+    platform,
+    () => checkPlatform(platform, { ...checkOptions, priority: 'background' }),
+    logger.child({ component: 'readiness' }),
   );
+  platformReady.record(platformCheck);
+  platformReady.start();
 
   // Webhooks ask the poller (started below) to look at one ticket at once.
   let jobs: ReturnType<typeof startJobs> | undefined;
@@ -96,7 +118,7 @@ async function main() {
     : [];
 
   const slack = createSlackApp({
-    botToken: config.slack.botToken as string,
+    botToken,
     signingSecret: config.slack.signingSecret as string,
     appToken: config.slack.appToken,
     apiUrl: config.slack.apiUrl,
@@ -105,7 +127,20 @@ async function main() {
     platform,
     store,
     routes,
+    readiness: () => readiness.report(),
+    ...(botId && botUserId ? { botIdentity: { botId, botUserId } } : {}),
   });
+  // Ready: the platform answers and takes our credentials, Slack reaches us, the store is migrated
+  // (openStore applied the migrations above, or the bot would have stopped).
+  const readiness = new Readiness()
+    .add('platform', () => platformReady.state())
+    .add('slack', () => slack.connection())
+    .add('store', () => ({ ok: true }));
+  if (sim) {
+    const accounts = await provideSimAccounts({ slack: slack.app.client, sim, config: config.simAccounts });
+    for (const problem of accounts.problems) logger.warn({}, problem);
+    logger.info({ created: accounts.created.length }, describeSimAccounts(accounts, config.simAccounts));
+  }
   const port = await slack.start();
   jobs = startJobs({
     platform,
@@ -113,7 +148,7 @@ async function main() {
     tickets: slack.tickets,
     access: slack.access,
     logger,
-    slack: { token: config.slack.botToken as string, apiUrl: config.slack.apiUrl },
+    slack: { token: botToken, apiUrl: config.slack.apiUrl },
     pollIntervalMs: config.pollIntervalS * 1000,
   });
   logger.info(
@@ -128,6 +163,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    platformReady.stop();
     await slack.stop();
     await jobs?.stop();
     await platform.close();
@@ -139,7 +175,22 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
-main().catch((error) => {
-  console.error(error);
+/**
+ * Stops the start with the sentence that names the fix. The stack, useless to an operator, is
+ * logged only at debug level (LOG_LEVEL=debug).
+ */
+function fatal(logger: Logger, problem: string, error?: unknown): never {
+  if (error) logger.debug({ err: error }, 'start-up failure, details');
+  logger.fatal({}, `confdesk cannot start: ${problem}`);
+  process.exit(1);
+}
+
+main().catch((error: Error & { code?: string; port?: number }) => {
+  const sentence =
+    error.code === 'EADDRINUSE'
+      ? `PORT: port ${error.port ?? ''} is already in use: stop the other process or set another PORT`
+      : `confdesk stopped: ${error.message}`;
+  console.error(sentence);
+  if (/^(debug|trace)$/.test(process.env.LOG_LEVEL ?? '')) console.error(error.stack);
   process.exit(1);
 });

@@ -61,6 +61,15 @@ export const envSchema = z.object({
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
   PLATFORM_WEBHOOK_SECRET: optionalString,
   PLATFORM_WEBHOOK_HEADER: optionalString.transform((v) => v ?? 'X-Webhook-Secret'),
+  SIM_ACCOUNTS: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^(off|[^\s=,]+@[^\s=,]+=[\w.-]+)(\s*,\s*(off|[^\s=,]+@[^\s=,]+=[\w.-]+))*$/i,
+        'expected off, or e-mail=demo-account pairs separated by commas (alice@example.com=admin)',
+      )
+      .optional(),
+  ),
 });
 
 /**
@@ -126,6 +135,8 @@ export interface Config {
   pollIntervalS: number;
   /** Set: `POST /webhooks/platform` accepts deliveries carrying this secret in `header`. */
   webhook: { secret: string; header: string } | undefined;
+  /** Built-in simulator only: accounts for the Slack workspace's people, and e-mails mapped to demo accounts. */
+  simAccounts: { auto: boolean; map: Record<string, string> };
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -180,7 +191,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhook: e.PLATFORM_WEBHOOK_SECRET
       ? { secret: e.PLATFORM_WEBHOOK_SECRET, header: e.PLATFORM_WEBHOOK_HEADER }
       : undefined,
+    simAccounts: simAccounts(e.SIM_ACCOUNTS),
   };
+}
+
+/** SIM_ACCOUNTS: `off` and/or `e-mail=demo-account` pairs, comma separated. */
+function simAccounts(value: string | undefined): Config['simAccounts'] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  const map: Record<string, string> = {};
+  for (const entry of entries) {
+    const [email, username] = entry.split('=');
+    if (email && username) map[email.toLowerCase()] = username;
+  }
+  return { auto: !entries.some((x) => x.toLowerCase() === 'off'), map };
 }
 
 /** What the Slack side still needs before the bot can connect, each with where to find it. */

@@ -30,6 +30,9 @@ export interface SlackUserRecord {
   tz_offset?: number;
   profile: { email?: string; display_name?: string; real_name?: string };
   is_bot?: boolean;
+  is_admin?: boolean;
+  is_owner?: boolean;
+  deleted?: boolean;
 }
 
 /** A scripted answer for the next call(s) of a method: an HTTP 429, `{ok:false,error}`, an HTTP error, or a lost answer. */
@@ -107,6 +110,10 @@ export class SlackDouble {
       real_name: user.real_name ?? user.name ?? user.id,
       tz: user.tz ?? 'Europe/Paris',
       profile: { ...(user.email ? { email: user.email } : {}), ...user.profile },
+      ...(user.is_bot ? { is_bot: true } : {}),
+      ...(user.is_admin ? { is_admin: true } : {}),
+      ...(user.is_owner ? { is_owner: true } : {}),
+      ...(user.deleted ? { deleted: true } : {}),
     };
     this.users.set(record.id, record);
     return record;
@@ -320,6 +327,18 @@ export class SlackDouble {
       case 'users.info': {
         const user = this.users.get(a.user as string);
         return user ? { ok: true, user } : { ok: false, error: 'user_not_found' };
+      }
+      case 'users.list': {
+        // Cursor paging as Slack does it: the cursor is the index of the next member.
+        const all = [...this.users.values()];
+        const start = Number(a.cursor || 0);
+        const limit = Math.max(1, Math.min(Number(a.limit || 200), 1_000));
+        const next = start + limit < all.length ? String(start + limit) : '';
+        return {
+          ok: true,
+          members: all.slice(start, start + limit),
+          response_metadata: { next_cursor: next },
+        };
       }
       case 'users.lookupByEmail': {
         const user = [...this.users.values()].find(

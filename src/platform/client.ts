@@ -37,6 +37,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Give up with PlatformRateLimitedError rather than wait longer than this for the rate budget. */
   maxWaitMs?: number;
+  /** Skip the read cache: a health check must reach the platform. */
+  fresh?: boolean;
 }
 
 /** Minimal logger shape (pino-compatible). */
@@ -207,7 +209,8 @@ export class PlatformCore {
     const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 
     const send = () => this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
-    if (spec.cache) return (await this.cache.getOrLoad(`${name} ${url}`, spec.cache, send)) as Output<N>;
+    if (spec.cache && !options?.fresh)
+      return (await this.cache.getOrLoad(`${name} ${url}`, spec.cache, send)) as Output<N>;
     const result = await send();
     if (spec.invalidates) this.cache.invalidate(spec.invalidates);
     return result as Output<N>;
@@ -292,11 +295,17 @@ export class PlatformCore {
         // A POST is retried only when it surely never reached the server.
         const retryable = (code && networkCodes.has(code) && idempotent) || code === 'ECONNREFUSED';
         this.logger?.warn({ op: name, code, attempt }, 'platform request failed');
-        if (!retryable || attempt >= this.maxAttempts) throw failure;
+        if (!retryable || attempt >= this.maxAttempts) {
+          this.findings.noAnswer(
+            `platform: ${this.baseUrl} could not be reached (${code ?? failure.reason})`,
+          );
+          throw failure;
+        }
         await sleep(this.backoff(attempt), options.signal);
         continue;
       }
       const { statusCode: status, headers } = response;
+      this.findings.answered();
       this.budget.observe(
         numberHeader(headers, 'x-ratelimit-remaining'),
         numberHeader(headers, 'x-ratelimit-reset'),

@@ -46,6 +46,8 @@ export interface FindingsSnapshot {
   authFailure: AuthFailure | undefined;
   /** When the last accepted webhook delivery arrived. */
   lastWebhookAt: number | undefined;
+  /** Set while the platform gives no answer at all (the last request's retries ran out). */
+  unreachable: AuthFailure | undefined;
 }
 
 export class PlatformFindings {
@@ -57,6 +59,7 @@ export class PlatformFindings {
   private readonly droppedFields = new Map<string, Set<string>>();
   private authFailure: AuthFailure | undefined;
   private lastWebhookAt: number | undefined;
+  private unreachableSince: AuthFailure | undefined;
 
   constructor(
     private readonly logger?: FindingsLogger,
@@ -136,6 +139,20 @@ export class PlatformFindings {
     return this.authFailure;
   }
 
+  /** A request got no answer at all, after its retries (readiness turns 503 until an answer comes). */
+  noAnswer(message: string): void {
+    this.unreachableSince ??= { message, at: this.now() };
+  }
+
+  /** The platform answered (any status): it is reachable. */
+  answered(): void {
+    this.unreachableSince = undefined;
+  }
+
+  get unreachable(): AuthFailure | undefined {
+    return this.unreachableSince;
+  }
+
   webhookReceived(): void {
     this.lastWebhookAt = this.now();
   }
@@ -150,6 +167,7 @@ export class PlatformFindings {
       droppedFields: Object.fromEntries([...this.droppedFields].map(([k, v]) => [k, [...v]])),
       authFailure: this.authFailure,
       lastWebhookAt: this.lastWebhookAt,
+      unreachable: this.unreachableSince,
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver } from '@slack/bolt';
+import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -9,6 +9,7 @@ import { ConferenceService } from '../services/conferences.js';
 import { DigestService } from '../services/digest.js';
 import { IdentityService } from '../services/identity.js';
 import { TicketService } from '../services/tickets.js';
+import type { CheckState, ReadinessReport } from '../startup/readiness.js';
 import type { Store } from '../store/store.js';
 import { registerConferenceActions } from './actions/conference-card.js';
 import { registerTicketActions } from './actions/ticket-card.js';
@@ -33,8 +34,13 @@ export interface SlackAppOptions {
   apiUrl?: string | undefined;
   port: number;
   logger: Logger;
-  /** Readiness: false until the bot's dependencies answer (platform reachable). */
-  isReady?: () => boolean;
+  /** What `/readyz` reports (every check, a sentence for the failing ones); unset, always ready. */
+  readiness?: () => ReadinessReport;
+  /**
+   * The bot's identity from the start-up `auth.test`: given, Bolt does not call auth.test again (and
+   * does not keep a failed call's answer for the process's life).
+   */
+  botIdentity?: { botId: string; botUserId: string } | undefined;
   platform: PlatformClient;
   /** What survives a restart: ticket cards, subscriptions… */
   store: Store;
@@ -50,6 +56,8 @@ export interface SlackApp {
   tickets: TicketService;
   /** The policy applied to Slack people, shared with the jobs that post on someone's behalf. */
   access: AccessService;
+  /** Whether Slack can reach the bot: Socket Mode, the socket is connected; HTTP mode, always (auth.test passed at start). */
+  connection(): CheckState;
   /** Starts the transport; resolves with the HTTP port (HTTP mode or health routes in Socket Mode). */
   start(): Promise<number>;
   stop(): Promise<void>;
@@ -57,32 +65,51 @@ export interface SlackApp {
 
 /** The Bolt app with the same listeners in both transports, and `/healthz` and `/readyz` routes. */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
-  const health = (ok: () => boolean) => (_req: unknown, res: import('node:http').ServerResponse) => {
-    const up = ok();
-    res.writeHead(up ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: up }));
+  const readyz = (_req: unknown, res: ServerResponse) => {
+    const report = options.readiness?.();
+    const body = report ?? { ok: true };
+    res.writeHead(body.ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   };
   const customRoutes = [
-    { path: '/healthz', method: ['GET'], handler: health(() => true) },
-    { path: '/readyz', method: ['GET'], handler: health(options.isReady ?? (() => true)) },
+    {
+      path: '/healthz',
+      method: ['GET'],
+      handler: (_req: unknown, res: ServerResponse) =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true })),
+    },
+    { path: '/readyz', method: ['GET'], handler: readyz },
     ...(options.routes ?? []),
   ];
-  const socketMode = Boolean(options.appToken);
   const logger = boltLogger(options.logger);
   const { signingSecret, port } = options;
+  // Socket Mode's receiver is built here (not by Bolt) to follow its client's connection state.
+  const socket = options.appToken
+    ? new SocketModeReceiver({ appToken: options.appToken, logger, customRoutes, installerOptions: { port } })
+    : undefined;
+  let socketState: CheckState = { ok: false, problem: 'slack: Socket Mode is connecting' };
+  socket?.client.on('connected', () => {
+    socketState = { ok: true };
+  });
+  for (const event of ['disconnected', 'reconnecting'])
+    socket?.client.on(event, () => {
+      socketState = {
+        ok: false,
+        problem: `slack: the Socket Mode connection is ${event}: check SLACK_APP_TOKEN and this host's network`,
+      };
+    });
   const app = new App({
     token: options.botToken,
     logger,
     // No listener reads Bolt's conversation context: skip its store on every request.
     convoStore: false,
-    ...(socketMode
-      ? { socketMode: true, appToken: options.appToken, customRoutes, installerOptions: { port } }
-      : {
-          // Bolt's own receiver, with malformed signed bodies refused before Bolt reads them.
-          receiver: guardReceiver(new HTTPReceiver({ signingSecret, port, customRoutes, logger }), {
-            signingSecret,
-            logger: options.logger,
-          }),
-        }),
+    ...(options.botIdentity ?? {}),
+    receiver:
+      socket ??
+      // Bolt's own receiver, with malformed signed bodies refused before Bolt reads them.
+      guardReceiver(new HTTPReceiver({ signingSecret, port, customRoutes, logger }), {
+        signingSecret,
+        logger: options.logger,
+      }),
     ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
   });
   app.use(clipCommandText(options.logger));
@@ -120,6 +147,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     app,
     tickets: ticketDeps.tickets,
     access,
+    connection: () => (socket ? socketState : { ok: true }),
     async start() {
       const started = (await app.start(options.port)) as unknown;
       const server = started as Server | undefined;

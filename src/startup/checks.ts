@@ -1,0 +1,202 @@
+import { WebClient, type WebClientOptions } from '@slack/web-api';
+import type { PlatformClient } from '../platform/client.js';
+import {
+  PlatformHttpError,
+  PlatformNetworkError,
+  PlatformRateLimitedError,
+  PlatformResponseError,
+} from '../platform/errors.js';
+
+/**
+ * The start-up checks: one per outside dependency, each answering `ok` or the one sentence that
+ * names the variable at fault and its fix (never a secret, never a stack). `main.ts` runs them at
+ * start; the readiness probe re-runs the platform's; the doctor may reuse them all.
+ */
+export type CheckResult<T = undefined> = { ok: true; info: T } | { ok: false; problem: string };
+
+const slackOwnApi = 'https://slack.com/api/';
+
+/** Slack's answers that mean "this token is not (or no longer) valid". */
+const refusedTokenErrors = new Set([
+  'invalid_auth',
+  'not_authed',
+  'token_revoked',
+  'token_expired',
+  'account_inactive',
+  'no_permission',
+]);
+
+/** The system error code under a wrapped error (`fetch failed` → ECONNREFUSED, AggregateError…). */
+export function causeCode(error: unknown, depth = 0): string | undefined {
+  if (depth > 4 || error === null || typeof error !== 'object') return undefined;
+  const e = error as { code?: unknown; cause?: unknown; errors?: unknown[]; original?: unknown };
+  if (typeof e.code === 'string' && !e.code.startsWith('slack_webapi')) return e.code;
+  return (
+    causeCode(e.original, depth + 1) ??
+    causeCode(e.cause, depth + 1) ??
+    (Array.isArray(e.errors) ? causeCode(e.errors[0], depth + 1) : undefined)
+  );
+}
+
+export interface SlackIdentity {
+  team: string | undefined;
+  teamId: string | undefined;
+  botUserId: string | undefined;
+  botId: string | undefined;
+}
+
+/**
+ * `auth.test` with the bot token. A refused token or an unreachable API is fatal at start: without
+ * Slack the bot has nothing to serve, and a supervisor restarting it is the right retry.
+ */
+export async function checkSlack(options: {
+  token: string;
+  /** SLACK_API_URL when set (a Slack double, a proxy). */
+  apiUrl?: string | undefined;
+  timeoutMs?: number;
+}): Promise<CheckResult<SlackIdentity>> {
+  const clientOptions: WebClientOptions = {
+    // A start-up check answers in seconds, not after the WebClient's default half-hour of retries.
+    retryConfig: { retries: 1, factor: 1, minTimeout: 500, maxTimeout: 500 },
+    timeout: options.timeoutMs ?? 10_000,
+    ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
+  };
+  try {
+    const answer = await new WebClient(options.token, clientOptions).auth.test();
+    return {
+      ok: true,
+      info: {
+        team: answer.team,
+        teamId: answer.team_id,
+        botUserId: answer.user_id,
+        botId: answer.bot_id,
+      },
+    };
+  } catch (error) {
+    return { ok: false, problem: slackProblem(error, options.apiUrl) };
+  }
+}
+
+/** The sentence for a failed `auth.test`. */
+export function slackProblem(error: unknown, apiUrl: string | undefined): string {
+  const e = error as { code?: string; data?: { error?: string }; statusCode?: number };
+  const where = apiUrl ?? slackOwnApi;
+  if (e.code === 'slack_webapi_platform_error') {
+    const code = e.data?.error ?? 'unknown_error';
+    if (refusedTokenErrors.has(code))
+      return `SLACK_BOT_TOKEN: Slack refused the bot token (${code}): copy the Bot User OAuth Token (xoxb-…) again from your Slack app's OAuth & Permissions page, and reinstall the app to the workspace if it was revoked or uninstalled`;
+    return `SLACK_BOT_TOKEN: Slack's auth.test answered ${code}: check the token and the app's installation at https://api.slack.com/apps`;
+  }
+  if (e.code === 'slack_webapi_http_error')
+    return apiUrl
+      ? `SLACK_API_URL: ${where}auth.test answered HTTP ${e.statusCode}: fix the URL (it ends in /api/) or unset SLACK_API_URL to use Slack's own API`
+      : `Slack's Web API answered HTTP ${e.statusCode} to auth.test: Slack may be having trouble (https://slack-status.com); start again later`;
+  const code = causeCode(error) ?? 'no answer';
+  return apiUrl
+    ? `SLACK_API_URL: Slack's Web API at ${where} could not be reached (${code}): fix the URL or unset SLACK_API_URL to use ${slackOwnApi}`
+    : `Slack's Web API (${slackOwnApi}) could not be reached (${code}): check this host's network, DNS and proxy (HTTPS_PROXY), then start again`;
+}
+
+export interface PlatformIdentity {
+  username: string | undefined;
+  enterpriseId: number | string | undefined;
+}
+
+/**
+ * `GET /users/me`, past the client's cache (a check must reach the platform). Never fatal: the
+ * platform is a remote service that may come back, so the bot starts, stays not ready, and retries.
+ * A refused credential is also recorded in `platform.findings` (read by `/readyz` and the doctor).
+ */
+export async function checkPlatform(
+  platform: PlatformClient,
+  options: {
+    /** PLATFORM_URL as configured; undefined for the built-in simulator. */
+    url: string | undefined;
+    credentials: 'token' | 'password';
+    priority?: 'interactive' | 'background';
+  },
+): Promise<CheckResult<PlatformIdentity>> {
+  try {
+    const me = await platform.getMe({}, { fresh: true, priority: options.priority ?? 'interactive' });
+    platform.findings.authSucceeded();
+    const record = me as { username?: string; enterprise_id?: number | string };
+    return { ok: true, info: { username: record.username, enterpriseId: record.enterprise_id } };
+  } catch (error) {
+    const problem = platformProblem(error, options);
+    if (error instanceof PlatformHttpError && error.status === 401) platform.findings.authFailed(problem);
+    return { ok: false, problem };
+  }
+}
+
+/** The sentence for a failed platform check. */
+export function platformProblem(
+  error: unknown,
+  options: { url: string | undefined; credentials: 'token' | 'password' },
+): string {
+  const url = options.url ?? 'the built-in simulator';
+  const urlVar = options.url ? 'PLATFORM_URL' : 'platform';
+  if (error instanceof PlatformNetworkError)
+    return `${urlVar}: the platform at ${url} could not be reached (${error.causeCode ?? error.reason}): check the URL and this host's network; confdesk retries every minute and /readyz answers 503 until then`;
+  if (error instanceof PlatformHttpError) {
+    if (error.status === 401)
+      return options.credentials === 'password' || error.operation === 'createToken'
+        ? 'PLATFORM_USERNAME/PLATFORM_PASSWORD: the platform refused this login (401): check the account name and password'
+        : 'PLATFORM_TOKEN: the platform refused the token (401; static tokens expire after 24 h): set a fresh one, or set PLATFORM_USERNAME/PLATFORM_PASSWORD for automatic renewal';
+    if (error.status === 404 || isHtml(error.body))
+      return `PLATFORM_URL: ${url}/api/v3/users/me answered ${error.status}${isHtml(error.body) ? ' with a web page' : ''}, not the platform's API: set the base URL without /api/v3 (for example https://cloud.apizee.com)`;
+    if (error.status === 403)
+      return `PLATFORM_TOKEN: the platform answered 403 to /users/me${error.detail ? ` (${error.detail})` : ''}: use the credentials of an account of the enterprise, ideally an admin`;
+    return `${urlVar}: the platform answered ${error.status} ${error.label} to /users/me: it may be having trouble; confdesk retries every minute`;
+  }
+  if (error instanceof PlatformResponseError)
+    return `PLATFORM_URL: ${url}/api/v3/users/me did not answer with a user (${error.field || 'body'}: ${error.problem}): check that the URL is the platform's base URL`;
+  if (error instanceof PlatformRateLimitedError)
+    return `${urlVar}: the platform's rate limit is spent for now; confdesk retries in a minute`;
+  return `${urlVar}: /users/me failed (${(error as Error).message}); confdesk retries every minute`;
+}
+
+const isHtml = (body: unknown) => typeof body === 'string' && /^\s*</.test(body);
+
+/**
+ * The sentence for a store that does not open (PostgreSQL or the embedded SQLite file). Fatal:
+ * every card and subscription lives there. The URL is never repeated (it may hold a password).
+ */
+export function storeProblem(
+  error: unknown,
+  options: { databaseUrl: string | undefined; dataDir: string },
+): string {
+  const code = causeCode(error);
+  const message = (error as Error | undefined)?.message ?? String(error);
+  if (!options.databaseUrl) {
+    return `DATA_DIR: the embedded store in "${options.dataDir}" cannot be opened (${code ?? message}): make the directory writable, or set DATA_DIR to one that is`;
+  }
+  let host = 'the host';
+  let database = '';
+  let user = '';
+  try {
+    const u = new URL(options.databaseUrl);
+    host = `${u.hostname}:${u.port || 5432}`;
+    database = decodeURIComponent(u.pathname.slice(1));
+    user = decodeURIComponent(u.username);
+  } catch {
+    // A URL the driver read but URL does not: keep the generic words.
+  }
+  switch (code) {
+    case '3D000':
+      return `DATABASE_URL: database "${database}" does not exist: create it (createdb ${database}) or fix the URL`;
+    case 'ECONNREFUSED':
+      return `DATABASE_URL: PostgreSQL at ${host} refused the connection: start PostgreSQL, or fix the host and port in the URL`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `DATABASE_URL: the host of ${host} is unknown (${code}): fix the host name in the URL`;
+    case 'ETIMEDOUT':
+      return `DATABASE_URL: PostgreSQL at ${host} did not answer (ETIMEDOUT): check the host, port and firewall`;
+    case '28P01':
+    case '28000':
+      return `DATABASE_URL: PostgreSQL refused the user "${user}" (${code}): fix the user and password in the URL`;
+    case '42501':
+      return `DATABASE_URL: the user "${user}" may not create confdesk's tables (42501): grant it CREATE on the database (or DATABASE_SCHEMA), or use another user`;
+    default:
+      return `DATABASE_URL: the store cannot be opened (${code ? `${code}: ` : ''}${message.replace(/postgres(ql)?:\/\/\S+/g, '<url>')}): check the URL and the server`;
+  }
+}
