@@ -182,6 +182,8 @@ async function main() {
 function fatal(logger: Logger, problem: string, error?: unknown): never {
   if (error) logger.debug({ err: error }, 'start-up failure, details');
   logger.fatal({}, `confdesk cannot start: ${problem}`);
+  // The same sentence in plain text, as the configuration's problems are: a person reads this one.
+  console.error(`confdesk cannot start: ${problem}`);
   process.exit(1);
 }
 

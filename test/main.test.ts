@@ -1,9 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../src/dev/slack-double.js';
+import { createSimulator, type Simulator } from '../src/sim/server.js';
+import { eventually } from './helpers/bot.js';
+import { killAll, spawnBot } from './helpers/child-bot.js';
+import { sendCommand } from './helpers/slack-requests.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-main-'));
 
@@ -70,5 +76,214 @@ describe('npm start', () => {
     expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);
+  });
+});
+
+/** The environment of a bot that should get past Slack's check (the double answers auth.test). */
+const slackEnv = () => ({
+  SLACK_BOT_TOKEN: 'xoxb-main-test',
+  SLACK_SIGNING_SECRET: 'secret',
+  SLACK_API_URL: slack.apiUrl,
+  PORT: '0',
+  DATA_DIR: dataDir,
+});
+/** No stack trace reaches the output at the default log level, not even inside a JSON log line. */
+const noStack = (text: string) => expect(text).not.toMatch(/ {4}at |\\n {4}at /);
+
+/** A loopback port nothing listens on (port 1 is one fetch refuses to try at all). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+afterEach(() => {
+  killAll();
+  slack.refuse = undefined;
+});
+
+describe('npm start: what is fatal, with one sentence naming the fix', () => {
+  it.each(['invalid_auth', 'token_revoked', 'account_inactive', 'not_authed'])(
+    'Slack refuses the bot token (%s): exits 1 naming SLACK_BOT_TOKEN and where to copy it again',
+    async (code) => {
+      slack.refuse = (method) => (method === 'auth.test' ? code : undefined);
+      const bot = spawnBot(slackEnv());
+      expect(await bot.exited).toBe(1);
+      expect(bot.output()).toContain(`SLACK_BOT_TOKEN: Slack refused the bot token (${code})`);
+      expect(bot.output()).toContain('OAuth & Permissions');
+      expect(bot.output()).not.toContain('xoxb-main-test');
+      noStack(bot.output());
+    },
+  );
+
+  it('Slack API unreachable: exits 1 naming SLACK_API_URL', async () => {
+    const port = await closedPort();
+    const bot = spawnBot({ ...slackEnv(), SLACK_API_URL: `http://127.0.0.1:${port}/api/` });
+    expect(await bot.exited).toBe(1);
+    expect(bot.output()).toContain(
+      `SLACK_API_URL: Slack's Web API at http://127.0.0.1:${port}/api/ could not be reached (ECONNREFUSED)`,
+    );
+    // Said once, in confdesk's words (not the WebClient's retry warnings).
+    expect(bot.output()).not.toContain('http request failed');
+    noStack(bot.output());
+  });
+
+  it('PostgreSQL refuses the connection: exits 1 naming DATABASE_URL, without its password', async () => {
+    const bot = spawnBot({ ...slackEnv(), DATABASE_URL: 'postgres://u:pw-main-test@127.0.0.1:1/confdesk' });
+    expect(await bot.exited).toBe(1);
+    expect(bot.output()).toContain('DATABASE_URL: PostgreSQL at 127.0.0.1:1 refused the connection');
+    expect(bot.output()).not.toContain('pw-main-test');
+    noStack(bot.output());
+  });
+
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (!databaseUrl)
+    console.warn('main.test.ts: TEST_DATABASE_URL is not set: the missing-database case is not run.');
+  it.runIf(databaseUrl)('the database does not exist: exits 1 with createdb and the name', async () => {
+    const url = new URL(databaseUrl as string);
+    url.pathname = '/confdesk_no_such_database';
+    const bot = spawnBot({ ...slackEnv(), DATABASE_URL: url.toString() });
+    expect(await bot.exited).toBe(1);
+    expect(bot.output()).toContain(
+      'DATABASE_URL: database "confdesk_no_such_database" does not exist: create it (createdb confdesk_no_such_database) or fix the URL',
+    );
+    noStack(bot.output());
+  });
+
+  it('at LOG_LEVEL=debug the details (stack) are there for a developer', async () => {
+    const bot = spawnBot({ ...slackEnv(), LOG_LEVEL: 'debug', DATABASE_URL: 'postgres://u@127.0.0.1:1/x' });
+    expect(await bot.exited).toBe(1);
+    expect(bot.output()).toContain('refused the connection');
+    expect(bot.output()).toMatch(/\\n {4}at /);
+  });
+});
+
+describe('npm start: the platform is not fatal; /readyz says why', () => {
+  let sim: Simulator;
+  let html: Server;
+  beforeAll(async () => {
+    sim = await createSimulator({ rateLimit: 0 });
+    html = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html>Welcome</html>'),
+    );
+    await new Promise<void>((r) => html.listen(0, '127.0.0.1', () => r()));
+  });
+  afterAll(async () => {
+    await sim.close();
+    await new Promise((r) => html.close(r));
+  });
+
+  const readyz = async (port: number) => {
+    const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+    return {
+      status: res.status,
+      body: (await res.json()) as { ok: boolean; checks: Record<string, { ok: boolean; problem?: string }> },
+    };
+  };
+
+  it.each([
+    [
+      'a refused PLATFORM_TOKEN',
+      () => ({ PLATFORM_URL: sim.url, PLATFORM_TOKEN: 'wrong-main-token' }),
+      'PLATFORM_TOKEN: the platform refused the token (401',
+    ],
+    [
+      'a PLATFORM_URL with the API path in it (404)',
+      () => ({ PLATFORM_URL: `${sim.url}/api/v3`, PLATFORM_TOKEN: sim.adminToken }),
+      "/api/v3/api/v3/users/me answered 404, not the platform's API: set the base URL without /api/v3",
+    ],
+    [
+      'a PLATFORM_URL that is a web site (HTML)',
+      () => ({
+        PLATFORM_URL: `http://127.0.0.1:${(html.address() as AddressInfo).port}`,
+        PLATFORM_TOKEN: 't',
+      }),
+      'did not answer with a user',
+    ],
+    [
+      'an unreachable platform',
+      () => ({ PLATFORM_URL: 'http://127.0.0.1:1', PLATFORM_TOKEN: 't' }),
+      'PLATFORM_URL: the platform at http://127.0.0.1:1 could not be reached (ECONNREFUSED)',
+    ],
+  ])('%s: starts, logs the sentence, /readyz 503 with it, /healthz 200', async (_name, env, sentence) => {
+    const bot = spawnBot({ ...slackEnv(), ...env() });
+    const port = await bot.port;
+    expect(bot.output()).toContain(sentence);
+    const ready = await readyz(port);
+    expect(ready.status).toBe(503);
+    expect(ready.body.ok).toBe(false);
+    expect(ready.body.checks.platform?.problem).toContain(sentence);
+    expect(ready.body.checks.slack).toEqual({ ok: true });
+    expect(ready.body.checks.store).toEqual({ ok: true });
+    expect(JSON.stringify(ready.body)).not.toContain('wrong-main-token');
+    expect(bot.output()).not.toContain('wrong-main-token');
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+    noStack(bot.output());
+  });
+
+  it('with everything right, /readyz is 200 and lists each check', async () => {
+    const bot = spawnBot({ ...slackEnv(), PLATFORM_URL: sim.url, PLATFORM_TOKEN: sim.adminToken });
+    const ready = await readyz(await bot.port);
+    expect(ready).toEqual({
+      status: 200,
+      body: { ok: true, checks: { platform: { ok: true }, slack: { ok: true }, store: { ok: true } } },
+    });
+  });
+});
+
+describe("npm start with the built-in simulator: the Slack workspace's people may use the bot", () => {
+  /** Sends a signed slash command and gathers what the person was answered (the ack and the response_url posts). */
+  const answer = async (port: number, user: string, command: string, text: string) => {
+    const responseUrl = slack.responseUrl();
+    const res = await sendCommand(`http://127.0.0.1:${port}`, 'secret', {
+      command,
+      text,
+      user_id: user,
+      channel_id: 'CMAIN',
+      team_id: 'T1',
+      response_url: responseUrl,
+      trigger_id: 't',
+    });
+    const ack = await res.text();
+    const path = new URL(responseUrl).pathname;
+    // A slow answer comes after a "Looking up…" ack, on the response_url: wait for it a moment.
+    const posted = await eventually(() => {
+      const r = slack.responses.filter((x) => x.path === path);
+      return r.length ? r.map((x) => JSON.stringify(x.body)) : undefined;
+    }, 3_000).catch(() => []);
+    return [ack, ...posted].join('\n');
+  };
+
+  it('gives workspace admins an admin account, the others agent accounts, maps SIM_ACCOUNTS e-mails, and says how', async () => {
+    slack.addUser({ id: 'UWENDY', name: 'wendy', email: 'wendy@corp.test', is_admin: true });
+    slack.addUser({ id: 'UVIC', name: 'vic', email: 'vic@corp.test' });
+    slack.addUser({ id: 'UZED', name: 'zed', email: 'zed@corp.test' });
+    slack.addUser({ id: 'UROBOT', name: 'robot', email: 'robot@corp.test', is_bot: true });
+    // The simulator's limit is the bot's budget: lifted, so that four people's look-ups do not queue.
+    const bot = spawnBot({
+      ...slackEnv(),
+      SIM_ACCOUNTS: 'zed@corp.test=carol',
+      PLATFORM_RATE_LIMIT: '10000',
+    });
+    const port = await bot.port;
+    expect(bot.output()).toContain('built-in simulator: 2 Slack people got a demo account by their e-mail');
+    expect(bot.output()).toContain('1 e-mail(s) mapped to demo accounts');
+    expect(bot.output()).toContain('SIM_ACCOUNTS=off');
+
+    // Wendy (a workspace admin) may list every ticket; Vic (an agent) is refused as a non-admin, not as a stranger.
+    const wendy = await answer(port, 'UWENDY', '/ticket', 'list all');
+    expect(wendy).not.toContain('no account on the video platform');
+    expect(wendy).not.toContain('is for video platform admins');
+    const vic = await answer(port, 'UVIC', '/ticket', 'list all');
+    expect(vic).not.toContain('no account on the video platform');
+    expect(vic).toContain('video platform admins');
+    // Zed is carol, a demo agent of "Level 2": his /ticket list answers with her tickets.
+    const zed = await answer(port, 'UZED', '/conference', 'list');
+    expect(zed).not.toContain('no account on the video platform');
+    // Someone who joined Slack after the start has no account yet, and is told so.
+    slack.addUser({ id: 'ULATE', name: 'late', email: 'late@corp.test' });
+    expect(await answer(port, 'ULATE', '/conference', 'list')).toContain('no account on the video platform');
   });
 });

@@ -1,4 +1,4 @@
-import { WebClient, type WebClientOptions } from '@slack/web-api';
+import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { PlatformClient } from '../platform/client.js';
 import {
   PlatformHttpError,
@@ -38,6 +38,28 @@ export function causeCode(error: unknown, depth = 0): string | undefined {
   );
 }
 
+/** The innermost cause's message, when no code names it ("bad port"). */
+function innermostMessage(error: unknown): string | undefined {
+  let e = error as { message?: unknown; cause?: unknown; original?: unknown } | undefined;
+  let message: string | undefined;
+  for (let depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if (typeof e.message === 'string') message = e.message;
+    e = (e.original ?? e.cause) as typeof e;
+  }
+  return message;
+}
+
+/** Slack's WebClient logs its retries itself: the check says it once, in its own sentence. */
+const quiet = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+  setLevel() {},
+  getLevel: () => LogLevel.ERROR,
+  setName() {},
+};
+
 export interface SlackIdentity {
   team: string | undefined;
   teamId: string | undefined;
@@ -59,6 +81,7 @@ export async function checkSlack(options: {
     // A start-up check answers in seconds, not after the WebClient's default half-hour of retries.
     retryConfig: { retries: 1, factor: 1, minTimeout: 500, maxTimeout: 500 },
     timeout: options.timeoutMs ?? 10_000,
+    logger: quiet,
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
   };
   try {
@@ -91,7 +114,7 @@ export function slackProblem(error: unknown, apiUrl: string | undefined): string
     return apiUrl
       ? `SLACK_API_URL: ${where}auth.test answered HTTP ${e.statusCode}: fix the URL (it ends in /api/) or unset SLACK_API_URL to use Slack's own API`
       : `Slack's Web API answered HTTP ${e.statusCode} to auth.test: Slack may be having trouble (https://slack-status.com); start again later`;
-  const code = causeCode(error) ?? 'no answer';
+  const code = causeCode(error) ?? innermostMessage(error) ?? 'no answer';
   return apiUrl
     ? `SLACK_API_URL: Slack's Web API at ${where} could not be reached (${code}): fix the URL or unset SLACK_API_URL to use ${slackOwnApi}`
     : `Slack's Web API (${slackOwnApi}) could not be reached (${code}): check this host's network, DNS and proxy (HTTPS_PROXY), then start again`;
