@@ -20,9 +20,18 @@ export const redactedPaths = [
 
 export type Logger = pino.Logger;
 
+/** True for an error with a code somewhere in its chain: a known failure (platform, Slack, network, database). */
+function classified(e: unknown, depth = 0): boolean {
+  if (depth > 4 || e === null || typeof e !== 'object') return false;
+  const x = e as { code?: unknown; cause?: unknown; original?: unknown };
+  return typeof x.code === 'string' || classified(x.cause, depth + 1) || classified(x.original, depth + 1);
+}
+
 /**
- * Errors as pino writes them, without the stack above debug level: an operator reads the message
- * (which names the fix); a developer sets LOG_LEVEL=debug for the stack.
+ * Errors as pino writes them. Above debug level a known failure (one with a code: the platform's,
+ * Slack's, a network's, the database's) is logged without its stack: its message names the fix, and
+ * the stack is noise to an operator (LOG_LEVEL=debug shows it). An unclassified error, a bug, keeps
+ * its stack at every level.
  */
 function errSerializer(level: string) {
   const withStack = level === 'debug' || level === 'trace';
@@ -35,7 +44,7 @@ function errSerializer(level: string) {
   };
   return (err: Error) => {
     const out = pino.stdSerializers.err(err);
-    if (!withStack) strip(out);
+    if (!withStack && classified(err)) strip(out);
     return out;
   };
 }
