@@ -279,7 +279,7 @@ describe("npm start with the built-in simulator: the Slack workspace's people ma
     const vic = await answer(port, 'UVIC', '/ticket', 'list all');
     expect(vic).not.toContain('no account on the video platform');
     expect(vic).toContain('video platform admins');
-    // Zed is carol, a demo agent of "Level 2": his /ticket list answers with her tickets.
+    // Zed was given the demo account carol (SIM_ACCOUNTS): the platform knows him by his Slack e-mail.
     const zed = await answer(port, 'UZED', '/conference', 'list');
     expect(zed).not.toContain('no account on the video platform');
     // Someone who joined Slack after the start has no account yet, and is told so.
