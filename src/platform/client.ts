@@ -148,6 +148,8 @@ export class PlatformCore {
   private readonly maxAttempts: number;
   private readonly backoffBaseMs: number;
   private readonly logger: ClientLogger | undefined;
+  /** The longest page each list operation has returned: a shorter page of it cannot have been capped. */
+  private readonly longestPage = new Map<string, number>();
 
   constructor(options: PlatformClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -206,7 +208,11 @@ export class PlatformCore {
     const qs = query.toString();
     const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 
-    const send = () => this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
+    const send = async () => {
+      const answer = await this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
+      (spec.observe as ((o: unknown, f: PlatformFindings) => void) | undefined)?.(answer, this.findings);
+      return answer;
+    };
     if (spec.cache) return (await this.cache.getOrLoad(`${name} ${url}`, spec.cache, send)) as Output<N>;
     const result = await send();
     if (spec.invalidates) this.cache.invalidate(spec.invalidates);
@@ -222,29 +228,63 @@ export class PlatformCore {
     return (await this.send('downloadUrl', 'GET', 'stream', url, sameOrigin, options)) as Download;
   }
 
-  /** Walks every item of a list operation page by page (offset/limit), fetching a page only when needed. */
+  /**
+   * Walks every item of a list operation page by page (offset/limit), fetching a page only when needed.
+   *
+   * A page shorter than asked is not the end by itself: the platform may cap pages below `limit`
+   * (platform-facts.md: the maximum page size is unpublished). `total`/`next_offset` decide when given;
+   * otherwise a short page ends the walk only when it is knowable (shorter than the learned cap, or than
+   * a page this list already returned, which no cap could have cut); else the next page is fetched, and
+   * if it has items the cap is learned and asked for from then on.
+   */
   async *paginate<N extends ListEndpointName>(
     name: N,
     input: Input<N>,
     options: CallOptions & { pageSize?: number } = {},
   ): AsyncGenerator<Item<N>> {
     const base = input as Record<string, unknown>;
-    const limit = (base.limit as number | undefined) ?? options.pageSize ?? 100;
+    const asked = (base.limit as number | undefined) ?? options.pageSize ?? 100;
     let offset = (base.offset as number | undefined) ?? 0;
+    let previousFirst: string | undefined;
+    /** A short page whose end was unknowable: if the next page has items, the platform caps at its size. */
+    let unsure: { limit: number; got: number } | undefined;
     for (;;) {
+      const cap = this.findings.learnedPageCap;
+      const limit = cap === undefined ? asked : Math.min(asked, cap);
       const page = (await this.call(
         name,
         ...([{ ...base, offset, limit }, options] as unknown as Args<N>),
       )) as Page<Item<N>>;
+      const got = page.items.length;
+      if (got === 0) return;
+      // A platform that ignores `offset` would send the same page forever.
+      const first = JSON.stringify(page.items[0]);
+      if (first === previousFirst) {
+        this.findings.guess(`${name}.offset`, 'ignored', 'the same page came back for the next offset');
+        return;
+      }
+      previousFirst = first;
+      if (unsure) this.findings.pageCapped(unsure.limit, unsure.got);
+      unsure = undefined;
       yield* page.items;
-      if (page.items.length === 0) return;
+      const longest = this.longestPage.get(name) ?? 0;
+      this.longestPage.set(name, Math.max(longest, got));
       if (page.nextOffset !== undefined) {
         if (page.nextOffset <= offset) return;
         offset = page.nextOffset;
-      } else {
-        offset += page.items.length;
-        if (page.total !== undefined ? offset >= page.total : page.items.length < limit) return;
+        continue;
       }
+      offset += got;
+      if (page.total !== undefined) {
+        if (offset >= page.total) return;
+        this.findings.pageCapped(limit, got);
+        continue;
+      }
+      if (got >= limit) continue;
+      // No cap cut a page shorter than the learned cap, or than a page this list already returned.
+      const learned = this.findings.learnedPageCap;
+      if (got < longest || (learned !== undefined && got < learned)) return;
+      unsure = { limit, got }; // unknowable without asking: the next page tells
     }
   }
 
@@ -332,6 +372,7 @@ export class PlatformCore {
             name,
             issue?.path.map(String).join('.') ?? '',
             issue?.message ?? 'invalid',
+            issue?.code === 'custom',
           );
         }
         return out.data;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlatformFindings } from './findings.js';
 import {
   anyAnswer,
   calendarDate,
@@ -11,6 +12,7 @@ import {
   intId,
   listOfRecords,
   mediaRecord,
+  type MeRecord,
   meRecord,
   paging,
   participants,
@@ -57,6 +59,8 @@ export interface EndpointSpec {
   auth?: false;
   cache?: string;
   invalidates?: readonly string[];
+  /** Looks at a fresh answer (not a cached one) and records what it teaches in `platform.findings`. */
+  observe?: (output: never, findings: PlatformFindings) => void;
 }
 
 const endpoint = <const E extends EndpointSpec>(e: E): E => e;
@@ -254,6 +258,8 @@ export const endpoints = {
     input: z.object({}),
     output: meRecord,
     cache: 'me',
+    inferred: 'the enterprise id field: enterprise_id, enterpriseId or enterprise.id are all read (tolerated)',
+    observe: (me: MeRecord, findings) => findings.enterpriseIdFoundIn(me.enterprise_id_field),
   }),
   getUserIdByEmail: endpoint({
     method: 'GET',
