@@ -11,8 +11,8 @@ import {
   idAnswer,
   intId,
   listOfRecords,
-  mediaRecord,
   type MeRecord,
+  mediaRecord,
   meRecord,
   paging,
   participants,
@@ -258,7 +258,8 @@ export const endpoints = {
     input: z.object({}),
     output: meRecord,
     cache: 'me',
-    inferred: 'the enterprise id field: enterprise_id, enterpriseId or enterprise.id are all read (tolerated)',
+    inferred:
+      'the enterprise id field: enterprise_id, enterpriseId or enterprise.id are all read (tolerated)',
     observe: (me: MeRecord, findings) => findings.enterpriseIdFoundIn(me.enterprise_id_field),
   }),
   getUserIdByEmail: endpoint({

@@ -44,7 +44,8 @@ const statusLabels: Record<number, string> = {
 /** What an error body was: a JSON explanation, a web page (a proxy or a wrong path), text, or nothing. */
 export type ErrorBodyKind = 'json' | 'html' | 'text' | 'empty';
 
-const looksLikeHtml = (s: string) => /^\s*(<!doctype html|<html|<head|<body)|<\/(html|body|title|h1|p)>/i.test(s);
+const looksLikeHtml = (s: string) =>
+  /^\s*(<!doctype html|<html|<head|<body)|<\/(html|body|title|h1|p)>/i.test(s);
 
 const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 const decode = (s: string) =>
@@ -57,9 +58,7 @@ const squash = (s: string) => decode(s).replace(/\s+/g, ' ').trim();
 function pageText(html: string): string | undefined {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   if (title && squash(title)) return squash(title).slice(0, 200);
-  const text = squash(
-    html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '),
-  );
+  const text = squash(html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '));
   return text.slice(0, 200) || undefined;
 }
 

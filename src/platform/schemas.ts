@@ -214,10 +214,7 @@ const optionalObject = <T extends z.ZodType>(t: T) =>
   z.preprocess((v) => (isEmptyArray(v) ? undefined : v), optionalNullable(t));
 
 /** A map (event `data`, webhook `props`) that may come as `[]` when empty: read as `{}`. */
-export const looseMap = z.preprocess(
-  (v) => (isEmptyArray(v) ? {} : v),
-  z.record(z.string(), z.unknown()),
-);
+export const looseMap = z.preprocess((v) => (isEmptyArray(v) ? {} : v), z.record(z.string(), z.unknown()));
 
 /** A whole answer that is an object, or `[]` when the platform has nothing to say (report, statistics). */
 const objectAnswer = <T extends z.ZodType>(t: T) => z.preprocess((v) => (isEmptyArray(v) ? {} : v), t);
@@ -270,7 +267,7 @@ export type UserRecord = z.output<typeof userRecord>;
 export const enterpriseIdFields = ['enterprise_id', 'enterpriseId', 'enterprise.id'] as const;
 
 /** The enterprise id of a `/users/me` answer and the field it was found in; undefined when none has one. */
-export function findEnterpriseId(me: Record<string, unknown>): { id: string; field: string } | undefined {
+export function findEnterpriseId(me: Record<string, unknown>): { id: number; field: string } | undefined {
   const enterprise = me.enterprise;
   const nested =
     enterprise && typeof enterprise === 'object' ? (enterprise as Record<string, unknown>).id : undefined;
@@ -281,13 +278,13 @@ export function findEnterpriseId(me: Record<string, unknown>): { id: string; fie
   ];
   for (const [field, v] of candidates)
     if ((typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^\d+$/.test(v)))
-      return { id: String(v), field };
+      return { id: Number(v), field };
   return undefined;
 }
 
 /**
  * `/users/me`: the enterprise id is read here, in ONE place, from whichever field carries it, and
- * normalised to `enterprise_id` (a numeric string); `enterprise_id_field` says where it was found.
+ * normalised to `enterprise_id` (a number); `enterprise_id_field` says where it was found.
  */
 export const meRecord = userRecord
   .extend({
@@ -307,7 +304,7 @@ export const meRecord = userRecord
       return z.NEVER;
     }
     return { ...me, enterprise_id: found.id, enterprise_id_field: found.field } as typeof me & {
-      enterprise_id: string;
+      enterprise_id: number;
       enterprise_id_field: string;
     };
   });
@@ -371,14 +368,16 @@ export const ticketEventRecord = z.looseObject({
 });
 export type TicketEventRecord = z.output<typeof ticketEventRecord>;
 
-export const statisticsRecord = objectAnswer(z.looseObject({
-  user_count: optionalNullable(num),
-  disk_usage: optionalNullable(num),
-  sms_count: optionalNullable(num),
-  session_count: optionalNullable(num),
-  session_duration: optionalNullable(num),
-  session_billing_duration: optionalNullable(num),
-}));
+export const statisticsRecord = objectAnswer(
+  z.looseObject({
+    user_count: optionalNullable(num),
+    disk_usage: optionalNullable(num),
+    sms_count: optionalNullable(num),
+    session_count: optionalNullable(num),
+    session_duration: optionalNullable(num),
+    session_billing_duration: optionalNullable(num),
+  }),
+);
 export type StatisticsRecord = z.output<typeof statisticsRecord>;
 
 /** The tickets report: its field names are not published, so everything is kept as sent. */

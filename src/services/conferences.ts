@@ -191,7 +191,12 @@ export class ConferenceService {
     );
     // The update's answer is not specified: use it when it is a conference record, else what was known.
     const parsed = conferenceRecord.safeParse(answer);
-    return this.merge(parsed.success ? summarize(parsed.data, this.platform.findings) : before, v, participants, moderator);
+    return this.merge(
+      parsed.success ? summarize(parsed.data, this.platform.findings) : before,
+      v,
+      participants,
+      moderator,
+    );
   }
 
   async remove(actorId: string, conferenceId: string): Promise<ConferenceSummary> {
@@ -263,7 +268,9 @@ export class ConferenceService {
     const ended = (c: ConferenceSummary) =>
       c.status === 'ended' ||
       (c.start !== undefined && c.start.getTime() + (c.duration ?? 60) * 60_000 < now.getTime());
-    const items = page.items.map((r) => summarize(r, this.platform.findings)).filter((c) => q.filter !== 'upcoming' || !ended(c));
+    const items = page.items
+      .map((r) => summarize(r, this.platform.findings))
+      .filter((c) => q.filter !== 'upcoming' || !ended(c));
     const hasMore = page.nextOffset !== undefined || q.offset + page.items.length < (page.total ?? 0);
     return { items, total: q.filter === 'upcoming' ? undefined : page.total, hasMore };
   }
