@@ -288,7 +288,7 @@ export function findEnterpriseId(me: Record<string, unknown>): { id: number; fie
  */
 export const meRecord = userRecord
   .extend({
-    enterprise_id: z.unknown(),
+    enterprise_id: z.unknown().optional(),
     enterprise: optionalObject(z.looseObject({ id: recordId.optional(), name: z.string().nullish() })),
   })
   .transform((me, ctx) => {
