@@ -264,13 +264,16 @@ export class PlatformCore {
         return;
       }
       previousFirst = first;
-      if (unsure) this.findings.pageCapped(unsure.limit, unsure.got);
+      // A cap makes every page but the last the same size: a longer page means the short one was not
+      // cut (the list grew, or a cached page was older), so nothing is learned from it.
+      if (unsure && got <= unsure.got) this.findings.pageCapped(unsure.limit, unsure.got);
       unsure = undefined;
       yield* page.items;
       const longest = this.longestPage.get(name) ?? 0;
       this.longestPage.set(name, Math.max(longest, got));
       if (page.nextOffset !== undefined) {
         if (page.nextOffset <= offset) return;
+        if (got < limit) this.findings.pageCapped(limit, got); // fewer than asked, and more to come
         offset = page.nextOffset;
         continue;
       }

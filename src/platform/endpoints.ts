@@ -189,6 +189,7 @@ export const endpoints = {
   getConference: endpoint({
     method: 'GET',
     path: '/api/v3/conferences/{conferenceId}',
+    inferred: 'the join-link field (url, joinLink, join_url… read by join-links.ts: tolerated)',
     input: z.object({ conferenceId: userRef, scope: ssoScope.optional() }),
     output: conferenceRecord,
   }),
@@ -372,7 +373,9 @@ export const endpoints = {
   getTicket: endpoint({
     method: 'GET',
     path: '/api/v3/tickets/{ticketId}',
-    inferred: 'path',
+    inferred:
+      'path; join-link field names (every plausible name read by join-links.ts: tolerated); ' +
+      'requestor/agent may be [] (tolerated)',
     input: z.object({ ticketId: intId }),
     output: ticketRecord,
   }),
@@ -393,7 +396,7 @@ export const endpoints = {
   listTickets: endpoint({
     method: 'GET',
     path: '/api/v3/tickets',
-    inferred: 'path and every filter name',
+    inferred: 'path and every filter name; the page cap (learned by paginate: tolerated)',
     input: z.object({
       createdAfter: utcDateTime.optional(),
       createdBefore: utcDateTime.optional(),
@@ -446,6 +449,7 @@ export const endpoints = {
   listTicketEvents: endpoint({
     method: 'GET',
     path: '/api/v3/tickets/{ticketId}/events',
+    inferred: 'an event’s data may be [] (tolerated); the page cap (learned by paginate: tolerated)',
     input: z.object({ ticketId: intId, ...paging }),
     output: listOfRecords(ticketEventRecord),
   }),
@@ -469,6 +473,7 @@ export const endpoints = {
   getTicketsReport: endpoint({
     method: 'GET',
     path: '/api/v3/enterprises/{enterpriseId}/tickets/report',
+    inferred: 'every field name (kept as sent); the report or its sections may be [] (tolerated)',
     input: z.object({
       enterpriseId: intId,
       startTime: reportTime,
