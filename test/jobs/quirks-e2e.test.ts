@@ -130,23 +130,20 @@ describe('the ticket card with an empty requestor and join links under unknown n
 
   it('gives a conference’s joinLink privately on a Join click', async () => {
     const conf = [...f.platform.sim.state.conferences.values()].find((c) => c.name === 'Weekly support sync');
-    await f.command(`show ${conf?.id}`, people.admin.id, 'CQ3');
-    const card = await eventually(() =>
-      f.slack.messages.find(
-        (m) => m.channel === 'CQ3' && JSON.stringify(m.blocks).includes('Weekly support sync'),
-      ),
-    );
-    const join = (card.blocks as Json[])
-      .flatMap((b) => (b.elements as Json[] | undefined) ?? [])
+    const shown = await f.command(`show ${conf?.id}`, people.admin.id, 'CQ3');
+    const details = (await replyTo(shown.responseUrl)) as Json;
+    const join = (details.blocks as Json[])
+      .flatMap((b) => [...((b.elements as Json[] | undefined) ?? []), ...(b.accessory ? [b.accessory as Json] : [])])
       .find((e) => e.action_id === ids.actions.conferenceJoin);
     expect(join).toBeDefined();
+    expect(JSON.stringify(details)).not.toContain('/join/');
     await f.interact(
       buttonClick(f.slack, {
         user: people.admin.id,
         actionId: ids.actions.conferenceJoin,
         value: String(join?.value),
         channel: 'CQ3',
-        ts: card.ts,
+        ephemeral: true,
       }),
     );
     const link = await eventually(() =>
