@@ -133,7 +133,10 @@ describe('the ticket card with an empty requestor and join links under unknown n
     const shown = await f.command(`show ${conf?.id}`, people.admin.id, 'CQ3');
     const details = (await replyTo(shown.responseUrl)) as Json;
     const join = (details.blocks as Json[])
-      .flatMap((b) => [...((b.elements as Json[] | undefined) ?? []), ...(b.accessory ? [b.accessory as Json] : [])])
+      .flatMap((b) => [
+        ...((b.elements as Json[] | undefined) ?? []),
+        ...(b.accessory ? [b.accessory as Json] : []),
+      ])
       .find((e) => e.action_id === ids.actions.conferenceJoin);
     expect(join).toBeDefined();
     expect(JSON.stringify(details)).not.toContain('/join/');

@@ -124,3 +124,30 @@ describe('paging against a platform that caps pages (bare arrays, no total)', ()
     }
   });
 });
+
+describe('paging when the list changes between pages', () => {
+  it('learns no cap from a short page followed by a longer one', async () => {
+    const pages = [[1, 2], [3, 4, 5, 6], []];
+    let hits = 0;
+    const server = createServer((_req, res) => {
+      const ids = pages[hits++] ?? [];
+      const body = ids.map((id) => ({ id, eventName: 'x', timestamp: '2027-01-01T00:00:00Z' }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const client = createPlatformClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      credentials: { kind: 'token', token: 't' },
+    });
+    try {
+      const ids = [];
+      for await (const e of client.paginate('listTicketEvents', { ticketId: 1, limit: 10 })) ids.push(e.id);
+      expect(ids).toEqual(['1', '2', '3', '4', '5', '6']);
+      expect(client.findings.learnedPageCap).toBeUndefined();
+      expect(hits).toBe(3);
+    } finally {
+      await client.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
