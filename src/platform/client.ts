@@ -125,6 +125,14 @@ const numberHeader = (headers: Record<string, string | string[] | undefined>, na
   return Number.isFinite(n) ? n : undefined;
 };
 
+/**
+ * Whether a short page's size could be the platform's page cap. A cap is a configured number: at
+ * least the platform's own default page (10 for `/medias`, platform-facts.md), and round — a multiple
+ * of 5 or a power of two (10, 16, 20, 25, 50, 64, 100…). A page of 11 or 37 items is the end of its
+ * list, which keeps the walk of a ticket's growing events at one request (10 requests a minute).
+ */
+const couldBeCap = (n: number) => n >= 10 && (n % 5 === 0 || (n & (n - 1)) === 0);
+
 /** Turns an input value into its query-string form (spec convention 1). */
 function wireValue(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
@@ -233,9 +241,9 @@ export class PlatformCore {
    *
    * A page shorter than asked is not the end by itself: the platform may cap pages below `limit`
    * (platform-facts.md: the maximum page size is unpublished). `total`/`next_offset` decide when given;
-   * otherwise a short page ends the walk only when it is knowable (shorter than the learned cap, or than
-   * a page this list already returned, which no cap could have cut); else the next page is fetched, and
-   * if it has items the cap is learned and asked for from then on.
+   * otherwise a short page ends the walk only when it is knowable (shorter than the learned cap, than
+   * a page this list already returned, which no cap could have cut, or of a size no one would choose
+   * as a cap); else the next page is fetched, and if it has items the cap is learned and asked for.
    */
   async *paginate<N extends ListEndpointName>(
     name: N,
@@ -284,9 +292,10 @@ export class PlatformCore {
         continue;
       }
       if (got >= limit) continue;
-      // No cap cut a page shorter than the learned cap, or than a page this list already returned.
+      // No cap cut a page shorter than the learned cap or than a page this list already returned, nor
+      // one whose size no one would configure as a cap: the knowable ends cost no further request.
       const learned = this.findings.learnedPageCap;
-      if (got < longest || (learned !== undefined && got < learned)) return;
+      if (got < longest || !couldBeCap(got) || (learned !== undefined && got < learned)) return;
       unsure = { limit, got }; // unknowable without asking: the next page tells
     }
   }

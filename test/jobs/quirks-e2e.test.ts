@@ -62,15 +62,16 @@ describe('identity and permissions when /users/me says enterpriseId and user pag
         email: `q${i}@acme.example`,
         lastName: `${i}`,
       });
-    const zoe = state.addUser({
-      ...filler,
-      enterpriseId: 1,
+    // Created through the API, as an admin would: the client's cached user pages are dropped.
+    const { id } = await f.platform.client.createUser({
       username: 'zoe',
+      password: 'x',
       email: 'zoe@acme.example',
       firstName: 'Zoe',
-      lastName: 'Late',
-      groups: [level1?.id ?? 0],
     });
+    const zoe = state.users.get(Number(id));
+    if (!zoe || !level1) throw new Error('zoe and Level 1 exist');
+    zoe.groups = [level1.id];
     expect(state.liveUsers(1).indexOf(zoe)).toBeGreaterThanOrEqual(20);
     f.slack.addUser({ id: 'UZOE', tz: 'UTC', email: 'zoe@acme.example' });
     const cmd = await f.command('list group Level 1', 'UZOE', 'CQ1', '/ticket');
