@@ -2,13 +2,17 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Logger } from '../observability/logger.js';
+import { looseMap } from '../platform/schemas.js';
 
-/** A platform webhook delivery (platform-facts.md): `{event, time, object, objectId, props}`. */
+/**
+ * A platform webhook delivery (platform-facts.md): `{event, time, object, objectId, props}`; empty
+ * `props` may come as `[]` (a PHP backend's empty object).
+ */
 const delivery = z.looseObject({
   event: z.string(),
   object: z.string(),
   objectId: z.union([z.string(), z.number()]),
-  props: z.record(z.string(), z.unknown()).nullish(),
+  props: looseMap.nullish(),
 });
 
 export interface WebhookOptions {

@@ -127,6 +127,14 @@ const numberHeader = (headers: Record<string, string | string[] | undefined>, na
   return Number.isFinite(n) ? n : undefined;
 };
 
+/**
+ * Whether a short page's size could be the platform's page cap. A cap is a configured number: at
+ * least the platform's own default page (10 for `/medias`, platform-facts.md), and round — a multiple
+ * of 5 or a power of two (10, 16, 20, 25, 50, 64, 100…). A page of 11 or 37 items is the end of its
+ * list, which keeps the walk of a ticket's growing events at one request (10 requests a minute).
+ */
+const couldBeCap = (n: number) => n >= 10 && (n % 5 === 0 || (n & (n - 1)) === 0);
+
 /** Turns an input value into its query-string form (spec convention 1). */
 function wireValue(v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;
@@ -150,6 +158,8 @@ export class PlatformCore {
   private readonly maxAttempts: number;
   private readonly backoffBaseMs: number;
   private readonly logger: ClientLogger | undefined;
+  /** The longest page each list operation has returned: a shorter page of it cannot have been capped. */
+  private readonly longestPage = new Map<string, number>();
 
   constructor(options: PlatformClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -208,7 +218,11 @@ export class PlatformCore {
     const qs = query.toString();
     const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
 
-    const send = () => this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
+    const send = async () => {
+      const answer = await this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
+      (spec.observe as ((o: unknown, f: PlatformFindings) => void) | undefined)?.(answer, this.findings);
+      return answer;
+    };
     if (spec.cache && !options?.fresh)
       return (await this.cache.getOrLoad(`${name} ${url}`, spec.cache, send)) as Output<N>;
     const result = await send();
@@ -225,29 +239,67 @@ export class PlatformCore {
     return (await this.send('downloadUrl', 'GET', 'stream', url, sameOrigin, options)) as Download;
   }
 
-  /** Walks every item of a list operation page by page (offset/limit), fetching a page only when needed. */
+  /**
+   * Walks every item of a list operation page by page (offset/limit), fetching a page only when needed.
+   *
+   * A page shorter than asked is not the end by itself: the platform may cap pages below `limit`
+   * (platform-facts.md: the maximum page size is unpublished). `total`/`next_offset` decide when given;
+   * otherwise a short page ends the walk only when it is knowable (shorter than the learned cap, than
+   * a page this list already returned, which no cap could have cut, or of a size no one would choose
+   * as a cap); else the next page is fetched, and if it has items the cap is learned and asked for.
+   */
   async *paginate<N extends ListEndpointName>(
     name: N,
     input: Input<N>,
     options: CallOptions & { pageSize?: number } = {},
   ): AsyncGenerator<Item<N>> {
     const base = input as Record<string, unknown>;
-    const limit = (base.limit as number | undefined) ?? options.pageSize ?? 100;
+    const asked = (base.limit as number | undefined) ?? options.pageSize ?? 100;
     let offset = (base.offset as number | undefined) ?? 0;
+    let previousFirst: string | undefined;
+    /** A short page whose end was unknowable: if the next page has items, the platform caps at its size. */
+    let unsure: { limit: number; got: number } | undefined;
     for (;;) {
+      const cap = this.findings.learnedPageCap;
+      const limit = cap === undefined ? asked : Math.min(asked, cap);
       const page = (await this.call(
         name,
         ...([{ ...base, offset, limit }, options] as unknown as Args<N>),
       )) as Page<Item<N>>;
+      const got = page.items.length;
+      if (got === 0) return;
+      // A platform that ignores `offset` would send the same page forever.
+      const first = JSON.stringify(page.items[0]);
+      if (first === previousFirst) {
+        this.findings.guess(`${name}.offset`, 'ignored', 'the same page came back for the next offset');
+        return;
+      }
+      previousFirst = first;
+      // A cap makes every page but the last the same size: a longer page means the short one was not
+      // cut (the list grew, or a cached page was older), so nothing is learned from it.
+      if (unsure && got <= unsure.got) this.findings.pageCapped(unsure.limit, unsure.got);
+      unsure = undefined;
       yield* page.items;
-      if (page.items.length === 0) return;
+      const longest = this.longestPage.get(name) ?? 0;
+      this.longestPage.set(name, Math.max(longest, got));
       if (page.nextOffset !== undefined) {
         if (page.nextOffset <= offset) return;
+        if (got < limit) this.findings.pageCapped(limit, got); // fewer than asked, and more to come
         offset = page.nextOffset;
-      } else {
-        offset += page.items.length;
-        if (page.total !== undefined ? offset >= page.total : page.items.length < limit) return;
+        continue;
       }
+      offset += got;
+      if (page.total !== undefined) {
+        if (offset >= page.total) return;
+        this.findings.pageCapped(limit, got);
+        continue;
+      }
+      if (got >= limit) continue;
+      // No cap cut a page shorter than the learned cap or than a page this list already returned, nor
+      // one whose size no one would configure as a cap: the knowable ends cost no further request.
+      const learned = this.findings.learnedPageCap;
+      if (got < longest || !couldBeCap(got) || (learned !== undefined && got < learned)) return;
+      unsure = { limit, got }; // unknowable without asking: the next page tells
     }
   }
 
@@ -341,6 +393,7 @@ export class PlatformCore {
             name,
             issue?.path.map(String).join('.') ?? '',
             issue?.message ?? 'invalid',
+            issue?.code === 'custom',
           );
         }
         return out.data;

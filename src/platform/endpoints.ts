@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PlatformFindings } from './findings.js';
 import {
   anyAnswer,
   calendarDate,
@@ -10,6 +11,7 @@ import {
   idAnswer,
   intId,
   listOfRecords,
+  type MeRecord,
   mediaRecord,
   meRecord,
   paging,
@@ -57,6 +59,8 @@ export interface EndpointSpec {
   auth?: false;
   cache?: string;
   invalidates?: readonly string[];
+  /** Looks at a fresh answer (not a cached one) and records what it teaches in `platform.findings`. */
+  observe?: (output: never, findings: PlatformFindings) => void;
 }
 
 const endpoint = <const E extends EndpointSpec>(e: E): E => e;
@@ -185,6 +189,7 @@ export const endpoints = {
   getConference: endpoint({
     method: 'GET',
     path: '/api/v3/conferences/{conferenceId}',
+    inferred: 'the join-link field (url, joinLink, join_url… read by join-links.ts: tolerated)',
     input: z.object({ conferenceId: userRef, scope: ssoScope.optional() }),
     output: conferenceRecord,
   }),
@@ -254,6 +259,9 @@ export const endpoints = {
     input: z.object({}),
     output: meRecord,
     cache: 'me',
+    inferred:
+      'the enterprise id field: enterprise_id, enterpriseId or enterprise.id are all read (tolerated)',
+    observe: (me: MeRecord, findings) => findings.enterpriseIdFoundIn(me.enterprise_id_field),
   }),
   getUserIdByEmail: endpoint({
     method: 'GET',
@@ -365,7 +373,9 @@ export const endpoints = {
   getTicket: endpoint({
     method: 'GET',
     path: '/api/v3/tickets/{ticketId}',
-    inferred: 'path',
+    inferred:
+      'path; join-link field names (every plausible name read by join-links.ts: tolerated); ' +
+      'requestor/agent may be [] (tolerated)',
     input: z.object({ ticketId: intId }),
     output: ticketRecord,
   }),
@@ -386,7 +396,7 @@ export const endpoints = {
   listTickets: endpoint({
     method: 'GET',
     path: '/api/v3/tickets',
-    inferred: 'path and every filter name',
+    inferred: 'path and every filter name; the page cap (learned by paginate: tolerated)',
     input: z.object({
       createdAfter: utcDateTime.optional(),
       createdBefore: utcDateTime.optional(),
@@ -439,6 +449,7 @@ export const endpoints = {
   listTicketEvents: endpoint({
     method: 'GET',
     path: '/api/v3/tickets/{ticketId}/events',
+    inferred: 'an event’s data may be [] (tolerated); the page cap (learned by paginate: tolerated)',
     input: z.object({ ticketId: intId, ...paging }),
     output: listOfRecords(ticketEventRecord),
   }),
@@ -462,6 +473,7 @@ export const endpoints = {
   getTicketsReport: endpoint({
     method: 'GET',
     path: '/api/v3/enterprises/{enterpriseId}/tickets/report',
+    inferred: 'every field name (kept as sent); the report or its sections may be [] (tolerated)',
     input: z.object({
       enterpriseId: intId,
       startTime: reportTime,

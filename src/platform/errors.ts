@@ -41,22 +41,71 @@ const statusLabels: Record<number, string> = {
   504: 'Gateway timeout',
 };
 
-/** Reads the platform's explanation from an error body of unknown shape (`error`, `message`, `detail(s)`). */
+/** What an error body was: a JSON explanation, a web page (a proxy or a wrong path), text, or nothing. */
+export type ErrorBodyKind = 'json' | 'html' | 'text' | 'empty';
+
+const looksLikeHtml = (s: string) =>
+  /^\s*(<!doctype html|<html|<head|<body)|<\/(html|body|title|h1|p)>/i.test(s);
+
+const entities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+const decode = (s: string) =>
+  s.replace(/&(#\d+|[a-z]+);/gi, (m, e: string) =>
+    e.startsWith('#') ? String.fromCharCode(Number(e.slice(1))) : (entities[e.toLowerCase()] ?? m),
+  );
+const squash = (s: string) => decode(s).replace(/\s+/g, ' ').trim();
+
+/** The words of a web page: its <title>, else its text without markup, scripts or styles. */
+function pageText(html: string): string | undefined {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
+  if (title && squash(title)) return squash(title).slice(0, 200);
+  const text = squash(html.replace(/<(script|style)[^>]*>[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '));
+  return text.slice(0, 200) || undefined;
+}
+
+/** One field of a JSON error body in words: a string, `{message}`, a list of those, or compact JSON. */
+function words(v: unknown): string | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (Array.isArray(v)) {
+    const parts = v.map(words).filter((x): x is string => !!x);
+    return parts.length ? parts.join('; ') : undefined;
+  }
+  const o = v as Record<string, unknown>;
+  const text = words(o.message) ?? words(o.error) ?? words(o.detail);
+  if (text) return typeof o.field === 'string' ? `${o.field}: ${text}` : text;
+  return JSON.stringify(v);
+}
+
+export function errorBodyKind(body: unknown): ErrorBodyKind {
+  if (body === undefined || body === null || (typeof body === 'string' && !body.trim())) return 'empty';
+  if (typeof body === 'string') return looksLikeHtml(body) ? 'html' : 'text';
+  return 'json';
+}
+
+/** Reads the platform's explanation from an error body of unknown shape (`error`, `message`, `detail(s)`, HTML, text). */
 export function describeErrorBody(body: unknown): string | undefined {
-  if (typeof body === 'string') return body.trim().slice(0, 300) || undefined;
+  if (typeof body === 'string') {
+    if (looksLikeHtml(body)) return pageText(body);
+    return body.trim().slice(0, 300) || undefined;
+  }
   if (body === null || typeof body !== 'object') return undefined;
   const b = body as Record<string, unknown>;
-  const parts = [b.error, b.message, b.detail, b.details]
-    .map((v) => (typeof v === 'string' ? v : v === undefined ? undefined : JSON.stringify(v)))
+  const parts = [b.error, b.message, b.detail, b.details, b.errors]
+    .map(words)
     .filter((v): v is string => typeof v === 'string' && v.length > 0);
   return parts.length ? [...new Set(parts)].join(' — ').slice(0, 300) : undefined;
 }
+
+/** Said when an answer looks like it came from a web server rather than the API. */
+const checkUrl = 'check PLATFORM_URL (it should end in the host, e.g. https://cloud.apizee.com)';
 
 /** The platform answered with a non-success status. */
 export class PlatformHttpError extends PlatformError {
   readonly code = 'platform_http';
   readonly label: string;
   readonly detail: string | undefined;
+  readonly bodyKind: ErrorBodyKind;
   constructor(
     readonly operation: string,
     readonly status: number,
@@ -68,9 +117,11 @@ export class PlatformHttpError extends PlatformError {
     this.name = 'PlatformHttpError';
     this.label = label;
     this.detail = detail;
+    this.bodyKind = errorBodyKind(body);
   }
   get userMessage(): string {
     const why = this.detail ? ` (${this.detail})` : '';
+    const page = this.bodyKind === 'html';
     switch (this.status) {
       case 400:
         return `The video platform refused the request${why}.`;
@@ -79,10 +130,20 @@ export class PlatformHttpError extends PlatformError {
       case 403:
         return `The video platform says you are not allowed to do that${why}.`;
       case 404:
-        return 'The video platform has no such item: it may have been deleted.';
+      case 405:
+        // The API answers its own 404s in JSON; a web page means the request missed the API.
+        if (page)
+          return `The video platform answered with a web page${why} instead of the API: an administrator should ${checkUrl}.`;
+        return this.bodyKind === 'empty'
+          ? `The video platform has no such item: it may have been deleted. If this happens for everything, an administrator should ${checkUrl}.`
+          : 'The video platform has no such item: it may have been deleted.';
       default:
-        return this.status >= 500
-          ? 'The video platform had an internal error. Please try again in a moment.'
+        if (this.status >= 500)
+          return 'The video platform had an internal error. Please try again in a moment.';
+        if (page)
+          return `The video platform answered ${this.status} ${this.label} with a web page${why}: an administrator should ${checkUrl}.`;
+        return this.bodyKind === 'empty'
+          ? `The video platform answered ${this.status} ${this.label} without saying why. Please try again; if it persists, an administrator should check the confdesk log.`
           : `The video platform answered ${this.status} ${this.label}${why}.`;
     }
   }
@@ -127,12 +188,16 @@ export class PlatformResponseError extends PlatformError {
     readonly operation: string,
     readonly field: string,
     readonly problem: string,
+    /** The problem is a sentence written for people (it names the fix), not a schema detail. */
+    readonly explained = false,
   ) {
     super(`${operation}: unexpected response at ${field || '(root)'}: ${problem}`);
     this.name = 'PlatformResponseError';
   }
   get userMessage(): string {
-    return 'The video platform sent an answer confdesk did not understand. The team has been told.';
+    return this.explained
+      ? `The video platform sent an answer confdesk cannot use: ${this.problem}.`
+      : 'The video platform sent an answer confdesk did not understand. The team has been told.';
   }
 }
 

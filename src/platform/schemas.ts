@@ -206,6 +206,19 @@ const num = z.union([
 ]);
 const optionalNullable = <T extends z.ZodType>(t: T) => t.nullish().transform((v) => v ?? undefined);
 
+/** A PHP backend writes an empty object as `[]` (platform-facts.md): read that as "nothing". */
+const isEmptyArray = (v: unknown) => Array.isArray(v) && v.length === 0;
+
+/** An optional object that may come as `[]` when empty: read as absent. */
+const optionalObject = <T extends z.ZodType>(t: T) =>
+  z.preprocess((v) => (isEmptyArray(v) ? undefined : v), optionalNullable(t));
+
+/** A map (event `data`, webhook `props`) that may come as `[]` when empty: read as `{}`. */
+export const looseMap = z.preprocess((v) => (isEmptyArray(v) ? {} : v), z.record(z.string(), z.unknown()));
+
+/** A whole answer that is an object, or `[]` when the platform has nothing to say (report, statistics). */
+const objectAnswer = <T extends z.ZodType>(t: T) => z.preprocess((v) => (isEmptyArray(v) ? {} : v), t);
+
 /** A person as the platform embeds them (agent, moderator, created_by): an id, a username, or an object. */
 export const personRef = z.union([
   recordId,
@@ -230,8 +243,8 @@ export const conferenceRecord = z.looseObject({
   duration: optionalNullable(num),
   status: optionalNullable(z.string()),
   participants: optionalNullable(z.union([z.array(z.unknown()), z.string()])),
-  moderator: optionalNullable(personRef),
-  created_by: optionalNullable(personRef),
+  moderator: optionalObject(personRef),
+  created_by: optionalObject(personRef),
   created: optionalNullable(timestamp),
   modified: optionalNullable(timestamp),
 });
@@ -250,10 +263,51 @@ export const userRecord = z.looseObject({
 });
 export type UserRecord = z.output<typeof userRecord>;
 
-export const meRecord = userRecord.extend({
-  enterprise_id: recordId,
-  enterprise: optionalNullable(z.looseObject({ id: recordId.optional(), name: z.string().nullish() })),
-});
+/** Where `/users/me` may carry the enterprise id, in the order they are tried (platform-facts.md: unknown). */
+export const enterpriseIdFields = ['enterprise_id', 'enterpriseId', 'enterprise.id'] as const;
+
+/** The enterprise id of a `/users/me` answer and the field it was found in; undefined when none has one. */
+export function findEnterpriseId(me: Record<string, unknown>): { id: number; field: string } | undefined {
+  const enterprise = me.enterprise;
+  const nested =
+    enterprise && typeof enterprise === 'object' ? (enterprise as Record<string, unknown>).id : undefined;
+  const candidates: [string, unknown][] = [
+    ['enterprise_id', me.enterprise_id],
+    ['enterpriseId', me.enterpriseId],
+    ['enterprise.id', nested],
+  ];
+  for (const [field, v] of candidates)
+    if ((typeof v === 'number' && Number.isInteger(v) && v > 0) || (typeof v === 'string' && /^\d+$/.test(v)))
+      return { id: Number(v), field };
+  return undefined;
+}
+
+/**
+ * `/users/me`: the enterprise id is read here, in ONE place, from whichever field carries it, and
+ * normalised to `enterprise_id` (a number); `enterprise_id_field` says where it was found.
+ */
+export const meRecord = userRecord
+  .extend({
+    enterprise_id: z.unknown().optional(),
+    enterprise: optionalObject(z.looseObject({ id: recordId.optional(), name: z.string().nullish() })),
+  })
+  .transform((me, ctx) => {
+    const found = findEnterpriseId(me);
+    if (!found) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['enterprise_id'],
+        message:
+          `/users/me carries no enterprise id (looked for ${enterpriseIdFields.join(', ')}); ` +
+          'check that PLATFORM_URL is the Apizee API host and that the token belongs to a user of an enterprise',
+      });
+      return z.NEVER;
+    }
+    return { ...me, enterprise_id: found.id, enterprise_id_field: found.field } as typeof me & {
+      enterprise_id: number;
+      enterprise_id_field: string;
+    };
+  });
 export type MeRecord = z.output<typeof meRecord>;
 
 export const groupRecord = z.looseObject({ id: recordId, name: optionalNullable(z.string()) });
@@ -294,8 +348,8 @@ export const ticketRecord = z.looseObject({
   end_time: optionalNullable(timestamp),
   duration: optionalNullable(num),
   group_id: optionalNullable(recordId),
-  agent: optionalNullable(personRef),
-  requestor: optionalNullable(
+  agent: optionalObject(personRef),
+  requestor: optionalObject(
     z.looseObject({
       name: z.string().nullish(),
       phone: stringOrList.nullish(),
@@ -310,22 +364,24 @@ export const ticketEventRecord = z.looseObject({
   eventName: z.string(),
   timestamp: timestamp,
   source: optionalNullable(z.string()),
-  data: optionalNullable(z.record(z.string(), z.unknown())),
+  data: optionalNullable(looseMap),
 });
 export type TicketEventRecord = z.output<typeof ticketEventRecord>;
 
-export const statisticsRecord = z.looseObject({
-  user_count: optionalNullable(num),
-  disk_usage: optionalNullable(num),
-  sms_count: optionalNullable(num),
-  session_count: optionalNullable(num),
-  session_duration: optionalNullable(num),
-  session_billing_duration: optionalNullable(num),
-});
+export const statisticsRecord = objectAnswer(
+  z.looseObject({
+    user_count: optionalNullable(num),
+    disk_usage: optionalNullable(num),
+    sms_count: optionalNullable(num),
+    session_count: optionalNullable(num),
+    session_duration: optionalNullable(num),
+    session_billing_duration: optionalNullable(num),
+  }),
+);
 export type StatisticsRecord = z.output<typeof statisticsRecord>;
 
 /** The tickets report: its field names are not published, so everything is kept as sent. */
-export const ticketsReport = z.looseObject({});
+export const ticketsReport = objectAnswer(z.looseObject({}));
 export type TicketsReport = z.output<typeof ticketsReport>;
 
 /** The export answer: "a resource used to fetch the exported file" (shape inferred). */

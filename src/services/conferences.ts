@@ -4,6 +4,7 @@ import type { ListQuery } from '../blocks/conference-list.js';
 import { listPageSize, type MediaSummary } from '../blocks/conference-list.js';
 import type { Action, Subject } from '../domain/policy.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
+import { conferenceJoinLink, type JoinLinkObserver } from '../platform/join-links.js';
 import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
 import type { AccessService, Asker } from './access.js';
 import { ConfdeskError } from './errors.js';
@@ -35,7 +36,7 @@ function participantsOf(p: ConferenceRecord['participants']): string[] {
 }
 
 /** The card's view of a platform record. */
-export function summarize(r: ConferenceRecord): ConferenceSummary {
+export function summarize(r: ConferenceRecord, links?: JoinLinkObserver): ConferenceSummary {
   return {
     id: String(r.id),
     name: r.name ?? `Conference ${r.id}`,
@@ -45,7 +46,7 @@ export function summarize(r: ConferenceRecord): ConferenceSummary {
     status: r.status,
     participants: participantsOf(r.participants),
     moderator: personOf(r.moderator),
-    joinUrl: r.url && /^https?:\/\//.test(r.url) ? r.url : undefined,
+    joinUrl: conferenceJoinLink(r, links),
   };
 }
 
@@ -172,7 +173,7 @@ export class ConferenceService {
       >[0],
       interactive,
     );
-    return this.merge(summarize(created), v, participants, moderator);
+    return this.merge(summarize(created, this.platform.findings), v, participants, moderator);
   }
 
   /** Updates after checking the actor may; only what the form holds is sent (PUT). */
@@ -190,7 +191,12 @@ export class ConferenceService {
     );
     // The update's answer is not specified: use it when it is a conference record, else what was known.
     const parsed = conferenceRecord.safeParse(answer);
-    return this.merge(parsed.success ? summarize(parsed.data) : before, v, participants, moderator);
+    return this.merge(
+      parsed.success ? summarize(parsed.data, this.platform.findings) : before,
+      v,
+      participants,
+      moderator,
+    );
   }
 
   async remove(actorId: string, conferenceId: string): Promise<ConferenceSummary> {
@@ -224,7 +230,7 @@ export class ConferenceService {
       action,
       async () => {
         const record = await this.platform.getConference({ conferenceId: ref }, interactive);
-        return { record, conference: summarize(record) };
+        return { record, conference: summarize(record, this.platform.findings) };
       },
       (o) => conferenceSubject(o.conference),
     );
@@ -262,7 +268,9 @@ export class ConferenceService {
     const ended = (c: ConferenceSummary) =>
       c.status === 'ended' ||
       (c.start !== undefined && c.start.getTime() + (c.duration ?? 60) * 60_000 < now.getTime());
-    const items = page.items.map(summarize).filter((c) => q.filter !== 'upcoming' || !ended(c));
+    const items = page.items
+      .map((r) => summarize(r, this.platform.findings))
+      .filter((c) => q.filter !== 'upcoming' || !ended(c));
     const hasMore = page.nextOffset !== undefined || q.offset + page.items.length < (page.total ?? 0);
     return { items, total: q.filter === 'upcoming' ? undefined : page.total, hasMore };
   }

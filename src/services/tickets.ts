@@ -5,6 +5,7 @@ import type { Action, Subject } from '../domain/policy.js';
 import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
 import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
+import { type JoinLinkObserver, ticketJoinLinks } from '../platform/join-links.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import type { AccessService } from './access.js';
 import { ConfdeskError } from './errors.js';
@@ -24,9 +25,11 @@ function personLabel(p: TicketRecord['agent']): { id?: string; label: string } |
 }
 
 /** The card's view of a platform ticket record. */
-export function summarizeTicket(r: TicketRecord, groupNames: Map<string, string> = new Map()): TicketSummary {
-  const extra = r as Record<string, unknown>;
-  const url = (v: unknown) => (typeof v === 'string' && /^https?:\/\//.test(v) ? v : undefined);
+export function summarizeTicket(
+  r: TicketRecord,
+  groupNames: Map<string, string> = new Map(),
+  links?: JoinLinkObserver,
+): TicketSummary {
   const groupId = r.group_id === undefined ? undefined : String(r.group_id);
   return {
     id: String(r.id),
@@ -45,8 +48,7 @@ export function summarizeTicket(r: TicketRecord, groupNames: Map<string, string>
     start: r.start_time,
     duration: r.duration,
     modified: r.modified,
-    agentUrl: url(extra.agent_url),
-    guestUrl: url(extra.guest_url),
+    ...ticketJoinLinks(r, links),
   };
 }
 
@@ -261,7 +263,7 @@ export class TicketService {
       },
       interactive,
     );
-    const items = page.items.map((r) => summarizeTicket(r, groups));
+    const items = page.items.map((r) => summarizeTicket(r, groups, this.platform.findings));
     const hasMore = page.nextOffset !== undefined || offset + page.items.length < (page.total ?? 0);
     return { items, total: page.total, hasMore };
   }
@@ -330,12 +332,12 @@ export class TicketService {
       typeof ticket === 'string'
         ? await this.platform.getTicket({ ticketId: ticket }, { priority: 'background' })
         : ticket;
-    return summarizeTicket(record, await this.groupNames());
+    return summarizeTicket(record, await this.groupNames(), this.platform.findings);
   }
 
   /** A ticket by id, or by its reference. */
   async get(ref: string): Promise<TicketSummary> {
-    return summarizeTicket(await this.record(ref), await this.groupNames());
+    return summarizeTicket(await this.record(ref), await this.groupNames(), this.platform.findings);
   }
 
   private async record(ref: string): Promise<TicketRecord> {

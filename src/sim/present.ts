@@ -1,5 +1,9 @@
 import type { SimConference, SimMedia, SimTicket, SimUser } from './model.js';
+import type { SimQuirks } from './server.js';
 import type { SimState } from './state.js';
+
+/** The quirks that change how records are written. */
+type ShapeQuirks = Pick<SimQuirks, 'emptyObjectsAsArrays' | 'unknownJoinLinkNames'>;
 
 /** Timestamps as the real service writes them: with an offset, not `Z` (platform-facts.md). */
 export const iso = (ms: number | undefined) =>
@@ -20,7 +24,20 @@ export function presentUser(u: SimUser) {
   };
 }
 
-export function presentConference(c: SimConference, state: SimState, scopes: string[] = []) {
+export function presentConference(
+  c: SimConference,
+  state: SimState,
+  scopes: string[] = [],
+  quirks?: ShapeQuirks,
+) {
+  const wire = conferenceWire(c, state, scopes);
+  if (!quirks?.unknownJoinLinkNames) return wire;
+  // The join link under a name confdesk does not try first.
+  const { url, ...rest } = wire;
+  return { ...rest, joinLink: url };
+}
+
+function conferenceWire(c: SimConference, state: SimState, scopes: string[]) {
   const moderator = state.users.get(c.moderatorId);
   const creator = state.users.get(c.createdBy);
   const now = state.now();
@@ -57,7 +74,27 @@ export function presentConference(c: SimConference, state: SimState, scopes: str
 
 const fullName = (u: SimUser) => `${u.firstName} ${u.lastName}`.trim();
 
-export function presentTicket(t: SimTicket, state: SimState) {
+export function presentTicket(t: SimTicket, state: SimState, quirks?: ShapeQuirks) {
+  const wire: Record<string, unknown> = ticketWire(t, state);
+  if (quirks?.unknownJoinLinkNames) {
+    const { agent_url, guest_url, ...rest } = wire;
+    return phpTicket({ ...rest, links: { agent: agent_url, guest: guest_url } }, quirks);
+  }
+  return phpTicket(wire, quirks);
+}
+
+/** As a PHP backend writes a ticket: no agent and an empty requestor are empty objects (then `[]`). */
+function phpTicket(wire: Record<string, unknown>, quirks: ShapeQuirks | undefined) {
+  if (!quirks?.emptyObjectsAsArrays) return wire;
+  const requestor = Object.fromEntries(
+    Object.entries(wire.requestor as Record<string, unknown>).filter(
+      ([, v]) => v !== null && !(Array.isArray(v) && v.length === 0),
+    ),
+  );
+  return { ...wire, agent: wire.agent ?? {}, requestor };
+}
+
+function ticketWire(t: SimTicket, state: SimState) {
   const agent = t.agentId === undefined ? undefined : state.users.get(t.agentId);
   const base = state.publicUrl();
   // A single phone is sent as a string, several as an array: both occur in the wild (platform-facts.md).
@@ -130,4 +167,13 @@ export function envelope<T>(all: T[], offset: number, limit: number) {
   const data = all.slice(offset, offset + limit);
   const next = offset + data.length;
   return { data, total: all.length, next_offset: next < all.length ? next : null };
+}
+
+/** A PHP backend's JSON: every empty object (associative array) is written as `[]`. */
+export function emptyObjectsAsArrays(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(emptyObjectsAsArrays);
+  if (value === null || typeof value !== 'object') return value;
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.length === 0) return [];
+  return Object.fromEntries(entries.map(([k, v]) => [k, emptyObjectsAsArrays(v)]));
 }

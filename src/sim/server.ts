@@ -5,7 +5,15 @@ import type { Readable } from 'node:stream';
 import { request } from 'undici';
 import { contentStream, zipStream } from './content.js';
 import type { SimEnterprise, SimTicket, SimUser } from './model.js';
-import { envelope, iso, presentConference, presentMedia, presentTicket, presentUser } from './present.js';
+import {
+  emptyObjectsAsArrays,
+  envelope,
+  iso,
+  presentConference,
+  presentMedia,
+  presentTicket,
+  presentUser,
+} from './present.js';
 import { bad, Params, SimHttpError } from './rules.js';
 import { type SimChange, SimState } from './state.js';
 
@@ -195,7 +203,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const sendWebhook = (change: SimChange) => {
     const target = webhook;
     if (!target) return;
-    const body = { ...change, time: Math.floor(now() / 1000) };
+    const sent = { ...change, time: Math.floor(now() / 1000) };
+    const body = quirks.emptyObjectsAsArrays ? emptyObjectsAsArrays(sent) : sent;
     setImmediate(() => {
       request(target.url, {
         method: 'POST',
@@ -296,6 +305,14 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     if (!/^\d+$/.test(v)) throw bad(name, 'must be a user id or all');
     return Number(v);
   };
+  /** The page size served: what was asked, at most the quirk's cap. */
+  const capped = (limit: number) => (quirks.pageCap > 0 ? Math.min(limit, quirks.pageCap) : limit);
+  /** A bare-array list page: `offset`/`limit` when given (everything otherwise), within the cap; no total. */
+  const barePage = <T>(ctx: Ctx, all: T[], defaultLimit = Number.POSITIVE_INFINITY): T[] => {
+    const offset = ctx.q.int('offset', { min: 0 }) ?? 0;
+    const limit = capped(ctx.q.int('limit', { min: 1, max: 1000 }) ?? defaultLimit);
+    return all.slice(offset, offset + limit);
+  };
   const sortBy = <T>(items: T[], key: (t: T) => string | number, order: 'asc' | 'desc') =>
     items.sort((a, b) => {
       const x = key(a);
@@ -384,7 +401,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       participants: p.participants ?? [],
       invite: p.invite ?? true,
     });
-    return { body: presentConference(conf, state) };
+    return { body: presentConference(conf, state, [], quirks) };
   });
   route('PUT', '/api/v3/conferences/{conferenceId}', (ctx) => {
     const conf = findConference(ctx);
@@ -393,7 +410,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     for (const [k, v] of Object.entries(p))
       if (v !== undefined) (conf as unknown as Record<string, unknown>)[k] = v;
     conf.modified = now();
-    return { body: presentConference(conf, state) };
+    return { body: presentConference(conf, state, [], quirks) };
   });
   route('DELETE', '/api/v3/conferences/{conferenceId}', (ctx) => {
     const conf = findConference(ctx);
@@ -419,7 +436,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       if (!['participant', 'media'].includes(s)) throw bad('scopes', 'available: participant, media');
     let list = [...state.conferences.values()]
       .filter((c) => c.enterpriseId === ctx.ent.id)
-      .map((c) => ({ c, wire: presentConference(c, state, scopes) }))
+      .map((c) => ({ c, wire: presentConference(c, state, scopes, quirks) }))
       .filter(({ c, wire }) => {
         if (
           moderator !== 'all' &&
@@ -448,13 +465,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       body: envelope(
         list.map((x) => x.wire),
         offset,
-        limit,
+        capped(limit),
       ),
     };
   });
   route('GET', '/api/v3/conferences/{conferenceId}', (ctx) => {
     for (const s of ctx.q.list('scope')) if (s !== 'sso') throw bad('scope', 'available scopes: sso');
-    return { body: presentConference(findConference(ctx), state) };
+    return { body: presentConference(findConference(ctx), state, [], quirks) };
   });
 
   // Media
@@ -501,7 +518,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       (m) => (orderby === 'title' ? m.title : orderby === 'size' ? m.size : (m.created ?? '')),
       order,
     );
-    return { body: envelope(list, offset, limit) };
+    return { body: envelope(list, offset, capped(limit)) };
   };
   const findMedia = (ctx: Ctx) => {
     const m = state.medias.get(Number(ctx.p.mediaId));
@@ -549,7 +566,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   // Enterprises, users, groups
   route('GET', '/api/v3/enterprises/{enterpriseId}/users', (ctx) => {
     sameEnterprise(ctx);
-    return { body: state.liveUsers(ctx.ent.id).map(presentUser) };
+    return { body: barePage(ctx, state.liveUsers(ctx.ent.id).map(presentUser)) };
   });
   route('POST', '/api/v3/users', (ctx) => {
     requireAdmin(ctx, 'creating a user');
@@ -607,12 +624,16 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     user.deleted = true;
     return { body: { id: user.id, deleted: true } };
   });
-  route('GET', '/api/v3/users/me', (ctx) => ({
-    body: {
-      ...presentUser(ctx.user),
-      enterprise: { id: ctx.ent.id, name: ctx.ent.name, quotas: ctx.ent.quotas, features: ctx.ent.features },
-    },
-  }));
+  route('GET', '/api/v3/users/me', (ctx) => {
+    const { enterprise_id, ...user } = presentUser(ctx.user);
+    const enterprise = { name: ctx.ent.name, quotas: ctx.ent.quotas, features: ctx.ent.features };
+    // The camel-case quirk: the id only as `enterpriseId`, nowhere else.
+    return {
+      body: quirks.camelEnterpriseId
+        ? { ...user, enterpriseId: enterprise_id, enterprise }
+        : { ...user, enterprise_id, enterprise: { id: ctx.ent.id, ...enterprise } },
+    };
+  });
   route('GET', '/api/v3/users/id', (ctx) => {
     const email = ctx.q.emails('email')[0];
     if (!email) throw bad('email', 'is required');
@@ -635,11 +656,14 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     sameEnterprise(ctx);
     const groups = [...state.groups.values()].filter((g) => g.enterpriseId === ctx.ent.id);
     return {
-      body: groups.map((g) => ({
-        id: g.id,
-        name: g.name,
-        member_count: state.liveUsers(ctx.ent.id).filter((u) => u.groups.includes(g.id)).length,
-      })),
+      body: barePage(
+        ctx,
+        groups.map((g) => ({
+          id: g.id,
+          name: g.name,
+          member_count: state.liveUsers(ctx.ent.id).filter((u) => u.groups.includes(g.id)).length,
+        })),
+      ),
     };
   });
   route('GET', '/api/v3/enterprises/{enterpriseId}/groups/{groupId}/members', (ctx) => {
@@ -647,10 +671,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     const g = state.groups.get(Number(ctx.p.groupId));
     if (!g || g.enterpriseId !== ctx.ent.id) throw new SimHttpError(404, 'Resource Not Found: group');
     return {
-      body: state
-        .liveUsers(ctx.ent.id)
-        .filter((u) => u.groups.includes(g.id))
-        .map(presentUser),
+      body: barePage(
+        ctx,
+        state
+          .liveUsers(ctx.ent.id)
+          .filter((u) => u.groups.includes(g.id))
+          .map(presentUser),
+      ),
     };
   });
 
@@ -688,9 +715,11 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       scopes: q.list('scope'),
       initialState: q.oneOf('state', TICKET_STATES),
     });
-    return { body: presentTicket(ticket, state) };
+    return { body: presentTicket(ticket, state, quirks) };
   });
-  route('GET', '/api/v3/tickets/{ticketId}', (ctx) => ({ body: presentTicket(findTicket(ctx), state) }));
+  route('GET', '/api/v3/tickets/{ticketId}', (ctx) => ({
+    body: presentTicket(findTicket(ctx), state, quirks),
+  }));
   route('PUT', '/api/v3/tickets/{ticketId}', (ctx) => {
     const t = findTicket(ctx);
     const { q } = ctx;
@@ -770,9 +799,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     );
     return {
       body: envelope(
-        list.map((t) => presentTicket(t, state)),
+        list.map((t) => presentTicket(t, state, quirks)),
         offset,
-        limit,
+        capped(limit),
       ),
     };
   });
@@ -796,10 +825,9 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   });
   route('GET', '/api/v3/tickets/{ticketId}/events', (ctx) => {
     const t = findTicket(ctx);
-    const { offset, limit } = ctx.q.paging(1000);
     const events = [...t.events].sort((a, b) => a.timestamp - b.timestamp || (a.id < b.id ? -1 : 1));
     return {
-      body: events.slice(offset, offset + limit).map((e) => ({
+      body: barePage(ctx, events, 1000).map((e) => ({
         id: e.id,
         eventName: e.eventName,
         timestamp: iso(e.timestamp),
@@ -812,7 +840,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     const t = findTicket(ctx);
     const format = ctx.q.oneOf('format', ['json', 'csv'] as const) ?? 'json';
     const timeline = ctx.q.bool('timeline') ?? false;
-    const wire = presentTicket(t, state);
+    const wire = presentTicket(t, state, quirks);
     const medias = [...state.medias.values()]
       .filter((m) => m.ticketId === t.id)
       .map((m) => presentMedia(m, state));
@@ -968,11 +996,11 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   });
   admin('POST', '/_sim/tickets/{ticketId}/guest-join', (ctx) => {
     state.guestJoins(simTicket(ctx));
-    return { body: presentTicket(simTicket(ctx), state) };
+    return { body: presentTicket(simTicket(ctx), state, quirks) };
   });
   admin('POST', '/_sim/tickets/{ticketId}/session-end', (ctx) => {
     state.sessionEnds(simTicket(ctx));
-    return { body: presentTicket(simTicket(ctx), state) };
+    return { body: presentTicket(simTicket(ctx), state, quirks) };
   });
   admin('POST', '/_sim/tickets/{ticketId}/picture', (ctx) => ({
     body: presentMedia(state.takePicture(simTicket(ctx)), state),
@@ -1155,7 +1183,11 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       } else {
         res
           .writeHead(status, { 'content-type': 'application/json', ...headers })
-          .end(JSON.stringify(reply.body));
+          .end(
+            JSON.stringify(
+              isApi && quirks.emptyObjectsAsArrays ? emptyObjectsAsArrays(reply.body) : reply.body,
+            ),
+          );
       }
     } catch (error) {
       const e =
