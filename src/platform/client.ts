@@ -290,7 +290,7 @@ export class PlatformCore {
       const wait = this.budget.estimateWaitMs(priority);
       if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
         throw new PlatformRateLimitedError(name, wait);
-      await this.budget.acquire(priority, options.signal);
+      const grantedAt = await this.budget.acquire(priority, options.signal);
       const started = Date.now();
       let response: Dispatcher.ResponseData;
       try {
@@ -300,7 +300,9 @@ export class PlatformCore {
           headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
           ...(options.signal ? { signal: options.signal } : {}),
         });
+        this.budget.answered(grantedAt);
       } catch (error) {
+        this.budget.answered(grantedAt);
         if (options.signal?.aborted) throw error;
         const code = (error as { code?: string }).code;
         const failure = new PlatformNetworkError(

@@ -17,7 +17,7 @@ export interface RateBudgetOptions {
 const alignMarginMs = 1_500;
 
 interface Waiter {
-  resolve: () => void;
+  resolve: (grantedAt: number) => void;
   reject: (e: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
@@ -56,10 +56,13 @@ export class RateBudget {
     this.now = options.now ?? Date.now;
   }
 
-  /** Resolves when a request of this priority may be sent. Rejects with the signal's reason if aborted. */
-  acquire(priority: Priority, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a request of this priority may be sent, with the instant it was granted (to give
+   * to `answered`). Rejects with the signal's reason if aborted.
+   */
+  acquire(priority: Priority, signal?: AbortSignal): Promise<number> {
     signal?.throwIfAborted();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
@@ -129,6 +132,18 @@ export class RateBudget {
     return reset > 0 && grantedAt < reset - alignMarginMs ? Math.min(slide, reset) : slide;
   }
 
+  /**
+   * The answer to the request granted at `grantedAt` arrived: the platform counted it somewhere
+   * between then and now, so it is counted from now (a slow first connection must not let the
+   * request a window later arrive before the platform's window is over).
+   */
+  answered(grantedAt: number): void {
+    const i = this.granted.indexOf(grantedAt);
+    if (i < 0) return;
+    this.granted.splice(i, 1);
+    this.granted.push(Math.max(grantedAt, this.now()));
+  }
+
   /** A 429 arrived: nothing is sent before `waitMs` has passed. */
   pauseFor(waitMs: number): void {
     this.blockedUntil = Math.max(this.blockedUntil, this.now() + waitMs);
@@ -181,7 +196,7 @@ export class RateBudget {
       this.granted.push(now);
       if (this.serverRemaining !== undefined) this.serverRemaining--;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.resolve();
+      waiter.resolve(now);
     }
     this.schedule();
   }
