@@ -11,7 +11,7 @@ import { durationExamples, parseWhen, pastGraceMs, whenExamples } from '../../do
 import { notKeptNotice } from '../../services/kept.js';
 import { detach } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
-import { describeError, inviteFix, workingText } from '../describe-error.js';
+import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
 
@@ -134,7 +134,10 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
             if (typeof view === 'string') return respond({ response_type: 'ephemeral', text: view });
             await client.views.open({ trigger_id: command.trigger_id, view: view as never });
           });
-        return later(() => handleDigestCommand(deps, cmd.args, { user, channel }, respond));
+        return later(async () => {
+          await tellIfSlow(respond, 'Working on the digest', deps.conferences.waitMs());
+          await handleDigestCommand(deps, cmd.args, { user, channel }, respond);
+        });
       case 'usage':
         return ack({ response_type: 'ephemeral', text: `${cmd.error}\n\n${conferenceUsage}` });
       case 'list': {
