@@ -164,11 +164,16 @@ export class Poller {
         background,
       );
     } catch (error) {
-      const refusal = orderRefusal(error);
-      if (!refusal) throw error;
-      this.o.platform.findings.guess(orderGuess, 'refused', refusal);
+      this.refused(error);
       return undefined;
     }
+  }
+
+  /** Records a refusal of the order (see `orderRefusal`); rethrows any other failure. */
+  private refused(error: unknown): void {
+    const refusal = orderRefusal(error);
+    if (!refusal) throw error;
+    this.o.platform.findings.guess(orderGuess, 'refused', refusal);
   }
 
   private ignored(asked: 'asc' | 'desc', disorder: string): void {
@@ -225,9 +230,7 @@ export class Poller {
     try {
       for await (const t of pages) seen.push(t);
     } catch (error) {
-      const refusal = orderRefusal(error);
-      if (!refusal) throw error;
-      this.o.platform.findings.guess(orderGuess, 'refused', refusal);
+      this.refused(error);
       return undefined;
     }
     const changed = await this.changedOf(seen);
