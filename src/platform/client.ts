@@ -134,6 +134,16 @@ const numberHeader = (headers: Record<string, string | string[] | undefined>, na
  * list, which keeps the walk of a ticket's growing events at one request (10 requests a minute).
  */
 const couldBeCap = (n: number) => n >= 10 && (n % 5 === 0 || (n & (n - 1)) === 0);
+/** The rate-limit headers looked for (lower case, as undici gives them). */
+const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
+
+/** What readiness and the log say when the platform refuses our credentials (no secret in them). */
+export const staticTokenExpired =
+  'PLATFORM_TOKEN expired: set PLATFORM_USERNAME/PLATFORM_PASSWORD for automatic renewal';
+const tokenRequestRefused = (status: number) =>
+  `The platform refused PLATFORM_USERNAME/PLATFORM_PASSWORD (the token request answered ${status}): check them`;
+const freshTokenRefused =
+  'The platform refuses even a fresh token for PLATFORM_USERNAME: check PLATFORM_USERNAME/PLATFORM_PASSWORD and that this user may use the API';
 
 /** Turns an input value into its query-string form (spec convention 1). */
 function wireValue(v: unknown): string | undefined {
@@ -179,7 +189,16 @@ export class PlatformCore {
     this.tokens = new TokenProvider(
       options.credentials,
       async (username, password) => {
-        const answer = await this.call('createToken', { username, password });
+        const answer = await this.call('createToken', { username, password }).catch((error: unknown) => {
+          if (
+            error instanceof PlatformHttpError &&
+            error.status >= 400 &&
+            error.status < 500 &&
+            error.status !== 429
+          )
+            this.findings.authFailed(tokenRequestRefused(error.status));
+          throw error;
+        });
         return { token: answer.access_token, expiresInS: answer.expires_in ?? 86_400 };
       },
       now,
@@ -325,7 +344,7 @@ export class PlatformCore {
       const wait = this.budget.estimateWaitMs(priority);
       if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
         throw new PlatformRateLimitedError(name, wait);
-      await this.budget.acquire(priority, options.signal);
+      const grantedAt = await this.budget.acquire(priority, options.signal);
       const started = Date.now();
       let response: Dispatcher.ResponseData;
       try {
@@ -335,7 +354,9 @@ export class PlatformCore {
           headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
           ...(options.signal ? { signal: options.signal } : {}),
         });
+        this.budget.answered(grantedAt);
       } catch (error) {
+        this.budget.answered(grantedAt);
         if (options.signal?.aborted) throw error;
         const code = (error as { code?: string }).code;
         const failure = new PlatformNetworkError(
@@ -358,10 +379,8 @@ export class PlatformCore {
       }
       const { statusCode: status, headers } = response;
       this.findings.answered();
-      this.budget.observe(
-        numberHeader(headers, 'x-ratelimit-remaining'),
-        numberHeader(headers, 'x-ratelimit-reset'),
-      );
+      this.learnRateLimit(headers);
+      if (withAuth) this.learnAuth(status);
       this.logger?.debug({ op: name, method, status, ms: Date.now() - started }, 'platform request');
 
       if (status >= 200 && status < 300 && output === 'stream') {
@@ -414,6 +433,7 @@ export class PlatformCore {
         token = await this.tokens.afterUnauthorized(token);
         continue;
       }
+      if (status === 401 && withAuth && this.tokens.renewable) this.findings.authFailed(freshTokenRefused);
       if (status >= 500 && idempotent && attempt < this.maxAttempts) {
         this.logger?.warn({ op: name, status, attempt }, 'platform server error, retrying');
         await sleep(this.backoff(attempt), options.signal);
@@ -421,6 +441,25 @@ export class PlatformCore {
       }
       throw new PlatformHttpError(name, status, body);
     }
+  }
+
+  /** Feeds the budget, and notes which rate-limit headers the platform sends (for the doctor). */
+  private learnRateLimit(headers: Record<string, string | string[] | undefined>): void {
+    for (const name of rateLimitHeaders)
+      if (header(headers, name) !== undefined) this.findings.rateLimitHeaderSeen(name);
+    this.budget.observe(
+      numberHeader(headers, 'x-ratelimit-remaining'),
+      numberHeader(headers, 'x-ratelimit-reset'),
+    );
+  }
+
+  /**
+   * A 401 that no renewal can cure (a static token: it lasts 24 h) makes readiness fail and names
+   * the fix; any accepted request clears it. (A 401 cured by a renewal never gets here: see `send`.)
+   */
+  private learnAuth(status: number): void {
+    if (status >= 200 && status < 300) this.findings.authSucceeded();
+    else if (status === 401 && !this.tokens.renewable) this.findings.authFailed(staticTokenExpired);
   }
 
   private backoff(attempt: number): number {

@@ -13,8 +13,11 @@ export interface RateBudgetOptions {
   now?: () => number;
 }
 
+/** See `leavesAt`: how much earlier than the announced reset a request must have been sent to be forgotten then. */
+const alignMarginMs = 1_500;
+
 interface Waiter {
-  resolve: () => void;
+  resolve: (grantedAt: number) => void;
   reject: (e: unknown) => void;
   signal: AbortSignal | undefined;
   onAbort: (() => void) | undefined;
@@ -23,7 +26,7 @@ interface Waiter {
 /**
  * The one scheduler every platform call goes through. It keeps a sliding window of the requests it
  * granted (stricter than the platform's fixed window, so it cannot overrun it), learns from
- * `X-RateLimit-Remaining`/`X-RateLimit-Reset` and 429s (another process may share the same user),
+ * `X-RateLimit-Remaining`/`X-RateLimit-Reset` (or Reset alone) and 429s (another process may share the same user),
  * and serves waiting requests by priority: interactive before background.
  */
 export class RateBudget {
@@ -36,6 +39,11 @@ export class RateBudget {
   private blockedUntil = 0;
   private serverRemaining: number | undefined;
   private serverResetAt = 0;
+  /**
+   * When the platform's own (fixed) window restarts, from `X-RateLimit-Reset` (the one header the
+   * real service documents): requests sent before it then no longer count there (see `leavesAt`).
+   */
+  private windowResetAt = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(options: RateBudgetOptions) {
@@ -48,10 +56,13 @@ export class RateBudget {
     this.now = options.now ?? Date.now;
   }
 
-  /** Resolves when a request of this priority may be sent. Rejects with the signal's reason if aborted. */
-  acquire(priority: Priority, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when a request of this priority may be sent, with the instant it was granted (to give
+   * to `answered`). Rejects with the signal's reason if aborted.
+   */
+  acquire(priority: Priority, signal?: AbortSignal): Promise<number> {
     signal?.throwIfAborted();
-    return new Promise<void>((resolve, reject) => {
+    return new Promise<number>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
       if (signal) {
         waiter.onAbort = () => {
@@ -78,15 +89,15 @@ export class RateBudget {
     const free = Math.max(0, capacity - this.granted.length);
     let at = now;
     if (ahead >= free) {
-      // Our slot opens when enough granted requests have left the sliding window; past the log,
-      // each further window frees `capacity` slots.
+      // Our slot opens when enough granted requests have left the window; past the log, each
+      // further window frees `capacity` slots.
       const index = ahead - free;
-      const log = this.granted;
+      const leaving = this.granted.map((g) => this.leavesAt(g)).sort((a, b) => a - b);
       at =
-        index < log.length
-          ? (log[index] as number) + this.windowMs
-          : (log[0] ?? now) +
-            this.windowMs * (1 + Math.floor((index - log.length) / Math.max(1, capacity)) + 1);
+        index < leaving.length
+          ? (leaving[index] as number)
+          : (leaving[0] ?? now) +
+            this.windowMs * (Math.floor((index - leaving.length) / Math.max(1, capacity)) + 1);
     }
     const serverBound = this.serverRemaining !== undefined && now < this.serverResetAt;
     if (serverBound && ahead >= (this.serverRemaining as number) - reserve)
@@ -94,13 +105,43 @@ export class RateBudget {
     return Math.max(at, this.blockedUntil, now) - now;
   }
 
-  /** Learns from the platform's rate-limit headers (values as sent: remaining count, seconds until reset). */
+  /**
+   * Learns from the platform's rate-limit headers (values as sent: remaining count, seconds until
+   * reset). With Remaining, the platform's count bounds ours. With Reset alone (all the real service
+   * documents), an answer that went through only tells when its window restarts: that aligns our
+   * window with it (requests sent before that instant stop counting then); it never blocks.
+   */
   observe(remaining: number | undefined, resetSeconds: number | undefined): void {
     const now = this.now();
+    if (resetSeconds !== undefined && Number.isFinite(resetSeconds) && resetSeconds > 0)
+      this.windowResetAt = now + resetSeconds * 1000;
     if (remaining === undefined || !Number.isFinite(remaining)) return;
     this.serverRemaining = remaining;
     this.serverResetAt = now + Math.max(0, resetSeconds ?? this.windowMs / 1000) * 1000;
     if (remaining <= 0) this.blockedUntil = Math.max(this.blockedUntil, this.serverResetAt);
+  }
+
+  /**
+   * When a request granted at `grantedAt` stops counting: a window after it (our sliding window), or
+   * sooner when the platform's window restarts after it was counted there. The margin covers the
+   * header's rounding to the second and the request's time on the wire (counted on arrival).
+   */
+  private leavesAt(grantedAt: number): number {
+    const reset = this.windowResetAt;
+    const slide = grantedAt + this.windowMs;
+    return reset > 0 && grantedAt < reset - alignMarginMs ? Math.min(slide, reset) : slide;
+  }
+
+  /**
+   * The answer to the request granted at `grantedAt` arrived: the platform counted it somewhere
+   * between then and now, so it is counted from now (a slow first connection must not let the
+   * request a window later arrive before the platform's window is over).
+   */
+  answered(grantedAt: number): void {
+    const i = this.granted.indexOf(grantedAt);
+    if (i < 0) return;
+    this.granted.splice(i, 1);
+    this.granted.push(Math.max(grantedAt, this.now()));
   }
 
   /** A 429 arrived: nothing is sent before `waitMs` has passed. */
@@ -128,10 +169,7 @@ export class RateBudget {
   }
 
   private prune(now: number): void {
-    const cutoff = now - this.windowMs;
-    let i = 0;
-    while (i < this.granted.length && (this.granted[i] as number) <= cutoff) i++;
-    if (i) this.granted.splice(0, i);
+    this.granted = this.granted.filter((g) => this.leavesAt(g) > now);
   }
 
   /** Slots this priority could take right now. */
@@ -158,7 +196,7 @@ export class RateBudget {
       this.granted.push(now);
       if (this.serverRemaining !== undefined) this.serverRemaining--;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.resolve();
+      waiter.resolve(now);
     }
     this.schedule();
   }
@@ -171,6 +209,8 @@ export class RateBudget {
     const candidates = [
       this.blockedUntil,
       this.serverResetAt,
+      this.windowResetAt,
+      ...this.granted.slice(0, 1).map((g) => this.leavesAt(g)),
       (this.granted[0] ?? now) + this.windowMs,
     ].filter((t) => t > now);
     const at = candidates.length ? Math.min(...candidates) : now + 1;

@@ -5,10 +5,12 @@ import { listPageSize, type MediaSummary } from '../blocks/conference-list.js';
 import type { Action, Subject } from '../domain/policy.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import { conferenceJoinLink, type JoinLinkObserver } from '../platform/join-links.js';
+import { endpoints } from '../platform/endpoints.js';
 import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
 import type { AccessService, Asker } from './access.js';
 import { ConfdeskError } from './errors.js';
 import type { IdentityService, PlatformUser } from './identity.js';
+import { notKept, type SentField, wireNames } from './kept.js';
 
 const interactive: CallOptions = { priority: 'interactive' };
 
@@ -33,6 +35,32 @@ function participantsOf(p: ConferenceRecord['participants']): string[] {
       return String(o.email ?? o.phone ?? o.name ?? '');
     })
     .filter(Boolean);
+}
+
+/**
+ * The create parameters a conference record can show back, to tell which ones the platform kept.
+ * Left out: participants (the platform rewrites them), the password (only `has_password` shows),
+ * flags whose default looks like a value (`open`, `invite`).
+ */
+function conferenceFieldsSent(input: Record<string, unknown>): SentField[] {
+  const f = (param: string, label: string, at: string, compare: SentField['compare']): SentField => ({
+    param,
+    label,
+    sent: input[param],
+    at: [at],
+    compare,
+  });
+  return [
+    f('name', 'name', 'name', 'text'),
+    f('message', 'message', 'message', 'text'),
+    f('startTime', 'start time', 'start_time', 'time'),
+    f('duration', 'duration', 'duration', 'number'),
+    f('reminder', 'reminder', 'reminder', 'number'),
+    f('templateId', 'template', 'template_id', 'id'),
+    f('language', 'language', 'language', 'code'),
+    f('entryMode', 'entry mode', 'entry_mode', 'code'),
+    f('moderator', 'moderator', 'moderator', 'person'),
+  ];
 }
 
 /** The card's view of a platform record. */
@@ -157,7 +185,11 @@ export class ConferenceService {
     return { input, participants, moderator };
   }
 
-  async create(actorId: string, v: ConferenceFormValues, password?: string): Promise<ConferenceSummary> {
+  async create(
+    actorId: string,
+    v: ConferenceFormValues,
+    password?: string,
+  ): Promise<ConferenceSummary & { notKept: string[] }> {
     const asker = await this.access.asker(actorId);
     this.access.check(asker, 'conference.create');
     const { input, participants, moderator } = await this.prepare(asker, v, password, 'create');
@@ -173,7 +205,15 @@ export class ConferenceService {
       >[0],
       interactive,
     );
-    return this.merge(summarize(created, this.platform.findings), v, participants, moderator);
+    // What the answer shows is compared with what was sent; a field it does not carry stays unknown
+    // (no extra request: the answer may be partial, platform-facts.md).
+    const dropped = notKept(created, conferenceFieldsSent({ ...input, participants }));
+    this.platform.findings.dropped('createConference', wireNames(dropped, endpoints.createConference.wire));
+    const notKeptParams = new Set(dropped.map((f) => f.param));
+    return {
+      ...this.merge(summarize(created, this.platform.findings), v, participants, moderator, notKeptParams),
+      notKept: dropped.map((f) => f.label),
+    };
   }
 
   /** Updates after checking the actor may; only what the form holds is sent (PUT). */
@@ -302,16 +342,20 @@ export class ConferenceService {
     v: ConferenceFormValues,
     participants: string[],
     moderator: PlatformUser | undefined,
+    notKept: Set<string> = new Set(),
   ): ConferenceSummary {
+    // What the platform did not keep is shown as the platform has it, not as it was sent.
+    const sent = (param: string) => !notKept.has(param);
     return {
       ...base,
-      name: v.name ?? base.name,
-      start: v.startTime ?? base.start,
-      duration: v.duration ?? base.duration,
+      name: sent('name') ? (v.name ?? base.name) : base.name,
+      start: sent('startTime') ? (v.startTime ?? base.start) : base.start,
+      duration: sent('duration') ? (v.duration ?? base.duration) : base.duration,
       participants: participants.length ? participants : base.participants,
-      moderator: moderator
-        ? { id: moderator.id, label: moderator.username ?? moderator.email }
-        : base.moderator,
+      moderator:
+        moderator && sent('moderator')
+          ? { id: moderator.id, label: moderator.username ?? moderator.email }
+          : base.moderator,
     };
   }
 }

@@ -6,10 +6,12 @@ import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
 import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import { type JoinLinkObserver, ticketJoinLinks } from '../platform/join-links.js';
+import { endpoints } from '../platform/endpoints.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import type { AccessService } from './access.js';
 import { ConfdeskError } from './errors.js';
 import type { IdentityService } from './identity.js';
+import { notKept, type SentField, wireNames } from './kept.js';
 
 const interactive: CallOptions = { priority: 'interactive' };
 
@@ -50,6 +52,38 @@ export function summarizeTicket(
     modified: r.modified,
     ...ticketJoinLinks(r, links),
   };
+}
+
+/**
+ * The create parameters a ticket record can show back (platform-api.md, ticket record), to tell
+ * which ones the platform kept. Left out: what the record never shows (templates, invite, scopes),
+ * the state (the platform moves it itself) and e-mails and phones (it rewrites their format).
+ */
+function ticketFieldsSent(input: Record<string, unknown>): SentField[] {
+  const f = (param: string, label: string, at: string[], compare: SentField['compare']): SentField => ({
+    param,
+    label,
+    sent: input[param],
+    at,
+    compare,
+  });
+  return [
+    f('groupId', 'group', ['group_id'], 'id'),
+    f('agent', 'agent', ['agent'], 'person'),
+    f('reference', 'reference', ['reference'], 'id'),
+    f('type', 'type', ['type'], 'code'),
+    f('subject', 'subject', ['subject'], 'text'),
+    f('description', 'description', ['description'], 'text'),
+    f('language', 'language', ['language'], 'code'),
+    f('startTime', 'start time', ['start_time'], 'time'),
+    f('duration', 'duration', ['duration'], 'number'),
+    f('reminder', 'reminder', ['reminder'], 'number'),
+    f('name', 'requestor name', ['requestor', 'name'], 'text'),
+    f('firstName', 'requestor first name', ['requestor', 'first_name'], 'text'),
+    f('company', 'company', ['requestor', 'company'], 'text'),
+    f('gender', 'gender', ['requestor', 'gender'], 'code'),
+    f('country', 'country', ['requestor', 'country'], 'code'),
+  ];
 }
 
 /** The fields the edit form may change (spec: ticket update). */
@@ -140,7 +174,7 @@ export class TicketService {
    * Creates a ticket; the agent defaults to the person creating it. Giving it a group or another agent
    * needs the policy's `ticket.assign` on that group.
    */
-  async create(actorSlackId: string, v: TicketFormValues): Promise<TicketSummary> {
+  async create(actorSlackId: string, v: TicketFormValues): Promise<TicketSummary & { notKept: string[] }> {
     const asker = await this.access.asker(actorSlackId);
     this.access.check(asker, 'ticket.create');
     const agent = v.agent ?? asker.account?.id;
@@ -176,8 +210,15 @@ export class TicketService {
       input as Parameters<PlatformClient['createTicket']>[0],
       interactive,
     );
-    // The create answer may be partial: the card is built from the ticket as the platform now has it.
-    return this.get(String(created.id));
+    // The create answer may be partial: the card is built from the ticket as the platform now has it,
+    // and what it shows is compared with what was sent (a guessed parameter may have been ignored).
+    const record = {
+      ...created,
+      ...(await this.platform.getTicket({ ticketId: String(created.id) }, interactive)),
+    };
+    const dropped = notKept(record, ticketFieldsSent(input));
+    this.platform.findings.dropped('createTicket', wireNames(dropped, endpoints.createTicket.wire));
+    return { ...summarizeTicket(record, await this.groupNames()), notKept: dropped.map((f) => f.label) };
   }
 
   /**

@@ -74,6 +74,11 @@ export interface SimQuirks {
   unknownJoinLinkNames: boolean;
   /** The static admin token is refused (401), as a 24-hour token is the day after. */
   expiredStaticToken: boolean;
+  /**
+   * Parameters of `POST /tickets` and `POST /conferences` accepted and silently not kept (a wire name
+   * we guessed wrong looks like this): the record comes back without them.
+   */
+  ignoredCreateParams: string[];
 }
 
 /** Every quirk on: what `--quirks` and `quirks: true` select. */
@@ -85,6 +90,7 @@ export const allQuirks: SimQuirks = {
   onlyResetHeader: true,
   unknownJoinLinkNames: true,
   expiredStaticToken: false,
+  ignoredCreateParams: [],
 };
 export const noQuirks: SimQuirks = {
   emptyObjectsAsArrays: false,
@@ -94,6 +100,7 @@ export const noQuirks: SimQuirks = {
   onlyResetHeader: false,
   unknownJoinLinkNames: false,
   expiredStaticToken: false,
+  ignoredCreateParams: [],
 };
 
 export interface SimulatorOptions {
@@ -757,10 +764,13 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     const startedAfter = q.utc('startTime');
     const endedBefore = q.utc('endTime');
     const search = q.raw('search')?.toLowerCase();
-    const orderby =
+    const askedOrderby =
       q.oneOf('orderby', ['start_time', 'created', 'modified', 'reference', 'state'] as const) ??
       'start_time';
-    const order = q.order();
+    const askedOrder = q.order();
+    // Quirk: the order is validated, then not applied (the default sort stands).
+    const orderby = quirks.ignoreOrderBy ? 'start_time' : askedOrderby;
+    const order = quirks.ignoreOrderBy ? 'desc' : askedOrder;
     const user = userScope(ctx, 'user');
     const group = groupRef(ctx, 'groupId');
     const reference = q.raw('reference');
@@ -1057,12 +1067,15 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     return new URLSearchParams(text);
   };
 
-  const authenticate = (req: IncomingMessage) => {
+  const authenticate = (req: IncomingMessage, isApi: boolean) => {
     const h = req.headers.authorization ?? '';
     const m = /^Bearer\s+(\S+)$/i.exec(h);
     if (!m) throw new SimHttpError(401, 'Unauthorized: missing bearer token');
     const token = m[1] as string;
-    if (token === adminToken) return { user: adminUser, isStaticAdmin: true, token };
+    if (token === adminToken) {
+      if (isApi && quirks.expiredStaticToken) throw new SimHttpError(401, 'Unauthorized: token expired');
+      return { user: adminUser, isStaticAdmin: true, token };
+    }
     const t = tokens.get(token);
     if (!t) throw new SimHttpError(401, 'Unauthorized: invalid token');
     if (t.expiresAt <= now()) throw new SimHttpError(401, 'Unauthorized: token expired');
@@ -1082,19 +1095,25 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     }
     const reset = String(Math.max(1, Math.ceil((w.start + rateWindowMs - t) / 1000)));
     if (w.count >= rateLimit) {
-      throw new SimHttpError(429, `Rate limit exceeded: ${rateLimit} requests per minute`, undefined, {
-        'x-ratelimit-limit': String(rateLimit),
-        'x-ratelimit-remaining': '0',
-        'x-ratelimit-reset': reset,
-      });
+      throw new SimHttpError(
+        429,
+        `Rate limit exceeded: ${rateLimit} requests per minute`,
+        undefined,
+        rateHeaders(rateLimit, 0, reset),
+      );
     }
     w.count++;
-    return {
-      'x-ratelimit-limit': String(rateLimit),
-      'x-ratelimit-remaining': String(rateLimit - w.count),
-      'x-ratelimit-reset': reset,
-    };
+    return rateHeaders(rateLimit, rateLimit - w.count, reset);
   };
+  /** The rate-limit headers of an answer; with the `onlyResetHeader` quirk, as documented: Reset alone. */
+  const rateHeaders = (limit: number | undefined, remaining: number, reset: string) =>
+    quirks.onlyResetHeader
+      ? { 'x-ratelimit-reset': reset }
+      : {
+          ...(limit === undefined ? {} : { 'x-ratelimit-limit': String(limit) }),
+          'x-ratelimit-remaining': String(remaining),
+          'x-ratelimit-reset': reset,
+        };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://sim');
@@ -1111,6 +1130,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       }
       const bodyParams = await readBody(req);
       for (const [k, v] of url.searchParams) bodyParams.set(k, v);
+      if (method === 'POST' && /^\/api\/v3\/(tickets|conferences)$/.test(url.pathname))
+        for (const name of quirks.ignoredCreateParams) bodyParams.delete(name);
       const table = url.pathname.startsWith('/_sim/') ? adminRoutes : routes;
       const candidates = table.filter((r) => r.pattern.test(url.pathname));
       const match = candidates.find((r) => r.method === method);
@@ -1127,10 +1148,12 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
           return;
         }
         if (faults.rateLimitStorm) {
-          throw new SimHttpError(429, 'Rate limit exceeded', undefined, {
-            'x-ratelimit-remaining': '0',
-            'x-ratelimit-reset': String(faults.stormResetSeconds),
-          });
+          throw new SimHttpError(
+            429,
+            'Rate limit exceeded',
+            undefined,
+            rateHeaders(undefined, 0, String(faults.stormResetSeconds)),
+          );
         }
         if (faults.failNext > 0 && (!faults.failNextMethod || faults.failNextMethod === method)) {
           faults.failNext--;
@@ -1154,7 +1177,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
           token: '',
         };
       } else {
-        const auth = authenticate(req);
+        const auth = authenticate(req, isApi);
         if (table === adminRoutes && !auth.isStaticAdmin)
           throw new SimHttpError(403, 'Admin routes need the admin token');
         userId = auth.user.id;

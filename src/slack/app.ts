@@ -139,9 +139,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const ticketFlowDeps = { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') };
   registerTicketCommand(app, ticketFlowDeps);
   registerTicketForm(app, ticketFlowDeps);
-  registerTicketActions(app, ticketDeps);
+  registerTicketActions(app, ticketFlowDeps);
   registerTicketMenu(app, ticketFlowDeps);
-  registerSubscriptionActions(app, ticketDeps);
+  registerSubscriptionActions(app, ticketFlowDeps);
 
   return {
     app,

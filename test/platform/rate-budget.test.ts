@@ -84,6 +84,48 @@ describe('RateBudget (fake clock)', () => {
     expect(order).toEqual(['a', 'b']);
   });
 
+  it('aligns its window on X-RateLimit-Reset alone: sent before the reset, a request stops counting then', async () => {
+    const budget = new RateBudget({ perWindow: 3, interactiveReserve: 0 });
+    const { order, take } = tracker(budget);
+    for (const at of [0, 10_000, 20_000]) {
+      await vi.advanceTimersByTimeAsync(at - Date.now());
+      void take(`r${at}`, 'interactive');
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    expect(order).toHaveLength(3);
+    // Without the header: the first request leaves the sliding window at 60 s, 40 s from now.
+    expect(budget.estimateWaitMs('interactive')).toBe(40_000);
+    // The platform says its window restarts in 5 s (no Remaining): it does not block, it frees.
+    budget.observe(undefined, 5);
+    const estimate = budget.estimateWaitMs('interactive');
+    expect(estimate).toBe(5_000);
+    void take('next', 'interactive');
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(order).toHaveLength(3);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(order.at(-1)).toBe('next');
+  });
+
+  it('never blocks on X-RateLimit-Reset alone while it has room, nor forgets requests sent just before the reset', async () => {
+    const budget = new RateBudget({ perWindow: 2, interactiveReserve: 0 });
+    const { order, take } = tracker(budget);
+    budget.observe(undefined, 30);
+    expect(budget.estimateWaitMs('interactive')).toBe(0);
+    void take('a', 'interactive');
+    await vi.advanceTimersByTimeAsync(29_000);
+    // Sent within the header's rounding of the reset: it may count in the new window, so it stays.
+    void take('b', 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['a', 'b']);
+    expect(budget.estimateWaitMs('interactive')).toBe(1_000);
+    await vi.advanceTimersByTimeAsync(1_000);
+    void take('c', 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['a', 'b', 'c']);
+    // 'b' still counts: the next slot is when it leaves the sliding window (29 s + 60 s).
+    expect(budget.estimateWaitMs('interactive')).toBe(59_000);
+  });
+
   it('stops everything for the wait a 429 announces', async () => {
     const budget = new RateBudget({ perWindow: 10 });
     const { order, take } = tracker(budget);

@@ -11,7 +11,7 @@ import {
 import { within } from '../../util/within.js';
 import { detach } from '../after-ack.js';
 import { type ConferenceDeps, type FormMetadata, formFromText, gateMs } from '../conference-flows.js';
-import { describeError, workingText } from '../describe-error.js';
+import { describeError, tellIfSlow, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { conferencePage, idValue, participantsPage, readJson, readValue } from '../payloads.js';
 
@@ -117,6 +117,11 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     await client.views.update({ view_id: opened.view?.id as string, view: next as never });
   });
 
+  const opensOrTells = new Set<string>([
+    ids.actions.conferenceMedia,
+    ids.actions.conferenceOpenForm,
+    ids.actions.conferenceEdit,
+  ]);
   const handled = [...routes.keys()];
   app.action<Button>(
     new RegExp(`^(${handled.join('|')})(:|$)`),
@@ -136,6 +141,9 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
       };
       // After the ack, detached; failures become an ephemeral reply.
       detach(deps.logger, async () => {
+        // Doors that open a modal have 3 s (the trigger) and say it in the modal; Media says it itself.
+        if (!opensOrTells.has(action.action_id.split(':')[0] ?? ''))
+          await tellIfSlow(respond, 'Working', deps.conferences.waitMs());
         try {
           await run(click);
         } catch (error) {

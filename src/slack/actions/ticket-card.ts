@@ -8,7 +8,7 @@ import { ConfdeskError } from '../../services/errors.js';
 import type { TicketService } from '../../services/tickets.js';
 import type { Store } from '../../store/store.js';
 import { detach } from '../after-ack.js';
-import { describeError } from '../describe-error.js';
+import { describeError, tellIfSlow } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { idValue, readValue } from '../payloads.js';
 
@@ -43,7 +43,7 @@ export async function ticketOfCard(
  * what; Refresh re-renders it; Join gives the join links privately. Each checks the person's rights
  * first; refusals are ephemeral and leave the card unchanged.
  */
-export function registerTicketActions(app: App, deps: TicketDeps): void {
+export function registerTicketActions(app: App, deps: TicketDeps & { waitMs: () => number }): void {
   app.action<BlockAction<ButtonAction>>(
     new RegExp(
       `^(${ids.actions.ticketMove}:|${ids.actions.ticketRefresh}$|${ids.actions.ticketJoin}$|${ids.actions.ticketJoinLink}(:|$))`,
@@ -61,6 +61,7 @@ export function registerTicketActions(app: App, deps: TicketDeps): void {
         ? action.action_id.slice(ids.actions.ticketMove.length + 1)
         : undefined;
       detach(deps.logger, async () => {
+        await tellIfSlow(respond, moveId ? 'Moving the ticket' : 'Loading the ticket', deps.waitMs());
         let ticketId = '';
         const render = async () => {
           const card = buildTicketCard(await deps.tickets.forAction(user, ticketId, 'ticket.see'));

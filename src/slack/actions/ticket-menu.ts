@@ -11,7 +11,7 @@ import {
 import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
 import { editableFields } from '../../services/tickets.js';
 import { detach } from '../after-ack.js';
-import { describeError, workingText } from '../describe-error.js';
+import { describeError, tellIfSlow, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import {
   type CardPlace,
@@ -159,6 +159,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
       const value = action.value;
       const user = body.user.id;
       detach(deps.logger, async () => {
+        await tellIfSlow(respond, 'Deleting the ticket', deps.waitMs());
         let place: CardPlace | undefined;
         try {
           place = await trustedPlace(deps, readJson(cardPlace, value));
@@ -194,6 +195,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
       const value = action.value;
       const channel = body.channel?.id;
       detach(deps.logger, async () => {
+        await tellIfSlow(respond, 'Fetching the file', deps.waitMs());
         try {
           const m = readJson(mediaPost, value);
           // The thread must be this ticket's card, as the store knows it.

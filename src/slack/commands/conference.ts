@@ -8,9 +8,10 @@ import {
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
 import { durationExamples, parseWhen, pastGraceMs, whenExamples } from '../../domain/time.js';
+import { notKeptNotice } from '../../services/kept.js';
 import { detach } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
-import { describeError, inviteFix, workingText } from '../describe-error.js';
+import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
 
@@ -65,14 +66,25 @@ async function createFromText(
     invite: true,
   });
   // The platform has it now: a failure from here on concerns only the card, and is said so.
+  // A field the platform silently dropped is said too, never lost.
+  const dropped = notKeptNotice(conference.notKept);
   let problem: string;
   try {
-    if (await postCard(client, cmd.channel, conference)) return respond({ delete_original: true });
+    if (await postCard(client, cmd.channel, conference))
+      return respond(
+        dropped
+          ? {
+              response_type: 'ephemeral',
+              replace_original: true,
+              text: `The conference is created. ${dropped}`,
+            }
+          : { delete_original: true },
+      );
     problem = inviteFix(cmd.channel);
   } catch (error) {
     problem = `I could not post its card: ${describeError(error, deps.logger, cmd.channel)}`;
   }
-  const fix = `The conference is created. ${problem} Here is its card:`;
+  const fix = `The conference is created. ${problem}${dropped ? ` ${dropped}` : ''} Here is its card:`;
   return respond({
     response_type: 'ephemeral',
     replace_original: true,
@@ -122,7 +134,10 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
             if (typeof view === 'string') return respond({ response_type: 'ephemeral', text: view });
             await client.views.open({ trigger_id: command.trigger_id, view: view as never });
           });
-        return later(() => handleDigestCommand(deps, cmd.args, { user, channel }, respond));
+        return later(async () => {
+          await tellIfSlow(respond, 'Working on the digest', deps.conferences.waitMs());
+          await handleDigestCommand(deps, cmd.args, { user, channel }, respond);
+        });
       case 'usage':
         return ack({ response_type: 'ephemeral', text: `${cmd.error}\n\n${conferenceUsage}` });
       case 'list': {

@@ -6,7 +6,7 @@ import { goneScope } from '../../jobs/delivery.js';
 import type { Store, Subscription } from '../../store/store.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
-import { describeError } from '../describe-error.js';
+import { describeError, tellIfSlow } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { readValue, staleValue, subscriptionId } from '../payloads.js';
 
@@ -131,7 +131,7 @@ export async function handleSubscriptionCommand(
  * The Remove buttons of `/ticket subscriptions`; and, when the bot is invited back into a channel it
  * had been removed from, the ticket events kept for that channel are delivered.
  */
-export function registerSubscriptionActions(app: App, deps: TicketDeps): void {
+export function registerSubscriptionActions(app: App, deps: TicketDeps & { waitMs: () => number }): void {
   app.event('member_joined_channel', async ({ event, context }) => {
     if (event.user !== context.botUserId || !(await deps.store.getSetting(goneScope, event.channel))) return;
     await deps.store.deleteSetting(goneScope, event.channel);
@@ -149,6 +149,7 @@ export function registerSubscriptionActions(app: App, deps: TicketDeps): void {
       const value = action.value;
       const user = body.user.id;
       detach(deps.logger, async () => {
+        await tellIfSlow(respond, 'Removing the subscription', deps.waitMs());
         try {
           // Only a subscription of the channel the list was shown in, by its author or an admin.
           const id = readValue(subscriptionId, value);

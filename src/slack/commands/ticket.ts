@@ -6,7 +6,7 @@ import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
-import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
+import { describeError, inviteFix, isCannotPost, tellIfSlow, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { idValue, readJson, readValue, staleValue, ticketPage } from '../payloads.js';
 import { openTicketForm } from '../views/ticket-form.js';
@@ -165,6 +165,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       const value = action.value ?? '';
       const paging = action.action_id.startsWith(ids.actions.ticketPage);
       detach(deps.logger, async () => {
+        await tellIfSlow(respond, paging ? 'Looking up the tickets' : 'Looking up the ticket', deps.waitMs());
         try {
           if (!paging)
             return await postTicketCard(deps, client, respond, { channel, user }, readValue(idValue, value));

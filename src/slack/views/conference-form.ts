@@ -10,6 +10,7 @@ import { buildConferenceForm, buildResultView, buildWorkingView } from '../../bl
 import { slackDate } from '../../domain/time.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
+import { notKeptNotice } from '../../services/kept.js';
 import { detach } from '../after-ack.js';
 import {
   type ConferenceDeps,
@@ -103,6 +104,9 @@ async function save(
     outcome = `:white_check_mark: *${escapeText(conference.name)}* is ${meta.mode === 'create' ? 'planned' : 'saved'}${when}, but its card could not be ${meta.mode === 'create' ? 'posted' : 'updated'}: ${describeError(error, deps.logger)}`;
     extra = card.blocks;
   }
+  // A field the platform silently dropped is said, never lost (findings has it for the doctor).
+  const dropped = 'notKept' in conference ? notKeptNotice(conference.notKept as string[]) : undefined;
+  if (dropped) outcome = `${outcome}\n${dropped}`;
   await show(buildResultView(title, outcome, extra)).catch((e: unknown) =>
     deps.logger.warn({ err: e }, 'could not show the outcome'),
   );

@@ -4,6 +4,7 @@ import { buildResultView, buildWorkingView } from '../../blocks/conference-form.
 import { buildTicketCard } from '../../blocks/ticket-card.js';
 import { buildTicketForm, type TicketFormValues } from '../../blocks/ticket-form.js';
 import { PlatformInputError } from '../../platform/errors.js';
+import { notKeptNotice } from '../../services/kept.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { watchTicket } from '../commands/ticket-subscriptions.js';
@@ -104,7 +105,9 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
         }`;
         extra = card.blocks;
       }
-      await show(buildResultView(title, outcome, extra));
+      // A field the platform silently dropped is said, never lost (findings has it for the doctor).
+      const dropped = notKeptNotice(ticket.notKept);
+      await show(buildResultView(title, dropped ? `${outcome}\n${dropped}` : outcome, extra));
     });
   });
 }
