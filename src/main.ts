@@ -90,6 +90,8 @@ async function main() {
             ...webhook,
             logger: logger.child({ component: 'webhooks' }),
             onTicket: async (id) => jobs?.onWebhook(id),
+            store,
+            findings: platform.findings,
           }),
         },
       ]

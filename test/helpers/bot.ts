@@ -79,6 +79,8 @@ export async function startBot(
             header: 'X-Webhook-Secret',
             logger: createLogger('silent'),
             onTicket: async (id) => jobs?.onWebhook(id),
+            store,
+            findings: platform.client.findings,
           }),
         },
       ]
