@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
+import { runDoctor } from './doctor/doctor.js';
 import { startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import { createLogger } from './observability/logger.js';
@@ -97,6 +98,13 @@ async function main() {
       ]
     : [];
 
+  const doctorPlatform = {
+    baseUrl,
+    credentials,
+    simulator: sim !== undefined,
+    findings: platform.findings,
+    budget: platform.budget,
+  };
   const slack = createSlackApp({
     botToken: config.slack.botToken as string,
     signingSecret: config.slack.signingSecret as string,
@@ -107,6 +115,7 @@ async function main() {
     platform,
     store,
     routes,
+    doctor: () => runDoctor({ config, platform: doctorPlatform, store: () => store.inspect() }),
   });
   const port = await slack.start();
   jobs = startJobs({
