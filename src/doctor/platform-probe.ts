@@ -150,3 +150,11 @@ export function itemsOf(body: unknown): Record<string, unknown>[] | undefined {
     ? list.filter((x): x is Record<string, unknown> => typeof x === 'object' && x !== null)
     : undefined;
 }
+
+/** Why an answer is not the one hoped for, as the operator reads it. */
+export function answerText(a: ProbeAnswer): string {
+  if (a.status === 0) return `no answer (${'code' in a ? a.code : 'network'})`;
+  const words = platformWords(a.body);
+  const html = typeof a.body === 'string' && /<html|<!doctype/i.test(a.body) ? ', an HTML page' : '';
+  return `${a.status}${html}${words ? `: “${words}”` : ''}`;
+}

@@ -227,6 +227,16 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
     expect(JSON.stringify(report)).not.toContain(SEED_PASSWORD);
   });
 
+  it('says when the platform refuses the username and password (blocking), without showing the password', async () => {
+    const report = await doctor(
+      envOf({ PLATFORM_TOKEN: '', PLATFORM_USERNAME: 'admin', PLATFORM_PASSWORD: 'wrong-password-7' }),
+    );
+    expect(blockingRows(report)).toEqual([
+      'authenticated: POST /api/v3/token answered 401: “Invalid credentials”. PLATFORM_USERNAME/PLATFORM_PASSWORD refused: check them on the platform (they sign in at POST /api/v3/token)',
+    ]);
+    expect(JSON.stringify(report)).not.toContain('wrong-password-7');
+  });
+
   it('says the store lacks a migration (blocking), reading it without applying it', async () => {
     const other = mkdtempSync(join(tmpdir(), 'confdesk-doctor-old-'));
     try {
