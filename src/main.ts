@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
+import { runDoctor } from './doctor/doctor.js';
 import { startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import { createLogger, type Logger } from './observability/logger.js';
@@ -112,11 +113,20 @@ async function main() {
             ...webhook,
             logger: logger.child({ component: 'webhooks' }),
             onTicket: async (id) => jobs?.onWebhook(id),
+            store,
+            findings: platform.findings,
           }),
         },
       ]
     : [];
 
+  const doctorPlatform = {
+    baseUrl,
+    credentials,
+    simulator: sim !== undefined,
+    findings: platform.findings,
+    budget: platform.budget,
+  };
   const slack = createSlackApp({
     botToken,
     signingSecret: config.slack.signingSecret as string,
@@ -129,6 +139,7 @@ async function main() {
     routes,
     readiness: () => readiness.report(),
     ...(botId && botUserId ? { botIdentity: { botId, botUserId } } : {}),
+    doctor: () => runDoctor({ config, platform: doctorPlatform, store: () => store.inspect() }),
   });
   // Ready: the platform answers and takes our credentials, Slack reaches us, the store is migrated
   // (openStore applied the migrations above, or the bot would have stopped).

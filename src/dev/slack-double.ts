@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { checkBlockKit, type Surface } from '../blocks/limits.js';
+import { readManifest } from '../doctor/manifest.js';
 
 /** One Web API call the double received, with its arguments decoded (JSON fields parsed). */
 export interface SlackCall {
@@ -65,6 +66,11 @@ export class SlackDouble {
   readonly violations: { method: string; problems: string[] }[] = [];
   /** response_urls tied to a channel message, so replace_original/delete_original act on it. */
   private readonly responseTargets = new Map<string, { channel: string; ts: string }>();
+  /**
+   * The bot token's scopes, sent in `x-oauth-scopes` with every Web API answer as Slack does: those
+   * of manifest.yml (the app as installed from it) unless a test narrows them.
+   */
+  grantedScopes: string[] = readManifest().botScopes;
   botUserId = 'UBOT000001';
   teamId = 'T0000DBL';
   private readonly faults = new Map<string, SlackFault[]>();
@@ -162,8 +168,11 @@ export class SlackDouble {
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
     const url = new URL(req.url ?? '/', this.url);
+    const scopes = url.pathname.startsWith('/api/') ? { 'x-oauth-scopes': this.grantedScopes.join(',') } : {};
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
-      res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+      res
+        .writeHead(status, { 'content-type': 'application/json', ...scopes, ...headers })
+        .end(JSON.stringify(body));
     };
 
     if (url.pathname.startsWith('/response/')) {

@@ -29,6 +29,8 @@ export type ConferenceCommand =
   | { kind: 'show'; ref: string }
   | { kind: 'delete'; ref: string }
   | { kind: 'digest'; args: string }
+  /** `/conference admin …`: platform admins' tools (`doctor`). */
+  | { kind: 'admin'; args: string }
   | { kind: 'create'; request: ConferenceRequestText }
   | { kind: 'usage'; error: string };
 
@@ -177,7 +179,7 @@ export function formatConferenceRequest(r: ConferenceRequestText): string {
   ].join(' ');
 }
 
-const subcommands = ['help', 'list', 'show', 'delete', 'digest'] as const;
+const subcommands = ['help', 'list', 'show', 'delete', 'digest', 'admin'] as const;
 
 /** Reads the whole `/conference` text: a subcommand, or the words of a conference to create. */
 export function parseConferenceCommand(text: string): ConferenceCommand {
@@ -192,6 +194,8 @@ export function parseConferenceCommand(text: string): ConferenceCommand {
       return { kind: 'help' };
     case 'digest':
       return { kind: 'digest', args: arg };
+    case 'admin':
+      return { kind: 'admin', args: arg };
     case 'list': {
       const f = arg.toLowerCase();
       if (f === '' || f === 'upcoming') return { kind: 'list', filter: 'upcoming' };

@@ -116,6 +116,9 @@ export const policy = {
   'digest.remove': { who: ['admin'], refusal: `remove a statistics digest: it ${adminsOnly}` },
   'digest.preview': { who: ['admin'], refusal: `preview the statistics digest: it ${adminsOnly}` },
 
+  /** `/conference admin doctor`: the doctor's report (configuration, Slack, platform, store). */
+  'admin.doctor': { who: ['admin'], refusal: `see the doctor’s report: it ${adminsOnly}` },
+
   /** App Home: everyone sees the help; the New conference button needs an account. */
   'home.view': { who: ['anyone'], refusal: 'see the home tab' },
   'home.new-conference': { who: ['account'], refusal: 'create conferences without a platform account' },

@@ -2,7 +2,9 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { Logger } from '../observability/logger.js';
+import type { PlatformFindings } from '../platform/findings.js';
 import { looseMap } from '../platform/schemas.js';
+import { lastWebhookSetting, type Store } from '../store/store.js';
 
 /**
  * A platform webhook delivery (platform-facts.md): `{event, time, object, objectId, props}`; empty
@@ -22,6 +24,10 @@ export interface WebhookOptions {
   logger: Logger;
   /** Asked to look at one ticket at once (its events go through the usual outbox). */
   onTicket: (ticketId: string) => Promise<unknown>;
+  /** Where the time of the last accepted delivery is kept, for `npm run doctor` (another process). */
+  store?: Pick<Store, 'setSetting'>;
+  /** The running bot's findings (its doctor in Slack reads them). */
+  findings?: Pick<PlatformFindings, 'webhookReceived'>;
 }
 
 const sameSecret = (given: string, expected: string) => {
@@ -64,6 +70,7 @@ export function webhookHandler(o: WebhookOptions) {
         return;
       }
       res.writeHead(202, { 'content-type': 'application/json' }).end('{"ok":true}');
+      recordDelivery(o);
       const ticketId =
         parsed.object === 'ticket'
           ? String(parsed.objectId)
@@ -76,4 +83,12 @@ export function webhookHandler(o: WebhookOptions) {
         );
     });
   };
+}
+
+/** Notes an accepted delivery: in the findings, and in the store for a doctor run beside the bot. */
+function recordDelivery(o: WebhookOptions): void {
+  o.findings?.webhookReceived();
+  o.store
+    ?.setSetting(lastWebhookSetting.scope, lastWebhookSetting.key, new Date().toISOString())
+    .catch((error: unknown) => o.logger.warn({ err: error }, 'could not record the webhook delivery time'));
 }

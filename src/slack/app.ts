@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import type { DoctorReport } from '../doctor/doctor.js';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -48,6 +49,8 @@ export interface SlackAppOptions {
   routes?: { path: string; method: string[]; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
   /** The clock (tests move it). */
   now?: () => Date;
+  /** Runs the doctor for `/conference admin doctor` (the composition root knows the configuration). */
+  doctor?: () => Promise<DoctorReport>;
 }
 
 export interface SlackApp {
@@ -124,6 +127,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     now,
     store: options.store,
     digests: new DigestService(options.platform, options.store),
+    doctor: options.doctor,
   };
   registerConferenceCommand(app, deps);
   registerConferenceForm(app, deps);

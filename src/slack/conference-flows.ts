@@ -6,6 +6,7 @@ import {
 } from '../blocks/conference-card.js';
 import { buildConferenceForm, type ConferenceFormValues } from '../blocks/conference-form.js';
 import { clip } from '../blocks/limits.js';
+import type { DoctorReport } from '../doctor/doctor.js';
 import { parseConferenceRequest } from '../domain/conference-text.js';
 import { parseWhen } from '../domain/time.js';
 import type { Logger } from '../observability/logger.js';
@@ -29,6 +30,8 @@ export interface ConferenceDeps {
   /** For `/conference digest` (the channel's daily statistics). */
   store: Store;
   digests: DigestService;
+  /** `/conference admin doctor`: runs the doctor (absent: the command says it is not wired). */
+  doctor?: (() => Promise<DoctorReport>) | undefined;
 }
 
 export type { FormMetadata };

@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -137,8 +137,26 @@ export interface Store extends TicketCardRepository {
   saveInstallation(teamId: string, value: Record<string, unknown>): Promise<void>;
   installation(teamId: string): Promise<Record<string, unknown> | undefined>;
   deleteInstallation(teamId: string): Promise<void>;
+  /** Its backend, the migrations applied, the last webhook delivery: what `npm run doctor` reports. */
+  inspect(): Promise<StoreInspection>;
   close(): Promise<void>;
 }
+
+/** What the doctor reads of a store, without changing it. */
+export interface StoreInspection {
+  backend: 'sqlite' | 'postgres';
+  /** False: the embedded file does not exist yet (`npm start` creates it). */
+  exists: boolean;
+  /** Migrations recorded as applied, by name. */
+  applied: string[];
+  /** Migrations this version of confdesk knows. */
+  known: string[];
+  /** ISO time of the last webhook delivery accepted (`lastWebhookSetting`), if any. */
+  lastWebhookAt: string | undefined;
+}
+
+/** Where the webhook receiver records its last accepted delivery, for a separate doctor process. */
+export const lastWebhookSetting = { scope: 'webhooks', key: 'last-delivery' } as const;
 
 export interface StoreOptions {
   /** `postgres://…` selects PostgreSQL; otherwise the embedded store in `dataDir`. */
@@ -157,17 +175,19 @@ export interface StoreOptions {
 const provider: MigrationProvider = { getMigrations: async () => migrations as Record<string, Migration> };
 const iso = (d: Date) => d.toISOString();
 
-/** Opens the store and applies pending migrations. */
-export async function openStore(options: StoreOptions): Promise<Store> {
-  const postgres = options.databaseUrl?.startsWith('postgres');
-  let db: Kysely<Database>;
+/** A Kysely connection to the configured backend (the schema is created unless `readOnly`). */
+async function connect(
+  options: StoreOptions,
+  readOnly = false,
+): Promise<{ db: Kysely<Database>; postgres: boolean } | undefined> {
+  const postgres = Boolean(options.databaseUrl?.startsWith('postgres'));
   if (postgres) {
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
-      max: 5,
+      max: readOnly ? 1 : 5,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    if (options.schema) {
+    if (options.schema && !readOnly) {
       const client = await pool.connect();
       try {
         await client.query(`create schema if not exists "${options.schema.replace(/"/g, '')}"`);
@@ -175,17 +195,27 @@ export async function openStore(options: StoreOptions): Promise<Store> {
         client.release();
       }
     }
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  } else {
-    const dir = options.dataDir ?? './data';
-    mkdirSync(dir, { recursive: true });
-    const file = new SQLite(join(dir, 'confdesk.sqlite'));
-    // WAL: readers never block the writer; synchronous=FULL: a committed transaction survives a crash.
-    file.pragma('journal_mode = WAL');
-    file.pragma('synchronous = FULL');
-    file.pragma('busy_timeout = 5000');
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgres };
   }
+  const dir = options.dataDir ?? './data';
+  const path = join(dir, 'confdesk.sqlite');
+  if (readOnly) {
+    if (!existsSync(path)) return undefined;
+    const file = new SQLite(path, { readonly: true, fileMustExist: true });
+    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
+  }
+  mkdirSync(dir, { recursive: true });
+  const file = new SQLite(path);
+  // WAL: readers never block the writer; synchronous=FULL: a committed transaction survives a crash.
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = FULL');
+  file.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
+}
+
+/** Opens the store and applies pending migrations. */
+export async function openStore(options: StoreOptions): Promise<Store> {
+  const { db, postgres } = (await connect(options)) as { db: Kysely<Database>; postgres: boolean };
   const { error } = await new Migrator({
     db,
     provider,
@@ -205,7 +235,60 @@ export async function openStore(options: StoreOptions): Promise<Store> {
       .execute();
     await db.deleteFrom('leases').execute();
   }
-  return new KyselyStore(db, postgres ? 'postgres' : 'sqlite', options.now ?? (() => new Date()));
+  return new KyselyStore(
+    db,
+    postgres ? 'postgres' : 'sqlite',
+    options.now ?? (() => new Date()),
+    postgres ? options.schema : undefined,
+  );
+}
+
+/**
+ * Reads what the doctor reports of a store WITHOUT opening it as the bot does: no migration, no
+ * schema created, the embedded file opened read-only (beside a running bot, or before the first start).
+ */
+export async function inspectStore(options: StoreOptions): Promise<StoreInspection> {
+  const connection = await connect(options, true);
+  if (!connection)
+    return {
+      backend: 'sqlite',
+      exists: false,
+      applied: [],
+      known: Object.keys(migrations).sort(),
+      lastWebhookAt: undefined,
+    };
+  try {
+    return await inspectDb(connection.db, connection.postgres ? 'postgres' : 'sqlite', options.schema);
+  } finally {
+    await connection.db.destroy();
+  }
+}
+
+/** The migrations Kysely recorded (none when its table is missing) and the last webhook delivery. */
+async function inspectDb(
+  db: Kysely<Database>,
+  backend: 'sqlite' | 'postgres',
+  schema: string | undefined,
+): Promise<StoreInspection> {
+  const known = Object.keys(migrations).sort();
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  const inSchema = (name: string) =>
+    tables.some((t) => t.name === name && (backend === 'sqlite' || !schema || t.schema === schema));
+  const raw = db as unknown as Kysely<Record<string, Record<string, string>>>;
+  const applied = inSchema('kysely_migration')
+    ? (await raw.selectFrom('kysely_migration').select('name').orderBy('name').execute()).map((r) =>
+        String(r.name),
+      )
+    : [];
+  const last = inSchema('settings')
+    ? await db
+        .selectFrom('settings')
+        .select('value')
+        .where('scope', '=', lastWebhookSetting.scope)
+        .where('key', '=', lastWebhookSetting.key)
+        .executeTakeFirst()
+    : undefined;
+  return { backend, exists: true, applied, known, lastWebhookAt: last?.value };
 }
 
 type Row<T extends keyof Database> = Database[T];
@@ -240,7 +323,12 @@ class KyselyStore implements Store {
     private readonly db: Kysely<Database>,
     readonly backend: 'sqlite' | 'postgres',
     private readonly now: () => Date,
+    private readonly schema: string | undefined = undefined,
   ) {}
+
+  inspect(): Promise<StoreInspection> {
+    return inspectDb(this.db, this.backend, this.schema);
+  }
 
   async save(link: TicketCardLink): Promise<void> {
     await this.db

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
+import { runDoctor } from '../../src/doctor/doctor.js';
 import { startJobs } from '../../src/jobs/start-jobs.js';
 import { webhookHandler } from '../../src/jobs/webhook-receiver.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -79,6 +81,8 @@ export async function startBot(
             header: 'X-Webhook-Secret',
             logger: createLogger('silent'),
             onTicket: async (id) => jobs?.onWebhook(id),
+            store,
+            findings: platform.client.findings,
           }),
         },
       ]
@@ -93,6 +97,27 @@ export async function startBot(
     store,
     routes,
     now: () => botNow,
+    // The doctor as the composition root wires it: this fixture's configuration, client and store.
+    doctor: () =>
+      runDoctor({
+        config: loadConfig({
+          SLACK_BOT_TOKEN: 'xoxb-e2e',
+          SLACK_SIGNING_SECRET: secret,
+          SLACK_API_URL: slack.apiUrl,
+          PLATFORM_URL: platform.sim.url,
+          PLATFORM_TOKEN: platform.sim.adminToken,
+          DATA_DIR: dataDir,
+          ...(options.webhookSecret ? { PLATFORM_WEBHOOK_SECRET: options.webhookSecret } : {}),
+        }),
+        platform: {
+          baseUrl: platform.client.baseUrl,
+          credentials: options.client?.credentials ?? { kind: 'token', token: platform.sim.adminToken },
+          simulator: false,
+          findings: platform.client.findings,
+          budget: platform.client.budget,
+        },
+        store: () => store.inspect(),
+      }),
   });
   const url = `http://127.0.0.1:${await bot.start()}`;
   jobs =

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventMetadataType, goneScope } from '../../src/jobs/delivery.js';
 import type { SimTicket } from '../../src/sim/model.js';
+import { lastWebhookSetting } from '../../src/store/store.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
 
 const f = {} as BotFixture;
@@ -78,6 +79,9 @@ describe('platform webhooks', () => {
     expect((await post(undefined, body)).status).toBe(401);
     expect((await post('s3cret-hooK', body)).status).toBe(401);
     expect((await post('s3cret-hook', { hello: 'world' })).status).toBe(400);
+    // Refused deliveries are not "the last delivery" the doctor reports.
+    expect(await w.store.getSetting(lastWebhookSetting.scope, lastWebhookSetting.key)).toBeUndefined();
+    expect(w.platform.client.findings.snapshot().lastWebhookAt).toBeUndefined();
   });
 
   it('brings a new event to the thread within seconds when the platform calls back', async () => {
@@ -105,6 +109,10 @@ describe('platform webhooks', () => {
     );
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(w.platform.sim.webhookDeliveries.some((d) => d.status === 202)).toBe(true);
+    // The doctor (in Slack, or `npm run doctor` beside the bot) sees when the last one arrived.
+    expect(w.platform.client.findings.snapshot().lastWebhookAt).toBeGreaterThanOrEqual(started);
+    const kept = await eventually(() => w.store.getSetting(lastWebhookSetting.scope, lastWebhookSetting.key));
+    expect(Date.parse(kept)).toBeGreaterThanOrEqual(started - 1_000);
   });
 });
 

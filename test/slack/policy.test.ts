@@ -346,6 +346,7 @@ const doors: Record<Action, Door> = {
     },
   },
   'digest.preview': { setup: async (who) => ({ act: command(who, '/conference', 'digest now') }) },
+  'admin.doctor': { setup: async (who) => ({ act: command(who, '/conference', 'admin doctor') }) },
   'home.view': {
     setup: async (who) => ({
       act: () => f.event({ type: 'app_home_opened', user: who.id, tab: 'home', channel: 'D1' }),

@@ -3,7 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type OutboxItem, openStore, type Store, type StoreOptions } from '../../src/store/store.js';
+import { migrations } from '../../src/store/schema.js';
+import {
+  inspectStore,
+  lastWebhookSetting,
+  type OutboxItem,
+  openStore,
+  type Store,
+  type StoreOptions,
+} from '../../src/store/store.js';
 
 /**
  * ONE contract for both backends: the embedded SQLite file always, PostgreSQL when TEST_DATABASE_URL
@@ -305,6 +313,29 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.markSeen('5', '2027-01-01T11:00:00Z', 'done');
     expect(await store.lastSeen('5')).toMatchObject({ modified: '2027-01-01T11:00:00Z', state: 'done' });
     expect(Date.parse((await store.lastSeen('5'))?.checkedAt ?? '')).not.toBeNaN();
+    await store.close();
+  });
+
+  it('tells the doctor its migrations and last webhook delivery, read from beside without changing it', async () => {
+    const o = options();
+    const known = Object.keys(migrations).sort();
+    // Never opened: nothing applied, and looking does not create it.
+    expect(await inspectStore(o)).toMatchObject({ applied: [], known, lastWebhookAt: undefined });
+    expect((await inspectStore(o)).applied).toEqual([]);
+    const store = await open(o);
+    expect(await store.inspect()).toEqual({
+      backend: store.backend,
+      exists: true,
+      applied: known,
+      known,
+      lastWebhookAt: undefined,
+    });
+    await store.setSetting(lastWebhookSetting.scope, lastWebhookSetting.key, '2027-01-01T10:00:00.000Z');
+    expect(await inspectStore(o)).toMatchObject({
+      exists: true,
+      applied: known,
+      lastWebhookAt: '2027-01-01T10:00:00.000Z',
+    });
     await store.close();
   });
 });

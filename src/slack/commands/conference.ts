@@ -1,6 +1,7 @@
 import type { App, RespondFn } from '@slack/bolt';
 import { buildConferenceCard, button, section } from '../../blocks/conference-card.js';
 import { buildConferenceDetails, buildConferenceList } from '../../blocks/conference-list.js';
+import { buildDoctorReport } from '../../blocks/doctor.js';
 import { clip, limits } from '../../blocks/limits.js';
 import {
   type ConferenceRequestText,
@@ -24,6 +25,7 @@ export const conferenceUsage = [
   '• `/conference list [upcoming|past|all|&lt;search&gt;]` your conferences',
   '• `/conference show &lt;id or room name&gt;` · `/conference delete &lt;id&gt;`',
   '• `/conference digest at 9:00 [weekdays] [in Europe/Paris]` · `digest list` · `digest off` · `digest now` — daily statistics here',
+  '• `/conference admin doctor` — platform admins: the doctor’s report (configuration, Slack, platform, store), privately',
   '• `/conference help` shows this message',
 ].join('\n');
 
@@ -140,6 +142,25 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
         });
       case 'usage':
         return ack({ response_type: 'ephemeral', text: `${cmd.error}\n\n${conferenceUsage}` });
+      case 'admin': {
+        if (cmd.args.toLowerCase() !== 'doctor')
+          return ack({
+            response_type: 'ephemeral',
+            text: `\`/conference admin\` knows one command: \`/conference admin doctor\`.\n\n${conferenceUsage}`,
+          });
+        await ack(working('Working through the doctor’s checks'));
+        return later(async () => {
+          await deps.access.require(user, 'admin.doctor');
+          if (!deps.doctor)
+            return respond({
+              response_type: 'ephemeral',
+              replace_original: true,
+              text: 'The doctor is not available in this process: run `npm run doctor` beside the bot.',
+            });
+          const report = await deps.doctor();
+          await respond({ response_type: 'ephemeral', replace_original: true, ...buildDoctorReport(report) });
+        });
+      }
       case 'list': {
         await ack(working('Looking up your conferences'));
         const q = { filter: cmd.filter, search: cmd.search, offset: 0 };

@@ -1,0 +1,75 @@
+import { existsSync } from 'node:fs';
+import { type Config, ConfigError, loadConfig } from '../config/config.js';
+import { createPlatformClient } from '../platform/client.js';
+import { createSimulator, type Simulator } from '../sim/server.js';
+import { inspectStore } from '../store/store.js';
+import { configProblemsReport, type DoctorReport, runDoctor } from './doctor.js';
+import { formatReport } from './format.js';
+
+/*
+ * `npm run doctor`: reads the same configuration as `npm start` (.env, then the environment), checks
+ * Slack, the platform (at most 8 read-only requests), the store (read-only) and the webhooks, prints
+ * the table and exits 1 when a row is blocking. Safe beside a running bot.
+ */
+
+async function check(config: Config): Promise<DoctorReport> {
+  let sim: Simulator | undefined;
+  let baseUrl = config.platform.url;
+  let credentials = config.platform.credentials;
+  if (!baseUrl || !credentials) {
+    // As `npm start` does: without PLATFORM_URL the bot talks to the built-in simulator.
+    sim = await createSimulator({ rateLimit: config.platform.rateLimitPerMinute });
+    baseUrl = sim.url;
+    credentials = { kind: 'token', token: sim.adminToken };
+  }
+  const platform = createPlatformClient({
+    baseUrl,
+    credentials,
+    rateLimitPerMinute: config.platform.rateLimitPerMinute,
+    timeouts: config.platform.timeouts,
+  });
+  try {
+    return await runDoctor({
+      config,
+      platform: {
+        baseUrl,
+        credentials,
+        simulator: sim !== undefined,
+        findings: platform.findings,
+        budget: platform.budget,
+      },
+      store: () =>
+        inspectStore({
+          databaseUrl: config.store.databaseUrl,
+          dataDir: config.store.dataDir,
+          ...(config.store.schema ? { schema: config.store.schema } : {}),
+        }),
+    });
+  } finally {
+    await platform.close();
+    await sim?.close();
+  }
+}
+
+async function main(): Promise<number> {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  let report: DoctorReport;
+  try {
+    report = await check(loadConfig(process.env));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    report = configProblemsReport(error.problems);
+  }
+  console.log(formatReport(report));
+  return report.blocking ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    console.error(`The doctor itself failed: ${(error as Error).message}`);
+    process.exitCode = 2;
+  },
+);
