@@ -1,4 +1,5 @@
 import type { GuessStatus, PlatformFindings } from '../platform/findings.js';
+import { conferenceJoinLink, ticketJoinLinks } from '../platform/join-links.js';
 import { answerText, itemsOf, type PlatformProbe } from './platform-probe.js';
 import type { Report } from './report.js';
 
@@ -8,13 +9,6 @@ import type { Report } from './report.js';
  * is recorded in the findings (the running bot's, in Slack) and shown as confirmed / refused /
  * ignored / unknown.
  */
-
-/** Names under which confdesk reads join links today (src/services): others found are reported. */
-const joinLinkNamesRead: Record<string, string[]> = {
-  'ticket agent': ['agent_url'],
-  'ticket guest': ['guest_url'],
-  conference: ['url'],
-};
 
 const pageAsked = 50;
 
@@ -209,36 +203,36 @@ function linkFields(record: Record<string, unknown>): string[] {
   return out;
 }
 
+/**
+ * Reads the record's join links with the bot's own reader (src/platform/join-links.ts), so the doctor
+ * says exactly what the Join button will do; other link-like fields are named to help fix the reader.
+ */
 function joinLinkCheck(
   r: Report,
   findings: PlatformFindings,
   record: Record<string, unknown>,
   kinds: string[],
 ) {
+  const read = new Map<string, string>();
+  const observer = {
+    joinLinkField: (kind: string, field: string) => {
+      read.set(kind, field);
+      findings.joinLinkField(kind, field);
+    },
+  };
+  if (kinds.includes('conference')) conferenceJoinLink(record, observer);
+  else ticketJoinLinks(record, observer);
   const fields = linkFields(record);
   for (const kind of kinds) {
-    const role = kind.split(' ')[1];
-    const mine = role ? fields.filter((f) => f.toLowerCase().includes(role)) : fields;
-    const read = joinLinkNamesRead[kind] ?? [];
+    const field = read.get(kind.replace(' ', '.'));
     const name = `join link (${kind})`;
-    if (!mine.length) {
-      r.add(
-        'guesses',
-        name,
-        'unknown',
-        `no link field found on the record${fields.length ? ` for this role (links seen: ${fields.join(', ')})` : ''}: the Join button stays hidden`,
-      );
-      continue;
-    }
-    const field = mine.find((f) => read.includes(f)) ?? (mine[0] as string);
-    findings.joinLinkField(kind, field);
-    if (read.includes(field)) r.add('guesses', name, 'confirmed', `found in ${mine.join(', ')}`);
+    if (field) r.add('guesses', name, 'confirmed', `read from ${field}`);
     else
       r.add(
         'guesses',
         name,
-        'warning',
-        `found in ${mine.join(', ')}, which confdesk does not read (it reads ${read.join(', ')}): the Join button stays hidden until it does`,
+        'unknown',
+        `no link confdesk reads was found on the record${fields.length ? ` (links seen: ${fields.join(', ')}; add the name to src/platform/join-links.ts)` : ''}: the Join button stays hidden`,
       );
   }
 }
