@@ -151,7 +151,7 @@ async function main() {
     const accounts = await provideSimAccounts({ slack: slack.app.client, sim, config: config.simAccounts });
     for (const problem of accounts.problems) logger.warn({}, problem);
     logger.info({ created: accounts.created.length }, describeSimAccounts(accounts, config.simAccounts));
-  } else if (process.env.SIM_ACCOUNTS?.trim())
+  } else if (config.simAccounts.given)
     logger.warn({}, 'SIM_ACCOUNTS: ignored with PLATFORM_URL set (it is for the built-in simulator only)');
   const port = await slack.start();
   jobs = startJobs({

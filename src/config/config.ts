@@ -136,7 +136,7 @@ export interface Config {
   /** Set: `POST /webhooks/platform` accepts deliveries carrying this secret in `header`. */
   webhook: { secret: string; header: string } | undefined;
   /** Built-in simulator only: accounts for the Slack workspace's people, and e-mails mapped to demo accounts. */
-  simAccounts: { auto: boolean; map: Record<string, string> };
+  simAccounts: { auto: boolean; map: Record<string, string>; given: boolean };
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -206,7 +206,7 @@ function simAccounts(value: string | undefined): Config['simAccounts'] {
     const [email, username] = entry.split('=');
     if (email && username) map[email.toLowerCase()] = username;
   }
-  return { auto: !entries.some((x) => x.toLowerCase() === 'off'), map };
+  return { auto: !entries.some((x) => x.toLowerCase() === 'off'), map, given: entries.length > 0 };
 }
 
 /** What the Slack side still needs before the bot can connect, each with where to find it. */
