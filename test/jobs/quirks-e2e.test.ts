@@ -4,21 +4,17 @@ import type { SlackMessage } from '../../src/dev/slack-double.js';
 import { eventMetadataType } from '../../src/jobs/delivery.js';
 import { summarizeTicket } from '../../src/services/tickets.js';
 import type { SimTicket } from '../../src/sim/model.js';
-import type { SimQuirks } from '../../src/sim/server.js';
+import { allQuirks, type SimQuirks } from '../../src/sim/server.js';
 import { ids } from '../../src/slack/ids.js';
 import { type BotFixture, buttonClick, eventually, people, useBot } from '../helpers/bot.js';
 
 /*
- * The bot end to end against a simulator that writes the shapes the real service may send (issue 12,
- * section 1): `[]` for empty objects, the enterprise id as `enterpriseId`, pages capped below the
- * limit asked, join links under names confdesk does not try first.
+ * The bot end to end against a simulator with every quirk on (`allQuirks`, issue 12): `[]` for empty
+ * objects, the enterprise id as `enterpriseId`, pages capped below the limit asked, join links under
+ * names confdesk does not try first, `orderby` ignored (the poller falls back to a safe scan), only
+ * the X-RateLimit-Reset header.
  */
-const shapes: Partial<SimQuirks> = {
-  emptyObjectsAsArrays: true,
-  camelEnterpriseId: true,
-  pageCap: 20,
-  unknownJoinLinkNames: true,
-};
+const shapes: SimQuirks = allQuirks;
 
 const f = {} as BotFixture;
 useBot(f, { sim: { quirks: shapes }, pollIntervalMs: 200 });
