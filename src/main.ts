@@ -5,7 +5,7 @@ import { startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createPlatformClient } from './platform/client.js';
-import { createSimulator, type Simulator } from './sim/server.js';
+import type { Simulator } from './sim/server.js';
 import { createSlackApp } from './slack/app.js';
 import { checkPlatform, checkSlack, storeProblem } from './startup/checks.js';
 import { PlatformReadiness, Readiness } from './startup/readiness.js';
@@ -67,6 +67,8 @@ async function main() {
   let baseUrl = config.platform.url;
   let credentials = config.platform.credentials;
   if (!baseUrl || !credentials) {
+    // Loaded only when used: a production start with PLATFORM_URL never loads the simulator.
+    const { createSimulator } = await import('./sim/server.js');
     sim = await createSimulator({ rateLimit: config.platform.rateLimitPerMinute, activityEveryMs: 60_000 });
     baseUrl = sim.url;
     credentials = { kind: 'token', token: sim.adminToken };

@@ -223,6 +223,18 @@ describe('npm start: the platform is not fatal; /readyz says why', () => {
     noStack(bot.output());
   });
 
+  it('with PLATFORM_URL set, never loads the built-in simulator (it is loaded only when used)', async () => {
+    const trace = { NODE_OPTIONS: '--import ./test/fixtures/trace-loads.mjs' };
+    const real = spawnBot({ ...slackEnv(), PLATFORM_URL: sim.url, PLATFORM_TOKEN: sim.adminToken, ...trace });
+    await real.port;
+    expect(real.output()).toContain('loaded: dist/main.js');
+    expect(real.output()).not.toContain('loaded: dist/sim/');
+    // The same trace on a start without PLATFORM_URL does show it: the check can fail.
+    const embedded = spawnBot({ ...slackEnv(), ...trace });
+    await embedded.port;
+    expect(embedded.output()).toContain('loaded: dist/sim/server.js');
+  });
+
   it('with everything right, /readyz is 200 and lists each check', async () => {
     const bot = spawnBot({ ...slackEnv(), PLATFORM_URL: sim.url, PLATFORM_TOKEN: sim.adminToken });
     const ready = await readyz(await bot.port);
