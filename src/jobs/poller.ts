@@ -217,8 +217,9 @@ export class Poller {
    * that order and checks it across the whole list: a list that is in order by chance (a platform
    * that ignores `orderby` and sorts by start time, tickets all modified in the same second) cannot
    * make it stop early and miss a change. A list in order with two different times or more is then
-   * asked oldest first, one page: a platform that honours the order answers it ascending. The changed
-   * tickets, oldest first; undefined when the order was refused (then recorded).
+   * asked oldest first, one page: a platform that honours the order answers it ascending, starting
+   * with the list's oldest ticket (one that ignores the order answers the newest first again). The
+   * changed tickets, oldest first; undefined when the order was refused (then recorded).
    */
   private async verifyingScan(): Promise<TicketRecord[] | undefined> {
     const seen: TicketRecord[] = [];
@@ -236,17 +237,29 @@ export class Poller {
     const changed = await this.changedOf(seen);
     const disorder = firstDisorder(seen, 'desc');
     if (disorder) this.ignored('desc', disorder);
-    else if (distinctModified(seen) >= 2) await this.probeAscending();
+    else if (distinctModified(seen) >= 2) await this.probeAscending(seen);
     return changed;
   }
 
-  /** One page asked oldest first: ascending confirms the order, anything else shows it ignored. */
-  private async probeAscending(): Promise<void> {
+  /**
+   * One page asked oldest first, after a whole list read newest first (`listed`, in order, with two
+   * times or more): ascending from the list's oldest time confirms the order; anything else shows it
+   * ignored. (Comparing with the whole list, not within the page, confirms even when the oldest page
+   * holds tickets all modified in the same second.)
+   */
+  private async probeAscending(listed: TicketRecord[]): Promise<void> {
     const page = await this.orderedPage(0, 'asc');
     if (!page) return;
     const disorder = firstDisorder(page.items, 'asc');
     if (disorder) return this.ignored('asc', disorder);
-    if (distinctModified(page.items) < 2) return;
+    const oldest = Math.min(...listed.flatMap((t) => (t.modified ? [t.modified.getTime()] : [])));
+    const first = page.items.find((t) => t.modified);
+    if (!first?.modified) return;
+    if (first.modified.getTime() > oldest)
+      return this.ignored(
+        'asc',
+        `ticket ${first.id} (modified ${first.modified.toISOString()}) first, not the oldest (${new Date(oldest).toISOString()})`,
+      );
     this.verifiedAt = this.now();
     this.o.platform.findings.guess(
       orderGuess,
