@@ -113,9 +113,12 @@ export class RateBudget {
    */
   observe(remaining: number | undefined, resetSeconds: number | undefined): void {
     const now = this.now();
-    if (resetSeconds !== undefined && Number.isFinite(resetSeconds) && resetSeconds > 0)
-      this.windowResetAt = now + resetSeconds * 1000;
-    if (remaining === undefined || !Number.isFinite(remaining)) return;
+    if (remaining === undefined || !Number.isFinite(remaining)) {
+      // Reset alone: align the window with the platform's (with Remaining, its count is better).
+      if (resetSeconds !== undefined && Number.isFinite(resetSeconds) && resetSeconds > 0)
+        this.windowResetAt = now + resetSeconds * 1000;
+      return;
+    }
     this.serverRemaining = remaining;
     this.serverResetAt = now + Math.max(0, resetSeconds ?? this.windowMs / 1000) * 1000;
     if (remaining <= 0) this.blockedUntil = Math.max(this.blockedUntil, this.serverResetAt);
