@@ -13,7 +13,7 @@ import { registerReportRoutes } from './routes/reports.js';
 import { registerTicketRoutes } from './routes/tickets.js';
 import { registerUserRoutes } from './routes/users.js';
 import { SimState } from './state.js';
-import { createWebhookSender, type WebhookConfig } from './webhooks.js';
+import { createWebhookSender, type WebhookConfig, type WebhookDelivery } from './webhooks.js';
 
 /*
  * Assembles the platform simulator: its state, the HTTP side (http.ts: router, tokens, rate window,
@@ -25,8 +25,9 @@ import { createWebhookSender, type WebhookConfig } from './webhooks.js';
 export { noFaults, type SimFaults } from './faults.js';
 export type { RequestLogEntry } from './http.js';
 export { allQuirks, noQuirks, type SimQuirks } from './quirks.js';
-export type { WebhookConfig } from './webhooks.js';
+export type { WebhookConfig, WebhookDelivery } from './webhooks.js';
 
+/** How `createSimulator` starts: where it listens, its limits and tokens, and what it injects. */
 export interface SimulatorOptions {
   port?: number;
   host?: string;
@@ -58,7 +59,7 @@ export interface Simulator {
   setQuirks(q: Partial<SimQuirks>): void;
   /** Every `/api/v3` request answered, oldest first (bounded). */
   requests: RequestLogEntry[];
-  webhookDeliveries: { body: unknown; status?: number; error?: string }[];
+  webhookDeliveries: WebhookDelivery[];
   setFaults(f: Partial<SimFaults>): void;
   setRateLimit(perMinute: number): void;
   setWebhook(w: WebhookConfig | undefined): void;
