@@ -17,6 +17,7 @@ import type { WebhookConfig } from './webhooks.js';
  * themselves are registered by `routes/*.ts`.
  */
 
+/** One answered `/api/v3` request, as `GET /_sim/requests` and `Simulator.requests` list it. */
 export interface RequestLogEntry {
   method: string;
   path: string;
@@ -26,7 +27,7 @@ export interface RequestLogEntry {
   at: number;
 }
 
-/** What can change while the simulator runs (`PUT /_sim/config`, `/_sim/webhook`, `setRateLimit`…). */
+/** The simulator's settings, one object the admin routes and `Simulator` change at runtime (all but the window). */
 export interface SimSettings {
   /** Requests per minute per user; 0 for none. */
   rateLimit: number;
@@ -67,8 +68,6 @@ export interface SimHttpDeps {
   /** The user behind the static admin token and public routes. */
   adminUser: SimUser;
 }
-
-export type SimHttp = ReturnType<typeof createSimHttp>;
 
 /** Builds the router and request handling; `listen` starts the server once the routes are registered. */
 export function createSimHttp({ state, now, quirks, faults, settings, adminToken, adminUser }: SimHttpDeps) {
