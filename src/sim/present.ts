@@ -1,5 +1,5 @@
 import type { SimConference, SimMedia, SimTicket, SimUser } from './model.js';
-import type { SimQuirks } from './server.js';
+import type { SimQuirks } from './quirks.js';
 import type { SimState } from './state.js';
 
 /** The quirks that change how records are written. */

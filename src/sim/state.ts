@@ -228,10 +228,10 @@ export class SimState {
     title: string;
     format: string;
     content: SimContent;
-    ticketId?: number;
-    conferenceId?: number;
-    description?: string;
-    tags?: string[];
+    ticketId?: number | undefined;
+    conferenceId?: number | undefined;
+    description?: string | undefined;
+    tags?: string[] | undefined;
   }): SimMedia {
     const id = this.nextId('media');
     const ext = m.format.split('/')[1]?.replace('jpeg', 'jpg') ?? 'bin';
@@ -440,16 +440,17 @@ export class SimState {
 
   createTicket(
     by: SimUser,
-    t: Partial<Omit<SimTicket, 'requestor'>> & {
+    // Every optional field may also come as `undefined`: the route passes each parameter, given or not.
+    t: { [K in keyof Omit<SimTicket, 'requestor'>]?: SimTicket[K] | undefined } & {
       emails: string[];
       phones: string[];
-      name?: string;
-      firstName?: string;
-      company?: string;
-      gender?: string;
-      country?: string;
+      name?: string | undefined;
+      firstName?: string | undefined;
+      company?: string | undefined;
+      gender?: string | undefined;
+      country?: string | undefined;
       invite: boolean;
-      initialState?: string;
+      initialState?: string | undefined;
     },
   ): SimTicket {
     const now = this.now();
