@@ -1,7 +1,7 @@
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
-import type { TicketRecord } from '../platform/schemas.js';
+import type { Page, TicketRecord } from '../platform/schemas.js';
 import type { Store, Subscription } from '../store/store.js';
 
 const background = { priority: 'background' as const };
@@ -188,11 +188,11 @@ export class Poller {
    * Once the order is confirmed: the changed tickets, oldest first, read newest-modified first until
    * the known ones. Each page is checked again; undefined when one is out of order (then recorded).
    */
-  private async trustedScan(): Promise<TicketRecord[] | undefined> {
+  private async trustedScan(firstPage?: Page<TicketRecord>): Promise<TicketRecord[] | undefined> {
     const changed: TicketRecord[] = [];
     let offset = 0;
     for (;;) {
-      const page = await this.orderedPage(offset);
+      const page = offset === 0 && firstPage ? firstPage : await this.orderedPage(offset);
       if (!page) return undefined;
       const disorder = firstDisorder(page.items, 'desc');
       if (disorder) {
@@ -222,6 +222,19 @@ export class Poller {
    * changed tickets, oldest first; undefined when the order was refused (then recorded).
    */
   private async verifyingScan(): Promise<TicketRecord[] | undefined> {
+    // Cheap first: when the newest page is in order and shows two times or more, one page asked
+    // oldest first can settle the question (two requests instead of the whole list).
+    const first = await this.orderedPage(0);
+    if (!first) return undefined;
+    const early = firstDisorder(first.items, 'desc');
+    if (early) {
+      this.ignored('desc', early);
+      return undefined;
+    }
+    if (distinctModified(first.items) >= 2) {
+      if (await this.probeAscending(first.items)) return this.trustedScan(first);
+      if (this.mode() === 'full') return undefined;
+    }
     const seen: TicketRecord[] = [];
     const pages = this.o.platform.paginate(
       'listTickets',
@@ -247,25 +260,31 @@ export class Poller {
    * ignored. (Comparing with the whole list, not within the page, confirms even when the oldest page
    * holds tickets all modified in the same second.)
    */
-  private async probeAscending(listed: TicketRecord[]): Promise<void> {
+  private async probeAscending(listed: TicketRecord[]): Promise<boolean> {
     const page = await this.orderedPage(0, 'asc');
-    if (!page) return;
+    if (!page) return false;
     const disorder = firstDisorder(page.items, 'asc');
-    if (disorder) return this.ignored('asc', disorder);
+    if (disorder) {
+      this.ignored('asc', disorder);
+      return false;
+    }
     const oldest = Math.min(...listed.flatMap((t) => (t.modified ? [t.modified.getTime()] : [])));
     const first = page.items.find((t) => t.modified);
-    if (!first?.modified) return;
-    if (first.modified.getTime() > oldest)
-      return this.ignored(
+    if (!first?.modified) return false;
+    if (first.modified.getTime() > oldest) {
+      this.ignored(
         'asc',
         `ticket ${first.id} (modified ${first.modified.toISOString()}) first, not the oldest (${new Date(oldest).toISOString()})`,
       );
+      return false;
+    }
     this.verifiedAt = this.now();
     this.o.platform.findings.guess(
       orderGuess,
       'confirmed',
       'the ticket list is ordered by modified, both ways',
     );
+    return true;
   }
 
   /** The changed tickets among those listed, each once in its latest version, oldest change first. */
