@@ -14,8 +14,6 @@ export interface ChannelRepository {
    * pending, in one transaction. Answers how many came back, or undefined when it was not gone.
    */
   backInChannel(channel: string): Promise<number | undefined>;
-  /** Parked items of a channel go back to pending (the bot is back in it); answers how many. */
-  unpark(channel: string): Promise<number>;
   /** Answers whether this call is the first to report this dead-letter reason in this channel. */
   markDeadLetterTold(channel: string, reason: string): Promise<boolean>;
 }
@@ -24,6 +22,7 @@ const gone = 'gone-channel';
 const deadTold = 'dead-letter-told';
 
 export const channelRepository = (c: Db): ChannelRepository => {
+  // Parked items of a channel go back to pending (the bot is back in it); answers how many.
   const unpark = async (db: Db['db'], channel: string) => {
     const r = await db
       .updateTable('outbox')
@@ -41,7 +40,6 @@ export const channelRepository = (c: Db): ChannelRepository => {
         if (!(await deleteSetting({ ...c, db: tx }, gone, channel))) return undefined;
         return unpark(tx, channel);
       }),
-    unpark: (channel) => unpark(c.db, channel),
     markDeadLetterTold: (channel, reason) =>
       setSettingOnce(c, deadTold, `${channel}:${reason}`, iso(c.now())),
   };

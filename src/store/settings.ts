@@ -8,11 +8,9 @@ import type { Db } from './db.js';
 export interface SettingsRepository {
   /** Records when the webhook receiver last accepted a delivery, for a separate doctor process. */
   noteWebhookDelivery(at: Date): Promise<void>;
-  /** ISO time of the last webhook delivery accepted, if any. */
-  lastWebhookDelivery(): Promise<string | undefined>;
 }
 
-/** Where the webhook receiver's last accepted delivery is kept (`inspect.ts` reads it too). */
+/** Where the webhook receiver's last accepted delivery is kept (`inspect.ts` reads it). */
 export const lastWebhookSetting = { scope: 'webhooks', key: 'last-delivery' } as const;
 
 export async function getSetting({ db }: Db, scope: string, key: string): Promise<string | undefined> {
@@ -61,5 +59,4 @@ export async function deleteSetting({ db }: Db, scope: string, key: string): Pro
 export const settingsRepository = (c: Db): SettingsRepository => ({
   noteWebhookDelivery: (at) =>
     setSetting(c, lastWebhookSetting.scope, lastWebhookSetting.key, at.toISOString()),
-  lastWebhookDelivery: () => getSetting(c, lastWebhookSetting.scope, lastWebhookSetting.key),
 });

@@ -79,7 +79,7 @@ describe('platform webhooks', () => {
     expect((await post('s3cret-hooK', body)).status).toBe(401);
     expect((await post('s3cret-hook', { hello: 'world' })).status).toBe(400);
     // Refused deliveries are not "the last delivery" the doctor reports.
-    expect(await w.store.lastWebhookDelivery()).toBeUndefined();
+    expect((await w.store.inspect()).lastWebhookAt).toBeUndefined();
     expect(w.platform.client.findings.snapshot().lastWebhookAt).toBeUndefined();
   });
 
@@ -110,7 +110,7 @@ describe('platform webhooks', () => {
     expect(w.platform.sim.webhookDeliveries.some((d) => d.status === 202)).toBe(true);
     // The doctor (in Slack, or `npm run doctor` beside the bot) sees when the last one arrived.
     expect(w.platform.client.findings.snapshot().lastWebhookAt).toBeGreaterThanOrEqual(started);
-    const kept = await eventually(() => w.store.lastWebhookDelivery());
+    const kept = await eventually(async () => (await w.store.inspect()).lastWebhookAt);
     expect(Date.parse(kept)).toBeGreaterThanOrEqual(started - 1_000);
   });
 });

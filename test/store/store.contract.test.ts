@@ -264,8 +264,6 @@ describe.each(backends)('the store, $name', ({ options }) => {
     // Not gone (any more): nothing to do, and said so.
     expect(await store.backInChannel('C9')).toBeUndefined();
     expect((await store.claim('w', 1, 60_000)).map((i) => i.eventId)).toEqual(['p1']);
-    await store.settle({ ...(claimed as OutboxItem), leaseOwner: 'w' }, { status: 'parked' });
-    expect(await store.unpark('C9')).toBe(1);
     await store.close();
   });
 
@@ -364,7 +362,6 @@ describe.each(backends)('the store, $name', ({ options }) => {
       lastWebhookAt: undefined,
     });
     await store.noteWebhookDelivery(new Date('2027-01-01T10:00:00.000Z'));
-    expect(await store.lastWebhookDelivery()).toBe('2027-01-01T10:00:00.000Z');
     expect(await inspectStore(o)).toMatchObject({
       exists: true,
       applied: known,
