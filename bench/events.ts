@@ -252,7 +252,6 @@ async function pace(): Promise<void> {
   const started = Date.now();
   for (let n = 0; n < perChannel; n++)
     await store.advance(
-      undefined,
       Array.from({ length: 10 }, (_, c) => ({
         ticketId: `T${c}`,
         eventId: `e${n}`,

@@ -28,7 +28,6 @@ export class NaivePoller {
         { priority: 'background' },
       );
       await this.store.advance(
-        undefined,
         events.items
           .filter((e) => e.timestamp.getTime() >= this.since)
           .flatMap((e) =>

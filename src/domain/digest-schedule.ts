@@ -46,6 +46,10 @@ export function runAt(s: DigestSchedule, localDate: string): Date | undefined {
 export const periodOf = (zone: string, at: Date): string =>
   DateTime.fromJSDate(at, { zone }).toISODate() as string;
 
+/** The day a digest reports: the one before the schedule's local date (a complete day). */
+export const reportedDay = (period: string) =>
+  DateTime.fromISO(period).minus({ days: 1 }).toISODate() as string;
+
 /**
  * What to send now: today's digest (in the schedule's zone) once its time has come — on time, or late
  * after downtime, saying so — and nothing for earlier days, so a bot that was down for a week sends

@@ -2,7 +2,13 @@ import type { WebClient } from '@slack/web-api';
 import type { MessagePayload } from '../blocks/conference-card.js';
 import { buildStateBroadcast, eventText } from '../blocks/ticket-card.js';
 import type { Logger } from '../observability/logger.js';
-import type { OutboxItem, Store } from '../store/store.js';
+import type {
+  ChannelRepository,
+  OutboxItem,
+  OutboxRepository,
+  SubscriptionRepository,
+  TicketCardRepository,
+} from '../store/store.js';
 import { classifySlackError, goneCodes, type RefusalHint } from './slack-errors.js';
 
 /** The Slack message metadata type every delivered event carries: how an unknown outcome is resolved. */
@@ -12,7 +18,7 @@ export const eventMetadataType = 'confdesk_ticket_event';
 export const gone: ReadonlySet<string> = goneCodes;
 
 export interface DeliveryOptions {
-  store: Store;
+  store: OutboxRepository & ChannelRepository & SubscriptionRepository & TicketCardRepository;
   /**
    * A Web API client that never retries by itself (`retryConfig: {retries: 0}`,
    * `rejectRateLimitedCalls: true`): a blind retry of chat.postMessage can post twice.
@@ -32,12 +38,6 @@ export interface DeliveryOptions {
   /** The ticket's card, for the cards the poller queued (a followed ticket new to a channel). */
   renderCard?: (ticketId: string) => Promise<MessagePayload>;
 }
-
-/** The settings scope marking channels the bot can no longer post in. */
-export const goneScope = 'gone-channel';
-
-/** The settings scope remembering, per channel and Slack reason, that subscribers were told of a dead letter. */
-export const deadScope = 'dead-letter-told';
 
 /** Refusals a card may pass without its blocks: it is posted again as its plain text, so its thread exists. */
 const blocksRefused = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_blocks_too_long']);
@@ -80,7 +80,7 @@ export class DeliveryWorker {
     const { store } = this.o;
     let delivered = 0;
     let outcome: Outcome = 'delivered';
-    if (await store.getSetting(goneScope, channel)) outcome = 'gone';
+    if (await store.isGone(channel)) outcome = 'gone';
     for (const item of list) {
       if (outcome === 'gone') await store.settle(item, { status: 'parked' });
       // After a failure the rest wait for the next claim, which keeps the channel's order.
@@ -224,8 +224,7 @@ export class DeliveryWorker {
       },
       'Slack refused a ticket delivery for good; set aside as a dead letter',
     );
-    if (!(await store.setSettingOnce(deadScope, `${channel}:${reason}`, this.now().toISOString())))
-      return 'dead';
+    if (!(await store.markDeadLetterTold(channel, reason))) return 'dead';
     const what =
       item.payload.card === true
         ? 'a ticket card'
@@ -253,7 +252,7 @@ export class DeliveryWorker {
     const { store, slack, logger } = this.o;
     const { channel } = item;
     await store.settle(item, { status: 'parked' });
-    if (!(await store.setSettingOnce(goneScope, channel, reason))) return;
+    if (!(await store.markGone(channel, reason))) return;
     logger.warn({ channel, error: reason }, 'channel cannot receive ticket events any more; keeping them');
     const people = new Set((await store.subscriptionsOf(channel)).map((s) => s.createdBy));
     for (const user of people)

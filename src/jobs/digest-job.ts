@@ -1,17 +1,16 @@
 import type { WebClient } from '@slack/web-api';
-import { DateTime } from 'luxon';
 import { buildDigest } from '../blocks/digest.js';
-import { dueRun, nextRunAfter } from '../domain/digest-schedule.js';
+import { dueRun, nextRunAfter, reportedDay } from '../domain/digest-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { DigestService } from '../services/digest.js';
-import type { Store } from '../store/store.js';
+import type { DigestRepository } from '../store/store.js';
 import { gone } from './delivery.js';
 
 /** The metadata type of a digest message: how a lost answer is resolved without posting twice. */
 export const digestMetadataType = 'confdesk_digest';
 
 export interface DigestJobOptions {
-  store: Store;
+  store: DigestRepository;
   digests: DigestService;
   /** A Web API client that never retries by itself (see deliveryClient). */
   slack: WebClient;
@@ -26,10 +25,6 @@ export interface DigestJobOptions {
   /** When figures were missing, the next try (same day), default 30 min. */
   retryMs?: number;
 }
-
-/** The day a digest reports: the one before the schedule's local date (a complete day). */
-export const reportedDay = (period: string) =>
-  DateTime.fromISO(period).minus({ days: 1 }).toISODate() as string;
 
 /**
  * Sends the digests that are due: each (schedule, local date) once across restarts and replicas (its
@@ -59,7 +54,7 @@ export class DigestJob {
         const refused = (error as { data?: { error?: string } }).data?.error ?? '';
         const waitMs = gone.has(refused) ? 60 * 60_000 : 5 * 60_000;
         this.o.logger.warn({ err: error, schedule: s.id, waitMs }, 'digest not sent; trying again later');
-        if (gone.has(refused) && (await this.o.store.setSettingOnce('digest-refused', s.id, refused)))
+        if (gone.has(refused) && (await this.o.store.markDigestRefused(s.id, refused)))
           await this.o.slack.chat
             .postMessage({
               channel: s.createdBy,
@@ -88,7 +83,7 @@ export class DigestJob {
       return false;
     }
     if (allowed) return true;
-    if (await this.o.store.setSettingOnce('digest-not-allowed', s.id, s.createdBy)) {
+    if (await this.o.store.markDigestNotAllowed(s.id, s.createdBy)) {
       this.o.logger.warn({ schedule: s.id, channel: s.channel }, 'digest paused: its owner is not an admin');
       await this.o.slack.chat
         .postMessage({
@@ -116,7 +111,7 @@ export class DigestJob {
       (attempt > 1 ? await this.findPosted(s.channel, s.id, period) : undefined);
     if (ts) await slack.chat.update({ channel: s.channel, ts, ...message, metadata });
     else ts = (await slack.chat.postMessage({ channel: s.channel, ...message, metadata })).ts as string;
-    await store.deleteSetting('digest-refused', s.id); // posted: a later refusal is news again
+    await store.clearDigestRefused(s.id); // posted: a later refusal is news again
     const complete = data.missing.length === 0;
     await store.settleDigestRun(
       s.id,

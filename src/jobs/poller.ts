@@ -48,7 +48,7 @@ const fragile = (seen: { modified: string; checkedAt: string }, settle: number) 
  */
 const historyMs = 60_000;
 
-type NewItem = Parameters<Store['advance']>[1][number];
+type NewItem = Parameters<Store['advance']>[0][number];
 
 /** The findings entry for the ticket list's order by `modified` (platform-facts.md: not published). */
 export const orderGuess = 'ticketList.orderby';
@@ -411,7 +411,7 @@ export class Poller {
         });
     }
     // The events and the version they come from are recorded together.
-    const written = await store.advance(undefined, items, seen);
+    const written = await store.advance(items, seen);
     if (stateChanged && this.o.refreshCard)
       for (const { channel } of channels)
         await this.o

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformFindings } from '../platform/findings.js';
 import { looseMap } from '../platform/schemas.js';
-import { lastWebhookSetting, type Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
 
 /**
  * A platform webhook delivery (platform-facts.md): `{event, time, object, objectId, props}`; empty
@@ -25,7 +25,7 @@ export interface WebhookOptions {
   /** Asked to look at one ticket at once (its events go through the usual outbox). */
   onTicket: (ticketId: string) => Promise<unknown>;
   /** Where the time of the last accepted delivery is kept, for `npm run doctor` (another process). */
-  store?: Pick<Store, 'setSetting'>;
+  store?: Pick<Store, 'noteWebhookDelivery'>;
   /** The running bot's findings (its doctor in Slack reads them). */
   findings?: Pick<PlatformFindings, 'webhookReceived'>;
 }
@@ -89,6 +89,6 @@ export function webhookHandler(o: WebhookOptions) {
 function recordDelivery(o: WebhookOptions): void {
   o.findings?.webhookReceived();
   o.store
-    ?.setSetting(lastWebhookSetting.scope, lastWebhookSetting.key, new Date().toISOString())
+    ?.noteWebhookDelivery(new Date())
     .catch((error: unknown) => o.logger.warn({ err: error }, 'could not record the webhook delivery time'));
 }

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { PlatformClient } from '../platform/client.js';
 import type { StatisticsRecord, TicketsReport } from '../platform/schemas.js';
-import type { Store } from '../store/store.js';
+import type { StatisticsRepository } from '../store/store.js';
 
 const background = { priority: 'background' as const };
 
@@ -34,7 +34,7 @@ export interface DigestData {
 export class DigestService {
   constructor(
     private readonly platform: PlatformClient,
-    private readonly store: Store,
+    private readonly store: StatisticsRepository,
   ) {}
 
   async collect(date: string): Promise<DigestData> {
@@ -59,14 +59,13 @@ export class DigestService {
   }
 
   private async statistics(enterpriseId: number, date: string, past: boolean) {
-    const key = `${enterpriseId}:${date}`;
     if (past) {
-      const kept = await this.store.getSetting('statistics', key);
-      if (kept) return JSON.parse(kept) as StatisticsRecord;
+      const kept = await this.store.keptStatistics(enterpriseId, date);
+      if (kept) return kept as StatisticsRecord;
     }
     try {
       const stats = await this.platform.getStatistics({ enterpriseId, date }, background);
-      if (past) await this.store.setSetting('statistics', key, JSON.stringify(stats));
+      if (past) await this.store.keepStatistics(enterpriseId, date, stats);
       return stats;
     } catch {
       return undefined;

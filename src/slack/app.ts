@@ -8,7 +8,9 @@ import type { PlatformClient } from '../platform/client.js';
 import { AccessService } from '../services/access.js';
 import { ConferenceService } from '../services/conferences.js';
 import { DigestService } from '../services/digest.js';
+import { DigestScheduleService } from '../services/digest-schedules.js';
 import { IdentityService } from '../services/identity.js';
+import { SubscriptionService } from '../services/subscriptions.js';
 import { TicketService } from '../services/tickets.js';
 import type { CheckState, ReadinessReport } from '../startup/readiness.js';
 import type { Store } from '../store/store.js';
@@ -125,7 +127,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     conferences: new ConferenceService(options.platform, identity, access, now),
     logger: options.logger,
     now,
-    store: options.store,
+    schedules: new DigestScheduleService(options.store, now),
     digests: new DigestService(options.platform, options.store),
     doctor: options.doctor,
   };
@@ -138,6 +140,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     tickets: new TicketService(options.platform, identity, access),
     access,
     store: options.store,
+    subscriptions: new SubscriptionService(options.store),
     logger: options.logger,
   };
   const ticketFlowDeps = { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') };

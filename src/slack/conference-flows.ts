@@ -13,8 +13,8 @@ import type { Logger } from '../observability/logger.js';
 import type { AccessService } from '../services/access.js';
 import type { ConferenceService } from '../services/conferences.js';
 import type { DigestService } from '../services/digest.js';
+import type { DigestScheduleService } from '../services/digest-schedules.js';
 import type { IdentityService } from '../services/identity.js';
-import type { Store } from '../store/store.js';
 import { within } from '../util/within.js';
 import { isCannotPost } from './describe-error.js';
 import { type FormMetadata, formMetadata } from './payloads.js';
@@ -27,8 +27,8 @@ export interface ConferenceDeps {
   access: AccessService;
   logger: Logger;
   now: () => Date;
-  /** For `/conference digest` (the channel's daily statistics). */
-  store: Store;
+  /** For `/conference digest` (the channel's daily statistics): its schedules and its figures. */
+  schedules: DigestScheduleService;
   digests: DigestService;
   /** `/conference admin doctor`: runs the doctor (absent: the command says it is not wired). */
   doctor?: (() => Promise<DoctorReport>) | undefined;

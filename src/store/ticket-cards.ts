@@ -1,3 +1,5 @@
+import type { Db, Row } from './db.js';
+
 /** Where a ticket's card lives: the channel that follows the ticket, and the card message. */
 export interface TicketCardLink {
   ticketId: string;
@@ -6,7 +8,7 @@ export interface TicketCardLink {
 }
 
 /**
- * The ticket ↔ card links: the part of the store (`store.ts`) the ticket listeners use.
+ * The ticket ↔ card links: the part of the store the ticket listeners and the publisher use.
  */
 export interface TicketCardRepository {
   /** Records (or moves) the card of a ticket in a channel. */
@@ -21,3 +23,44 @@ export interface TicketCardRepository {
    */
   at(channel: string, ts: string): Promise<TicketCardLink | undefined>;
 }
+
+export const ticketCardRepository = ({ db }: Db): TicketCardRepository => ({
+  async save(link) {
+    await db
+      .insertInto('ticket_cards')
+      .values({ ticket_id: link.ticketId, channel: link.channel, ts: link.ts })
+      .onConflict((oc) => oc.columns(['ticket_id', 'channel']).doUpdateSet({ ts: link.ts }))
+      .execute();
+  },
+
+  async find(ticketId, channel) {
+    const r = await db
+      .selectFrom('ticket_cards')
+      .selectAll()
+      .where('ticket_id', '=', ticketId)
+      .where('channel', '=', channel)
+      .executeTakeFirst();
+    return r && toLink(r);
+  },
+
+  async forTicket(ticketId) {
+    const rows = await db.selectFrom('ticket_cards').selectAll().where('ticket_id', '=', ticketId).execute();
+    return rows.map(toLink);
+  },
+
+  async at(channel, ts) {
+    const r = await db
+      .selectFrom('ticket_cards')
+      .selectAll()
+      .where('channel', '=', channel)
+      .where('ts', '=', ts)
+      .executeTakeFirst();
+    return r && toLink(r);
+  },
+});
+
+const toLink = (r: Row<'ticket_cards'>): TicketCardLink => ({
+  ticketId: r.ticket_id,
+  channel: r.channel,
+  ts: r.ts,
+});

@@ -5,12 +5,7 @@ import { Writable } from 'node:stream';
 import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
-import {
-  type DeliveryOptions,
-  DeliveryWorker,
-  eventMetadataType,
-  goneScope,
-} from '../../src/jobs/delivery.js';
+import { type DeliveryOptions, DeliveryWorker, eventMetadataType } from '../../src/jobs/delivery.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
@@ -108,7 +103,7 @@ async function card(channel = 'C1') {
 describe('the delivery worker', () => {
   it('posts each event once into its ticket’s thread, tagged with the event id', async () => {
     const ts = await card();
-    await store.advance(undefined, [event('e1'), event('e2')]);
+    await store.advance([event('e1'), event('e2')]);
     expect(await worker().runOnce()).toBe(2);
     expect(await worker().runOnce()).toBe(0);
     for (const id of ['e1', 'e2']) {
@@ -126,7 +121,7 @@ describe('the delivery worker', () => {
 
   it('after a 429 posts nothing, and tries again once Retry-After has passed', async () => {
     await card();
-    await store.advance(undefined, [event('e1')]);
+    await store.advance([event('e1')]);
     slack.failNext('chat.postMessage', { kind: 'rate_limited', retryAfter: 3 });
     const w = worker();
     expect(await w.runOnce()).toBe(0);
@@ -139,7 +134,7 @@ describe('the delivery worker', () => {
 
   it('resolves a lost answer without posting twice: the message is found by its metadata', async () => {
     await card();
-    await store.advance(undefined, [event('e1')]);
+    await store.advance([event('e1')]);
     slack.failNext('chat.postMessage', { kind: 'lost_response' });
     const w = worker();
     expect(await w.runOnce()).toBe(0);
@@ -152,7 +147,7 @@ describe('the delivery worker', () => {
 
   it('when Slack cannot say whether a lost answer was posted, asks again later instead of posting', async () => {
     await card();
-    await store.advance(undefined, [event('e1')]);
+    await store.advance([event('e1')]);
     slack.failNext('chat.postMessage', { kind: 'lost_response' });
     slack.failNext('conversations.replies', { kind: 'http', status: 503 });
     const w = worker();
@@ -167,7 +162,7 @@ describe('the delivery worker', () => {
 
   it('retries after a 429 without looking first (a 429 posted nothing)', async () => {
     await card();
-    await store.advance(undefined, [event('e1')]);
+    await store.advance([event('e1')]);
     slack.failNext('chat.postMessage', { kind: 'rate_limited', retryAfter: 1 });
     const w = worker();
     await w.runOnce();
@@ -177,7 +172,7 @@ describe('the delivery worker', () => {
   });
 
   it('resolves a lost answer for a broadcast (a channel message, not in a thread) the same way', async () => {
-    await store.advance(undefined, [
+    await store.advance([
       {
         ticketId: '7',
         eventId: 'state:open:1',
@@ -196,7 +191,7 @@ describe('the delivery worker', () => {
 
   it('posts again after a 5xx that posted nothing, once', async () => {
     await card();
-    await store.advance(undefined, [event('e1')]);
+    await store.advance([event('e1')]);
     slack.failNext('chat.postMessage', { kind: 'http', status: 503 });
     const w = worker();
     await w.runOnce();
@@ -207,7 +202,7 @@ describe('the delivery worker', () => {
 
   it('does not post twice when a worker died after posting: the next lease finds the message', async () => {
     const ts = await card();
-    await store.advance(undefined, [event('e1')]);
+    await store.advance([event('e1')]);
     // A first worker claims, posts, and dies before recording the outcome.
     const [claimed] = await store.claim('dead', 10, 60_000);
     expect(claimed?.eventId).toBe('e1');
@@ -238,9 +233,9 @@ describe('the delivery worker', () => {
       createdBy: 'UWATCHER',
     });
     slack.notInChannel.add('CGONE');
-    await store.advance(undefined, [event('e1', 'CGONE'), event('e2', 'CGONE')]);
+    await store.advance([event('e1', 'CGONE'), event('e2', 'CGONE')]);
     await worker().runOnce();
-    await store.advance(undefined, [event('e3', 'CGONE')]);
+    await store.advance([event('e3', 'CGONE')]);
     clock += 60_000;
     await worker().runOnce();
     expect((await store.outboxOf('7')).map((i) => i.status)).toEqual(['parked', 'parked', 'parked']);
@@ -251,14 +246,13 @@ describe('the delivery worker', () => {
     expect(String(told[0]?.args.text)).toContain('/invite @confdesk');
     // Invited back: the kept events go out, in order.
     slack.notInChannel.delete('CGONE');
-    await store.deleteSetting(goneScope, 'CGONE');
-    expect(await store.unpark('CGONE')).toBe(3);
+    expect(await store.backInChannel('CGONE')).toBe(3);
     expect(await worker().runOnce()).toBe(3);
     expect(['e1', 'e2', 'e3'].map((id) => postsOf(id).length)).toEqual([1, 1, 1]);
   });
 
   it('posts a queued card first, saves its link, and threads the events after it under it', async () => {
-    await store.advance(undefined, [
+    await store.advance([
       { ticketId: '7', eventId: 'card', channel: 'CNEW', payload: { card: true } },
       event('e1', 'CNEW'),
     ]);
@@ -271,7 +265,7 @@ describe('the delivery worker', () => {
 
   it('after a failure holds the rest of the channel back, so nothing overtakes it', async () => {
     await card();
-    await store.advance(undefined, [event('e1'), event('e2')]);
+    await store.advance([event('e1'), event('e2')]);
     slack.failNext('chat.postMessage', { kind: 'rate_limited', retryAfter: 2 });
     const w = worker();
     expect(await w.runOnce()).toBe(0);
@@ -286,13 +280,7 @@ describe('the delivery worker', () => {
   it('paces each channel at Slack’s one message a second, channels in parallel', async () => {
     await card('C1');
     await card('C2');
-    await store.advance(undefined, [
-      event('a1'),
-      event('a2'),
-      event('a3'),
-      event('b1', 'C2'),
-      event('b2', 'C2'),
-    ]);
+    await store.advance([event('a1'), event('a2'), event('a3'), event('b1', 'C2'), event('b2', 'C2')]);
     const start = clock;
     expect(await worker(1_100).runOnce()).toBe(5);
     const at = (channel: string) =>
@@ -306,10 +294,7 @@ describe('the delivery worker', () => {
   it('sets aside a message Slack refuses for good, delivers the rest of its channel in order, once, and tells the subscriber once', async () => {
     const ts = await card();
     await watch('C1', 'UWATCHER');
-    await store.advance(
-      undefined,
-      ['e1', 'e2', 'e3', 'e4', 'e5'].map((id) => event(id)),
-    );
+    await store.advance(['e1', 'e2', 'e3', 'e4', 'e5'].map((id) => event(id)));
     refuse('invalid_blocks', 'e3', 'e6');
     const lines: string[] = [];
     // One pass: the refused item holds nothing back.
@@ -345,7 +330,7 @@ describe('the delivery worker', () => {
     expect(await worker().runOnce()).toBe(0);
     expect(slack.callsOf('chat.postMessage').filter((c) => eventOf(c.args) === 'e3')).toHaveLength(1);
     // A second refusal of the same kind in that channel: set aside too, nobody told again.
-    await store.advance(undefined, [event('e6'), event('e7')]);
+    await store.advance([event('e6'), event('e7')]);
     expect(await worker().runOnce()).toBe(1);
     expect((await store.deadLetters()).map((d) => d.eventId)).toEqual(['e6', 'e3']);
     expect(postsOf('e7')).toHaveLength(1);
@@ -355,7 +340,7 @@ describe('the delivery worker', () => {
   it('still retries a 5xx (an unknown outcome), holding the channel back, and delivers it once', async () => {
     await card();
     await watch('C1', 'UWATCHER');
-    await store.advance(undefined, [event('e1'), event('e2')]);
+    await store.advance([event('e1'), event('e2')]);
     slack.failNext('chat.postMessage', { kind: 'http', status: 502 });
     const w = worker();
     expect(await w.runOnce()).toBe(0);
@@ -369,7 +354,7 @@ describe('the delivery worker', () => {
 
   it('when Slack refuses a queued card for good, sets it aside and posts the ticket’s events in the channel instead of waiting for it', async () => {
     await watch('CNEW', 'UWATCHER');
-    await store.advance(undefined, [
+    await store.advance([
       { ticketId: '7', eventId: 'card', channel: 'CNEW', payload: { card: true } },
       event('e1', 'CNEW'),
       event('e2', 'CNEW'),
@@ -390,7 +375,7 @@ describe('the delivery worker', () => {
   });
 
   it('posts a card whose blocks Slack refuses as its text alone, so the ticket’s events still thread under it', async () => {
-    await store.advance(undefined, [
+    await store.advance([
       { ticketId: '7', eventId: 'card', channel: 'CNEW', payload: { card: true } },
       event('e1', 'CNEW'),
     ]);
@@ -424,7 +409,7 @@ describe('the delivery worker', () => {
       lose = false;
       return 'thread_not_found';
     };
-    await store.advance(undefined, [event('e1'), event('e2')]);
+    await store.advance([event('e1'), event('e2')]);
     const w = worker();
     expect(await w.runOnce()).toBe(0);
     clock += 2_000;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { eventMetadataType, goneScope } from '../../src/jobs/delivery.js';
+import { eventMetadataType } from '../../src/jobs/delivery.js';
 import type { SimTicket } from '../../src/sim/model.js';
-import { lastWebhookSetting } from '../../src/store/store.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
 
 const f = {} as BotFixture;
@@ -48,8 +47,8 @@ describe('ticket events into a watching channel, end to end', () => {
 
 describe('a channel the bot is invited back into', () => {
   it('gets the ticket events kept for it while the bot could not post there', async () => {
-    await f.store.setSetting(goneScope, 'CBACK', 'not_in_channel');
-    await f.store.advance(undefined, [
+    await f.store.markGone('CBACK', 'not_in_channel');
+    await f.store.advance([
       { ticketId: '1', eventId: 'kept-1', channel: 'CBACK', payload: { eventName: 'kept.event' } },
     ]);
     const [parked] = await f.store.claim('someone', 10, 1);
@@ -58,7 +57,7 @@ describe('a channel the bot is invited back into', () => {
     await f.event({ type: 'member_joined_channel', user: people.alice.id, channel: 'CBACK' });
     await f.event({ type: 'member_joined_channel', user: f.slack.botUserId, channel: 'CBACK' });
     await eventually(() => eventPosts('CBACK', 'kept.event').length === 1, 5_000);
-    expect(await f.store.getSetting(goneScope, 'CBACK')).toBeUndefined();
+    expect(await f.store.isGone('CBACK')).toBe(false);
   });
 });
 
@@ -80,7 +79,7 @@ describe('platform webhooks', () => {
     expect((await post('s3cret-hooK', body)).status).toBe(401);
     expect((await post('s3cret-hook', { hello: 'world' })).status).toBe(400);
     // Refused deliveries are not "the last delivery" the doctor reports.
-    expect(await w.store.getSetting(lastWebhookSetting.scope, lastWebhookSetting.key)).toBeUndefined();
+    expect((await w.store.inspect()).lastWebhookAt).toBeUndefined();
     expect(w.platform.client.findings.snapshot().lastWebhookAt).toBeUndefined();
   });
 
@@ -111,7 +110,7 @@ describe('platform webhooks', () => {
     expect(w.platform.sim.webhookDeliveries.some((d) => d.status === 202)).toBe(true);
     // The doctor (in Slack, or `npm run doctor` beside the bot) sees when the last one arrived.
     expect(w.platform.client.findings.snapshot().lastWebhookAt).toBeGreaterThanOrEqual(started);
-    const kept = await eventually(() => w.store.getSetting(lastWebhookSetting.scope, lastWebhookSetting.key));
+    const kept = await eventually(async () => (await w.store.inspect()).lastWebhookAt);
     expect(Date.parse(kept)).toBeGreaterThanOrEqual(started - 1_000);
   });
 });

@@ -36,7 +36,7 @@ describe('the outbox command', () => {
       channel: 'C1',
       payload: { eventName: 'x' },
     });
-    await store.advance(undefined, [item('e1'), item('e2')]);
+    await store.advance([item('e1'), item('e2')]);
     const [e1, e2] = (await store.claim('bot', 10, 60_000)) as [OutboxItem, OutboxItem];
     await store.settle(e1, { status: 'dead', reason: 'msg_too_long' });
     const { stdout } = await outbox('dead');

@@ -6,7 +6,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { migrations } from '../../src/store/schema.js';
 import {
   inspectStore,
-  lastWebhookSetting,
   type OutboxItem,
   openStore,
   type Store,
@@ -61,9 +60,8 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.save({ ticketId: '1', channel: 'C1', ts: '1.1' });
     await store.save({ ticketId: '1', channel: 'C2', ts: '2.1' });
     await store.save({ ticketId: '1', channel: 'C1', ts: '1.2' });
-    await store.setSetting('T1', 'digest', '{"at":"09:00"}');
-    await store.linkUser('U1', '101', 'alice@acme.example');
-    await store.saveInstallation('T1', { botToken: 'xoxb-x', scopes: ['chat:write'] });
+    await store.keepStatistics(5, '2027-01-01', { session_count: 3 });
+    await store.markGone('CG', 'channel_not_found');
     await store.close();
     store = await open(o);
     expect(await store.find('1', 'C1')).toEqual({ ticketId: '1', channel: 'C1', ts: '1.2' });
@@ -72,11 +70,10 @@ describe.each(backends)('the store, $name', ({ options }) => {
     // A click on a card: which ticket the message it is on belongs to (a moved card, not its old ts).
     expect(await store.at('C1', '1.2')).toEqual({ ticketId: '1', channel: 'C1', ts: '1.2' });
     expect(await store.at('C1', '1.1')).toBeUndefined();
-    expect(await store.getSetting('T1', 'digest')).toBe('{"at":"09:00"}');
-    expect(await store.userLink('U1')).toEqual({ platformUserId: '101', email: 'alice@acme.example' });
-    expect(await store.installation('T1')).toEqual({ botToken: 'xoxb-x', scopes: ['chat:write'] });
-    await store.deleteInstallation('T1');
-    expect(await store.installation('T1')).toBeUndefined();
+    expect(await store.keptStatistics(5, '2027-01-01')).toEqual({ session_count: 3 });
+    expect(await store.keptStatistics(5, '2027-01-02')).toBeUndefined();
+    expect(await store.isGone('CG')).toBe(true);
+    expect(await store.isGone('C1')).toBe(false);
     await store.close();
   });
 
@@ -107,7 +104,7 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
-  it('advances a cursor and fills the outbox in one transaction; a re-polled event is a no-op', async () => {
+  it('fills the outbox and the version seen in one transaction; a re-polled event is a no-op', async () => {
     const store = await open(options());
     const item = (eventId: string) => ({
       ticketId: '7',
@@ -115,14 +112,15 @@ describe.each(backends)('the store, $name', ({ options }) => {
       channel: 'C1',
       payload: { eventName: 'x' },
     });
-    expect(await store.advance({ name: 'poll', value: 'A' }, [item('e1'), item('e2')])).toBe(2);
-    expect(await store.advance({ name: 'poll', value: 'B' }, [item('e2'), item('e3')])).toBe(1);
-    expect(await store.getCursor('poll')).toBe('B');
+    const seen = (modified: string) => ({ ticketId: '7', modified, state: 'open' });
+    expect(await store.advance([item('e1'), item('e2')], seen('A'))).toBe(2);
+    expect(await store.advance([item('e2'), item('e3')], seen('B'))).toBe(1);
+    expect((await store.lastSeen('7'))?.modified).toBe('B');
     expect((await store.outboxOf('7')).map((i) => i.eventId)).toEqual(['e1', 'e2', 'e3']);
-    // A failure inside the transaction keeps neither the cursor move nor the events.
+    // A failure inside the transaction keeps neither the version seen nor the events.
     const broken = { ...item('e4'), channel: null as unknown as string };
-    await expect(store.advance({ name: 'poll', value: 'C' }, [item('e5'), broken])).rejects.toThrow();
-    expect(await store.getCursor('poll')).toBe('B');
+    await expect(store.advance([item('e5'), broken], seen('C'))).rejects.toThrow();
+    expect((await store.lastSeen('7'))?.modified).toBe('B');
     expect((await store.outboxOf('7')).map((i) => i.eventId)).toEqual(['e1', 'e2', 'e3']);
     await store.close();
   });
@@ -131,7 +129,7 @@ describe.each(backends)('the store, $name', ({ options }) => {
     let now = new Date('2027-01-01T10:00:00Z');
     const store = await open(options(), () => now);
     const item = (eventId: string, channel: string) => ({ ticketId: '9', eventId, channel, payload: {} });
-    await store.advance(undefined, [
+    await store.advance([
       ...Array.from({ length: 6 }, (_, i) => item(`e${i}`, 'C1')),
       ...Array.from({ length: 3 }, (_, i) => item(`f${i}`, 'C2')),
     ]);
@@ -171,14 +169,8 @@ describe.each(backends)('the store, $name', ({ options }) => {
   it('claims at most so many items of one channel, so a batch spans every channel', async () => {
     const store = await open(options());
     const item = (eventId: string, channel: string) => ({ ticketId: '4', eventId, channel, payload: {} });
-    await store.advance(
-      undefined,
-      ['a', 'b', 'c'].map((e) => item(e, 'C3')),
-    );
-    await store.advance(
-      undefined,
-      ['d', 'e', 'f'].map((e) => item(e, 'C4')),
-    );
+    await store.advance(['a', 'b', 'c'].map((e) => item(e, 'C3')));
+    await store.advance(['d', 'e', 'f'].map((e) => item(e, 'C4')));
     const got = await store.claim('w', 10, 60_000, 2);
     expect(got.map((i) => `${i.channel}:${i.eventId}`).sort()).toEqual(['C3:a', 'C3:b', 'C4:d', 'C4:e']);
     await store.close();
@@ -187,7 +179,6 @@ describe.each(backends)('the store, $name', ({ options }) => {
   it('splits the channels with due items between the claimers seen lately', async () => {
     const store = await open(options());
     await store.advance(
-      undefined,
       ['C5', 'C6', 'C7', 'C8'].map((channel) => ({ ticketId: '6', eventId: 'e', channel, payload: {} })),
     );
     expect((await store.claim('y', 1, 60_000)).map((i) => i.channel)).toEqual(['C5']);
@@ -259,18 +250,58 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
-  it('sets a setting once across concurrent callers, and parks and unparks a channel’s items', async () => {
+  it('marks a channel gone once across concurrent callers; back in it, its parked items go out again', async () => {
     const store = await open(options());
-    const tries = await Promise.all([1, 2, 3].map((n) => store.setSettingOnce('gone', 'C9', `try ${n}`)));
+    const tries = await Promise.all([1, 2, 3].map((n) => store.markGone('C9', `try ${n}`)));
     expect(tries.filter(Boolean)).toHaveLength(1);
-    await store.deleteSetting('gone', 'C9');
-    expect(await store.getSetting('gone', 'C9')).toBeUndefined();
-    await store.advance(undefined, [{ ticketId: '3', eventId: 'p1', channel: 'C9', payload: {} }]);
+    expect(await store.isGone('C9')).toBe(true);
+    await store.advance([{ ticketId: '3', eventId: 'p1', channel: 'C9', payload: {} }]);
     const [claimed] = await store.claim('w', 1, 60_000);
     await store.settle(claimed as OutboxItem, { status: 'parked' });
     expect(await store.claim('w', 1, 60_000)).toEqual([]);
-    expect(await store.unpark('C9')).toBe(1);
+    expect(await store.backInChannel('C9')).toBe(1);
+    expect(await store.isGone('C9')).toBe(false);
+    // Not gone (any more): nothing to do, and said so.
+    expect(await store.backInChannel('C9')).toBeUndefined();
     expect((await store.claim('w', 1, 60_000)).map((i) => i.eventId)).toEqual(['p1']);
+    await store.close();
+  });
+
+  it('tells of a dead letter, a refused digest and a digest not allowed once each, until cleared', async () => {
+    const store = await open(options());
+    const told = await Promise.all([1, 2].map(() => store.markDeadLetterTold('C1', 'invalid_blocks')));
+    expect(told.filter(Boolean)).toHaveLength(1);
+    expect(await store.markDeadLetterTold('C1', 'msg_too_long')).toBe(true);
+    expect(await store.markDigestRefused('d1', 'not_in_channel')).toBe(true);
+    expect(await store.markDigestRefused('d1', 'not_in_channel')).toBe(false);
+    await store.clearDigestRefused('d1');
+    expect(await store.markDigestRefused('d1', 'is_archived')).toBe(true);
+    expect(await store.markDigestNotAllowed('d1', 'U1')).toBe(true);
+    expect(await store.markDigestNotAllowed('d1', 'U1')).toBe(false);
+    await store.close();
+  });
+
+  it('replaces a digest schedule in one transaction: never none, never two, nothing kept on failure', async () => {
+    const store = await open(options());
+    const s = {
+      id: 'd1',
+      channel: 'C1',
+      zone: 'Europe/Paris',
+      time: '09:00',
+      weekdays: [1, 2],
+      createdBy: 'U1',
+    };
+    await store.addDigestSchedule(s);
+    await store.replaceDigestSchedule({ ...s, time: '10:30', weekdays: [5] });
+    expect(await store.digestSchedules('C1')).toEqual([{ ...s, time: '10:30', weekdays: [5] }]);
+    // A replacement that cannot be written leaves the schedule as it was (the removal is rolled back).
+    const broken = { ...s, time: null as unknown as string };
+    await expect(store.replaceDigestSchedule(broken)).rejects.toThrow();
+    expect(await store.digestSchedules('C1')).toEqual([{ ...s, time: '10:30', weekdays: [5] }]);
+    // A schedule removed meanwhile is set up again.
+    expect(await store.removeDigestSchedule('d1')).toBe(true);
+    await store.replaceDigestSchedule(s);
+    expect(await store.digestSchedules()).toEqual([s]);
     await store.close();
   });
 
@@ -279,7 +310,7 @@ describe.each(backends)('the store, $name', ({ options }) => {
     const o = options();
     let store = await open(o, () => now);
     const item = (eventId: string) => ({ ticketId: '8', eventId, channel: 'CD1', payload: {} });
-    await store.advance(undefined, [item('d1'), item('d2'), item('d3')]);
+    await store.advance([item('d1'), item('d2'), item('d3')]);
     const [first] = await store.claim('w', 1, 60_000);
     expect(first?.eventId).toBe('d1');
     now = new Date(now.getTime() + 5_000);
@@ -330,7 +361,7 @@ describe.each(backends)('the store, $name', ({ options }) => {
       known,
       lastWebhookAt: undefined,
     });
-    await store.setSetting(lastWebhookSetting.scope, lastWebhookSetting.key, '2027-01-01T10:00:00.000Z');
+    await store.noteWebhookDelivery(new Date('2027-01-01T10:00:00.000Z'));
     expect(await inspectStore(o)).toMatchObject({
       exists: true,
       applied: known,

@@ -5,8 +5,9 @@ import { stateIcon } from '../../domain/ticket-workflow.js';
 import type { Logger } from '../../observability/logger.js';
 import type { AccessService } from '../../services/access.js';
 import { ConfdeskError } from '../../services/errors.js';
+import type { SubscriptionService } from '../../services/subscriptions.js';
 import type { TicketService } from '../../services/tickets.js';
-import type { Store } from '../../store/store.js';
+import type { TicketCardRepository } from '../../store/store.js';
 import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow } from '../describe-error.js';
 import { ids } from '../ids.js';
@@ -17,8 +18,10 @@ export interface TicketDeps {
   tickets: TicketService;
   /** The policy applied to a Slack person (`domain/policy.ts`). */
   access: AccessService;
-  /** Cards, subscriptions and the rest of what survives a restart. */
-  store: Store;
+  /** Where the bot posted each ticket's cards. */
+  store: TicketCardRepository;
+  /** What channels watch and follow: the listeners' writes go through it. */
+  subscriptions: SubscriptionService;
   logger: Logger;
 }
 

@@ -1,28 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import type { RespondFn } from '@slack/bolt';
-import { IANAZone } from 'luxon';
 import { escapeText } from '../../blocks/conference-card.js';
 import { buildDigest } from '../../blocks/digest.js';
 import { buildDigestForm } from '../../blocks/digest-form.js';
 import {
   describeWeekdays,
-  nextRunAfter,
   parseDigestTime,
   parseWeekdays,
   periodOf,
+  reportedDay,
 } from '../../domain/digest-schedule.js';
-import { slackDate } from '../../domain/time.js';
-import { reportedDay } from '../../jobs/digest-job.js';
 import type { Logger } from '../../observability/logger.js';
 import type { AccessService } from '../../services/access.js';
 import type { DigestService } from '../../services/digest.js';
+import type { DigestScheduleService } from '../../services/digest-schedules.js';
 import type { IdentityService } from '../../services/identity.js';
-import type { Store } from '../../store/store.js';
 import { within } from '../../util/within.js';
 import { gateMs } from '../conference-flows.js';
 
 export interface DigestDeps {
-  store: Store;
+  schedules: DigestScheduleService;
   identity: IdentityService;
   access: AccessService;
   digests: DigestService;
@@ -47,7 +43,7 @@ export async function digestFormFor(
     const zone = (await deps.identity.profile(who.user)).tz;
     return buildDigestForm({ channel: who.channel, time: '09:00', zone, weekdays: [1, 2, 3, 4, 5, 6, 7] });
   }
-  const s = (await deps.store.digestSchedules(who.channel)).find((x) => x.id.startsWith(id));
+  const s = await deps.schedules.find(who.channel, id);
   return s
     ? buildDigestForm({ ...s, scheduleId: s.id })
     : `No digest of <#${who.channel}> has the id \`${id}\`.`;
@@ -72,13 +68,13 @@ export async function handleDigestCommand(
 ): Promise<void> {
   const say = (text: string) => respond({ response_type: 'ephemeral', replace_original: true, text });
   const [verb = '', ...rest] = args.trim().split(/\s+/);
-  const { store } = deps;
+  const { schedules } = deps;
   const allowed = (action: 'digest.list' | 'digest.remove' | 'digest.preview' | 'digest.set') =>
     deps.access.require(who.user, action);
   switch (verb.toLowerCase()) {
     case 'list': {
       await allowed('digest.list');
-      const list = await store.digestSchedules(who.channel);
+      const list = await schedules.list(who.channel);
       return void (await say(
         list.length
           ? `Digests of <#${who.channel}>:\n${list
@@ -92,18 +88,16 @@ export async function handleDigestCommand(
     }
     case 'off': {
       await allowed('digest.remove');
-      const list = await store.digestSchedules(who.channel);
       const id = rest[0];
-      const gone = list.filter((s) => !id || s.id.startsWith(id));
-      if (!gone.length)
+      const gone = await schedules.remove(who.channel, id);
+      if (!gone)
         return void (await say(
           id
-            ? `No digest of <#${who.channel}> has the id \`${id}\`.`
+            ? `No digest of <#${who.channel}> has the id \`${escapeText(id)}\`.`
             : `<#${who.channel}> has no daily digest.`,
         ));
-      for (const s of gone) await store.removeDigestSchedule(s.id);
       return void (await say(
-        `Removed ${gone.length === 1 ? 'the daily digest' : `${gone.length} daily digests`} of <#${who.channel}>.`,
+        `Removed ${gone === 1 ? 'the daily digest' : `${gone} daily digests`} of <#${who.channel}>.`,
       ));
     }
     case 'now': {
@@ -128,17 +122,10 @@ export async function handleDigestCommand(
           `I could not read the days “${escapeText(m?.[2] ?? '')}”. Try \`daily\`, \`weekdays\`, \`mon-fri\` or \`mon,wed,fri\`.`,
         ));
       const zone = m?.[3] ?? (await deps.identity.profile(who.user)).tz;
-      if (!IANAZone.isValidZone(zone))
-        return void (await say(
-          `“${escapeText(zone)}” is not a time zone I know. Use an IANA name such as \`Europe/Paris\` or \`America/New_York\`.`,
-        ));
-      const schedule = { id: randomUUID(), channel: who.channel, zone, time, weekdays, createdBy: who.user };
-      await store.addDigestSchedule(schedule);
-      const next = nextRunAfter(schedule, deps.now());
-      return void (await say(
-        `📊 <#${who.channel}> will get the daily digest at ${time} ${zone}, ${describeWeekdays(weekdays)}.` +
-          (next ? ` The first: ${slackDate(next, '{date_short_pretty} at {time}')}.` : ''),
-      ));
+      const draft = { channel: who.channel, zone, time, weekdays, createdBy: who.user };
+      const problem = schedules.problems(draft).zone;
+      if (problem) return void (await say(escapeText(problem)));
+      return void (await say(await schedules.save(draft)));
     }
     case 'help':
       return void (await say(digestUsage));

@@ -1,34 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
 import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
-import { goneScope } from '../../jobs/delivery.js';
-import type { Store, Subscription } from '../../store/store.js';
+import type { Subscription } from '../../store/store.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { readValue, staleValue, subscriptionId } from '../payloads.js';
-
-/**
- * Makes a channel watch a ticket: its events will go in the card's thread there. The reference is
- * kept with the subscription, so listing a channel's subscriptions reads nothing on the platform.
- */
-export function watchTicket(
-  store: Store,
-  channel: string,
-  ticket: { id: string; reference?: string | undefined },
-  user: string,
-): Promise<void> {
-  return store.addSubscription({
-    id: randomUUID(),
-    channel,
-    kind: 'watch',
-    ticketId: ticket.id,
-    filter: ticket.reference ? { reference: ticket.reference } : {},
-    createdBy: user,
-  });
-}
 
 /** The channel's subscriptions, privately, each with a Remove button. */
 export function buildSubscriptions(channel: string, subs: Subscription[]): MessagePayload {
@@ -77,7 +55,7 @@ export async function handleSubscriptionCommand(
   const { channel, user } = who;
   if (verb === 'subscriptions') {
     await deps.access.require(user, 'subscription.list');
-    const subs = await deps.store.subscriptionsOf(channel);
+    const subs = await deps.subscriptions.list(channel);
     return void (await respond({
       response_type: 'ephemeral',
       replace_original: true,
@@ -96,34 +74,22 @@ export async function handleSubscriptionCommand(
       filter.groupId = await deps.tickets.groupId(parsed.filter.group);
       deps.access.check(asker, 'ticket.follow-group', { kind: 'group', groupId: filter.groupId as string });
     }
-    await deps.store.addSubscription({
-      id: randomUUID(),
-      channel,
-      kind: 'follow',
-      ticketId: undefined,
-      filter,
-      createdBy: user,
-    });
+    await deps.subscriptions.follow(channel, filter, user);
     return void (await say(
       `<#${channel}> now follows new tickets and their events: ${escapeText(describeFilter(filter))}.`,
     ));
   }
   const ticket = await deps.tickets.forAction(user, arg, 'ticket.watch');
   const name = escapeText(ticket.reference ?? `ticket ${ticket.id}`);
-  const watching = (await deps.store.subscriptionsOf(channel)).filter(
-    (s) => s.kind === 'watch' && s.ticketId === ticket.id,
-  );
-  if (verb === 'unwatch') {
-    for (const s of watching) await deps.store.removeSubscription(s.id);
+  if (verb === 'unwatch')
     return void (await say(
-      watching.length
+      (await deps.subscriptions.unwatch(channel, ticket.id))
         ? `<#${channel}> no longer watches ${name}.`
         : `<#${channel}> was not watching ${name}.`,
     ));
-  }
-  if (watching.length) return void (await say(`<#${channel}> already watches ${name}.`));
-  if (!(await deps.store.find(ticket.id, channel))) await deps.postCard(channel, ticket.id, respond);
-  await watchTicket(deps.store, channel, ticket, user);
+  const postCard = () => deps.postCard(channel, ticket.id, respond);
+  if (!(await deps.subscriptions.watch(channel, ticket, user, postCard)))
+    return void (await say(`<#${channel}> already watches ${name}.`));
   await say(`<#${channel}> now watches ${name}: its events go in the card's thread.`);
 }
 
@@ -133,9 +99,9 @@ export async function handleSubscriptionCommand(
  */
 export function registerSubscriptionActions(app: App, deps: TicketDeps & { waitMs: () => number }): void {
   app.event('member_joined_channel', async ({ event, context }) => {
-    if (event.user !== context.botUserId || !(await deps.store.getSetting(goneScope, event.channel))) return;
-    await deps.store.deleteSetting(goneScope, event.channel);
-    const kept = await deps.store.unpark(event.channel);
+    if (event.user !== context.botUserId) return;
+    const kept = await deps.subscriptions.backInChannel(event.channel);
+    if (kept === undefined) return;
     deps.logger.info(
       { channel: event.channel, kept },
       'back in a channel: delivering its kept ticket events',
@@ -153,12 +119,14 @@ export function registerSubscriptionActions(app: App, deps: TicketDeps & { waitM
         try {
           // Only a subscription of the channel the list was shown in, by its author or an admin.
           const id = readValue(subscriptionId, value);
-          const sub = (await deps.store.subscriptionsOf(channel)).find((s) => s.id === id);
-          if (!sub) throw staleValue();
-          const asker = await deps.access.asker(user);
-          deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: sub.createdBy });
-          await deps.store.removeSubscription(id);
-          const subs = await deps.store.subscriptionsOf(channel);
+          const subs = await deps.subscriptions.remove(channel, id, async (sub) => {
+            const asker = await deps.access.asker(user);
+            deps.access.check(asker, 'subscription.remove', {
+              kind: 'subscription',
+              createdBy: sub.createdBy,
+            });
+          });
+          if (!subs) throw staleValue();
           await respond({
             response_type: 'ephemeral',
             replace_original: true,

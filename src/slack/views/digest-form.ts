@@ -1,9 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
-import { IANAZone } from 'luxon';
 import { digestFields } from '../../blocks/digest-form.js';
-import { describeWeekdays, nextRunAfter } from '../../domain/digest-schedule.js';
-import { slackDate } from '../../domain/time.js';
 import { within } from '../../util/within.js';
 import type { DigestDeps } from '../commands/digest.js';
 import { gateMs } from '../conference-flows.js';
@@ -20,12 +16,11 @@ export function registerDigestForm(app: App, deps: DigestDeps): void {
     const time = v.time(digestFields.time);
     const zone = v.str(digestFields.zone) ?? '';
     const weekdays = [...v.chosen(digestFields.days)].map(Number).sort();
+    const draft = { channel: channel ?? undefined, time, zone, weekdays, createdBy: body.user.id };
+    const problems = deps.schedules.problems(draft);
     const errors: Record<string, string> = {};
-    if (!IANAZone.isValidZone(zone))
-      errors[digestFields.zone] = `“${zone}” is not a time zone I know. Use a name such as Europe/Paris.`;
-    if (!weekdays.length) errors[digestFields.days] = 'Pick at least one day.';
-    if (!time) errors[digestFields.time] = 'Pick a time.';
-    if (!channel) errors[digestFields.channel] = 'Pick a channel.';
+    for (const [input, problem] of Object.entries(problems))
+      errors[digestFields[input as keyof typeof problems]] = problem;
     // Only admins set digests up: a quick refusal goes under the channel input; a slow answer is
     // awaited after the ack (Slack waits 3 s), and a refusal is then told privately, nothing saved.
     const check = deps.access.require(body.user.id, 'digest.set');
@@ -46,25 +41,9 @@ export function registerDigestForm(app: App, deps: DigestDeps): void {
         .catch((e: unknown) => deps.logger.warn({ err: e }, 'could not refuse a digest schedule'));
       return;
     }
-    const schedule = {
-      id: scheduleId ?? randomUUID(),
-      channel: channel as string,
-      zone,
-      time: time as string,
-      weekdays,
-      createdBy: body.user.id,
-    };
-    if (scheduleId) await deps.store.removeDigestSchedule(scheduleId);
-    await deps.store.addDigestSchedule(schedule);
-    const next = nextRunAfter(schedule, deps.now());
+    const text = await deps.schedules.save({ ...draft, id: scheduleId ?? undefined });
     await client.chat
-      .postEphemeral({
-        channel: schedule.channel,
-        user: body.user.id,
-        text:
-          `📊 <#${schedule.channel}> will get the daily digest at ${schedule.time} ${zone}, ${describeWeekdays(weekdays)}.` +
-          (next ? ` The next: ${slackDate(next, '{date_short_pretty} at {time}')}.` : ''),
-      })
+      .postEphemeral({ channel: channel as string, user: body.user.id, text })
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not confirm a digest schedule'));
   });
 }

@@ -7,7 +7,6 @@ import { PlatformInputError } from '../../platform/errors.js';
 import { notKeptNotice } from '../../services/kept.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
-import { watchTicket } from '../commands/ticket-subscriptions.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { readTicketForm } from './read-ticket-form.js';
@@ -91,7 +90,7 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
         const posted = await client.chat.postMessage({ channel, ...card });
         await deps.store.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
         // The channel a ticket was created from follows it.
-        await watchTicket(deps.store, channel, ticket, user);
+        await deps.subscriptions.watch(channel, ticket, user);
         await client.chat.postMessage({
           channel,
           thread_ts: posted.ts as string,

@@ -1,0 +1,105 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import {
+  Kysely,
+  type Migration,
+  type MigrationProvider,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+} from 'kysely';
+import pg from 'pg';
+import { type Database, migrations } from './schema.js';
+
+/**
+ * What every repository is built over: the one Kysely connection (or a transaction of it, which has
+ * the same query API), its dialect where SQL differs, and the clock.
+ */
+export interface Db {
+  db: Kysely<Database>;
+  backend: 'sqlite' | 'postgres';
+  now: () => Date;
+}
+
+export type Row<T extends keyof Database> = Database[T];
+export const iso = (d: Date) => d.toISOString();
+
+export interface StoreOptions {
+  /** `postgres://…` selects PostgreSQL; otherwise the embedded store in `dataDir`. */
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** PostgreSQL schema to use (tests isolate themselves in one); created when missing. */
+  schema?: string;
+  /**
+   * Opened by an operator's tool beside a running bot: the embedded store's leases are the bot's,
+   * not a dead run's, so they are left alone.
+   */
+  keepLeases?: boolean;
+  now?: () => Date;
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations as Record<string, Migration> };
+
+/** A Kysely connection to the configured backend (the schema is created unless `readOnly`). */
+export async function connect(
+  options: StoreOptions,
+  readOnly = false,
+): Promise<{ db: Kysely<Database>; postgres: boolean } | undefined> {
+  const postgres = Boolean(options.databaseUrl?.startsWith('postgres'));
+  if (postgres) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: readOnly ? 1 : 5,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    if (options.schema && !readOnly) {
+      const client = await pool.connect();
+      try {
+        await client.query(`create schema if not exists "${options.schema.replace(/"/g, '')}"`);
+      } finally {
+        client.release();
+      }
+    }
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgres };
+  }
+  const dir = options.dataDir ?? './data';
+  const path = join(dir, 'confdesk.sqlite');
+  if (readOnly) {
+    if (!existsSync(path)) return undefined;
+    const file = new SQLite(path, { readonly: true, fileMustExist: true });
+    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
+  }
+  mkdirSync(dir, { recursive: true });
+  const file = new SQLite(path);
+  // WAL: readers never block the writer; synchronous=FULL: a committed transaction survives a crash.
+  file.pragma('journal_mode = WAL');
+  file.pragma('synchronous = FULL');
+  file.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
+}
+
+/** Connects and applies pending migrations; an embedded store forgets a dead run's leases. */
+export async function openDb(options: StoreOptions): Promise<Db> {
+  const { db, postgres } = (await connect(options)) as { db: Kysely<Database>; postgres: boolean };
+  const { error } = await new Migrator({
+    db,
+    provider,
+    // Kysely looks for its bookkeeping tables by schema: name ours, or it may find another schema's.
+    ...(postgres && options.schema ? { migrationTableSchema: options.schema } : {}),
+  }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw error;
+  }
+  if (!postgres && !options.keepLeases) {
+    // One process owns an embedded store: leases found at start were a previous run's, which died.
+    await db
+      .updateTable('outbox')
+      .set({ lease_owner: null, lease_until: null })
+      .where('lease_owner', 'is not', null)
+      .execute();
+    await db.deleteFrom('leases').execute();
+  }
+  return { db, backend: postgres ? 'postgres' : 'sqlite', now: options.now ?? (() => new Date()) };
+}

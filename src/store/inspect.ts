@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import { connect, type StoreOptions } from './db.js';
+import { type Database, migrations } from './schema.js';
+import { lastWebhookSetting } from './settings.js';
+
+/** What the doctor reads of a store, without changing it. */
+export interface StoreInspection {
+  backend: 'sqlite' | 'postgres';
+  /** False: the embedded file does not exist yet (`npm start` creates it). */
+  exists: boolean;
+  /** Migrations recorded as applied, by name. */
+  applied: string[];
+  /** Migrations this version of confdesk knows. */
+  known: string[];
+  /** ISO time of the last webhook delivery accepted (`noteWebhookDelivery`), if any. */
+  lastWebhookAt: string | undefined;
+}
+
+/**
+ * Reads what the doctor reports of a store WITHOUT opening it as the bot does: no migration, no
+ * schema created, the embedded file opened read-only (beside a running bot, or before the first start).
+ */
+export async function inspectStore(options: StoreOptions): Promise<StoreInspection> {
+  const connection = await connect(options, true);
+  if (!connection)
+    return {
+      backend: 'sqlite',
+      exists: false,
+      applied: [],
+      known: Object.keys(migrations).sort(),
+      lastWebhookAt: undefined,
+    };
+  try {
+    return await inspectDb(connection.db, connection.postgres ? 'postgres' : 'sqlite', options.schema);
+  } finally {
+    await connection.db.destroy();
+  }
+}
+
+/** The migrations Kysely recorded (none when its table is missing) and the last webhook delivery. */
+export async function inspectDb(
+  db: Kysely<Database>,
+  backend: 'sqlite' | 'postgres',
+  schema: string | undefined,
+): Promise<StoreInspection> {
+  const known = Object.keys(migrations).sort();
+  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  const inSchema = (name: string) =>
+    tables.some((t) => t.name === name && (backend === 'sqlite' || !schema || t.schema === schema));
+  const raw = db as unknown as Kysely<Record<string, Record<string, string>>>;
+  const applied = inSchema('kysely_migration')
+    ? (await raw.selectFrom('kysely_migration').select('name').orderBy('name').execute()).map((r) =>
+        String(r.name),
+      )
+    : [];
+  const last = inSchema('settings')
+    ? await db
+        .selectFrom('settings')
+        .select('value')
+        .where('scope', '=', lastWebhookSetting.scope)
+        .where('key', '=', lastWebhookSetting.key)
+        .executeTakeFirst()
+    : undefined;
+  return { backend, exists: true, applied, known, lastWebhookAt: last?.value };
+}

@@ -1,0 +1,118 @@
+import { sql } from 'kysely';
+import { type Db, iso, type Row } from './db.js';
+
+/** An event waiting to be (or already) posted in a channel. */
+export interface OutboxItem {
+  ticketId: string;
+  eventId: string;
+  channel: string;
+  payload: Record<string, unknown>;
+  /** `parked`: kept while its channel refuses the bot; `dead`: Slack refused it for good, set aside. */
+  status: 'pending' | 'delivered' | 'unknown' | 'parked' | 'dead';
+  attempts: number;
+  slackTs: string | undefined;
+  /** Who holds it (set on claimed items): only that owner may settle it. */
+  leaseOwner?: string | undefined;
+}
+
+/** Each claimer's row in `leases` (renewed by every claim): how many share the outbox. */
+export const claimerPrefix = 'claimer:';
+/** Any constant: the PostgreSQL advisory lock that serialises claims across replicas. */
+const claimLock = 5_270_001;
+const open = ['pending', 'unknown'] as const;
+
+/** Claiming the outbox's due items: the delivery's side of the outbox (`outbox.ts` has the rest). */
+export interface OutboxClaims {
+  /**
+   * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`, in
+   * the order they were written. A channel belongs to one owner at a time and waits while one of its
+   * items waits for a retry, so each channel's messages go out in order and at one pace, whatever the
+   * number of replicas. At most `perChannel` items of one channel, so one batch spans many channels,
+   * and the claimer's share of the channels with due items (they are split between the claimers seen
+   * within `leaseMs`). Claimed items are `unknown` until settled, and are answered with the status
+   * they had: an item whose claimer died comes back `unknown`. A lease that runs out frees the items.
+   */
+  claim(owner: string, limit: number, leaseMs: number, perChannel?: number): Promise<OutboxItem[]>;
+}
+
+export const outboxClaims = ({ db, backend, now: clock }: Db): OutboxClaims => ({
+  async claim(owner, limit, leaseMs, perChannel = limit) {
+    const now = iso(clock());
+    const until = iso(new Date(clock().getTime() + leaseMs));
+    return db.transaction().execute(async (tx) => {
+      // One claim at a time (SQLite has a single writer anyway), so no two replicas take one channel.
+      if (backend === 'postgres') await sql`select pg_advisory_xact_lock(${claimLock})`.execute(tx);
+      const me = `${claimerPrefix}${owner}`;
+      const busy = tx
+        .selectFrom('outbox')
+        .select('channel')
+        .where('status', 'in', open)
+        .where((eb) => eb.or([eb('available_at', '>', now), eb('lease_until', '>=', now)]));
+      const due = tx
+        .selectFrom('outbox')
+        .selectAll()
+        .select(
+          sql<number>`row_number() over (partition by channel order by created_at, position)`.as('rank'),
+        )
+        .where('status', 'in', open)
+        .where('available_at', '<=', now)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+        .where('channel', 'not in', busy);
+      const rows = await tx
+        .selectFrom(due.as('due'))
+        .selectAll()
+        .where('rank', '<=', perChannel)
+        .orderBy('created_at')
+        .orderBy('position')
+        .limit(limit)
+        .execute();
+      // Every claimer counts, busy or idle; its row is rewritten only once half its time has passed,
+      // so an idle claim costs no disk write most of the time.
+      const renewBy = iso(new Date(clock().getTime() + leaseMs / 2));
+      const seen = await tx.selectFrom('leases').select('until').where('name', '=', me).executeTakeFirst();
+      if (!seen || seen.until < renewBy)
+        await tx
+          .insertInto('leases')
+          .values({ name: me, owner, until })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ until }))
+          .execute();
+      if (!rows.length) return [];
+      const claimers = await tx
+        .selectFrom('leases')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('name', 'like', `${claimerPrefix}%`)
+        .where('until', '>=', now)
+        .executeTakeFirstOrThrow();
+      // This claimer's share of the channels, in the order their items were written.
+      const channels = [...new Set(rows.map((r) => r.channel))];
+      const mine = new Set(channels.slice(0, Math.ceil(channels.length / Math.max(1, Number(claimers.n)))));
+      const taken = rows.filter((r) => mine.has(r.channel));
+      for (const r of taken)
+        await tx
+          .updateTable('outbox')
+          // In flight: until settled, whether it reached Slack is unknown (the claimer may die).
+          .set({
+            status: 'unknown',
+            lease_owner: owner,
+            lease_until: until,
+            attempts: Number(r.attempts) + 1,
+          })
+          .where('ticket_id', '=', r.ticket_id)
+          .where('event_id', '=', r.event_id)
+          .where('channel', '=', r.channel)
+          .execute();
+      return taken.map((r) => ({ ...toOutbox(r), attempts: Number(r.attempts) + 1, leaseOwner: owner }));
+    });
+  },
+});
+
+export const toOutbox = (r: Row<'outbox'>): OutboxItem => ({
+  ticketId: r.ticket_id,
+  eventId: r.event_id,
+  channel: r.channel,
+  payload: JSON.parse(r.payload) as Record<string, unknown>,
+  status: r.status as OutboxItem['status'],
+  attempts: Number(r.attempts),
+  slackTs: r.slack_ts ?? undefined,
+  leaseOwner: r.lease_owner ?? undefined,
+});

@@ -1,0 +1,62 @@
+import type { Db } from './db.js';
+
+/**
+ * The `settings` table is a small key-value store under scopes; each scope is read and written
+ * through a named method of its repository (`channels.ts`, `digests.ts`, `statistics.ts`, and the
+ * webhook's below), never by a bare scope string from outside `store/`.
+ */
+export interface SettingsRepository {
+  /** Records when the webhook receiver last accepted a delivery, for a separate doctor process. */
+  noteWebhookDelivery(at: Date): Promise<void>;
+}
+
+/** Where the webhook receiver's last accepted delivery is kept (`inspect.ts` reads it). */
+export const lastWebhookSetting = { scope: 'webhooks', key: 'last-delivery' } as const;
+
+export async function getSetting({ db }: Db, scope: string, key: string): Promise<string | undefined> {
+  const r = await db
+    .selectFrom('settings')
+    .select('value')
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return r?.value;
+}
+
+export async function setSetting({ db }: Db, scope: string, key: string, value: string): Promise<void> {
+  await db
+    .insertInto('settings')
+    .values({ scope, key, value })
+    .onConflict((oc) => oc.columns(['scope', 'key']).doUpdateSet({ value }))
+    .execute();
+}
+
+/** Sets a setting only if it is absent; answers whether this call set it (once across replicas). */
+export async function setSettingOnce(
+  { db }: Db,
+  scope: string,
+  key: string,
+  value: string,
+): Promise<boolean> {
+  const r = await db
+    .insertInto('settings')
+    .values({ scope, key, value })
+    .onConflict((oc) => oc.columns(['scope', 'key']).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Deletes a setting; answers whether there was one. */
+export async function deleteSetting({ db }: Db, scope: string, key: string): Promise<boolean> {
+  const r = await db
+    .deleteFrom('settings')
+    .where('scope', '=', scope)
+    .where('key', '=', key)
+    .executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export const settingsRepository = (c: Db): SettingsRepository => ({
+  noteWebhookDelivery: (at) =>
+    setSetting(c, lastWebhookSetting.scope, lastWebhookSetting.key, at.toISOString()),
+});
