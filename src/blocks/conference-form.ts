@@ -1,4 +1,4 @@
-import { ids } from '../slack/ids.js';
+import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import { type Block, context, plain, section } from './kit.js';
 import { fromLegacy, type LegacyText } from './legacy.js';

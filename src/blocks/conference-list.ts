@@ -1,4 +1,3 @@
-import { ids } from '../slack/ids.js';
 import {
   buildConferenceCard,
   type ConferenceSummary,
@@ -6,6 +5,7 @@ import {
   humanSize,
   whenText,
 } from './conference-card.js';
+import { ids } from './ids.js';
 import { type Block, button, context, type Json, type MessagePayload, message, section } from './kit.js';
 import { clip, limits } from './limits.js';
 import { date, empty, escapeChars, joinMd, type Mrkdwn, md } from './mrkdwn.js';

@@ -1,4 +1,4 @@
-import { ids } from '../slack/ids.js';
+import { ids } from './ids.js';
 import { type Block, button, context, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { md, sentence } from './mrkdwn.js';

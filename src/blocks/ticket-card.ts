@@ -1,6 +1,6 @@
 import { movesFor, stateIcon } from '../domain/ticket-workflow.js';
-import { ids } from '../slack/ids.js';
 import { formatMinutes, humanSize } from './conference-card.js';
+import { ids } from './ids.js';
 import {
   type Block,
   button,

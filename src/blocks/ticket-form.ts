@@ -1,6 +1,6 @@
 import { ticketStates } from '../platform/schemas.js';
-import { ids } from '../slack/ids.js';
 import { languages } from './conference-form.js';
+import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import { type Block, context, type Json, plain, section } from './kit.js';
 import { fromLegacy, type LegacyText } from './legacy.js';

@@ -11,8 +11,8 @@ import {
   buildMediaList,
 } from '../../src/blocks/conference-list.js';
 import { buildHome } from '../../src/blocks/home.js';
+import { ids } from '../../src/blocks/ids.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
-import { ids } from '../../src/slack/ids.js';
 
 type Json = Record<string, unknown>;
 

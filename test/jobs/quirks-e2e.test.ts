@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import { buildTicketCard } from '../../src/blocks/ticket-card.js';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
 import { eventMetadataType } from '../../src/jobs/delivery.js';
 import { summarizeTicket } from '../../src/services/tickets.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { allQuirks, type SimQuirks } from '../../src/sim/server.js';
-import { ids } from '../../src/slack/ids.js';
 import { type BotFixture, buttonClick, eventually, people, useBot } from '../helpers/bot.js';
 
 /*

@@ -8,11 +8,11 @@ import {
   buildJoinReply,
   buildMediaList,
 } from '../../blocks/conference-list.js';
+import { ids } from '../../blocks/ids.js';
 import { within } from '../../util/within.js';
 import { detach } from '../after-ack.js';
 import { type ConferenceDeps, type FormMetadata, formFromText, gateMs } from '../conference-flows.js';
 import { describeError, tellIfSlow, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { conferencePage, idValue, participantsPage, readJson, readValue } from '../payloads.js';
 
 type Button = BlockAction<ButtonAction>;

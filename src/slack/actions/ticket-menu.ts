@@ -1,6 +1,7 @@
 import type { App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt';
 import { button, section } from '../../blocks/conference-card.js';
 import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { ids } from '../../blocks/ids.js';
 import { limits } from '../../blocks/limits.js';
 import {
   buildDeletedTicketCard,
@@ -12,7 +13,6 @@ import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-
 import { editableFields } from '../../services/tickets.js';
 import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import {
   type CardPlace,
   cardPlace,

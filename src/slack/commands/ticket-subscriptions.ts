@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
+import { ids } from '../../blocks/ids.js';
 import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
 import { goneScope } from '../../jobs/delivery.js';
 import type { Store, Subscription } from '../../store/store.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { readValue, staleValue, subscriptionId } from '../payloads.js';
 
 /**

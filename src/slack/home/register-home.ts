@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
 import { buildResultView } from '../../blocks/conference-form.js';
 import { buildHome } from '../../blocks/home.js';
+import { ids } from '../../blocks/ids.js';
 import { type ConferenceDeps, formFromText } from '../conference-flows.js';
 import { describeError } from '../describe-error.js';
-import { ids } from '../ids.js';
 
 /**
  * App Home, the global "New conference" shortcut, and the installation events: the Home tab is

@@ -7,6 +7,7 @@ import {
   escapeText,
 } from '../../blocks/conference-card.js';
 import { buildConferenceForm, buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { ids } from '../../blocks/ids.js';
 import { slackDate } from '../../domain/time.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -20,7 +21,6 @@ import {
   readMetadata,
 } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
 const titles = { create: 'New conference', edit: 'Edit conference' } as const;

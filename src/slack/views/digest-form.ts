@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { App } from '@slack/bolt';
 import { IANAZone } from 'luxon';
 import { digestFields } from '../../blocks/digest-form.js';
+import { ids } from '../../blocks/ids.js';
 import { describeWeekdays, nextRunAfter } from '../../domain/digest-schedule.js';
 import { slackDate } from '../../domain/time.js';
 import { within } from '../../util/within.js';
 import type { DigestDeps } from '../commands/digest.js';
 import { gateMs } from '../conference-flows.js';
 import { describeError } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { digestMetadata, readJson } from '../payloads.js';
 import { viewState } from './view-state.js';
 

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { ids } from '../../blocks/ids.js';
 import { buildTicketCard } from '../../blocks/ticket-card.js';
 import { buildTicketForm, type TicketFormValues } from '../../blocks/ticket-form.js';
 import { PlatformInputError } from '../../platform/errors.js';
@@ -9,7 +10,6 @@ import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { watchTicket } from '../commands/ticket-subscriptions.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { readTicketForm } from './read-ticket-form.js';
 
 const title = 'New ticket';
