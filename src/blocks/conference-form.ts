@@ -196,26 +196,3 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
     blocks,
   };
 }
-
-/** The modal while the platform works, saying how long the rate budget will make it wait. */
-export function buildWorkingView(title: string, message: LegacyText): Block {
-  return {
-    type: 'modal',
-    callback_id: ids.views.working,
-    title: plain(title, limits.viewTitle),
-    close: plain('Close', limits.viewButton),
-    blocks: [section(md`:hourglass_flowing_sand: ${fromLegacy(message)}`)],
-  };
-}
-
-/** A closing modal: the outcome and, when the card could not be posted, the card's details (no buttons). */
-export function buildResultView(title: string, message: LegacyText, extra: Block[] = []): Block {
-  const shown = extra.filter((b) => b.type !== 'actions');
-  return {
-    type: 'modal',
-    callback_id: ids.views.working,
-    title: plain(title, limits.viewTitle),
-    close: plain('Done', limits.viewButton),
-    blocks: [section(fromLegacy(message)), ...shown].slice(0, limits.viewBlocks),
-  };
-}

@@ -4,7 +4,7 @@ import {
   buildDeletedCard,
   type ConferenceSummary,
 } from '../../src/blocks/conference-card.js';
-import { buildConferenceForm, buildResultView, buildWorkingView } from '../../src/blocks/conference-form.js';
+import { buildConferenceForm } from '../../src/blocks/conference-form.js';
 import {
   buildConferenceDetails,
   buildConferenceList,
@@ -13,6 +13,7 @@ import {
 import { buildHome } from '../../src/blocks/home.js';
 import { ids } from '../../src/blocks/ids.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
+import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import {
   buildDeletedCard,
   type ConferenceSummary,
 } from '../../src/blocks/conference-card.js';
-import { buildConferenceForm, buildResultView, buildWorkingView } from '../../src/blocks/conference-form.js';
+import { buildConferenceForm } from '../../src/blocks/conference-form.js';
 import {
   buildConferenceDetails,
   buildConferenceList,
@@ -14,6 +14,7 @@ import { buildDigest } from '../../src/blocks/digest.js';
 import { buildDigestForm } from '../../src/blocks/digest-form.js';
 import { buildHome } from '../../src/blocks/home.js';
 import { checkBlockKit, type Surface } from '../../src/blocks/limits.js';
+import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
 import {
   channelLink,
   clipMd,

@@ -1,8 +1,8 @@
 import type { App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt';
 import { button, section } from '../../blocks/conference-card.js';
-import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
 import { ids } from '../../blocks/ids.js';
 import { limits } from '../../blocks/limits.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
 import {
   buildDeletedTicketCard,
   buildTicketCard,

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
-import { buildResultView } from '../../blocks/conference-form.js';
 import { buildHome } from '../../blocks/home.js';
 import { ids } from '../../blocks/ids.js';
+import { buildResultView } from '../../blocks/modal.js';
 import { type ConferenceDeps, formFromText } from '../conference-flows.js';
 import { describeError } from '../describe-error.js';
 

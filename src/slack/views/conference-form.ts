@@ -6,8 +6,9 @@ import {
   type ConferenceSummary,
   escapeText,
 } from '../../blocks/conference-card.js';
-import { buildConferenceForm, buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { buildConferenceForm } from '../../blocks/conference-form.js';
 import { ids } from '../../blocks/ids.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
 import { slackDate } from '../../domain/time.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
 import { ids } from '../../blocks/ids.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
 import { buildTicketCard } from '../../blocks/ticket-card.js';
 import { buildTicketForm, type TicketFormValues } from '../../blocks/ticket-form.js';
 import { PlatformInputError } from '../../platform/errors.js';
