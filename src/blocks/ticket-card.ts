@@ -1,3 +1,4 @@
+import type { TicketMediaItem, TicketSummary } from '../domain/ticket.js';
 import { movesFor, stateIcon } from '../domain/ticket-workflow.js';
 import { formatMinutes, humanSize } from './conference-card.js';
 import { ids } from './ids.js';
@@ -16,24 +17,6 @@ import {
 } from './kit.js';
 import { clip, limits } from './limits.js';
 import { clipMd, date, empty, escaped, joinMd, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
-
-/** A ticket as its card shows it, mapped from the platform record (never from what the bot remembers). */
-export interface TicketSummary {
-  id: string;
-  reference?: string | undefined;
-  subject?: string | undefined;
-  description?: string | undefined;
-  state?: string | undefined;
-  type?: string | undefined;
-  requestor: { name?: string | undefined; emails: string[]; phones: string[] };
-  agent?: { id?: string | undefined; label: string } | undefined;
-  group?: { id: string; name?: string | undefined } | undefined;
-  start?: Date | undefined;
-  duration?: number | undefined;
-  modified?: Date | undefined;
-  agentUrl?: string | undefined;
-  guestUrl?: string | undefined;
-}
 
 const titleOf = (t: TicketSummary) =>
   [t.reference ?? `Ticket ${t.id}`, t.subject].filter((x): x is string => Boolean(x)).join(' — ');
@@ -239,16 +222,6 @@ export function buildTicketList(
     nav.push(button('Next ›', `${ids.actions.ticketPage}:next`, { value: to(offset + pageSize) }));
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
   return message(title, blocks);
-}
-
-/** A media item as the ticket's media list shows it. */
-export interface TicketMediaItem {
-  id: string;
-  type?: string | undefined;
-  title?: string | undefined;
-  filename?: string | undefined;
-  size?: number | undefined;
-  created?: Date | undefined;
 }
 
 /**

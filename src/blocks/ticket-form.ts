@@ -1,3 +1,4 @@
+import type { TicketFormChoices, TicketFormValues } from '../domain/ticket.js';
 import { ticketStates } from '../platform/schemas.js';
 import { languages } from './conference-form.js';
 import { ids } from './ids.js';
@@ -8,41 +9,6 @@ import { limits } from './limits.js';
 import { md } from './mrkdwn.js';
 
 const f = ids.ticketForm;
-
-/** What the ticket form shows: prefilled from `/ticket new …`, a message, or a failed try. */
-export interface TicketFormValues {
-  channel?: string | undefined;
-  name?: string | undefined;
-  phones: string[];
-  emails: string[];
-  language?: string | undefined;
-  type?: string | undefined;
-  subject?: string | undefined;
-  reference?: string | undefined;
-  description?: string | undefined;
-  groupId?: string | undefined;
-  agent?: string | undefined;
-  invite?: boolean | undefined;
-  inviteOrganizer?: boolean | undefined;
-  agentTemplateId?: number | undefined;
-  requestorTemplateId?: number | undefined;
-  startTime?: Date | undefined;
-  duration?: number | undefined;
-  reminder?: number | undefined;
-  firstName?: string | undefined;
-  company?: string | undefined;
-  gender?: string | undefined;
-  country?: string | undefined;
-  serviceKey?: string | undefined;
-  scopes: string[];
-  state?: string | undefined;
-}
-
-/** The enterprise's groups and users the selects offer (Slack allows 100 options a select). */
-export interface TicketFormChoices {
-  groups: { id: string; name: string }[];
-  users: { id: string; name: string }[];
-}
 
 export interface TicketFormOptions {
   values: TicketFormValues;

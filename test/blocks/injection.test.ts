@@ -35,10 +35,10 @@ import {
   buildTicketMediaList,
   buildTimeline,
   eventText,
-  type TicketSummary,
 } from '../../src/blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm, buildTicketForm } from '../../src/blocks/ticket-form.js';
 import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
+import type { TicketSummary } from '../../src/domain/ticket.js';
 
 /** What an outside requestor, a platform user or a person typing a command could put in a text. */
 const corpus = [

@@ -10,7 +10,7 @@ import {
   buildTimeline,
 } from '../../blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
-import { editableFields } from '../../services/tickets.js';
+import { editableFields } from '../../domain/ticket.js';
 import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow, workingText } from '../describe-error.js';
 import {

@@ -2,7 +2,7 @@ import type { App, BlockAction, ButtonAction, MessageShortcut, RespondFn } from 
 import { section } from '../../blocks/conference-card.js';
 import { ids } from '../../blocks/ids.js';
 import { buildTicketCard, buildTicketList } from '../../blocks/ticket-card.js';
-import type { TicketFormValues } from '../../blocks/ticket-form.js';
+import type { TicketFormValues } from '../../domain/ticket.js';
 import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketDeps } from '../actions/ticket-card.js';

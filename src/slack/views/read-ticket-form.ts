@@ -1,5 +1,5 @@
 import { ids } from '../../blocks/ids.js';
-import type { TicketFormValues } from '../../blocks/ticket-form.js';
+import type { TicketFormValues } from '../../domain/ticket.js';
 import { endpoints } from '../../platform/endpoints.js';
 import { problemOf, viewState } from './view-state.js';
 
