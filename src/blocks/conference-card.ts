@@ -1,3 +1,4 @@
+import type { ConferenceSummary } from '../domain/conference.js';
 import { ids } from './ids.js';
 import {
   type Block,
@@ -14,19 +15,6 @@ import {
 import { type LegacyMessagePayload, legacyButton, legacyContext, legacySection } from './legacy.js';
 import { clip, limits } from './limits.js';
 import { clipMd, date, empty, escapeChars, escaped, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
-
-/** A conference as the cards show it (mapped from the platform record by the conference service). */
-export interface ConferenceSummary {
-  id: string;
-  name: string;
-  roomName?: string | undefined;
-  start?: Date | undefined;
-  duration?: number | undefined;
-  status?: string | undefined;
-  participants: string[];
-  moderator?: { id?: string | undefined; label: string } | undefined;
-  joinUrl?: string | undefined;
-}
 
 export type { Block, Json } from './kit.js';
 export { plain } from './kit.js';

@@ -1,3 +1,4 @@
+import type { ConferenceFormValues } from '../domain/conference.js';
 import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import { type Block, context, plain, section } from './kit.js';
@@ -6,27 +7,6 @@ import { limits } from './limits.js';
 import { md } from './mrkdwn.js';
 
 const f = ids.conferenceForm;
-
-/** What the form shows: prefilled from a command's text, from the conference being edited, or from a retry. */
-export interface ConferenceFormValues {
-  channel?: string | undefined;
-  participants: string[];
-  people: string[];
-  name?: string | undefined;
-  startTime?: Date | undefined;
-  duration?: number | undefined;
-  message?: string | undefined;
-  moderation?: boolean | undefined;
-  open?: boolean | undefined;
-  invite?: boolean | undefined;
-  entryMode?: string | undefined;
-  reminder?: number | undefined;
-  templateId?: number | undefined;
-  language?: string | undefined;
-  moderator?: string | undefined;
-  serviceKey?: string | undefined;
-  sso?: boolean | undefined;
-}
 
 export interface ConferenceFormOptions {
   mode: 'create' | 'edit';

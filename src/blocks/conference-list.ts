@@ -1,24 +1,14 @@
 import {
-  buildConferenceCard,
   type ConferenceSummary,
-  formatMinutes,
-  humanSize,
-  whenText,
-} from './conference-card.js';
+  type ListQuery,
+  listPageSize,
+  type MediaSummary,
+} from '../domain/conference.js';
+import { buildConferenceCard, formatMinutes, humanSize, whenText } from './conference-card.js';
 import { ids } from './ids.js';
 import { type Block, button, context, type Json, type MessagePayload, message, section } from './kit.js';
 import { clip, limits } from './limits.js';
 import { date, empty, escapeChars, joinMd, type Mrkdwn, md } from './mrkdwn.js';
-
-/** Which list a page belongs to; carried in the page buttons so Next/Previous re-run the same query. */
-export interface ListQuery {
-  filter: 'upcoming' | 'past' | 'all';
-  search?: string | undefined;
-  offset: number;
-}
-
-/** Conferences per page of `/conference list`: two blocks each, well under 50 blocks a message. */
-export const listPageSize = 10;
 
 const filterTitle = (q: ListQuery): Mrkdwn =>
   q.search
@@ -116,16 +106,6 @@ export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessageP
     );
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
   return { text: card.text, blocks };
-}
-
-/** A recording or snapshot as the media list shows it. */
-export interface MediaSummary {
-  id: string;
-  type?: string | undefined;
-  title?: string | undefined;
-  created?: Date | undefined;
-  size?: number | undefined;
-  format?: string | undefined;
 }
 
 const icons: Record<string, string> = {

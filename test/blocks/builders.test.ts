@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildConferenceCard,
-  buildDeletedCard,
-  type ConferenceSummary,
-} from '../../src/blocks/conference-card.js';
+import { buildConferenceCard, buildDeletedCard } from '../../src/blocks/conference-card.js';
 import { buildConferenceForm } from '../../src/blocks/conference-form.js';
 import {
   buildConferenceDetails,
@@ -14,6 +10,7 @@ import { buildHome } from '../../src/blocks/home.js';
 import { ids } from '../../src/blocks/ids.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
 import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
+import type { ConferenceSummary } from '../../src/domain/conference.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildConferenceCard,
-  buildDeletedCard,
-  type ConferenceSummary,
-} from '../../src/blocks/conference-card.js';
+import { buildConferenceCard, buildDeletedCard } from '../../src/blocks/conference-card.js';
 import { buildConferenceForm } from '../../src/blocks/conference-form.js';
 import {
   buildConferenceDetails,
@@ -38,6 +34,7 @@ import {
 } from '../../src/blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm, buildTicketForm } from '../../src/blocks/ticket-form.js';
 import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
+import type { ConferenceSummary } from '../../src/domain/conference.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
 
 /** What an outside requestor, a platform user or a person typing a command could put in a text. */

@@ -1,6 +1,5 @@
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { buildDeletedCard } from '../../blocks/conference-card.js';
-import type { ConferenceFormValues } from '../../blocks/conference-form.js';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
 import {
   buildConferenceDetails,
@@ -10,6 +9,7 @@ import {
 } from '../../blocks/conference-list.js';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import type { ConferenceFormValues } from '../../domain/conference.js';
 import { within } from '../../util/within.js';
 import { detach } from '../after-ack.js';
 import { type ConferenceDeps, type FormMetadata, formFromText, gateMs } from '../conference-flows.js';

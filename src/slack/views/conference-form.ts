@@ -1,14 +1,10 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import {
-  type Block,
-  buildConferenceCard,
-  type ConferenceSummary,
-  escapeText,
-} from '../../blocks/conference-card.js';
+import { type Block, buildConferenceCard, escapeText } from '../../blocks/conference-card.js';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import type { ConferenceSummary } from '../../domain/conference.js';
 import { slackDate } from '../../domain/time.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
