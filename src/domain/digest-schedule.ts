@@ -119,3 +119,7 @@ export function describeWeekdays(days: number[]): string {
   if (key === '6,7') return 'weekends';
   return days.map((d) => `${dayNames[d - 1]?.[0]?.toUpperCase()}${dayNames[d - 1]?.slice(1)}`).join(', ');
 }
+
+/** The day a digest reports: the one before the schedule's local date (a complete day). */
+export const reportedDay = (period: string) =>
+  DateTime.fromISO(period).minus({ days: 1 }).toISODate() as string;

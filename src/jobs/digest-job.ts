@@ -1,7 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import { DateTime } from 'luxon';
 import { buildDigest } from '../blocks/digest.js';
-import { dueRun, nextRunAfter } from '../domain/digest-schedule.js';
+import { dueRun, nextRunAfter, reportedDay } from '../domain/digest-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { DigestService } from '../services/digest.js';
 import type { Store } from '../store/store.js';
@@ -26,10 +25,6 @@ export interface DigestJobOptions {
   /** When figures were missing, the next try (same day), default 30 min. */
   retryMs?: number;
 }
-
-/** The day a digest reports: the one before the schedule's local date (a complete day). */
-export const reportedDay = (period: string) =>
-  DateTime.fromISO(period).minus({ days: 1 }).toISODate() as string;
 
 /**
  * Sends the digests that are due: each (schedule, local date) once across restarts and replicas (its

@@ -10,9 +10,9 @@ import {
   parseDigestTime,
   parseWeekdays,
   periodOf,
+  reportedDay,
 } from '../../domain/digest-schedule.js';
 import { slackDate } from '../../domain/time.js';
-import { reportedDay } from '../../jobs/digest-job.js';
 import type { Logger } from '../../observability/logger.js';
 import type { AccessService } from '../../services/access.js';
 import type { DigestService } from '../../services/digest.js';
