@@ -1,4 +1,4 @@
-import { md } from '../blocks/mrkdwn.js';
+import { escapeChars } from '../domain/escape-chars.js';
 import type { Action, Subject } from '../domain/policy.js';
 import {
   editableFields,
@@ -304,7 +304,7 @@ export class TicketService {
     if (!found)
       throw new ConfdeskError(
         'unknown_group',
-        md`No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`.text,
+        `No group is named “${escapeChars(name)}”. Groups: ${escapeChars([...groups.values()].join(', ') || 'none')}.`,
       );
     return found;
   }
@@ -341,7 +341,8 @@ export class TicketService {
     if (/^\d+$/.test(ref)) return this.platform.getTicket({ ticketId: ref }, interactive);
     const page = await this.platform.listTickets({ reference: ref, limit: 2, user: 'all' }, interactive);
     const found = page.items[0];
-    if (!found) throw new ConfdeskError('ticket_not_found', md`No ticket has the reference “${ref}”.`.text);
+    if (!found)
+      throw new ConfdeskError('ticket_not_found', `No ticket has the reference “${escapeChars(ref)}”.`);
     return found;
   }
 
@@ -362,8 +363,7 @@ export class TicketService {
     if (!movesFor(before.state).some((m) => m.id === move.id))
       throw new ConfdeskError(
         'move_not_offered',
-        md`This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`
-          .text,
+        `This ticket is now *${escapeChars(before.state ?? 'in an unknown state')}*, where “${escapeChars(move.label)}” is not possible. The card shows its current state.`,
       );
     await this.platform.updateTicket(
       move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id },
