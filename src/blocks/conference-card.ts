@@ -1,3 +1,4 @@
+import type { Button, MrkdwnElement } from '@slack/types';
 import type { ConferenceSummary } from '../domain/conference.js';
 import { ids } from './ids.js';
 import {
@@ -5,7 +6,6 @@ import {
   button,
   confirmDialog,
   context,
-  type Json,
   type MessagePayload as Message,
   message,
   mrkdwn,
@@ -60,7 +60,7 @@ export function participantsLine(list: string[], max: number = limits.fieldText)
 export const whenText = (c: ConferenceSummary): Mrkdwn =>
   c.start ? date(c.start, '{date_long_pretty} at {time}') : md`_starts when the first person joins_`;
 
-function participantsField(list: string[]): Json {
+function participantsField(list: string[]): MrkdwnElement {
   const title = md`*Participants (${list.length})*\n`;
   return mrkdwn(
     md`${title}${participantsLine(list, limits.fieldText - title.text.length)}`,
@@ -93,7 +93,7 @@ const fallback = (c: ConferenceSummary) =>
  * gives a link), recordings & snapshots, Edit and Delete (Delete asks for confirmation first).
  */
 export function buildConferenceCard(c: ConferenceSummary): Message {
-  const actions: Json[] = [];
+  const actions: Button[] = [];
   // The link itself is given on a click, privately, to those who may join: a channel sees no secret.
   if (c.joinUrl) actions.push(button('Join', ids.actions.conferenceJoin, { style: 'primary', value: c.id }));
   actions.push(

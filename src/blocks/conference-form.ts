@@ -1,3 +1,4 @@
+import type { ModalView } from '@slack/types';
 import type { ConferenceFormValues } from '../domain/conference.js';
 import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
@@ -51,7 +52,7 @@ const checkboxOptions = {
  * Slack people, name, start time, duration, message, password, options, entry mode, reminder,
  * template, language, moderator, service key, scope) and the channel for the card.
  */
-export function buildConferenceForm(o: ConferenceFormOptions): Block {
+export function buildConferenceForm(o: ConferenceFormOptions): ModalView {
   const v = o.values;
   const checked = (['moderation', 'open', 'invite'] as const).filter((k) =>
     k === 'invite' ? v.invite !== false : v[k] === true,

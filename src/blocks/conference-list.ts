@@ -1,3 +1,4 @@
+import type { Button } from '@slack/types';
 import {
   type ConferenceSummary,
   type ListQuery,
@@ -6,7 +7,7 @@ import {
 } from '../domain/conference.js';
 import { buildConferenceCard, formatMinutes, humanSize, whenText } from './conference-card.js';
 import { ids } from './ids.js';
-import { type Block, button, context, type Json, type MessagePayload, message, section } from './kit.js';
+import { type Block, button, context, type MessagePayload, message, section } from './kit.js';
 import { clip, limits } from './limits.js';
 import { date, empty, escapeChars, joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
@@ -42,7 +43,7 @@ export function buildConferenceList(
   const to = q.offset + page.items.length;
   if (page.items.length)
     blocks.push(context(md`${from}–${to}${page.total !== undefined ? md` of ${page.total}` : empty}`));
-  const nav: Json[] = [];
+  const nav: Button[] = [];
   // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer search is cut, not the JSON.
   const pageValue = (offset: number) =>
     JSON.stringify({ ...q, ...(q.search ? { search: q.search.slice(0, 300) } : {}), offset });
@@ -96,7 +97,7 @@ export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessageP
       ),
     ),
   );
-  const nav: Json[] = [];
+  const nav: Button[] = [];
   const to = (p: number) => JSON.stringify({ id: c.id, page: p });
   if (current > 0)
     nav.push(button('‹ Previous', `${ids.actions.conferenceShowPage}:prev`, { value: to(current - 1) }));

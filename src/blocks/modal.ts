@@ -1,3 +1,4 @@
+import type { ModalView } from '@slack/types';
 import { ids } from './ids.js';
 import { type Block, plain, section } from './kit.js';
 import { fromLegacy, type LegacyText } from './legacy.js';
@@ -10,7 +11,7 @@ import { md } from './mrkdwn.js';
  */
 
 /** The modal while the platform works, saying how long the rate budget will make it wait. */
-export function buildWorkingView(title: string, message: LegacyText): Block {
+export function buildWorkingView(title: string, message: LegacyText): ModalView {
   return {
     type: 'modal',
     callback_id: ids.views.working,
@@ -21,7 +22,7 @@ export function buildWorkingView(title: string, message: LegacyText): Block {
 }
 
 /** A closing modal: the outcome and, when the card could not be posted, the card's details (no buttons). */
-export function buildResultView(title: string, message: LegacyText, extra: Block[] = []): Block {
+export function buildResultView(title: string, message: LegacyText, extra: Block[] = []): ModalView {
   const shown = extra.filter((b) => b.type !== 'actions');
   return {
     type: 'modal',

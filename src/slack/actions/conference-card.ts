@@ -88,7 +88,7 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
 
   onClick(ids.actions.conferenceOpenForm, async ({ user, value, channel, client, triggerId }) => {
     const view = await formFromText(deps, user, channel, value);
-    await client.views.open({ trigger_id: triggerId, view: view as never });
+    await client.views.open({ trigger_id: triggerId, view });
   });
 
   onClick(ids.actions.conferenceEdit, async ({ user, value, container, responseUrl, client, triggerId }) => {
@@ -104,18 +104,18 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     const loading = deps.conferences.forEditing(user, conferenceId);
     const early = await within(loading, gateMs);
     if (early && 'error' in early) throw early.error;
-    if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) as never });
+    if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) });
     const opened = await client.views.open({
       trigger_id: triggerId,
       view: buildWorkingView(
         'Edit conference',
         workingText('Loading the conference', deps.conferences.waitMs()),
-      ) as never,
+      ),
     });
     const next = await loading.then(form, (error: unknown) =>
       buildResultView('Edit conference', describeError(error, deps.logger, container.channel_id)),
     );
-    await client.views.update({ view_id: opened.view?.id as string, view: next as never });
+    await client.views.update({ view_id: opened.view?.id as string, view: next });
   });
 
   const opensOrTells = new Set<string>([

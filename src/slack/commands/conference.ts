@@ -134,7 +134,7 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
           return later(async () => {
             const view = await digestFormFor(deps, cmd.args.replace(/^edit\s*/i, ''), { user, channel });
             if (typeof view === 'string') return respond({ response_type: 'ephemeral', text: view });
-            await client.views.open({ trigger_id: command.trigger_id, view: view as never });
+            await client.views.open({ trigger_id: command.trigger_id, view });
           });
         return later(async () => {
           await tellIfSlow(respond, 'Working on the digest', deps.conferences.waitMs());
@@ -205,7 +205,7 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
         await ack();
         return later(async () => {
           const view = await formFromText(deps, user, channel, text);
-          await client.views.open({ trigger_id: command.trigger_id, view: view as never });
+          await client.views.open({ trigger_id: command.trigger_id, view });
         });
       }
     }

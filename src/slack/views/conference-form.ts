@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { type Block, buildConferenceCard, escapeText } from '../../blocks/conference-card.js';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
@@ -55,8 +56,7 @@ async function save(
 ) {
   const title = titles[meta.mode];
   const { user } = submitted;
-  const show = (v: Record<string, unknown>) =>
-    client.views.update({ view_id: submitted.viewId, view: v as never });
+  const show = (v: ModalView) => client.views.update({ view_id: submitted.viewId, view: v });
   let conference: ConferenceSummary;
   try {
     conference =
@@ -122,7 +122,7 @@ export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
     const action = meta.mode === 'create' ? 'Creating the conference' : 'Saving the conference';
     await ack({
       response_action: 'update',
-      view: buildWorkingView(titles[meta.mode], workingText(action, deps.conferences.waitMs())) as never,
+      view: buildWorkingView(titles[meta.mode], workingText(action, deps.conferences.waitMs())),
     });
     const submitted = { viewId: view.id, metadata: view.private_metadata, user: body.user.id };
     detach(deps.logger, () => save(deps, client, submitted, meta, read));

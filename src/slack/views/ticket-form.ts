@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
@@ -28,7 +29,7 @@ export async function openTicketForm(
 ): Promise<void> {
   const opened = await client.views.open({
     trigger_id: triggerId,
-    view: buildWorkingView(title, workingText('Loading the groups and agents', deps.waitMs())) as never,
+    view: buildWorkingView(title, workingText('Loading the groups and agents', deps.waitMs())),
   });
   const viewId = opened.view?.id as string;
   // The agent defaults to the person, when they have a platform account.
@@ -37,7 +38,7 @@ export async function openTicketForm(
     (choices) => buildTicketForm({ values: { ...values, agent }, choices, metadata: '' }),
     (error: unknown) => buildResultView(title, describeError(error, deps.logger)),
   );
-  await client.views.update({ view_id: viewId, view: view as never });
+  await client.views.update({ view_id: viewId, view });
 }
 
 /** The input a platform refusal names, as a block id of the form. */
@@ -58,13 +59,13 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
     await ack({
       response_action: 'update',
-      view: buildWorkingView(title, workingText('Creating the ticket', deps.waitMs())) as never,
+      view: buildWorkingView(title, workingText('Creating the ticket', deps.waitMs())),
     });
     const viewId = view.id;
     const user = body.user.id;
     const values = read.values;
     detach(deps.logger, async () => {
-      const show = (v: unknown) => client.views.update({ view_id: viewId, view: v as never });
+      const show = (v: ModalView) => client.views.update({ view_id: viewId, view: v });
       const channel = values.channel as string;
       let ticket: Awaited<ReturnType<typeof deps.tickets.create>>;
       try {
