@@ -1,10 +1,11 @@
-import { ids } from '../slack/ids.js';
+import type { Button, MrkdwnElement } from '@slack/types';
+import type { ConferenceSummary } from '../domain/conference.js';
+import { ids } from './ids.js';
 import {
   type Block,
   button,
   confirmDialog,
   context,
-  type Json,
   type MessagePayload as Message,
   message,
   mrkdwn,
@@ -14,19 +15,6 @@ import {
 import { type LegacyMessagePayload, legacyButton, legacyContext, legacySection } from './legacy.js';
 import { clip, limits } from './limits.js';
 import { clipMd, date, empty, escapeChars, escaped, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
-
-/** A conference as the cards show it (mapped from the platform record by the conference service). */
-export interface ConferenceSummary {
-  id: string;
-  name: string;
-  roomName?: string | undefined;
-  start?: Date | undefined;
-  duration?: number | undefined;
-  status?: string | undefined;
-  participants: string[];
-  moderator?: { id?: string | undefined; label: string } | undefined;
-  joinUrl?: string | undefined;
-}
 
 export type { Block, Json } from './kit.js';
 export { plain } from './kit.js';
@@ -72,7 +60,7 @@ export function participantsLine(list: string[], max: number = limits.fieldText)
 export const whenText = (c: ConferenceSummary): Mrkdwn =>
   c.start ? date(c.start, '{date_long_pretty} at {time}') : md`_starts when the first person joins_`;
 
-function participantsField(list: string[]): Json {
+function participantsField(list: string[]): MrkdwnElement {
   const title = md`*Participants (${list.length})*\n`;
   return mrkdwn(
     md`${title}${participantsLine(list, limits.fieldText - title.text.length)}`,
@@ -105,7 +93,7 @@ const fallback = (c: ConferenceSummary) =>
  * gives a link), recordings & snapshots, Edit and Delete (Delete asks for confirmation first).
  */
 export function buildConferenceCard(c: ConferenceSummary): Message {
-  const actions: Json[] = [];
+  const actions: Button[] = [];
   // The link itself is given on a click, privately, to those who may join: a channel sees no secret.
   if (c.joinUrl) actions.push(button('Join', ids.actions.conferenceJoin, { style: 'primary', value: c.id }));
   actions.push(

@@ -1,4 +1,6 @@
-import { ids } from '../slack/ids.js';
+import type { ModalView } from '@slack/types';
+import type { ConferenceFormValues } from '../domain/conference.js';
+import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import { type Block, context, plain, section } from './kit.js';
 import { fromLegacy, type LegacyText } from './legacy.js';
@@ -6,27 +8,6 @@ import { limits } from './limits.js';
 import { md } from './mrkdwn.js';
 
 const f = ids.conferenceForm;
-
-/** What the form shows: prefilled from a command's text, from the conference being edited, or from a retry. */
-export interface ConferenceFormValues {
-  channel?: string | undefined;
-  participants: string[];
-  people: string[];
-  name?: string | undefined;
-  startTime?: Date | undefined;
-  duration?: number | undefined;
-  message?: string | undefined;
-  moderation?: boolean | undefined;
-  open?: boolean | undefined;
-  invite?: boolean | undefined;
-  entryMode?: string | undefined;
-  reminder?: number | undefined;
-  templateId?: number | undefined;
-  language?: string | undefined;
-  moderator?: string | undefined;
-  serviceKey?: string | undefined;
-  sso?: boolean | undefined;
-}
 
 export interface ConferenceFormOptions {
   mode: 'create' | 'edit';
@@ -71,7 +52,7 @@ const checkboxOptions = {
  * Slack people, name, start time, duration, message, password, options, entry mode, reminder,
  * template, language, moderator, service key, scope) and the channel for the card.
  */
-export function buildConferenceForm(o: ConferenceFormOptions): Block {
+export function buildConferenceForm(o: ConferenceFormOptions): ModalView {
   const v = o.values;
   const checked = (['moderation', 'open', 'invite'] as const).filter((k) =>
     k === 'invite' ? v.invite !== false : v[k] === true,
@@ -194,28 +175,5 @@ export function buildConferenceForm(o: ConferenceFormOptions): Block {
     close: plain('Cancel', limits.viewButton),
     private_metadata: o.metadata,
     blocks,
-  };
-}
-
-/** The modal while the platform works, saying how long the rate budget will make it wait. */
-export function buildWorkingView(title: string, message: LegacyText): Block {
-  return {
-    type: 'modal',
-    callback_id: ids.views.working,
-    title: plain(title, limits.viewTitle),
-    close: plain('Close', limits.viewButton),
-    blocks: [section(md`:hourglass_flowing_sand: ${fromLegacy(message)}`)],
-  };
-}
-
-/** A closing modal: the outcome and, when the card could not be posted, the card's details (no buttons). */
-export function buildResultView(title: string, message: LegacyText, extra: Block[] = []): Block {
-  const shown = extra.filter((b) => b.type !== 'actions');
-  return {
-    type: 'modal',
-    callback_id: ids.views.working,
-    title: plain(title, limits.viewTitle),
-    close: plain('Done', limits.viewButton),
-    blocks: [section(fromLegacy(message)), ...shown].slice(0, limits.viewBlocks),
   };
 }

@@ -1,24 +1,15 @@
-import { ids } from '../slack/ids.js';
+import type { Button } from '@slack/types';
 import {
-  buildConferenceCard,
   type ConferenceSummary,
-  formatMinutes,
-  humanSize,
-  whenText,
-} from './conference-card.js';
-import { type Block, button, context, type Json, type MessagePayload, message, section } from './kit.js';
+  type ListQuery,
+  listPageSize,
+  type MediaSummary,
+} from '../domain/conference.js';
+import { buildConferenceCard, formatMinutes, humanSize, whenText } from './conference-card.js';
+import { ids } from './ids.js';
+import { type Block, button, context, type MessagePayload, message, section } from './kit.js';
 import { clip, limits } from './limits.js';
 import { date, empty, escapeChars, joinMd, type Mrkdwn, md } from './mrkdwn.js';
-
-/** Which list a page belongs to; carried in the page buttons so Next/Previous re-run the same query. */
-export interface ListQuery {
-  filter: 'upcoming' | 'past' | 'all';
-  search?: string | undefined;
-  offset: number;
-}
-
-/** Conferences per page of `/conference list`: two blocks each, well under 50 blocks a message. */
-export const listPageSize = 10;
 
 const filterTitle = (q: ListQuery): Mrkdwn =>
   q.search
@@ -52,7 +43,7 @@ export function buildConferenceList(
   const to = q.offset + page.items.length;
   if (page.items.length)
     blocks.push(context(md`${from}–${to}${page.total !== undefined ? md` of ${page.total}` : empty}`));
-  const nav: Json[] = [];
+  const nav: Button[] = [];
   // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer search is cut, not the JSON.
   const pageValue = (offset: number) =>
     JSON.stringify({ ...q, ...(q.search ? { search: q.search.slice(0, 300) } : {}), offset });
@@ -106,7 +97,7 @@ export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessageP
       ),
     ),
   );
-  const nav: Json[] = [];
+  const nav: Button[] = [];
   const to = (p: number) => JSON.stringify({ id: c.id, page: p });
   if (current > 0)
     nav.push(button('‹ Previous', `${ids.actions.conferenceShowPage}:prev`, { value: to(current - 1) }));
@@ -116,16 +107,6 @@ export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessageP
     );
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
   return { text: card.text, blocks };
-}
-
-/** A recording or snapshot as the media list shows it. */
-export interface MediaSummary {
-  id: string;
-  type?: string | undefined;
-  title?: string | undefined;
-  created?: Date | undefined;
-  size?: number | undefined;
-  format?: string | undefined;
 }
 
 const icons: Record<string, string> = {

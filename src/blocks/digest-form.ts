@@ -1,6 +1,7 @@
+import type { ModalView } from '@slack/types';
 import { describeWeekdays } from '../domain/digest-schedule.js';
 import { input, option, textInput } from './inputs.js';
-import { type Json, plain } from './kit.js';
+import { plain } from './kit.js';
 import { limits } from './limits.js';
 
 /** Block ids of the digest form. */
@@ -18,7 +19,7 @@ export function buildDigestForm(v: {
   zone: string;
   weekdays: number[];
   scheduleId?: string;
-}): Json {
+}): ModalView {
   return {
     type: 'modal',
     callback_id: 'digest_form',

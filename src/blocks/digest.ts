@@ -1,8 +1,7 @@
 import { DateTime } from 'luxon';
+import { type DigestData, type Metric, metrics } from '../domain/digest.js';
 import { stateIcon } from '../domain/ticket-workflow.js';
 import type { StatisticsRecord } from '../platform/schemas.js';
-import type { DigestData, Metric } from '../services/digest.js';
-import { metrics } from '../services/digest.js';
 import { formatMinutes, humanSize } from './conference-card.js';
 import { type Block, context, type MessagePayload, message, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';

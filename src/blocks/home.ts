@@ -1,5 +1,6 @@
-import { ids } from '../slack/ids.js';
-import { type Block, button, context, plain, section } from './kit.js';
+import type { HomeView } from '@slack/types';
+import { ids } from './ids.js';
+import { actions, button, context, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { md, sentence } from './mrkdwn.js';
 
@@ -17,7 +18,7 @@ export interface HomeRights {
  * The App Home tab: what confdesk does, what the person may do with it (New conference for those
  * with a platform account, the digest for admins), and, without an account, how to get one.
  */
-export function buildHome(rights: HomeRights = { account: false, admin: false }): Block {
+export function buildHome(rights: HomeRights = { account: false, admin: false }): HomeView {
   const commands = [
     '*Commands*',
     '• `/conference` plans a conference: `/conference alice@example.com @bob tomorrow 3pm 45m "Weekly sync"`',
@@ -32,10 +33,7 @@ export function buildHome(rights: HomeRights = { account: false, admin: false })
       section(md`Plan video conferences and follow remote-assistance tickets without leaving Slack.`),
       ...(rights.account
         ? [
-            {
-              type: 'actions',
-              elements: [button('New conference', ids.actions.conferenceNew, { style: 'primary' })],
-            },
+            actions([button('New conference', ids.actions.conferenceNew, { style: 'primary' })]),
             section(sentence(commands.join('\n'))),
           ]
         : [

@@ -1,17 +1,27 @@
-import { type Block, type Json, plain } from './kit.js';
+import type {
+  InputBlock,
+  InputBlockElement,
+  NumberInput,
+  PlainTextInput,
+  PlainTextOption,
+} from '@slack/types';
+import { plain } from './kit.js';
 import { limits } from './limits.js';
 import { clipPlain } from './mrkdwn.js';
 
 /** Builders of the form inputs both modals use; every input's element answers under action id `value`. */
 
-export const option = (value: string, label: string) => ({ text: plain(label, limits.optionText), value });
+export const option = (value: string, label: string): PlainTextOption => ({
+  text: plain(label, limits.optionText),
+  value,
+});
 
 export const input = (
   blockId: string,
   label: string,
-  element: Json,
+  element: InputBlockElement,
   extra: { optional?: boolean; hint?: string } = {},
-): Block => ({
+): InputBlock => ({
   type: 'input',
   block_id: blockId,
   label: plain(label, limits.inputLabel),
@@ -21,13 +31,16 @@ export const input = (
 });
 
 /** A text input, prefilled when there is something to show (Slack takes up to 3,000 characters). */
-export const textInput = (initial: string | number | undefined, extra: Json = {}): Json => ({
+export const textInput = (
+  initial: string | number | undefined,
+  extra: Omit<PlainTextInput, 'type'> = {},
+): PlainTextInput => ({
   type: 'plain_text_input',
   ...(initial !== undefined && initial !== '' ? { initial_value: clipPlain(String(initial), 3000) } : {}),
   ...extra,
 });
 
-export const numberInput = (initial: number | undefined, min: number, max?: number): Json => ({
+export const numberInput = (initial: number | undefined, min: number, max?: number): NumberInput => ({
   type: 'number_input',
   is_decimal_allowed: false,
   min_value: String(min),

@@ -1,3 +1,15 @@
+import type {
+  ActionsBlock,
+  ActionsBlockElement,
+  Button,
+  ConfirmationDialog,
+  ContextBlock,
+  HeaderBlock,
+  KnownBlock,
+  MrkdwnElement,
+  PlainTextElement,
+  SectionBlock,
+} from '@slack/types';
 import { limits } from './limits.js';
 import { clipPlain, finish, type Mrkdwn, type MrkdwnText } from './mrkdwn.js';
 
@@ -7,49 +19,68 @@ import { clipPlain, finish, type Mrkdwn, type MrkdwnText } from './mrkdwn.js';
  * Slack and is only clipped. https://api.slack.com/reference/block-kit/composition-objects#text
  */
 
-/** Block Kit blocks, loosely typed: builders return plain JSON that `checkBlockKit` verifies. */
-export type Block = { type: string } & Record<string, unknown>;
-/** Any other Block Kit JSON object (elements, composition objects). */
+/**
+ * A block, as Slack's own Block Kit types (`@slack/types`) describe it: the shapes are checked by the
+ * compiler, the limits (lengths, counts) by `checkBlockKit`. Views are `ModalView`/`HomeView`.
+ */
+export type Block = KnownBlock;
+/** Loose Block Kit JSON, for the few places that read a payload back (the Slack double, tests). */
 export type Json = Record<string, unknown>;
 
 /** A message as the builders make it: its fallback `text` (what notifications show) is mrkdwn too. */
 export interface MessagePayload {
   text: MrkdwnText;
-  blocks: Block[];
+  blocks: KnownBlock[];
 }
 
 /** A mrkdwn text object, clipped to `max` without cutting an escape or a token. */
-export const mrkdwn = (text: Mrkdwn, max: number = limits.sectionText) => ({
-  type: 'mrkdwn' as const,
+export const mrkdwn = (
+  text: Mrkdwn,
+  max: number = limits.sectionText,
+): MrkdwnElement & { text: MrkdwnText } => ({
+  type: 'mrkdwn',
   text: finish(text, max),
 });
 
 /** A plain_text object: Slack shows it as it is (no mention, no link), so it is only clipped. */
-export const plain = (text: string, max: number) => ({
-  type: 'plain_text' as const,
+export const plain = (text: string, max: number): PlainTextElement => ({
+  type: 'plain_text',
   text: clipPlain(text, max),
   emoji: true,
 });
 
 /** A section whose text is mrkdwn (`extra`: an accessory, fields…). */
-export const section = (text: Mrkdwn, extra: Json = {}): Block => ({
+export const section = (text: Mrkdwn, extra: Omit<SectionBlock, 'type' | 'text'> = {}): SectionBlock => ({
   type: 'section',
   text: mrkdwn(text),
   ...extra,
 });
 
+/** An actions block: a row of buttons, menus, pickers (Slack allows 25 a block). */
+export const actions = (elements: ActionsBlockElement[], blockId?: string): ActionsBlock => ({
+  type: 'actions',
+  ...(blockId !== undefined ? { block_id: blockId } : {}),
+  elements,
+});
+
+/** A header: plain text, up to 150 characters. */
+export const header = (text: string): HeaderBlock => ({
+  type: 'header',
+  text: plain(text, limits.headerText),
+});
+
 /** A context block of one mrkdwn element: the small grey line under a card. */
-export const context = (text: Mrkdwn): Block => ({ type: 'context', elements: [mrkdwn(text)] });
+export const context = (text: Mrkdwn): ContextBlock => ({ type: 'context', elements: [mrkdwn(text)] });
 
 /** A confirmation dialog: its text is mrkdwn, so it takes `Mrkdwn` like every other. */
-export type Confirm = ReturnType<typeof confirmDialog>;
+export type Confirm = ConfirmationDialog;
 export const confirmDialog = (o: {
   title: string;
   text: Mrkdwn;
   confirm: string;
   deny: string;
   danger?: boolean;
-}) => ({
+}): ConfirmationDialog => ({
   title: plain(o.title, limits.confirmTitle),
   text: mrkdwn(o.text, limits.confirmText),
   confirm: plain(o.confirm, limits.confirmButton),
@@ -62,7 +93,7 @@ export const button = (
   text: string,
   actionId: string,
   extra: { value?: string; url?: string; style?: 'primary' | 'danger'; confirm?: Confirm } = {},
-): Json => ({ type: 'button', text: plain(text, limits.buttonText), action_id: actionId, ...extra });
+): Button => ({ type: 'button', text: plain(text, limits.buttonText), action_id: actionId, ...extra });
 
 /**
  * A message's fallback text, clipped to what Slack advises (longer texts are cut by Slack or shown
@@ -71,7 +102,7 @@ export const button = (
 export const fallbackText = (text: Mrkdwn): MrkdwnText => finish(text, limits.messageTextAdvised);
 
 /** A message from its fallback text and blocks. */
-export const message = (text: Mrkdwn, blocks: Block[]): MessagePayload => ({
+export const message = (text: Mrkdwn, blocks: KnownBlock[]): MessagePayload => ({
   text: fallbackText(text),
   blocks,
 });

@@ -1,4 +1,5 @@
-import { type Block, button, context as contextOf, type Json, section as sectionOf } from './kit.js';
+import type { Button, ConfirmationDialog, SectionBlock } from '@slack/types';
+import { type Block, button, context as contextOf, section as sectionOf } from './kit.js';
 import { Mrkdwn, sentence } from './mrkdwn.js';
 
 /*
@@ -21,7 +22,7 @@ export interface LegacyMessagePayload {
 }
 
 /** `section` for src/slack's strings (exported as `section` from conference-card.ts). */
-export const legacySection = (text: LegacyText, extra: Json = {}): Block =>
+export const legacySection = (text: LegacyText, extra: Omit<SectionBlock, 'type' | 'text'> = {}): Block =>
   sectionOf(fromLegacy(text), extra);
 /** `context` for src/slack's strings (exported as `context` from conference-card.ts). */
 export const legacyContext = (text: LegacyText): Block => contextOf(fromLegacy(text));
@@ -30,5 +31,5 @@ export const legacyContext = (text: LegacyText): Block => contextOf(fromLegacy(t
 export const legacyButton = (
   text: string,
   actionId: string,
-  extra: { value?: string; url?: string; style?: 'primary' | 'danger'; confirm?: Json } = {},
-): Json => button(text, actionId, extra as Parameters<typeof button>[2]);
+  extra: { value?: string; url?: string; style?: 'primary' | 'danger'; confirm?: ConfirmationDialog } = {},
+): Button => button(text, actionId, extra);

@@ -1,3 +1,4 @@
+import { escapeChars } from '../domain/escape-chars.js';
 import { slackDate } from '../domain/time.js';
 
 /*
@@ -40,9 +41,7 @@ const trust = (text: string) => new Mrkdwn(text, key);
 /** The empty text, for joins and optional parts. */
 export const empty = trust('');
 
-/** Escapes the three characters Slack's mrkdwn treats as control characters. */
-export const escapeChars = (s: string): string =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+export { escapeChars };
 
 /** Outside text (from a person or the platform) as mrkdwn that shows it literally. */
 export const escaped = (value: string | number): Mrkdwn => trust(escapeChars(String(value)));

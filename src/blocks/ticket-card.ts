@@ -1,13 +1,15 @@
+import type { ActionsBlockElement, Button } from '@slack/types';
+import type { TicketMediaItem, TicketSummary } from '../domain/ticket.js';
 import { movesFor, stateIcon } from '../domain/ticket-workflow.js';
-import { ids } from '../slack/ids.js';
 import { formatMinutes, humanSize } from './conference-card.js';
+import { ids } from './ids.js';
 import {
+  actions,
   type Block,
   button,
   confirmDialog,
   context,
   fallbackText,
-  type Json,
   type MessagePayload,
   message,
   mrkdwn,
@@ -16,24 +18,6 @@ import {
 } from './kit.js';
 import { clip, limits } from './limits.js';
 import { clipMd, date, empty, escaped, joinMd, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
-
-/** A ticket as its card shows it, mapped from the platform record (never from what the bot remembers). */
-export interface TicketSummary {
-  id: string;
-  reference?: string | undefined;
-  subject?: string | undefined;
-  description?: string | undefined;
-  state?: string | undefined;
-  type?: string | undefined;
-  requestor: { name?: string | undefined; emails: string[]; phones: string[] };
-  agent?: { id?: string | undefined; label: string } | undefined;
-  group?: { id: string; name?: string | undefined } | undefined;
-  start?: Date | undefined;
-  duration?: number | undefined;
-  modified?: Date | undefined;
-  agentUrl?: string | undefined;
-  guestUrl?: string | undefined;
-}
 
 const titleOf = (t: TicketSummary) =>
   [t.reference ?? `Ticket ${t.id}`, t.subject].filter((x): x is string => Boolean(x)).join(' — ');
@@ -58,7 +42,7 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
     Boolean(x),
   );
   const requestor = known.length ? joinMd(known, '\n') : md`_unknown_`;
-  const moves: Json[] = movesFor(t.state).map((m) =>
+  const moves: Button[] = movesFor(t.state).map((m) =>
     button(m.label, `${ids.actions.ticketMove}:${m.id}`, {
       value: t.id,
       ...(m.style ? { style: m.style } : {}),
@@ -76,7 +60,7 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
     }),
   );
   // Join links grant a role in the session: given on a click, privately, to those who may have them.
-  const tools: Json[] = [
+  const tools: ActionsBlockElement[] = [
     ...(t.agentUrl || t.guestUrl
       ? [button('Join as agent', ids.actions.ticketJoin, { value: t.id, style: 'primary' })]
       : []),
@@ -103,8 +87,8 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
         field('Duration', t.duration ? formatMinutes(t.duration) : md`_not set_`),
       ],
     },
-    ...(moves.length ? [{ type: 'actions', block_id: `ticket_moves_${t.id}`, elements: moves }] : []),
-    { type: 'actions', block_id: `ticket_tools_${t.id}`, elements: tools },
+    ...(moves.length ? [actions(moves, `ticket_moves_${t.id}`)] : []),
+    actions(tools, `ticket_tools_${t.id}`),
     context(
       joinMd(
         [
@@ -228,7 +212,7 @@ export function buildTicketList(
         md`${offset + 1}–${offset + page.items.length}${page.total !== undefined ? md` of ${page.total}` : empty}`,
       ),
     );
-  const nav: Json[] = [];
+  const nav: Button[] = [];
   // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer one is cut, not the JSON.
   const to = (o: number) => JSON.stringify({ q: queryText.slice(0, 300), offset: o });
   if (offset > 0)
@@ -239,16 +223,6 @@ export function buildTicketList(
     nav.push(button('Next ›', `${ids.actions.ticketPage}:next`, { value: to(offset + pageSize) }));
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
   return message(title, blocks);
-}
-
-/** A media item as the ticket's media list shows it. */
-export interface TicketMediaItem {
-  id: string;
-  type?: string | undefined;
-  title?: string | undefined;
-  filename?: string | undefined;
-  size?: number | undefined;
-  created?: Date | undefined;
 }
 
 /**
@@ -297,7 +271,7 @@ export function buildTicketMediaList(
 /** The answer to "Join as agent", privately: the agent's link, and the guest's to pass on to the requestor. */
 export function buildTicketJoinReply(t: TicketSummary): MessagePayload {
   const title = md`Join ${clip(titleOf(t), 200)}`;
-  const links: Json[] = [
+  const links: Button[] = [
     ...(t.agentUrl
       ? [button('Join as agent', ids.actions.ticketJoinLink, { url: t.agentUrl, style: 'primary' })]
       : []),

@@ -1,48 +1,15 @@
+import type { ModalView, StaticSelect } from '@slack/types';
+import type { TicketFormChoices, TicketFormValues } from '../domain/ticket.js';
 import { ticketStates } from '../platform/schemas.js';
-import { ids } from '../slack/ids.js';
 import { languages } from './conference-form.js';
+import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
-import { type Block, context, type Json, plain, section } from './kit.js';
+import { type Block, context, plain, section } from './kit.js';
 import { fromLegacy, type LegacyText } from './legacy.js';
 import { limits } from './limits.js';
 import { md } from './mrkdwn.js';
 
 const f = ids.ticketForm;
-
-/** What the ticket form shows: prefilled from `/ticket new …`, a message, or a failed try. */
-export interface TicketFormValues {
-  channel?: string | undefined;
-  name?: string | undefined;
-  phones: string[];
-  emails: string[];
-  language?: string | undefined;
-  type?: string | undefined;
-  subject?: string | undefined;
-  reference?: string | undefined;
-  description?: string | undefined;
-  groupId?: string | undefined;
-  agent?: string | undefined;
-  invite?: boolean | undefined;
-  inviteOrganizer?: boolean | undefined;
-  agentTemplateId?: number | undefined;
-  requestorTemplateId?: number | undefined;
-  startTime?: Date | undefined;
-  duration?: number | undefined;
-  reminder?: number | undefined;
-  firstName?: string | undefined;
-  company?: string | undefined;
-  gender?: string | undefined;
-  country?: string | undefined;
-  serviceKey?: string | undefined;
-  scopes: string[];
-  state?: string | undefined;
-}
-
-/** The enterprise's groups and users the selects offer (Slack allows 100 options a select). */
-export interface TicketFormChoices {
-  groups: { id: string; name: string }[];
-  users: { id: string; name: string }[];
-}
 
 export interface TicketFormOptions {
   values: TicketFormValues;
@@ -56,7 +23,7 @@ const select = (
   choices: { id: string; name: string }[],
   initial: string | undefined,
   placeholder: string,
-): Json => {
+): StaticSelect => {
   const options = choices.slice(0, limits.selectOptions).map((c) => option(c.id, c.name));
   const chosen = options.find((o) => o.value === initial);
   return {
@@ -77,7 +44,7 @@ const checks = {
  * invitation, start, duration, reminder, first name, company, gender, country, service key, scopes,
  * initial state) and the channel that will follow the ticket.
  */
-export function buildTicketForm(o: TicketFormOptions): Block {
+export function buildTicketForm(o: TicketFormOptions): ModalView {
   const v = o.values;
   const problem = (blockId: string): Block[] => {
     const p = o.problems?.[blockId];
@@ -87,7 +54,7 @@ export function buildTicketForm(o: TicketFormOptions): Block {
     v.invite !== false ? checks.invite : undefined,
     v.inviteOrganizer ? checks.inviteOrganizer : undefined,
   ].filter((x) => x !== undefined);
-  const blocks: Json[] = [
+  const blocks: Block[] = [
     ...(o.notices ?? []).map((n) => section(md`:warning: ${fromLegacy(n)}`)),
     input(
       f.channel,
@@ -186,7 +153,7 @@ export function buildTicketEditForm(o: {
   choices: TicketFormChoices;
   metadata: string;
   notices?: LegacyText[];
-}): Block {
+}): ModalView {
   const v = o.values;
   const e = ids.ticketEdit;
   return {
@@ -222,7 +189,7 @@ export const exportFormats = [
 ] as const;
 
 /** The export modal: a format, and whether to add the timeline. */
-export function buildTicketExportForm(metadata: string): Block {
+export function buildTicketExportForm(metadata: string): ModalView {
   const first = exportFormats[0];
   return {
     type: 'modal',

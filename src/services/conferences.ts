@@ -1,11 +1,16 @@
-import type { ConferenceSummary } from '../blocks/conference-card.js';
-import type { ConferenceFormValues } from '../blocks/conference-form.js';
-import type { ListQuery } from '../blocks/conference-list.js';
-import { listPageSize, type MediaSummary } from '../blocks/conference-list.js';
+import {
+  type ConferenceFormValues,
+  type ConferenceSummary,
+  formValuesOf,
+  type ListQuery,
+  listPageSize,
+  type MediaSummary,
+  summarize,
+} from '../domain/conference.js';
 import type { Action, Subject } from '../domain/policy.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
-import { conferenceJoinLink, type JoinLinkObserver } from '../platform/join-links.js';
+import { conferenceJoinLink } from '../platform/join-links.js';
 import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
 import type { AccessService, Asker } from './access.js';
 import { ConfdeskError } from './errors.js';
@@ -13,29 +18,6 @@ import type { IdentityService, PlatformUser } from './identity.js';
 import { notKept, type SentField, wireNames } from './kept.js';
 
 const interactive: CallOptions = { priority: 'interactive' };
-
-/** A person as the platform embeds them: an id, or an object with some of id/username/name. */
-function personOf(p: unknown): { id?: string; label: string } | undefined {
-  if (p === undefined || p === null) return undefined;
-  if (typeof p === 'string' || typeof p === 'number') return { id: String(p), label: `user ${p}` };
-  const o = p as Record<string, unknown>;
-  const full = [o.firstname, o.lastname].filter((x) => typeof x === 'string' && x).join(' ');
-  const label =
-    (o.name as string | undefined) || full || (o.username as string | undefined) || `user ${o.id}`;
-  return { ...(o.id !== undefined ? { id: String(o.id) } : {}), label };
-}
-
-function participantsOf(p: ConferenceRecord['participants']): string[] {
-  if (!p) return [];
-  const list = Array.isArray(p) ? p : p.split(',');
-  return list
-    .map((x) => {
-      if (typeof x === 'string') return x.trim();
-      const o = (x ?? {}) as Record<string, unknown>;
-      return String(o.email ?? o.phone ?? o.name ?? '');
-    })
-    .filter(Boolean);
-}
 
 /**
  * The create parameters a conference record can show back, to tell which ones the platform kept.
@@ -63,49 +45,12 @@ function conferenceFieldsSent(input: Record<string, unknown>): SentField[] {
   ];
 }
 
-/** The card's view of a platform record. */
-export function summarize(r: ConferenceRecord, links?: JoinLinkObserver): ConferenceSummary {
-  return {
-    id: String(r.id),
-    name: r.name ?? `Conference ${r.id}`,
-    roomName: r.room_name,
-    start: r.start_time,
-    duration: r.duration,
-    status: r.status,
-    participants: participantsOf(r.participants),
-    moderator: personOf(r.moderator),
-    joinUrl: conferenceJoinLink(r, links),
-  };
-}
-
 /** A conference as the policy sees it. */
 export const conferenceSubject = (c: ConferenceSummary): Subject => ({
   kind: 'conference',
   moderatorId: c.moderator?.id,
   participants: c.participants,
 });
-
-/** The form values a conference is edited from. */
-export function formValuesOf(r: ConferenceRecord): ConferenceFormValues {
-  const extra = r as Record<string, unknown>;
-  const num = (v: unknown) => (typeof v === 'number' ? v : undefined);
-  return {
-    participants: participantsOf(r.participants),
-    people: [],
-    name: r.name,
-    startTime: r.start_time,
-    duration: r.duration,
-    message: (extra.message as string | null | undefined) ?? undefined,
-    moderation: extra.moderation === true,
-    open: extra.open === true,
-    // An edit does not re-send invitations unless the person asks for it.
-    invite: false,
-    entryMode: (extra.entry_mode as string | null | undefined) ?? undefined,
-    reminder: num(extra.reminder),
-    templateId: num(extra.template_id),
-    language: (extra.language as string | null | undefined) ?? undefined,
-  };
-}
 
 /** What a create or update sends besides the form: resolved participants and moderator, the password. */
 interface Prepared {
@@ -126,6 +71,11 @@ export class ConferenceService {
     private readonly access: AccessService,
     private readonly now: () => Date = () => new Date(),
   ) {}
+
+  /** The card's view of a record, its join link read by the platform's reader (which records where it found it). */
+  private summarize(r: ConferenceRecord): ConferenceSummary {
+    return summarize(r, conferenceJoinLink(r, this.platform.findings));
+  }
 
   /** About how long the rate budget will hold the next interactive call, in ms. */
   waitMs(): number {
@@ -211,7 +161,7 @@ export class ConferenceService {
     this.platform.findings.dropped('createConference', wireNames(dropped, endpoints.createConference.wire));
     const notKeptParams = new Set(dropped.map((f) => f.param));
     return {
-      ...this.merge(summarize(created, this.platform.findings), v, participants, moderator, notKeptParams),
+      ...this.merge(this.summarize(created), v, participants, moderator, notKeptParams),
       notKept: dropped.map((f) => f.label),
     };
   }
@@ -231,12 +181,7 @@ export class ConferenceService {
     );
     // The update's answer is not specified: use it when it is a conference record, else what was known.
     const parsed = conferenceRecord.safeParse(answer);
-    return this.merge(
-      parsed.success ? summarize(parsed.data, this.platform.findings) : before,
-      v,
-      participants,
-      moderator,
-    );
+    return this.merge(parsed.success ? this.summarize(parsed.data) : before, v, participants, moderator);
   }
 
   async remove(actorId: string, conferenceId: string): Promise<ConferenceSummary> {
@@ -270,7 +215,7 @@ export class ConferenceService {
       action,
       async () => {
         const record = await this.platform.getConference({ conferenceId: ref }, interactive);
-        return { record, conference: summarize(record, this.platform.findings) };
+        return { record, conference: this.summarize(record) };
       },
       (o) => conferenceSubject(o.conference),
     );
@@ -309,7 +254,7 @@ export class ConferenceService {
       c.status === 'ended' ||
       (c.start !== undefined && c.start.getTime() + (c.duration ?? 60) * 60_000 < now.getTime());
     const items = page.items
-      .map((r) => summarize(r, this.platform.findings))
+      .map((r) => this.summarize(r))
       .filter((c) => q.filter !== 'upcoming' || !ended(c));
     const hasMore = page.nextOffset !== undefined || q.offset + page.items.length < (page.total ?? 0);
     return { items, total: q.filter === 'upcoming' ? undefined : page.total, hasMore };

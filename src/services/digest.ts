@@ -1,30 +1,10 @@
 import { DateTime } from 'luxon';
+import type { DigestData } from '../domain/digest.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { StatisticsRecord, TicketsReport } from '../platform/schemas.js';
 import type { StatisticsRepository } from '../store/store.js';
 
 const background = { priority: 'background' as const };
-
-/** The six statistics metrics of the spec, in the digest's order. */
-export const metrics = [
-  'session_count',
-  'session_duration',
-  'session_billing_duration',
-  'user_count',
-  'disk_usage',
-  'sms_count',
-] as const;
-export type Metric = (typeof metrics)[number];
-
-export interface DigestData {
-  /** The day the digest is about (`yyyy-MM-dd`). */
-  date: string;
-  /** That day's figures, then the 7 days before, oldest first; a day the platform did not give is undefined. */
-  days: { date: string; stats: StatisticsRecord | undefined }[];
-  report: TicketsReport | undefined;
-  /** What could not be read, in words, for the digest to say instead of showing zero. */
-  missing: string[];
-}
 
 /**
  * Reads what a digest shows: the statistics of the day and of the 7 days before (past days are kept

@@ -1,4 +1,4 @@
-import { md } from '../blocks/mrkdwn.js';
+import { escapeChars } from '../domain/escape-chars.js';
 
 /**
  * Errors the services throw for situations a person can fix. Like the platform's errors they carry a
@@ -20,8 +20,7 @@ export const noPlatformAccount = (email: string | undefined) =>
   new ConfdeskError(
     'no_platform_account',
     email
-      ? md`Your Slack e-mail (${email}) has no account on the video platform. Ask a platform administrator to create one with this e-mail, then try again.`
-          .text
+      ? `Your Slack e-mail (${escapeChars(email)}) has no account on the video platform. Ask a platform administrator to create one with this e-mail, then try again.`
       : 'Your Slack profile has no e-mail address, so confdesk cannot find your video platform account. Add your e-mail to your Slack profile, or ask a workspace admin to make it visible to apps.',
   );
 

@@ -1,12 +1,18 @@
-import { md } from '../blocks/mrkdwn.js';
-import type { TicketSummary } from '../blocks/ticket-card.js';
-import type { TicketFormChoices, TicketFormValues } from '../blocks/ticket-form.js';
+import { escapeChars } from '../domain/escape-chars.js';
 import type { Action, Subject } from '../domain/policy.js';
+import {
+  editableFields,
+  summarizeTicket,
+  type TicketEdit,
+  type TicketFormChoices,
+  type TicketFormValues,
+  type TicketSummary,
+} from '../domain/ticket.js';
 import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
 import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
 import type { CallOptions, PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
-import { type JoinLinkObserver, ticketJoinLinks } from '../platform/join-links.js';
+import { ticketJoinLinks } from '../platform/join-links.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import type { AccessService } from './access.js';
 import { ConfdeskError } from './errors.js';
@@ -17,42 +23,6 @@ const interactive: CallOptions = { priority: 'interactive' };
 
 /** Tickets per page of `/ticket list`. */
 export const ticketPageSize = 10;
-
-function personLabel(p: TicketRecord['agent']): { id?: string; label: string } | undefined {
-  if (p === undefined || p === null) return undefined;
-  if (typeof p === 'string' || typeof p === 'number') return { id: String(p), label: `user ${p}` };
-  const full = [p.firstname, p.lastname].filter(Boolean).join(' ');
-  const label = p.name || full || p.username || `user ${p.id}`;
-  return { ...(p.id !== undefined ? { id: String(p.id) } : {}), label };
-}
-
-/** The card's view of a platform ticket record. */
-export function summarizeTicket(
-  r: TicketRecord,
-  groupNames: Map<string, string> = new Map(),
-  links?: JoinLinkObserver,
-): TicketSummary {
-  const groupId = r.group_id === undefined ? undefined : String(r.group_id);
-  return {
-    id: String(r.id),
-    reference: r.reference,
-    subject: r.subject,
-    description: r.description,
-    state: r.state,
-    type: r.type,
-    requestor: {
-      name: r.requestor?.name ?? undefined,
-      emails: r.requestor?.email ?? [],
-      phones: r.requestor?.phone ?? [],
-    },
-    agent: personLabel(r.agent),
-    group: groupId === undefined ? undefined : { id: groupId, name: groupNames.get(groupId) },
-    start: r.start_time,
-    duration: r.duration,
-    modified: r.modified,
-    ...ticketJoinLinks(r, links),
-  };
-}
 
 /**
  * The create parameters a ticket record can show back (platform-api.md, ticket record), to tell
@@ -86,28 +56,6 @@ function ticketFieldsSent(input: Record<string, unknown>): SentField[] {
   ];
 }
 
-/** The fields the edit form may change (spec: ticket update). */
-export interface TicketEdit {
-  subject?: string | undefined;
-  description?: string | undefined;
-  reference?: string | undefined;
-  state?: string | undefined;
-  agent?: string | undefined;
-  groupId?: string | undefined;
-}
-
-/** A ticket's fields as the edit form shows them and as an edit compares them. */
-export function editableFields(t: TicketSummary): Record<keyof TicketEdit, string | undefined> {
-  return {
-    subject: t.subject,
-    description: t.description,
-    reference: t.reference,
-    state: t.state,
-    agent: t.agent?.id,
-    groupId: t.group?.id,
-  };
-}
-
 /** A ticket as the policy sees it. */
 export const ticketSubject = (t: TicketSummary): Subject => ({
   kind: 'ticket',
@@ -133,6 +81,11 @@ export class TicketService {
     private readonly identity: IdentityService,
     private readonly access: AccessService,
   ) {}
+
+  /** The card's view of a record, its join links read by the platform's reader (which records where it found them). */
+  private summarize(r: TicketRecord, groups: Map<string, string>): TicketSummary {
+    return summarizeTicket(r, groups, ticketJoinLinks(r, this.platform.findings));
+  }
 
   private async groupNames(): Promise<Map<string, string>> {
     const me = await this.platform.getMe();
@@ -218,7 +171,10 @@ export class TicketService {
     };
     const dropped = notKept(record, ticketFieldsSent(input));
     this.platform.findings.dropped('createTicket', wireNames(dropped, endpoints.createTicket.wire));
-    return { ...summarizeTicket(record, await this.groupNames()), notKept: dropped.map((f) => f.label) };
+    return {
+      ...summarizeTicket(record, await this.groupNames(), ticketJoinLinks(record)),
+      notKept: dropped.map((f) => f.label),
+    };
   }
 
   /**
@@ -304,7 +260,7 @@ export class TicketService {
       },
       interactive,
     );
-    const items = page.items.map((r) => summarizeTicket(r, groups, this.platform.findings));
+    const items = page.items.map((r) => this.summarize(r, groups));
     const hasMore = page.nextOffset !== undefined || offset + page.items.length < (page.total ?? 0);
     return { items, total: page.total, hasMore };
   }
@@ -348,7 +304,7 @@ export class TicketService {
     if (!found)
       throw new ConfdeskError(
         'unknown_group',
-        md`No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`.text,
+        `No group is named “${escapeChars(name)}”. Groups: ${escapeChars([...groups.values()].join(', ') || 'none')}.`,
       );
     return found;
   }
@@ -373,19 +329,20 @@ export class TicketService {
       typeof ticket === 'string'
         ? await this.platform.getTicket({ ticketId: ticket }, { priority: 'background' })
         : ticket;
-    return summarizeTicket(record, await this.groupNames(), this.platform.findings);
+    return this.summarize(record, await this.groupNames());
   }
 
   /** A ticket by id, or by its reference. */
   async get(ref: string): Promise<TicketSummary> {
-    return summarizeTicket(await this.record(ref), await this.groupNames(), this.platform.findings);
+    return this.summarize(await this.record(ref), await this.groupNames());
   }
 
   private async record(ref: string): Promise<TicketRecord> {
     if (/^\d+$/.test(ref)) return this.platform.getTicket({ ticketId: ref }, interactive);
     const page = await this.platform.listTickets({ reference: ref, limit: 2, user: 'all' }, interactive);
     const found = page.items[0];
-    if (!found) throw new ConfdeskError('ticket_not_found', md`No ticket has the reference “${ref}”.`.text);
+    if (!found)
+      throw new ConfdeskError('ticket_not_found', `No ticket has the reference “${escapeChars(ref)}”.`);
     return found;
   }
 
@@ -406,8 +363,7 @@ export class TicketService {
     if (!movesFor(before.state).some((m) => m.id === move.id))
       throw new ConfdeskError(
         'move_not_offered',
-        md`This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`
-          .text,
+        `This ticket is now *${escapeChars(before.state ?? 'in an unknown state')}*, where “${escapeChars(move.label)}” is not possible. The card shows its current state.`,
       );
     await this.platform.updateTicket(
       move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id },

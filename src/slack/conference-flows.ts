@@ -1,12 +1,9 @@
 import type { WebClient } from '@slack/web-api';
-import {
-  buildConferenceCard,
-  type ConferenceSummary,
-  type MessagePayload,
-} from '../blocks/conference-card.js';
-import { buildConferenceForm, type ConferenceFormValues } from '../blocks/conference-form.js';
+import { buildConferenceCard, type MessagePayload } from '../blocks/conference-card.js';
+import { buildConferenceForm } from '../blocks/conference-form.js';
 import { clip } from '../blocks/limits.js';
 import type { DoctorReport } from '../doctor/doctor.js';
+import type { ConferenceFormValues, ConferenceSummary } from '../domain/conference.js';
 import { parseConferenceRequest } from '../domain/conference-text.js';
 import { parseWhen } from '../domain/time.js';
 import type { Logger } from '../observability/logger.js';

@@ -1,18 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildConferenceCard,
-  buildDeletedCard,
-  type ConferenceSummary,
-} from '../../src/blocks/conference-card.js';
-import { buildConferenceForm, buildResultView, buildWorkingView } from '../../src/blocks/conference-form.js';
+import { buildConferenceCard, buildDeletedCard } from '../../src/blocks/conference-card.js';
+import { buildConferenceForm } from '../../src/blocks/conference-form.js';
 import {
   buildConferenceDetails,
   buildConferenceList,
   buildMediaList,
 } from '../../src/blocks/conference-list.js';
 import { buildHome } from '../../src/blocks/home.js';
+import { ids } from '../../src/blocks/ids.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
-import { ids } from '../../src/slack/ids.js';
+import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
+import type { ConferenceSummary } from '../../src/domain/conference.js';
 
 type Json = Record<string, unknown>;
 
@@ -32,8 +30,8 @@ const huge: ConferenceSummary = {
 };
 const small: ConferenceSummary = { id: '7', name: 'Standup', participants: ['a@b.co'] };
 
-const actionIds = (blocks: Json[]) =>
-  blocks.flatMap((b) => [
+const actionIds = (blocks: readonly object[]) =>
+  (blocks as Json[]).flatMap((b) => [
     ...(b.type === 'actions' ? (b.elements as Json[]) : []).map((e) => e.action_id),
     ...(b.accessory ? [(b.accessory as Json).action_id] : []),
   ]);
@@ -123,7 +121,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       notices: ['n'.repeat(5000)],
     });
     expect(checkBlockKit(create, 'modal')).toEqual([]);
-    const blockIds = (create.blocks as Json[]).filter((b) => b.type === 'input').map((b) => b.block_id);
+    const blockIds = create.blocks.filter((b) => b.type === 'input').map((b) => b.block_id);
     expect(blockIds).toEqual([
       'channel',
       'participants',
@@ -154,7 +152,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       hasPassword: true,
     });
     expect(checkBlockKit(edit, 'modal')).toEqual([]);
-    const editIds = (edit.blocks as Json[]).map((b) => b.block_id);
+    const editIds = edit.blocks.map((b) => b.block_id);
     expect(editIds).not.toContain('service_key');
     expect(editIds).not.toContain('channel');
     expect(JSON.stringify(edit)).toContain('Leave empty to keep it');

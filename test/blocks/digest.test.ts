@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDigest, formatMetric, sparkline } from '../../src/blocks/digest.js';
 import { checkBlockKit } from '../../src/blocks/limits.js';
-import { type DigestData, DigestService } from '../../src/services/digest.js';
+import type { DigestData } from '../../src/domain/digest.js';
+import { DigestService } from '../../src/services/digest.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 

@@ -5,7 +5,7 @@ import { checkBlockKit } from '../../src/blocks/limits.js';
 type Json = Record<string, unknown>;
 const form = (notices: string[]) =>
   buildConferenceForm({ mode: 'create', values: { participants: [], people: [] }, metadata: '{}', notices });
-const noticeTexts = (view: Json) =>
+const noticeTexts = (view: { blocks: readonly object[] }) =>
   (view.blocks as Json[]).filter((b) => b.type === 'section').map((b) => (b.text as { text: string }).text);
 
 describe('the conference form’s notices', () => {

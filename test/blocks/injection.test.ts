@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  buildConferenceCard,
-  buildDeletedCard,
-  type ConferenceSummary,
-} from '../../src/blocks/conference-card.js';
-import { buildConferenceForm, buildResultView, buildWorkingView } from '../../src/blocks/conference-form.js';
+import { buildConferenceCard, buildDeletedCard } from '../../src/blocks/conference-card.js';
+import { buildConferenceForm } from '../../src/blocks/conference-form.js';
 import {
   buildConferenceDetails,
   buildConferenceList,
@@ -14,6 +10,7 @@ import { buildDigest } from '../../src/blocks/digest.js';
 import { buildDigestForm } from '../../src/blocks/digest-form.js';
 import { buildHome } from '../../src/blocks/home.js';
 import { checkBlockKit, type Surface } from '../../src/blocks/limits.js';
+import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
 import {
   channelLink,
   clipMd,
@@ -34,10 +31,11 @@ import {
   buildTicketMediaList,
   buildTimeline,
   eventText,
-  type TicketSummary,
 } from '../../src/blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm, buildTicketForm } from '../../src/blocks/ticket-form.js';
 import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
+import type { ConferenceSummary } from '../../src/domain/conference.js';
+import type { TicketSummary } from '../../src/domain/ticket.js';
 
 /** What an outside requestor, a platform user or a person typing a command could put in a text. */
 const corpus = [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkBlockKit } from '../../src/blocks/limits.js';
-import { buildTicketCard, type TicketSummary } from '../../src/blocks/ticket-card.js';
+import { buildTicketCard } from '../../src/blocks/ticket-card.js';
+import type { TicketSummary } from '../../src/domain/ticket.js';
 import { dayBound, parseTicketQuery } from '../../src/domain/ticket-query.js';
 import { movesFor, stateIcon, ticketMoves } from '../../src/domain/ticket-workflow.js';
 import { ticketStates } from '../../src/platform/schemas.js';

@@ -382,7 +382,7 @@ describe('the delivery worker', () => {
     // 51 blocks: over Slack's limit, so the double answers invalid_blocks as Slack does.
     const renderCard = async () => ({
       text: 'Ticket 7',
-      blocks: Array.from({ length: 51 }, () => ({ type: 'divider' })),
+      blocks: Array.from({ length: 51 }, () => ({ type: 'divider' as const })),
     });
     expect(await worker(0, { renderCard }).runOnce()).toBe(2);
     expect(slack.violations).toHaveLength(1);

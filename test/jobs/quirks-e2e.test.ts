@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import { buildTicketCard } from '../../src/blocks/ticket-card.js';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
+import { summarizeTicket } from '../../src/domain/ticket.js';
 import { eventMetadataType } from '../../src/jobs/delivery.js';
-import { summarizeTicket } from '../../src/services/tickets.js';
+import { ticketJoinLinks } from '../../src/platform/join-links.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { allQuirks, type SimQuirks } from '../../src/sim/server.js';
-import { ids } from '../../src/slack/ids.js';
 import { type BotFixture, buttonClick, eventually, people, useBot } from '../helpers/bot.js';
 
 /*
@@ -119,9 +120,8 @@ describe('the ticket card with an empty requestor and join links under unknown n
   });
 
   it('offers no Join when the record carries no link', () => {
-    const card = buildTicketCard(
-      summarizeTicket({ id: 9, state: 'open', links: [], url: 'not a link' } as never),
-    );
+    const record = { id: 9, state: 'open', links: [], url: 'not a link' } as never;
+    const card = buildTicketCard(summarizeTicket(record, new Map(), ticketJoinLinks(record)));
     expect(JSON.stringify(card.blocks)).not.toContain(ids.actions.ticketJoin);
   });
 

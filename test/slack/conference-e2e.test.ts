@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
-import { ids } from '../../src/slack/ids.js';
 import {
   type BotFixture,
   buttonClick,

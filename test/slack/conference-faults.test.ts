@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import { noFaults } from '../../src/sim/server.js';
-import { ids } from '../../src/slack/ids.js';
 import {
   type BotFixture,
   buttonClick,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ids } from '../../src/slack/ids.js';
+import { ids } from '../../src/blocks/ids.js';
 import { type BotFixture, eventually, formState, people, submission, useBot } from '../helpers/bot.js';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ids } from '../../src/slack/ids.js';
+import { ids } from '../../src/blocks/ids.js';
 
 interface Manifest {
   display_information: { name: string; description: string };

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
 import { type Action, decide, type Person, policy, type Subject } from '../../src/domain/policy.js';
 import type { SimUser } from '../../src/sim/model.js';
-import { ids } from '../../src/slack/ids.js';
 import {
   type BotFixture,
   buttonClick,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
 import { movesFor } from '../../src/domain/ticket-workflow.js';
 import { ticketStates } from '../../src/platform/schemas.js';
 import type { SimTicket } from '../../src/sim/model.js';
-import { ids } from '../../src/slack/ids.js';
 import {
   type BotFixture,
   buttonClick,

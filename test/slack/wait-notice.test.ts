@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
 import type { SimTicket } from '../../src/sim/model.js';
-import { ids } from '../../src/slack/ids.js';
 import { type BotFixture, buttonClick, eventually, people, useBot } from '../helpers/bot.js';
 
 const f = {} as BotFixture;

@@ -1,18 +1,19 @@
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { buildDeletedCard } from '../../blocks/conference-card.js';
-import type { ConferenceFormValues } from '../../blocks/conference-form.js';
-import { buildConferenceForm, buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { buildConferenceForm } from '../../blocks/conference-form.js';
 import {
   buildConferenceDetails,
   buildConferenceList,
   buildJoinReply,
   buildMediaList,
 } from '../../blocks/conference-list.js';
+import { ids } from '../../blocks/ids.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import type { ConferenceFormValues } from '../../domain/conference.js';
 import { within } from '../../util/within.js';
 import { detach } from '../after-ack.js';
 import { type ConferenceDeps, type FormMetadata, formFromText, gateMs } from '../conference-flows.js';
 import { describeError, tellIfSlow, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { conferencePage, idValue, participantsPage, readJson, readValue } from '../payloads.js';
 
 type Button = BlockAction<ButtonAction>;
@@ -87,7 +88,7 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
 
   onClick(ids.actions.conferenceOpenForm, async ({ user, value, channel, client, triggerId }) => {
     const view = await formFromText(deps, user, channel, value);
-    await client.views.open({ trigger_id: triggerId, view: view as never });
+    await client.views.open({ trigger_id: triggerId, view });
   });
 
   onClick(ids.actions.conferenceEdit, async ({ user, value, container, responseUrl, client, triggerId }) => {
@@ -103,18 +104,18 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     const loading = deps.conferences.forEditing(user, conferenceId);
     const early = await within(loading, gateMs);
     if (early && 'error' in early) throw early.error;
-    if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) as never });
+    if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) });
     const opened = await client.views.open({
       trigger_id: triggerId,
       view: buildWorkingView(
         'Edit conference',
         workingText('Loading the conference', deps.conferences.waitMs()),
-      ) as never,
+      ),
     });
     const next = await loading.then(form, (error: unknown) =>
       buildResultView('Edit conference', describeError(error, deps.logger, container.channel_id)),
     );
-    await client.views.update({ view_id: opened.view?.id as string, view: next as never });
+    await client.views.update({ view_id: opened.view?.id as string, view: next });
   });
 
   const opensOrTells = new Set<string>([

@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { escapeText } from '../../blocks/conference-card.js';
+import { ids } from '../../blocks/ids.js';
 import { buildTicketCard, buildTicketJoinReply } from '../../blocks/ticket-card.js';
 import { stateIcon } from '../../domain/ticket-workflow.js';
 import type { Logger } from '../../observability/logger.js';
@@ -10,7 +11,6 @@ import type { TicketService } from '../../services/tickets.js';
 import type { TicketCardRepository } from '../../store/store.js';
 import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { idValue, readValue } from '../payloads.js';
 
 /** What the ticket listeners need. */

@@ -1,7 +1,9 @@
 import type { App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import { button, section } from '../../blocks/conference-card.js';
-import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { ids } from '../../blocks/ids.js';
 import { limits } from '../../blocks/limits.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
 import {
   buildDeletedTicketCard,
   buildTicketCard,
@@ -9,10 +11,9 @@ import {
   buildTimeline,
 } from '../../blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
-import { editableFields } from '../../services/tickets.js';
+import { editableFields } from '../../domain/ticket.js';
 import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import {
   type CardPlace,
   cardPlace,
@@ -87,7 +88,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
             await deps.tickets.forAction(user, ticketId, 'ticket.export');
             await client.views.open({
               trigger_id: triggerId,
-              view: buildTicketExportForm(JSON.stringify(place)) as never,
+              view: buildTicketExportForm(JSON.stringify(place)),
             });
           } else if (kind === 'delete') {
             const ticket = await deps.tickets.forAction(user, ticketId, 'ticket.delete');
@@ -120,10 +121,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
             // The trigger lasts 3 s: open at once, fill when the ticket and the lists are read.
             const opened = await client.views.open({
               trigger_id: triggerId,
-              view: buildWorkingView(
-                'Edit ticket',
-                workingText('Loading the ticket', deps.waitMs()),
-              ) as never,
+              view: buildWorkingView('Edit ticket', workingText('Loading the ticket', deps.waitMs())),
             });
             const viewId = opened.view?.id as string;
             try {
@@ -134,13 +132,13 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
               const values = editableFields(ticket);
               await client.views.update({
                 view_id: viewId,
-                view: buildTicketEditForm({ values, choices, metadata: JSON.stringify(place) }) as never,
+                view: buildTicketEditForm({ values, choices, metadata: JSON.stringify(place) }),
               });
             } catch (error) {
               const message = describeError(error, deps.logger, container.channel);
               await client.views.update({
                 view_id: viewId,
-                view: buildResultView('Edit ticket', message) as never,
+                view: buildResultView('Edit ticket', message),
               });
               await respond(ephemeral(message));
             }
@@ -228,7 +226,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
     const timeline = chosen('timeline').has('timeline');
     await ack({
       response_action: 'update',
-      view: buildWorkingView('Export ticket', workingText('Exporting the ticket', deps.waitMs())) as never,
+      view: buildWorkingView('Export ticket', workingText('Exporting the ticket', deps.waitMs())),
     });
     const user = body.user.id;
     const viewId = view.id;
@@ -258,7 +256,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
       }
       await client.views.update({
         view_id: viewId,
-        view: buildResultView('Export ticket', outcome) as never,
+        view: buildResultView('Export ticket', outcome),
       });
     });
   });
@@ -277,12 +275,12 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
     };
     await ack({
       response_action: 'update',
-      view: buildWorkingView('Edit ticket', workingText('Saving the ticket', deps.waitMs())) as never,
+      view: buildWorkingView('Edit ticket', workingText('Saving the ticket', deps.waitMs())),
     });
     const user = body.user.id;
     const viewId = view.id;
     detach(deps.logger, async () => {
-      const show = (v: unknown) => client.views.update({ view_id: viewId, view: v as never });
+      const show = (v: ModalView) => client.views.update({ view_id: viewId, view: v });
       let place: CardPlace | undefined;
       try {
         place = await trustedPlace(deps, readJson(cardPlace, metadata));

@@ -2,6 +2,7 @@ import type { App, RespondFn } from '@slack/bolt';
 import { buildConferenceCard, button, section } from '../../blocks/conference-card.js';
 import { buildConferenceDetails, buildConferenceList } from '../../blocks/conference-list.js';
 import { buildDoctorReport } from '../../blocks/doctor.js';
+import { ids } from '../../blocks/ids.js';
 import { clip, limits } from '../../blocks/limits.js';
 import {
   type ConferenceRequestText,
@@ -13,7 +14,6 @@ import { notKeptNotice } from '../../services/kept.js';
 import { detach } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
 import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
 
 /** Usage of `/conference`, shown by `/conference help` and after a command the bot cannot read. */
@@ -134,7 +134,7 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
           return later(async () => {
             const view = await digestFormFor(deps, cmd.args.replace(/^edit\s*/i, ''), { user, channel });
             if (typeof view === 'string') return respond({ response_type: 'ephemeral', text: view });
-            await client.views.open({ trigger_id: command.trigger_id, view: view as never });
+            await client.views.open({ trigger_id: command.trigger_id, view });
           });
         return later(async () => {
           await tellIfSlow(respond, 'Working on the digest', deps.conferences.waitMs());
@@ -205,7 +205,7 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
         await ack();
         return later(async () => {
           const view = await formFromText(deps, user, channel, text);
-          await client.views.open({ trigger_id: command.trigger_id, view: view as never });
+          await client.views.open({ trigger_id: command.trigger_id, view });
         });
       }
     }

@@ -1,11 +1,11 @@
 import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
+import { ids } from '../../blocks/ids.js';
 import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
 import type { Subscription } from '../../store/store.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { readValue, staleValue, subscriptionId } from '../payloads.js';
 
 /** The channel's subscriptions, privately, each with a Remove button. */

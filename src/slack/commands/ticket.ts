@@ -1,13 +1,13 @@
 import type { App, BlockAction, ButtonAction, MessageShortcut, RespondFn } from '@slack/bolt';
 import { section } from '../../blocks/conference-card.js';
+import { ids } from '../../blocks/ids.js';
 import { buildTicketCard, buildTicketList } from '../../blocks/ticket-card.js';
-import type { TicketFormValues } from '../../blocks/ticket-form.js';
+import type { TicketFormValues } from '../../domain/ticket.js';
 import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, inviteFix, isCannotPost, tellIfSlow, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { idValue, readJson, readValue, staleValue, ticketPage } from '../payloads.js';
 import { openTicketForm } from '../views/ticket-form.js';
 import { handleSubscriptionCommand } from './ticket-subscriptions.js';

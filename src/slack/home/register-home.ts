@@ -1,9 +1,9 @@
 import type { App } from '@slack/bolt';
-import { buildResultView } from '../../blocks/conference-form.js';
 import { buildHome } from '../../blocks/home.js';
+import { ids } from '../../blocks/ids.js';
+import { buildResultView } from '../../blocks/modal.js';
 import { type ConferenceDeps, formFromText } from '../conference-flows.js';
 import { describeError } from '../describe-error.js';
-import { ids } from '../ids.js';
 
 /**
  * App Home, the global "New conference" shortcut, and the installation events: the Home tab is
@@ -20,7 +20,7 @@ export function registerHome(app: App, deps: ConferenceDeps): void {
       admin: asker ? deps.access.may(asker, 'digest.set') : false,
       noAccount: asker?.noAccount?.userMessage,
     });
-    await client.views.publish({ user_id: event.user, view: view as never });
+    await client.views.publish({ user_id: event.user, view });
   });
 
   // A refusal (no account) is shown in a modal: a shortcut from Home has no channel to answer in.
@@ -28,7 +28,7 @@ export function registerHome(app: App, deps: ConferenceDeps): void {
     const view = await formFromText(deps, user, channel, '').catch((error: unknown) =>
       buildResultView('New conference', describeError(error, deps.logger)),
     );
-    await client.views.open({ trigger_id: triggerId, view: view as never });
+    await client.views.open({ trigger_id: triggerId, view });
   };
   app.shortcut(ids.shortcuts.conferenceNew, async ({ ack, shortcut, client }) => {
     await ack();

@@ -1,12 +1,11 @@
 import type { App } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import {
-  type Block,
-  buildConferenceCard,
-  type ConferenceSummary,
-  escapeText,
-} from '../../blocks/conference-card.js';
-import { buildConferenceForm, buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { type Block, buildConferenceCard, escapeText } from '../../blocks/conference-card.js';
+import { buildConferenceForm } from '../../blocks/conference-form.js';
+import { ids } from '../../blocks/ids.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import type { ConferenceSummary } from '../../domain/conference.js';
 import { slackDate } from '../../domain/time.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -20,7 +19,6 @@ import {
   readMetadata,
 } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
 const titles = { create: 'New conference', edit: 'Edit conference' } as const;
@@ -58,8 +56,7 @@ async function save(
 ) {
   const title = titles[meta.mode];
   const { user } = submitted;
-  const show = (v: Record<string, unknown>) =>
-    client.views.update({ view_id: submitted.viewId, view: v as never });
+  const show = (v: ModalView) => client.views.update({ view_id: submitted.viewId, view: v });
   let conference: ConferenceSummary;
   try {
     conference =
@@ -125,7 +122,7 @@ export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
     const action = meta.mode === 'create' ? 'Creating the conference' : 'Saving the conference';
     await ack({
       response_action: 'update',
-      view: buildWorkingView(titles[meta.mode], workingText(action, deps.conferences.waitMs())) as never,
+      view: buildWorkingView(titles[meta.mode], workingText(action, deps.conferences.waitMs())),
     });
     const submitted = { viewId: view.id, metadata: view.private_metadata, user: body.user.id };
     detach(deps.logger, () => save(deps, client, submitted, meta, read));

@@ -1,10 +1,10 @@
 import type { App } from '@slack/bolt';
 import { digestFields } from '../../blocks/digest-form.js';
+import { ids } from '../../blocks/ids.js';
 import { within } from '../../util/within.js';
 import type { DigestDeps } from '../commands/digest.js';
 import { gateMs } from '../conference-flows.js';
 import { describeError } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { digestMetadata, readJson } from '../payloads.js';
 import { viewState } from './view-state.js';
 

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { ConferenceFormValues } from '../../blocks/conference-form.js';
+import { ids } from '../../blocks/ids.js';
+import type { ConferenceFormValues } from '../../domain/conference.js';
 import { pastGraceMs } from '../../domain/time.js';
 import { conferenceFields } from '../../platform/endpoints.js';
 import { participants as participantsSchema, serviceKey } from '../../platform/schemas.js';
-import { ids } from '../ids.js';
 import { problemOf, viewState } from './view-state.js';
 
 const f = ids.conferenceForm;

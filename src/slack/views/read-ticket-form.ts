@@ -1,6 +1,6 @@
-import type { TicketFormValues } from '../../blocks/ticket-form.js';
+import { ids } from '../../blocks/ids.js';
+import type { TicketFormValues } from '../../domain/ticket.js';
 import { endpoints } from '../../platform/endpoints.js';
-import { ids } from '../ids.js';
 import { problemOf, viewState } from './view-state.js';
 
 const f = ids.ticketForm;

@@ -1,14 +1,16 @@
 import type { App } from '@slack/bolt';
+import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
+import { ids } from '../../blocks/ids.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
 import { buildTicketCard } from '../../blocks/ticket-card.js';
-import { buildTicketForm, type TicketFormValues } from '../../blocks/ticket-form.js';
+import { buildTicketForm } from '../../blocks/ticket-form.js';
+import type { TicketFormValues } from '../../domain/ticket.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { notKeptNotice } from '../../services/kept.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
-import { ids } from '../ids.js';
 import { readTicketForm } from './read-ticket-form.js';
 
 const title = 'New ticket';
@@ -26,7 +28,7 @@ export async function openTicketForm(
 ): Promise<void> {
   const opened = await client.views.open({
     trigger_id: triggerId,
-    view: buildWorkingView(title, workingText('Loading the groups and agents', deps.waitMs())) as never,
+    view: buildWorkingView(title, workingText('Loading the groups and agents', deps.waitMs())),
   });
   const viewId = opened.view?.id as string;
   // The agent defaults to the person, when they have a platform account.
@@ -35,7 +37,7 @@ export async function openTicketForm(
     (choices) => buildTicketForm({ values: { ...values, agent }, choices, metadata: '' }),
     (error: unknown) => buildResultView(title, describeError(error, deps.logger)),
   );
-  await client.views.update({ view_id: viewId, view: view as never });
+  await client.views.update({ view_id: viewId, view });
 }
 
 /** The input a platform refusal names, as a block id of the form. */
@@ -56,13 +58,13 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
     await ack({
       response_action: 'update',
-      view: buildWorkingView(title, workingText('Creating the ticket', deps.waitMs())) as never,
+      view: buildWorkingView(title, workingText('Creating the ticket', deps.waitMs())),
     });
     const viewId = view.id;
     const user = body.user.id;
     const values = read.values;
     detach(deps.logger, async () => {
-      const show = (v: unknown) => client.views.update({ view_id: viewId, view: v as never });
+      const show = (v: ModalView) => client.views.update({ view_id: viewId, view: v });
       const channel = values.channel as string;
       let ticket: Awaited<ReturnType<typeof deps.tickets.create>>;
       try {

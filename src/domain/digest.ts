@@ -1,0 +1,24 @@
+import type { StatisticsRecord, TicketsReport } from '../platform/schemas.js';
+
+/* What a daily digest is about: the metrics it shows and the figures the digest service collects. */
+
+/** The six statistics metrics of the spec, in the digest's order. */
+export const metrics = [
+  'session_count',
+  'session_duration',
+  'session_billing_duration',
+  'user_count',
+  'disk_usage',
+  'sms_count',
+] as const;
+export type Metric = (typeof metrics)[number];
+
+export interface DigestData {
+  /** The day the digest is about (`yyyy-MM-dd`). */
+  date: string;
+  /** That day's figures, then the 7 days before, oldest first; a day the platform did not give is undefined. */
+  days: { date: string; stats: StatisticsRecord | undefined }[];
+  report: TicketsReport | undefined;
+  /** What could not be read, in words, for the digest to say instead of showing zero. */
+  missing: string[];
+}
