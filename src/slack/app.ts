@@ -20,7 +20,7 @@ import { registerConferenceCommand } from './commands/conference.js';
 import { registerTicketCommand } from './commands/ticket.js';
 import { registerSubscriptionActions } from './commands/ticket-subscriptions.js';
 import type { ConferenceDeps } from './conference-flows.js';
-import { registerHome } from './home/register-home.js';
+import { registerHome } from './events/app-home-opened.js';
 import { guardReceiver } from './receiver-guard.js';
 import { registerConferenceForm } from './views/conference-form.js';
 import { registerDigestForm } from './views/digest-form.js';
