@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
+import type { RespondFn } from '@slack/bolt';
 import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
 import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
-import { goneScope } from '../../jobs/delivery.js';
 import type { Store, Subscription } from '../../store/store.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
-import { detach } from '../after-ack.js';
-import { describeError, tellIfSlow } from '../describe-error.js';
 import { ids } from '../ids.js';
-import { readValue, staleValue, subscriptionId } from '../payloads.js';
 
 /**
  * Makes a channel watch a ticket: its events will go in the card's thread there. The reference is
@@ -125,53 +121,4 @@ export async function handleSubscriptionCommand(
   if (!(await deps.store.find(ticket.id, channel))) await deps.postCard(channel, ticket.id, respond);
   await watchTicket(deps.store, channel, ticket, user);
   await say(`<#${channel}> now watches ${name}: its events go in the card's thread.`);
-}
-
-/**
- * The Remove buttons of `/ticket subscriptions`; and, when the bot is invited back into a channel it
- * had been removed from, the ticket events kept for that channel are delivered.
- */
-export function registerSubscriptionActions(app: App, deps: TicketDeps & { waitMs: () => number }): void {
-  app.event('member_joined_channel', async ({ event, context }) => {
-    if (event.user !== context.botUserId || !(await deps.store.getSetting(goneScope, event.channel))) return;
-    await deps.store.deleteSetting(goneScope, event.channel);
-    const kept = await deps.store.unpark(event.channel);
-    deps.logger.info(
-      { channel: event.channel, kept },
-      'back in a channel: delivering its kept ticket events',
-    );
-  });
-  app.action<BlockAction<ButtonAction>>(
-    new RegExp(`^${ids.actions.ticketUnsubscribe}:`),
-    async ({ ack, body, action, respond }) => {
-      await ack();
-      const channel = body.channel?.id ?? '';
-      const value = action.value;
-      const user = body.user.id;
-      detach(deps.logger, async () => {
-        await tellIfSlow(respond, 'Removing the subscription', deps.waitMs());
-        try {
-          // Only a subscription of the channel the list was shown in, by its author or an admin.
-          const id = readValue(subscriptionId, value);
-          const sub = (await deps.store.subscriptionsOf(channel)).find((s) => s.id === id);
-          if (!sub) throw staleValue();
-          const asker = await deps.access.asker(user);
-          deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: sub.createdBy });
-          await deps.store.removeSubscription(id);
-          const subs = await deps.store.subscriptionsOf(channel);
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: true,
-            ...buildSubscriptions(channel, subs),
-          });
-        } catch (error) {
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: false,
-            text: describeError(error, deps.logger, channel),
-          });
-        }
-      });
-    },
-  );
 }
