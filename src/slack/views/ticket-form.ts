@@ -104,7 +104,7 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
         outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created, but ${
           isCannotPost(error)
             ? inviteFix(channel)
-            : `its card could not be posted: ${describeError(error, deps.logger)}`
+            : `its card could not be posted: ${describeError(error, log)}`
         }`;
         extra = card.blocks;
       }
