@@ -14,19 +14,15 @@ import { SubscriptionService } from '../services/subscriptions.js';
 import { TicketService } from '../services/tickets.js';
 import type { CheckState, ReadinessReport } from '../startup/readiness.js';
 import type { Store } from '../store/store.js';
-import { registerConferenceActions } from './actions/conference-card.js';
-import { registerTicketActions } from './actions/ticket-card.js';
-import { registerTicketMenu } from './actions/ticket-menu.js';
+import { registerActions } from './actions/index.js';
 import { clipCommandText } from './clip-command-text.js';
-import { registerConferenceCommand } from './commands/conference.js';
-import { registerTicketCommand } from './commands/ticket.js';
-import { registerSubscriptionActions } from './commands/ticket-subscriptions.js';
-import type { ConferenceDeps } from './conference-flows.js';
-import { registerHome } from './home/register-home.js';
+import { registerCommands } from './commands/index.js';
+import type { Deps } from './deps.js';
+import { registerEvents } from './events/index.js';
 import { guardReceiver } from './receiver-guard.js';
-import { registerConferenceForm } from './views/conference-form.js';
-import { registerDigestForm } from './views/digest-form.js';
-import { registerTicketForm } from './views/ticket-form.js';
+import { registerErrorHandler } from './route.js';
+import { registerShortcuts } from './shortcuts/index.js';
+import { registerViews } from './views/index.js';
 
 export interface SlackAppOptions {
   botToken: string;
@@ -107,6 +103,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     logger,
     // No listener reads Bolt's conversation context: skip its store on every request.
     convoStore: false,
+    // The error handler gets the request's body and context, to answer on the request's surface.
+    extendedErrorHandler: true,
     ...(options.botIdentity ?? {}),
     receiver:
       socket ??
@@ -121,38 +119,33 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const identity = new IdentityService(app.client, options.platform);
   const access = new AccessService(identity);
   const now = options.now ?? (() => new Date());
-  const deps: ConferenceDeps = {
+  const tickets = new TicketService(options.platform, identity, access);
+  const deps: Deps = {
     identity,
     access,
     conferences: new ConferenceService(options.platform, identity, access, now),
+    tickets,
     logger: options.logger,
     now,
     schedules: new DigestScheduleService(options.store, now),
     digests: new DigestService(options.platform, options.store),
     doctor: options.doctor,
-  };
-  registerConferenceCommand(app, deps);
-  registerConferenceForm(app, deps);
-  registerDigestForm(app, deps);
-  registerConferenceActions(app, deps);
-  registerHome(app, deps);
-  const ticketDeps = {
-    tickets: new TicketService(options.platform, identity, access),
-    access,
+    waitMs: () => options.platform.estimateWaitMs('interactive'),
     store: options.store,
     subscriptions: new SubscriptionService(options.store),
-    logger: options.logger,
   };
-  const ticketFlowDeps = { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') };
-  registerTicketCommand(app, ticketFlowDeps);
-  registerTicketForm(app, ticketFlowDeps);
-  registerTicketActions(app, ticketFlowDeps);
-  registerTicketMenu(app, ticketFlowDeps);
-  registerSubscriptionActions(app, ticketFlowDeps);
+  // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).
+  registerErrorHandler(app, options.logger);
+  // One registrar per Slack surface (the starter template's `listeners/<surface>/index.ts`).
+  registerCommands(app, deps);
+  registerActions(app, deps);
+  registerViews(app, deps);
+  registerShortcuts(app, deps);
+  registerEvents(app, deps);
 
   return {
     app,
-    tickets: ticketDeps.tickets,
+    tickets,
     access,
     connection: () => (socket ? socketState : { ok: true }),
     async start() {

@@ -14,7 +14,7 @@ import type { DigestScheduleService } from '../services/digest-schedules.js';
 import type { IdentityService } from '../services/identity.js';
 import { within } from '../util/within.js';
 import { isCannotPost } from './describe-error.js';
-import { type FormMetadata, formMetadata } from './payloads.js';
+import { type FormMetadata, readFormMetadata } from './payloads.js';
 
 /** What the conference listeners need: the services, a logger and a clock. */
 export interface ConferenceDeps {
@@ -34,16 +34,7 @@ export interface ConferenceDeps {
 export type { FormMetadata };
 
 /** The conference form's metadata; anything that is not an edit's (empty, forged) is a create form. */
-export function readMetadata(raw: string | undefined): FormMetadata {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw ?? '');
-  } catch {
-    return { mode: 'create' };
-  }
-  const m = formMetadata.safeParse(json);
-  return m.success ? m.data : { mode: 'create' };
-}
+export const readMetadata = readFormMetadata;
 
 /** How long a door that opens a modal waits for the policy's answer (a trigger lasts 3 s). */
 export const gateMs = 1_500;

@@ -90,13 +90,27 @@ export function readValue<T extends z.ZodType>(schema: T, raw: unknown): z.infer
   return parsed.data;
 }
 
+/** Not JSON: what `parseJson` answers for text that is not (a symbol, so no JSON value equals it). */
+export const notJson: unique symbol = Symbol('not JSON');
+
+/** The one JSON.parse of slack/: text from outside (a value, metadata, a request body), never thrown on. */
+export function parseJson(raw: string | undefined): unknown {
+  try {
+    return JSON.parse(raw ?? '') as unknown;
+  } catch {
+    return notJson;
+  }
+}
+
 /** Parses a JSON value the bot wrote (a button value, private_metadata). */
 export function readJson<T extends z.ZodType>(schema: T, raw: string | undefined): z.infer<T> {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw ?? '');
-  } catch {
-    throw staleValue();
-  }
+  const json = parseJson(raw);
+  if (json === notJson) throw staleValue();
   return readValue(schema, json);
+}
+
+/** The conference form's metadata; anything that is not an edit's (empty, forged) is a create form. */
+export function readFormMetadata(raw: string | undefined): FormMetadata {
+  const m = formMetadata.safeParse(parseJson(raw));
+  return m.success ? m.data : { mode: 'create' };
 }

@@ -3,6 +3,7 @@ import { parse as parseForm } from 'node:querystring';
 import { HTTPModuleFunctions, type HTTPReceiver, isValidSlackRequest } from '@slack/bolt';
 import { z } from 'zod';
 import type { Logger } from '../observability/logger.js';
+import { notJson, parseJson } from './payloads.js';
 
 /*
  * What Slack's signature lets through but Bolt 5 cannot take. Bolt's HTTPReceiver parses the body and
@@ -126,17 +127,15 @@ export function readSlackBody(
   raw: string,
   contentType: string | undefined,
 ): { body: unknown } | { error: string } {
-  try {
-    if (contentType === 'application/x-www-form-urlencoded') {
-      const form = parseForm(raw);
-      if (form.payload === undefined) return { body: form };
-      if (typeof form.payload !== 'string') return { error: 'the form has several payload fields' };
-      return { body: JSON.parse(form.payload) as unknown };
-    }
-    return { body: JSON.parse(raw) as unknown };
-  } catch {
-    return { error: 'the body is not valid JSON' };
+  let json = raw;
+  if (contentType === 'application/x-www-form-urlencoded') {
+    const form = parseForm(raw);
+    if (form.payload === undefined) return { body: form };
+    if (typeof form.payload !== 'string') return { error: 'the form has several payload fields' };
+    json = form.payload;
   }
+  const body = parseJson(json);
+  return body === notJson ? { error: 'the body is not valid JSON' } : { body };
 }
 
 /**

@@ -7,7 +7,7 @@ import { SlackDouble } from '../../src/dev/slack-double.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { startJobs } from '../../src/jobs/start-jobs.js';
 import { webhookHandler } from '../../src/jobs/webhook-receiver.js';
-import { createLogger } from '../../src/observability/logger.js';
+import { createLogger, type Logger } from '../../src/observability/logger.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
 import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
@@ -62,6 +62,8 @@ export async function startBot(
     pollIntervalMs?: number;
     /** Accept platform webhooks on POST /webhooks/platform with this secret (X-Webhook-Secret). */
     webhookSecret?: string;
+    /** The bot's logger (silent unless a test reads the log lines). */
+    logger?: Logger;
   } = {},
 ): Promise<BotFixture> {
   const platform = await startPlatform(options.sim, options.client);
@@ -92,7 +94,7 @@ export async function startBot(
     signingSecret: secret,
     apiUrl: slack.apiUrl,
     port: 0,
-    logger: createLogger('silent'),
+    logger: options.logger ?? createLogger('silent'),
     platform: platform.client,
     store,
     routes,

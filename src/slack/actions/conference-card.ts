@@ -1,4 +1,3 @@
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
 import { buildDeletedCard } from '../../blocks/conference-card.js';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
 import {
@@ -8,56 +7,46 @@ import {
   buildMediaList,
 } from '../../blocks/conference-list.js';
 import { ids } from '../../blocks/ids.js';
-import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import { buildWorkingView } from '../../blocks/modal.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
 import { within } from '../../util/within.js';
-import { detach } from '../after-ack.js';
 import { type ConferenceDeps, type FormMetadata, formFromText, gateMs } from '../conference-flows.js';
-import { describeError, tellIfSlow, workingText } from '../describe-error.js';
+import { workingText } from '../describe-error.js';
+import { ephemeral } from '../ephemeral.js';
 import { conferencePage, idValue, participantsPage, readJson, readValue } from '../payloads.js';
-
-type Button = BlockAction<ButtonAction>;
-
-const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
-
-/** What a button handler needs of a click, copied out of Bolt's request so the request can go. */
-interface Click {
-  user: string;
-  value: string;
-  channel: string | undefined;
-  triggerId: string;
-  responseUrl: string;
-  container: { is_ephemeral?: boolean; channel_id?: string; message_ts?: string };
-  client: App['client'];
-  respond: RespondFn;
-}
+import { replyError, updateView } from '../reply-error.js';
+import type { ActionRoutes, ClickHandler } from '../route.js';
 
 /**
  * The conference card's buttons and the list's: Join (a link; acked only), Edit (permission, then the
  * prefilled form; the save updates the card in place), Delete (after Slack's confirmation dialog),
  * Recordings & snapshots, Show and the list's paging. Every refusal or failure is an ephemeral reply.
  */
-export function registerConferenceActions(app: App, deps: ConferenceDeps): void {
-  // One Bolt listener for every button below, dispatched by action id (the part before any `:`):
-  // Bolt runs each request through every listener's matchers, so fewer listeners, faster acks.
-  const routes = new Map<string, (c: Click) => Promise<unknown>>();
-  const onClick = (actionId: string, run: (c: Click) => Promise<unknown>) => routes.set(actionId, run);
+export function registerConferenceActions(routes: ActionRoutes, deps: ConferenceDeps): void {
+  // Doors that open a modal have 3 s (the trigger) and say it in the modal; Media says it itself.
+  const onClick = (actionId: string, run: ClickHandler, working: string | undefined = 'Working') =>
+    routes.on(actionId, run, working ? { working } : {});
 
   onClick(ids.actions.conferenceDelete, async ({ user, value, respond }) => {
     const c = await deps.conferences.remove(user, readValue(idValue, value));
     await respond({ replace_original: true, ...buildDeletedCard(c, user) });
   });
 
-  onClick(ids.actions.conferenceMedia, async ({ user, value, respond }) => {
-    const wait = deps.conferences.waitMs();
-    if (wait >= 3_000) await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
-    const { conference, items, total } = await deps.conferences.medias(user, readValue(idValue, value));
-    await respond({
-      response_type: 'ephemeral',
-      replace_original: false,
-      ...buildMediaList(conference, items, total),
-    });
-  });
+  onClick(
+    ids.actions.conferenceMedia,
+    async ({ user, value, respond }) => {
+      const wait = deps.conferences.waitMs();
+      if (wait >= 3_000)
+        await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
+      const { conference, items, total } = await deps.conferences.medias(user, readValue(idValue, value));
+      await respond({
+        response_type: 'ephemeral',
+        replace_original: false,
+        ...buildMediaList(conference, items, total),
+      });
+    },
+    undefined,
+  );
 
   onClick(ids.actions.conferenceShow, async ({ user, value, respond }) => {
     const c = await deps.conferences.see(user, readValue(idValue, value));
@@ -86,71 +75,45 @@ export function registerConferenceActions(app: App, deps: ConferenceDeps): void 
     await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceList(q, page) });
   });
 
-  onClick(ids.actions.conferenceOpenForm, async ({ user, value, channel, client, triggerId }) => {
-    const view = await formFromText(deps, user, channel, value);
-    await client.views.open({ trigger_id: triggerId, view });
-  });
-
-  onClick(ids.actions.conferenceEdit, async ({ user, value, container, responseUrl, client, triggerId }) => {
-    const conferenceId = readValue(idValue, value);
-    const meta: FormMetadata =
-      container.is_ephemeral || !container.channel_id || !container.message_ts
-        ? { mode: 'edit', conferenceId, responseUrl }
-        : { mode: 'edit', conferenceId, channel: container.channel_id, ts: container.message_ts };
-    const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
-      buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
-    // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
-    // "Working…" modal at once, then the form (or the refusal) in it.
-    const loading = deps.conferences.forEditing(user, conferenceId);
-    const early = await within(loading, gateMs);
-    if (early && 'error' in early) throw early.error;
-    if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) });
-    const opened = await client.views.open({
-      trigger_id: triggerId,
-      view: buildWorkingView(
-        'Edit conference',
-        workingText('Loading the conference', deps.conferences.waitMs()),
-      ),
-    });
-    const next = await loading.then(form, (error: unknown) =>
-      buildResultView('Edit conference', describeError(error, deps.logger, container.channel_id)),
-    );
-    await client.views.update({ view_id: opened.view?.id as string, view: next });
-  });
-
-  const opensOrTells = new Set<string>([
-    ids.actions.conferenceMedia,
+  onClick(
     ids.actions.conferenceOpenForm,
-    ids.actions.conferenceEdit,
-  ]);
-  const handled = [...routes.keys()];
-  app.action<Button>(
-    new RegExp(`^(${handled.join('|')})(:|$)`),
-    async ({ ack, body, action, client, respond }) => {
-      await ack();
-      const run = routes.get(action.action_id.split(':')[0] ?? '');
-      if (!run) return;
-      const click: Click = {
-        user: body.user.id,
-        value: action.value ?? '',
-        channel: body.channel?.id,
-        triggerId: body.trigger_id,
-        responseUrl: body.response_url,
-        container: body.container as Click['container'],
-        client,
-        respond,
-      };
-      // After the ack, detached; failures become an ephemeral reply.
-      detach(deps.logger, async () => {
-        // Doors that open a modal have 3 s (the trigger) and say it in the modal; Media says it itself.
-        if (!opensOrTells.has(action.action_id.split(':')[0] ?? ''))
-          await tellIfSlow(respond, 'Working', deps.conferences.waitMs());
-        try {
-          await run(click);
-        } catch (error) {
-          await respond(ephemeral(describeError(error, deps.logger, click.channel)));
-        }
-      });
+    async ({ user, value, channel, client, triggerId }) => {
+      const view = await formFromText(deps, user, channel, value);
+      await client.views.open({ trigger_id: triggerId, view: view });
     },
+    undefined,
+  );
+
+  onClick(
+    ids.actions.conferenceEdit,
+    async ({ user, value, container: at, responseUrl, client, triggerId, log }) => {
+      const conferenceId = readValue(idValue, value);
+      const meta: FormMetadata =
+        at.isEphemeral || !at.channel || !at.ts
+          ? { mode: 'edit', conferenceId, responseUrl }
+          : { mode: 'edit', conferenceId, channel: at.channel, ts: at.ts };
+      const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
+        buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
+      // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
+      // "Working…" modal at once, then the form (or the refusal) in it.
+      const loading = deps.conferences.forEditing(user, conferenceId);
+      const early = await within(loading, gateMs);
+      if (early && 'error' in early) throw early.error;
+      if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) });
+      const opened = await client.views.open({
+        trigger_id: triggerId,
+        view: buildWorkingView(
+          'Edit conference',
+          workingText('Loading the conference', deps.conferences.waitMs()),
+        ),
+      });
+      const show = updateView(client, opened.view?.id as string);
+      await loading.then(
+        (loaded) => show(form(loaded)),
+        (error: unknown) =>
+          replyError({ kind: 'modal', show, title: 'Edit conference', log, channel: at.channel }, error),
+      );
+    },
+    undefined,
   );
 }

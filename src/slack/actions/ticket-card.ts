@@ -1,4 +1,3 @@
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { escapeText } from '../../blocks/conference-card.js';
 import { ids } from '../../blocks/ids.js';
 import { buildTicketCard, buildTicketJoinReply } from '../../blocks/ticket-card.js';
@@ -9,9 +8,9 @@ import { ConfdeskError } from '../../services/errors.js';
 import type { SubscriptionService } from '../../services/subscriptions.js';
 import type { TicketService } from '../../services/tickets.js';
 import type { TicketCardRepository } from '../../store/store.js';
-import { detach } from '../after-ack.js';
-import { describeError, tellIfSlow } from '../describe-error.js';
+import { ephemeral } from '../ephemeral.js';
 import { idValue, readValue } from '../payloads.js';
+import type { ActionRoutes, Click } from '../route.js';
 
 /** What the ticket listeners need. */
 export interface TicketDeps {
@@ -24,8 +23,6 @@ export interface TicketDeps {
   subscriptions: SubscriptionService;
   logger: Logger;
 }
-
-const ephemeral = (text: string) => ({ response_type: 'ephemeral' as const, replace_original: false, text });
 
 /**
  * Which ticket a click on a card is about: the card's own record (channel + message) when the bot
@@ -46,53 +43,56 @@ export async function ticketOfCard(
  * what; Refresh re-renders it; Join gives the join links privately. Each checks the person's rights
  * first; refusals are ephemeral and leave the card unchanged.
  */
-export function registerTicketActions(app: App, deps: TicketDeps & { waitMs: () => number }): void {
-  app.action<BlockAction<ButtonAction>>(
-    new RegExp(
-      `^(${ids.actions.ticketMove}:|${ids.actions.ticketRefresh}$|${ids.actions.ticketJoin}$|${ids.actions.ticketJoinLink}(:|$))`,
-    ),
-    async ({ ack, body, action, client, respond }) => {
-      await ack();
-      // The private link buttons: Slack opens the URL.
-      if (action.action_id.startsWith(ids.actions.ticketJoinLink)) return;
-      const user = body.user.id;
-      const value = action.value;
-      const join = action.action_id === ids.actions.ticketJoin;
-      const channel = body.container?.channel_id as string | undefined;
-      const ts = body.container?.message_ts as string | undefined;
-      const moveId = action.action_id.startsWith(`${ids.actions.ticketMove}:`)
-        ? action.action_id.slice(ids.actions.ticketMove.length + 1)
-        : undefined;
-      detach(deps.logger, async () => {
-        await tellIfSlow(respond, moveId ? 'Moving the ticket' : 'Loading the ticket', deps.waitMs());
-        let ticketId = '';
-        const render = async () => {
-          const card = buildTicketCard(await deps.tickets.forAction(user, ticketId, 'ticket.see'));
-          if (channel && ts) await client.chat.update({ channel, ts, ...card });
-        };
-        try {
-          ticketId = await ticketOfCard(deps, { channel, ts }, value);
-          if (join) {
-            const ticket = await deps.tickets.forAction(user, ticketId, 'ticket.join');
-            return void (await respond({ ...ephemeral(''), ...buildTicketJoinReply(ticket) }));
-          }
-          if (!moveId) return await render();
-          const { move, before, after } = await deps.tickets.move(user, ticketId, moveId);
-          if (channel && ts) {
-            await client.chat.update({ channel, ts, ...buildTicketCard(after) });
-            // The thread carries the ticket's history: who did what.
-            const what = move.to
-              ? `moved the ticket from ${stateIcon(before.state)} *${escapeText(String(before.state))}* to ${stateIcon(after.state)} *${escapeText(String(after.state))}*`
-              : 'took the ticket';
-            await client.chat.postMessage({ channel, thread_ts: ts, text: `<@${user}> ${what}.` });
-          }
-        } catch (error) {
-          await respond(ephemeral(describeError(error, deps.logger, channel)));
-          // A move the ticket's true state no longer offers: show that state.
-          if (error instanceof ConfdeskError && error.code === 'move_not_offered')
-            await render().catch((e: unknown) => deps.logger.warn({ err: e }, 'could not refresh a card'));
-        }
-      });
+export function registerTicketActions(routes: ActionRoutes, deps: TicketDeps): void {
+  const render = async ({ user, client, container: { channel, ts } }: Click, ticketId: string) => {
+    const card = buildTicketCard(await deps.tickets.forAction(user, ticketId, 'ticket.see'));
+    if (channel && ts) await client.chat.update({ channel, ts, ...card });
+  };
+  routes.on(
+    ids.actions.ticketMove,
+    async (c) => {
+      const { user, value, client, actionId } = c;
+      const { channel, ts } = c.container;
+      const moveId = actionId.slice(ids.actions.ticketMove.length + 1);
+      const ticketId = await ticketOfCard(deps, { channel, ts }, value);
+      const { move, before, after } = await deps.tickets.move(user, ticketId, moveId);
+      if (channel && ts) {
+        await client.chat.update({ channel, ts, ...buildTicketCard(after) });
+        // The thread carries the ticket's history: who did what.
+        const what = move.to
+          ? `moved the ticket from ${stateIcon(before.state)} *${escapeText(String(before.state))}* to ${stateIcon(after.state)} *${escapeText(String(after.state))}*`
+          : 'took the ticket';
+        await client.chat.postMessage({ channel, thread_ts: ts, text: `<@${user}> ${what}.` });
+      }
+    },
+    {
+      working: 'Moving the ticket',
+      // A move the ticket's true state no longer offers: once that is told, show that state.
+      afterReply: async (c, error) => {
+        if (!(error instanceof ConfdeskError && error.code === 'move_not_offered')) return;
+        await render(c, await ticketOfCard(deps, c.container, c.value)).catch((e: unknown) =>
+          c.log.warn({ err: e }, 'could not refresh a card'),
+        );
+      },
     },
   );
+  routes.on(
+    ids.actions.ticketRefresh,
+    async (c) => render(c, await ticketOfCard(deps, c.container, c.value)),
+    { working: 'Loading the ticket' },
+  );
+  routes.on(
+    ids.actions.ticketJoin,
+    async ({ user, value, container, respond }) => {
+      const ticket = await deps.tickets.forAction(
+        user,
+        await ticketOfCard(deps, container, value),
+        'ticket.join',
+      );
+      await respond({ ...ephemeral(''), ...buildTicketJoinReply(ticket) });
+    },
+    { working: 'Loading the ticket' },
+  );
+  // The private link buttons: Slack opens the URL; the click is only acked.
+  routes.on(ids.actions.ticketJoinLink, async () => undefined);
 }

@@ -11,9 +11,9 @@ import {
 } from '../../domain/conference-text.js';
 import { durationExamples, parseWhen, pastGraceMs, whenExamples } from '../../domain/time.js';
 import { notKeptNotice } from '../../services/kept.js';
-import { detach } from '../after-ack.js';
 import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
 import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
+import { afterAck, requestLog } from '../route.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
 
 /** Usage of `/conference`, shown by `/conference help` and after a command the bot cannot read. */
@@ -109,20 +109,20 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
     const user = command.user_id;
     const channel = command.channel_id;
     const text = command.text ?? '';
-    // After the ack, the work runs detached; its failures become an ephemeral reply.
+    const log = requestLog(deps.logger, { user, team: command.team_id, command: command.command });
+    // After the ack, the work runs detached; its failures become an ephemeral reply (with the form
+    // button when the command's text could be retried there).
     const later = (work: () => Promise<unknown>, retryText?: string) =>
-      detach(deps.logger, async () => {
-        try {
-          await work();
-        } catch (error) {
-          const message = describeError(error, deps.logger, channel);
-          await respond(
-            retryText !== undefined
-              ? failure(message, retryText)
-              : { response_type: 'ephemeral', replace_original: true, text: message },
-          );
-        }
-      });
+      afterAck(
+        {
+          kind: 'command',
+          respond,
+          channel,
+          log,
+          ...(retryText !== undefined ? { build: (message: string) => failure(message, retryText) } : {}),
+        },
+        work,
+      );
 
     switch (cmd.kind) {
       case 'help':

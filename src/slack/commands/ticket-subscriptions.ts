@@ -1,12 +1,9 @@
-import type { App, BlockAction, ButtonAction, RespondFn } from '@slack/bolt';
+import type { RespondFn } from '@slack/bolt';
 import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
 import { ids } from '../../blocks/ids.js';
 import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
 import type { Subscription } from '../../store/store.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
-import { detach } from '../after-ack.js';
-import { describeError, tellIfSlow } from '../describe-error.js';
-import { readValue, staleValue, subscriptionId } from '../payloads.js';
 
 /** The channel's subscriptions, privately, each with a Remove button. */
 export function buildSubscriptions(channel: string, subs: Subscription[]): MessagePayload {
@@ -91,55 +88,4 @@ export async function handleSubscriptionCommand(
   if (!(await deps.subscriptions.watch(channel, ticket, user, postCard)))
     return void (await say(`<#${channel}> already watches ${name}.`));
   await say(`<#${channel}> now watches ${name}: its events go in the card's thread.`);
-}
-
-/**
- * The Remove buttons of `/ticket subscriptions`; and, when the bot is invited back into a channel it
- * had been removed from, the ticket events kept for that channel are delivered.
- */
-export function registerSubscriptionActions(app: App, deps: TicketDeps & { waitMs: () => number }): void {
-  app.event('member_joined_channel', async ({ event, context }) => {
-    if (event.user !== context.botUserId) return;
-    const kept = await deps.subscriptions.backInChannel(event.channel);
-    if (kept === undefined) return;
-    deps.logger.info(
-      { channel: event.channel, kept },
-      'back in a channel: delivering its kept ticket events',
-    );
-  });
-  app.action<BlockAction<ButtonAction>>(
-    new RegExp(`^${ids.actions.ticketUnsubscribe}:`),
-    async ({ ack, body, action, respond }) => {
-      await ack();
-      const channel = body.channel?.id ?? '';
-      const value = action.value;
-      const user = body.user.id;
-      detach(deps.logger, async () => {
-        await tellIfSlow(respond, 'Removing the subscription', deps.waitMs());
-        try {
-          // Only a subscription of the channel the list was shown in, by its author or an admin.
-          const id = readValue(subscriptionId, value);
-          const subs = await deps.subscriptions.remove(channel, id, async (sub) => {
-            const asker = await deps.access.asker(user);
-            deps.access.check(asker, 'subscription.remove', {
-              kind: 'subscription',
-              createdBy: sub.createdBy,
-            });
-          });
-          if (!subs) throw staleValue();
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: true,
-            ...buildSubscriptions(channel, subs),
-          });
-        } catch (error) {
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: false,
-            text: describeError(error, deps.logger, channel),
-          });
-        }
-      });
-    },
-  );
 }

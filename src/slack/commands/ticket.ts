@@ -1,4 +1,4 @@
-import type { App, BlockAction, ButtonAction, MessageShortcut, RespondFn } from '@slack/bolt';
+import type { App, RespondFn } from '@slack/bolt';
 import { section } from '../../blocks/conference-card.js';
 import { ids } from '../../blocks/ids.js';
 import { buildTicketCard, buildTicketList } from '../../blocks/ticket-card.js';
@@ -6,9 +6,8 @@ import type { TicketFormValues } from '../../domain/ticket.js';
 import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
-import { detach } from '../after-ack.js';
-import { describeError, inviteFix, isCannotPost, tellIfSlow, workingText } from '../describe-error.js';
-import { idValue, readJson, readValue, staleValue, ticketPage } from '../payloads.js';
+import { inviteFix, isCannotPost, workingText } from '../describe-error.js';
+import { afterAck, requestLog } from '../route.js';
 import { openTicketForm } from '../views/ticket-form.js';
 import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 
@@ -71,20 +70,25 @@ export async function postTicketCard(
 /**
  * `/ticket`: no text or `new …` opens the create form (prefilled); `list …` answers a page of
  * tickets privately; `show` posts (or re-posts) a ticket's card in the channel, which then follows
- * the ticket; anything else gets the usage. Also the list's buttons and the message shortcut.
+ * the ticket; anything else gets the usage. (The list's buttons: `actions/ticket-list.ts`.)
  */
 export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () => number }): void {
   app.command(ids.commands.ticket, async ({ ack, command, respond, client }) => {
     const [verb = '', ...rest] = (command.text ?? '').trim().split(/\s+/);
     const ref = rest.join(' ').replace(/^#/, '');
     const channel = command.channel_id;
+    const log = requestLog(deps.logger, {
+      user: command.user_id,
+      team: command.team_id,
+      command: command.command,
+    });
+    // After the ack, detached; a failure replaces the "Working…" reply.
+    const surface = { kind: 'command', respond, channel, log } as const;
     if (verb === '' || verb.toLowerCase() === 'new') {
       await ack();
       const values = ticketFormFromText(rest.join(' '), channel);
-      return detach(deps.logger, () =>
-        openTicketForm(deps, client, command.trigger_id, command.user_id, values).catch((error: unknown) =>
-          respond({ response_type: 'ephemeral', text: describeError(error, deps.logger, channel) }),
-        ),
+      return afterAck({ ...surface, replace: false }, () =>
+        openTicketForm(deps, client, command.trigger_id, command.user_id, values),
       );
     }
     if (verb.toLowerCase() === 'list') {
@@ -92,21 +96,13 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       const parsed = parseTicketQuery(text);
       if (!parsed.ok) return ack({ response_type: 'ephemeral', text: `${parsed.error}\n\n${ticketUsage}` });
       await ack({ response_type: 'ephemeral', text: workingText('Looking up the tickets', deps.waitMs()) });
-      return detach(deps.logger, async () => {
-        try {
-          const page = await deps.tickets.list(command.user_id, parsed.query, 0);
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: true,
-            ...buildTicketList(text, 0, ticketPageSize, page),
-          });
-        } catch (error) {
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: true,
-            text: describeError(error, deps.logger, channel),
-          });
-        }
+      return afterAck(surface, async () => {
+        const page = await deps.tickets.list(command.user_id, parsed.query, 0);
+        await respond({
+          response_type: 'ephemeral',
+          replace_original: true,
+          ...buildTicketList(text, 0, ticketPageSize, page),
+        });
       });
     }
     const v = verb.toLowerCase();
@@ -116,24 +112,16 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       ((v === 'watch' || v === 'unwatch') && ref && !/\s/.test(ref))
     ) {
       await ack({ response_type: 'ephemeral', text: workingText('Working', deps.waitMs()) });
-      return detach(deps.logger, async () => {
-        try {
-          const postCard = (c: string, r: string, reply: RespondFn) =>
-            postTicketCard(deps, client, reply, { channel: c, user: command.user_id }, r);
-          await handleSubscriptionCommand(
-            { ...deps, postCard },
-            v,
-            ref,
-            { user: command.user_id, channel },
-            respond,
-          );
-        } catch (error) {
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: true,
-            text: describeError(error, deps.logger, channel),
-          });
-        }
+      return afterAck(surface, async () => {
+        const postCard = (c: string, r: string, reply: RespondFn) =>
+          postTicketCard(deps, client, reply, { channel: c, user: command.user_id }, r);
+        await handleSubscriptionCommand(
+          { ...deps, postCard },
+          v,
+          ref,
+          { user: command.user_id, channel },
+          respond,
+        );
       });
     }
     if (verb.toLowerCase() !== 'show' || !ref || /\s/.test(ref)) {
@@ -141,75 +129,9 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       return ack({ response_type: 'ephemeral', text: `${problem}${ticketUsage}` });
     }
     await ack({ response_type: 'ephemeral', text: workingText('Looking up the ticket', deps.waitMs()) });
-    detach(deps.logger, async () => {
-      try {
-        await postTicketCard(deps, client, respond, { channel, user: command.user_id }, ref);
-        await respond({ delete_original: true });
-      } catch (error) {
-        await respond({
-          response_type: 'ephemeral',
-          replace_original: true,
-          text: describeError(error, deps.logger, channel),
-        });
-      }
-    });
-  });
-
-  // The list's buttons: Show posts the ticket's card in the channel; Next/Previous re-run the query.
-  app.action<BlockAction<ButtonAction>>(
-    new RegExp(`^(${ids.actions.ticketShow}|${ids.actions.ticketPage}):`),
-    async ({ ack, body, action, client, respond }) => {
-      await ack();
-      const user = body.user.id;
-      const channel = body.channel?.id ?? '';
-      const value = action.value ?? '';
-      const paging = action.action_id.startsWith(ids.actions.ticketPage);
-      detach(deps.logger, async () => {
-        await tellIfSlow(respond, paging ? 'Looking up the tickets' : 'Looking up the ticket', deps.waitMs());
-        try {
-          if (!paging)
-            return await postTicketCard(deps, client, respond, { channel, user }, readValue(idValue, value));
-          const { q, offset } = readJson(ticketPage, value);
-          const parsed = parseTicketQuery(q);
-          if (!parsed.ok) throw staleValue();
-          const page = await deps.tickets.list(user, parsed.query, offset);
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: true,
-            ...buildTicketList(q, offset, ticketPageSize, page),
-          });
-        } catch (error) {
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: false,
-            text: describeError(error, deps.logger, channel),
-          });
-        }
-      });
-    },
-  );
-
-  // "Create assistance ticket" on a message: the form, with the message as description and a link back.
-  app.shortcut<MessageShortcut>(ids.shortcuts.ticketFromMessage, async ({ ack, shortcut, client }) => {
-    await ack();
-    const channel = shortcut.channel.id;
-    const messageTs = shortcut.message_ts;
-    const messageText = shortcut.message.text ?? '';
-    detach(deps.logger, async () => {
-      const link = await client.chat.getPermalink({ channel, message_ts: messageTs }).then(
-        (r) => r.permalink,
-        () => undefined,
-      );
-      const description = [messageText, link ? `From Slack: ${link}` : undefined]
-        .filter(Boolean)
-        .join('\n\n');
-      await openTicketForm(deps, client, shortcut.trigger_id, shortcut.user.id, {
-        channel,
-        emails: [],
-        phones: [],
-        scopes: [],
-        description,
-      });
+    afterAck(surface, async () => {
+      await postTicketCard(deps, client, respond, { channel, user: command.user_id }, ref);
+      await respond({ delete_original: true });
     });
   });
 }

@@ -1,12 +1,11 @@
 import type { App } from '@slack/bolt';
-import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { type Block, buildConferenceCard, escapeText } from '../../blocks/conference-card.js';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
-import type { ConferenceSummary } from '../../domain/conference.js';
 import { slackDate } from '../../domain/time.js';
+import type { Logger } from '../../observability/logger.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
 import { notKeptNotice } from '../../services/kept.js';
@@ -19,6 +18,8 @@ import {
   readMetadata,
 } from '../conference-flows.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
+import { replyError, updateView } from '../reply-error.js';
+import { requestLog } from '../route.js';
 import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
 const titles = { create: 'New conference', edit: 'Edit conference' } as const;
@@ -50,36 +51,38 @@ async function refreshCard(
 async function save(
   deps: ConferenceDeps,
   client: WebClient,
-  submitted: { viewId: string; metadata: string; user: string },
+  submitted: { viewId: string; metadata: string; user: string; log: Logger },
   meta: FormMetadata,
   read: Extract<FormRead, { ok: true }>,
 ) {
   const title = titles[meta.mode];
   const { user } = submitted;
-  const show = (v: ModalView) => client.views.update({ view_id: submitted.viewId, view: v });
-  let conference: ConferenceSummary;
-  try {
-    conference =
-      meta.mode === 'create'
-        ? await deps.conferences.create(user, read.values, read.password)
-        : await deps.conferences.update(user, meta.conferenceId, read.values, read.password);
-  } catch (error) {
-    const message = describeError(error, deps.logger, read.values.channel);
+  const show = updateView(client, submitted.viewId);
+  // A refusal brings the form back with everything typed, the reason under the input it names.
+  const again = (message: string, error: unknown) => {
     const field = fieldOf(error);
-    await show(
-      buildConferenceForm({
-        mode: meta.mode,
-        values: read.values,
-        metadata: submitted.metadata,
-        password: read.password,
-        notices: field
-          ? ['Nothing was saved: please check the field marked below.']
-          : [`Nothing was saved. ${message}`],
-        ...(field ? { problems: { [field]: message } } : {}),
-      }),
-    ).catch((e: unknown) => deps.logger.warn({ err: e }, 'could not show the form again'));
-    return;
-  }
+    return buildConferenceForm({
+      mode: meta.mode,
+      values: read.values,
+      metadata: submitted.metadata,
+      password: read.password,
+      notices: field
+        ? ['Nothing was saved: please check the field marked below.']
+        : [`Nothing was saved. ${message}`],
+      ...(field ? { problems: { [field]: message } } : {}),
+    });
+  };
+  const conference = await (meta.mode === 'create'
+    ? deps.conferences.create(user, read.values, read.password)
+    : deps.conferences.update(user, meta.conferenceId, read.values, read.password)
+  ).catch(async (error: unknown) => {
+    await replyError(
+      { kind: 'modal', show, title, again, log: submitted.log, channel: read.values.channel },
+      error,
+    );
+    return undefined;
+  });
+  if (!conference) return;
   // The platform has it now: from here on a failure only concerns the card, never the conference.
   const card = buildConferenceCard(conference);
   const when = conference.start ? ` for ${slackDate(conference.start)}` : '';
@@ -98,7 +101,7 @@ async function save(
       if (!posted) extra = card.blocks;
     }
   } catch (error) {
-    outcome = `:white_check_mark: *${escapeText(conference.name)}* is ${meta.mode === 'create' ? 'planned' : 'saved'}${when}, but its card could not be ${meta.mode === 'create' ? 'posted' : 'updated'}: ${describeError(error, deps.logger)}`;
+    outcome = `:white_check_mark: *${escapeText(conference.name)}* is ${meta.mode === 'create' ? 'planned' : 'saved'}${when}, but its card could not be ${meta.mode === 'create' ? 'posted' : 'updated'}: ${describeError(error, submitted.log)}`;
     extra = card.blocks;
   }
   // A field the platform silently dropped is said, never lost (findings has it for the doctor).
@@ -124,7 +127,9 @@ export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
       response_action: 'update',
       view: buildWorkingView(titles[meta.mode], workingText(action, deps.conferences.waitMs())),
     });
-    const submitted = { viewId: view.id, metadata: view.private_metadata, user: body.user.id };
+    const user = body.user.id;
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    const submitted = { viewId: view.id, metadata: view.private_metadata, user, log };
     detach(deps.logger, () => save(deps, client, submitted, meta, read));
   });
 }

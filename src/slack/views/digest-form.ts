@@ -11,6 +11,8 @@ import { viewState } from './view-state.js';
 /** Saving the digest form: problems inline under their input, nothing saved until all is right. */
 export function registerDigestForm(app: App, deps: DigestDeps): void {
   app.view(ids.views.digestForm, async ({ ack, body, view, client }) => {
+    // Stale or forged metadata: the "out of date" sentence in the modal (before the ack, app.error).
+    const { scheduleId } = readJson(digestMetadata, view.private_metadata || '{}');
     const v = viewState(view.state.values);
     const channel = v.conversation(digestFields.channel);
     const time = v.time(digestFields.time);
@@ -28,7 +30,6 @@ export function registerDigestForm(app: App, deps: DigestDeps): void {
     if (early && 'error' in early) errors[digestFields.channel] = describeError(early.error, deps.logger);
     if (Object.keys(errors).length) return void (await ack({ response_action: 'errors', errors }));
     await ack();
-    const { scheduleId } = readJson(digestMetadata, view.private_metadata || '{}');
     try {
       await check;
     } catch (error) {

@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
@@ -11,6 +10,8 @@ import { notKeptNotice } from '../../services/kept.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
 import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
+import { replyError, updateView } from '../reply-error.js';
+import { requestLog } from '../route.js';
 import { readTicketForm } from './read-ticket-form.js';
 
 const title = 'New ticket';
@@ -33,11 +34,12 @@ export async function openTicketForm(
   const viewId = opened.view?.id as string;
   // The agent defaults to the person, when they have a platform account.
   const agent = values.agent ?? (await deps.tickets.agentFor(user));
-  const view = await deps.tickets.formChoices(user).then(
-    (choices) => buildTicketForm({ values: { ...values, agent }, choices, metadata: '' }),
-    (error: unknown) => buildResultView(title, describeError(error, deps.logger)),
+  const show = updateView(client, viewId);
+  await deps.tickets.formChoices(user).then(
+    (choices) => show(buildTicketForm({ values: { ...values, agent }, choices, metadata: '' })),
+    (error: unknown) =>
+      replyError({ kind: 'modal', show, title, log: requestLog(deps.logger, { user }) }, error),
   );
-  await client.views.update({ view_id: viewId, view });
 }
 
 /** The input a platform refusal names, as a block id of the form. */
@@ -63,27 +65,27 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
     const viewId = view.id;
     const user = body.user.id;
     const values = read.values;
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
     detach(deps.logger, async () => {
-      const show = (v: ModalView) => client.views.update({ view_id: viewId, view: v });
+      const show = updateView(client, viewId);
       const channel = values.channel as string;
-      let ticket: Awaited<ReturnType<typeof deps.tickets.create>>;
-      try {
-        ticket = await deps.tickets.create(user, values);
-      } catch (error) {
-        const message = describeError(error, deps.logger, channel);
+      // A refusal brings the form back with everything typed, the reason under the input it names.
+      const again = async (message: string, error: unknown) => {
         const field = fieldOf(error);
         const choices = await deps.tickets.formChoices(user).catch(() => ({ groups: [], users: [] }));
-        await show(
-          buildTicketForm({
-            values,
-            choices,
-            metadata: '',
-            notices: [`Nothing was created. ${field ? 'Please check the field marked below.' : message}`],
-            ...(field ? { problems: { [field]: message } } : {}),
-          }),
-        );
-        return;
-      }
+        return buildTicketForm({
+          values,
+          choices,
+          metadata: '',
+          notices: [`Nothing was created. ${field ? 'Please check the field marked below.' : message}`],
+          ...(field ? { problems: { [field]: message } } : {}),
+        });
+      };
+      const ticket = await deps.tickets.create(user, values).catch(async (error: unknown) => {
+        await replyError({ kind: 'modal', show, title, again, log, channel }, error);
+        return undefined;
+      });
+      if (!ticket) return;
       // The platform has the ticket now: from here on a failure concerns only its card.
       const card = buildTicketCard(ticket);
       let outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created. Its card is in <#${channel}>, which follows it.`;
@@ -102,7 +104,7 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
         outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created, but ${
           isCannotPost(error)
             ? inviteFix(channel)
-            : `its card could not be posted: ${describeError(error, deps.logger)}`
+            : `its card could not be posted: ${describeError(error, log)}`
         }`;
         extra = card.blocks;
       }

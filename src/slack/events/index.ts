@@ -1,0 +1,14 @@
+import type { App } from '@slack/bolt';
+import type { Deps } from '../deps.js';
+import { registerHome } from './app-home-opened.js';
+import { registerAppUninstalled } from './app-uninstalled.js';
+import { registerMemberJoinedChannel } from './member-joined-channel.js';
+import { registerTokensRevoked } from './tokens-revoked.js';
+
+/** Events API listeners: Home, the bot joining a channel again, uninstall and token revocation. */
+export function registerEvents(app: App, deps: Deps): void {
+  registerHome(app, deps);
+  registerMemberJoinedChannel(app, deps);
+  registerAppUninstalled(app, deps);
+  registerTokensRevoked(app, deps);
+}

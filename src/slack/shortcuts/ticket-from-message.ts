@@ -1,0 +1,35 @@
+import type { App, MessageShortcut } from '@slack/bolt';
+import { ids } from '../../blocks/ids.js';
+import type { TicketDeps } from '../actions/ticket-card.js';
+import { afterAck, requestLog, responderFor } from '../route.js';
+import { openTicketForm } from '../views/ticket-form.js';
+
+/** "Create assistance ticket" on a message: the form, with the message as description and a link back. */
+export function registerTicketFromMessage(app: App, deps: TicketDeps & { waitMs: () => number }): void {
+  app.shortcut<MessageShortcut>(ids.shortcuts.ticketFromMessage, async ({ ack, shortcut, client }) => {
+    await ack();
+    const channel = shortcut.channel.id;
+    const messageTs = shortcut.message_ts;
+    const messageText = shortcut.message.text ?? '';
+    const user = shortcut.user.id;
+    const log = requestLog(deps.logger, { user, team: shortcut.team?.id, callback: shortcut.callback_id });
+    // A failure is said privately beside the message (the shortcut's response_url).
+    const respond = responderFor(shortcut.response_url);
+    afterAck({ kind: 'button', respond, client, user, channel, log }, async () => {
+      const link = await client.chat.getPermalink({ channel, message_ts: messageTs }).then(
+        (r) => r.permalink,
+        () => undefined,
+      );
+      const description = [messageText, link ? `From Slack: ${link}` : undefined]
+        .filter(Boolean)
+        .join('\n\n');
+      await openTicketForm(deps, client, shortcut.trigger_id, user, {
+        channel,
+        emails: [],
+        phones: [],
+        scopes: [],
+        description,
+      });
+    });
+  });
+}

@@ -1,0 +1,16 @@
+import type { App } from '@slack/bolt';
+import type { Deps } from '../deps.js';
+import { registerConferenceForm } from './conference-form.js';
+import { registerDigestForm } from './digest-form.js';
+import { registerTicketEdit } from './ticket-edit.js';
+import { registerTicketExport } from './ticket-export.js';
+import { registerTicketForm } from './ticket-form.js';
+
+/** Modal submissions, by callback id. */
+export function registerViews(app: App, deps: Deps): void {
+  registerConferenceForm(app, deps);
+  registerDigestForm(app, deps);
+  registerTicketForm(app, deps);
+  registerTicketEdit(app, deps);
+  registerTicketExport(app, deps);
+}

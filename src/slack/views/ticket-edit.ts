@@ -1,0 +1,66 @@
+import type { App } from '@slack/bolt';
+import { ids } from '../../blocks/ids.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import { buildTicketCard } from '../../blocks/ticket-card.js';
+import { buildTicketEditForm } from '../../blocks/ticket-form.js';
+import type { TicketDeps } from '../actions/ticket-card.js';
+import { trustedPlace } from '../actions/ticket-menu.js';
+import { workingText } from '../describe-error.js';
+import { cardPlace, readJson } from '../payloads.js';
+import { updateView } from '../reply-error.js';
+import { afterAck, requestLog } from '../route.js';
+import { viewState } from './view-state.js';
+
+const title = 'Edit ticket';
+
+/**
+ * Submission of the card menu's Edit form: only changed fields are sent; the card is updated in
+ * place and the thread told. A refusal brings the form back with everything typed and the reason.
+ */
+export function registerTicketEdit(app: App, deps: TicketDeps & { waitMs: () => number }): void {
+  app.view(ids.views.ticketEdit, async ({ ack, body, view, client }) => {
+    const metadata = view.private_metadata;
+    const { str, option } = viewState(view.state.values);
+    const e = ids.ticketEdit;
+    const values = {
+      subject: str(e.subject),
+      description: str(e.description),
+      reference: str(e.reference),
+      state: option(e.state),
+      agent: option(e.agent),
+      groupId: option(e.groupId),
+    };
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView(title, workingText('Saving the ticket', deps.waitMs())),
+    });
+    const user = body.user.id;
+    const show = updateView(client, view.id);
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    const again = async (message: string) =>
+      buildTicketEditForm({
+        values,
+        choices: await deps.tickets.formChoices(user).catch(() => ({ groups: [], users: [] })),
+        metadata,
+        notices: [`Nothing was saved. ${message}`],
+      });
+    afterAck({ kind: 'modal', show, title, again, log }, async () => {
+      const place = await trustedPlace(deps, readJson(cardPlace, metadata));
+      const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
+      if (changed.length && place.channel && place.ts) {
+        await client.chat.update({ channel: place.channel, ts: place.ts, ...buildTicketCard(after) });
+        await client.chat.postMessage({
+          channel: place.channel,
+          thread_ts: place.ts,
+          text: `<@${user}> edited the ticket: ${changed.join(', ')}.`,
+        });
+      }
+      await show(
+        buildResultView(
+          title,
+          changed.length ? `:white_check_mark: Saved: ${changed.join(', ')}.` : 'Nothing changed.',
+        ),
+      );
+    });
+  });
+}
