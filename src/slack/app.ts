@@ -21,6 +21,7 @@ import { registerTicketCommand } from './commands/ticket.js';
 import { registerSubscriptionActions } from './commands/ticket-subscriptions.js';
 import type { ConferenceDeps } from './conference-flows.js';
 import { registerHome } from './home/register-home.js';
+import { SlackPublisher } from './publisher.js';
 import { guardReceiver } from './receiver-guard.js';
 import { registerConferenceForm } from './views/conference-form.js';
 import { registerDigestForm } from './views/digest-form.js';
@@ -59,6 +60,8 @@ export interface SlackApp {
   tickets: TicketService;
   /** The policy applied to Slack people, shared with the jobs that post on someone's behalf. */
   access: AccessService;
+  /** The one writer of ticket cards and thread lines, shared with the jobs (their Slack port). */
+  publisher: SlackPublisher;
   /** Whether Slack can reach the bot: Socket Mode, the socket is connected; HTTP mode, always (auth.test passed at start). */
   connection(): CheckState;
   /** Starts the transport; resolves with the HTTP port (HTTP mode or health routes in Socket Mode). */
@@ -134,12 +137,14 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerDigestForm(app, deps);
   registerConferenceActions(app, deps);
   registerHome(app, deps);
-  const ticketDeps = {
-    tickets: new TicketService(options.platform, identity, access),
-    access,
+  const tickets = new TicketService(options.platform, identity, access);
+  const publisher = new SlackPublisher({
+    slack: app.client,
     store: options.store,
-    logger: options.logger,
-  };
+    tickets,
+    logger: options.logger.child({ component: 'publisher' }),
+  });
+  const ticketDeps = { tickets, access, publisher, store: options.store, logger: options.logger };
   const ticketFlowDeps = { ...ticketDeps, waitMs: () => options.platform.estimateWaitMs('interactive') };
   registerTicketCommand(app, ticketFlowDeps);
   registerTicketForm(app, ticketFlowDeps);
@@ -149,8 +154,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 
   return {
     app,
-    tickets: ticketDeps.tickets,
+    tickets,
     access,
+    publisher,
     connection: () => (socket ? socketState : { ok: true }),
     async start() {
       const started = (await app.start(options.port)) as unknown;

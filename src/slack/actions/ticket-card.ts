@@ -1,7 +1,5 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import { escapeText } from '../../blocks/conference-card.js';
 import { buildTicketCard, buildTicketJoinReply } from '../../blocks/ticket-card.js';
-import { stateIcon } from '../../domain/ticket-workflow.js';
 import type { Logger } from '../../observability/logger.js';
 import type { AccessService } from '../../services/access.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -11,6 +9,7 @@ import { detach } from '../after-ack.js';
 import { describeError, tellIfSlow } from '../describe-error.js';
 import { ids } from '../ids.js';
 import { idValue, readValue } from '../payloads.js';
+import type { SlackPublisher } from '../publisher.js';
 
 /** What the ticket listeners need. */
 export interface TicketDeps {
@@ -19,6 +18,8 @@ export interface TicketDeps {
   access: AccessService;
   /** Cards, subscriptions and the rest of what survives a restart. */
   store: Store;
+  /** Posts and refreshes ticket cards, queues thread lines: every ticket change ends there. */
+  publisher: SlackPublisher;
   logger: Logger;
 }
 
@@ -39,8 +40,8 @@ export async function ticketOfCard(
 
 /**
  * The ticket card's buttons: a state move (after Slack's confirmation for destructive ones) updates
- * the ticket, re-renders the card in place from the platform's record and says in the thread who did
- * what; Refresh re-renders it; Join gives the join links privately. Each checks the person's rights
+ * the ticket and hands the outcome to the publisher, which re-renders every card of the ticket and
+ * says in each card's thread who did what; Refresh re-renders it; Join gives the join links privately. Each checks the person's rights
  * first; refusals are ephemeral and leave the card unchanged.
  */
 export function registerTicketActions(app: App, deps: TicketDeps & { waitMs: () => number }): void {
@@ -74,15 +75,9 @@ export function registerTicketActions(app: App, deps: TicketDeps & { waitMs: () 
             return void (await respond({ ...ephemeral(''), ...buildTicketJoinReply(ticket) }));
           }
           if (!moveId) return await render();
-          const { move, before, after } = await deps.tickets.move(user, ticketId, moveId);
-          if (channel && ts) {
-            await client.chat.update({ channel, ts, ...buildTicketCard(after) });
-            // The thread carries the ticket's history: who did what.
-            const what = move.to
-              ? `moved the ticket from ${stateIcon(before.state)} *${escapeText(String(before.state))}* to ${stateIcon(after.state)} *${escapeText(String(after.state))}*`
-              : 'took the ticket';
-            await client.chat.postMessage({ channel, thread_ts: ts, text: `<@${user}> ${what}.` });
-          }
+          const moved = await deps.tickets.move(user, ticketId, moveId);
+          // Every card of the ticket, and one line naming the person in each card's thread.
+          await deps.publisher.ticketChanged({ kind: 'moved', ...moved }, user);
         } catch (error) {
           await respond(ephemeral(describeError(error, deps.logger, channel)));
           // A move the ticket's true state no longer offers: show that state.

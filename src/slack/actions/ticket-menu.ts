@@ -2,12 +2,7 @@ import type { App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt
 import { button, section } from '../../blocks/conference-card.js';
 import { buildResultView, buildWorkingView } from '../../blocks/conference-form.js';
 import { limits } from '../../blocks/limits.js';
-import {
-  buildDeletedTicketCard,
-  buildTicketCard,
-  buildTicketMediaList,
-  buildTimeline,
-} from '../../blocks/ticket-card.js';
+import { buildTicketMediaList, buildTimeline } from '../../blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
 import { editableFields } from '../../services/tickets.js';
 import { detach } from '../after-ack.js';
@@ -152,40 +147,27 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
     },
   );
 
-  app.action<BlockAction<ButtonAction>>(
-    ids.actions.ticketDelete,
-    async ({ ack, body, action, client, respond }) => {
-      await ack();
-      const value = action.value;
-      const user = body.user.id;
-      detach(deps.logger, async () => {
-        await tellIfSlow(respond, 'Deleting the ticket', deps.waitMs());
-        let place: CardPlace | undefined;
-        try {
-          place = await trustedPlace(deps, readJson(cardPlace, value));
-          const ticket = await deps.tickets.remove(user, place.ticketId);
-          await respond({
-            replace_original: true,
-            text: `Deleted ${ticket.reference ?? `ticket ${ticket.id}`}.`,
-          });
-          if (place.channel && place.ts) {
-            await client.chat.update({
-              channel: place.channel,
-              ts: place.ts,
-              ...buildDeletedTicketCard(ticket, user),
-            });
-            await client.chat.postMessage({
-              channel: place.channel,
-              thread_ts: place.ts,
-              text: `<@${user}> deleted the ticket.`,
-            });
-          }
-        } catch (error) {
-          await respond(ephemeral(describeError(error, deps.logger, place?.channel)));
-        }
-      });
-    },
-  );
+  app.action<BlockAction<ButtonAction>>(ids.actions.ticketDelete, async ({ ack, body, action, respond }) => {
+    await ack();
+    const value = action.value;
+    const user = body.user.id;
+    detach(deps.logger, async () => {
+      await tellIfSlow(respond, 'Deleting the ticket', deps.waitMs());
+      let place: CardPlace | undefined;
+      try {
+        place = await trustedPlace(deps, readJson(cardPlace, value));
+        const ticket = await deps.tickets.remove(user, place.ticketId);
+        await respond({
+          replace_original: true,
+          text: `Deleted ${ticket.reference ?? `ticket ${ticket.id}`}.`,
+        });
+        // Every card of the ticket says so, and each card's thread says who.
+        await deps.publisher.ticketChanged({ kind: 'deleted', ticket }, user);
+      } catch (error) {
+        await respond(ephemeral(describeError(error, deps.logger, place?.channel)));
+      }
+    });
+  });
 
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ids.actions.ticketMediaPost}:`),
@@ -287,14 +269,7 @@ export function registerTicketMenu(app: App, deps: TicketDeps & { waitMs: () => 
       try {
         place = await trustedPlace(deps, readJson(cardPlace, metadata));
         const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
-        if (changed.length && place.channel && place.ts) {
-          await client.chat.update({ channel: place.channel, ts: place.ts, ...buildTicketCard(after) });
-          await client.chat.postMessage({
-            channel: place.channel,
-            thread_ts: place.ts,
-            text: `<@${user}> edited the ticket: ${changed.join(', ')}.`,
-          });
-        }
+        if (changed.length) await deps.publisher.ticketChanged({ kind: 'edited', after, changed }, user);
         await show(
           buildResultView(
             'Edit ticket',

@@ -46,18 +46,17 @@ export function ticketFormFromText(text: string, channel: string | undefined): T
  */
 export async function postTicketCard(
   deps: TicketDeps,
-  client: App['client'],
   respond: RespondFn,
   where: { channel: string; user: string },
   ref: string,
 ): Promise<void> {
   const { channel } = where;
   const ticket = await deps.tickets.forAction(where.user, ref, 'ticket.see');
-  const card = buildTicketCard(ticket);
   try {
-    const posted = await client.chat.postMessage({ channel, ...card });
-    await deps.store.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+    // Its place is recorded: the publisher refreshes it on every change of the ticket.
+    await deps.publisher.postCard(channel, ticket);
   } catch (error) {
+    const card = buildTicketCard(ticket);
     if (!isCannotPost(error)) throw error;
     await respond({
       response_type: 'ephemeral',
@@ -119,7 +118,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       return detach(deps.logger, async () => {
         try {
           const postCard = (c: string, r: string, reply: RespondFn) =>
-            postTicketCard(deps, client, reply, { channel: c, user: command.user_id }, r);
+            postTicketCard(deps, reply, { channel: c, user: command.user_id }, r);
           await handleSubscriptionCommand(
             { ...deps, postCard },
             v,
@@ -143,7 +142,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
     await ack({ response_type: 'ephemeral', text: workingText('Looking up the ticket', deps.waitMs()) });
     detach(deps.logger, async () => {
       try {
-        await postTicketCard(deps, client, respond, { channel, user: command.user_id }, ref);
+        await postTicketCard(deps, respond, { channel, user: command.user_id }, ref);
         await respond({ delete_original: true });
       } catch (error) {
         await respond({
@@ -158,7 +157,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
   // The list's buttons: Show posts the ticket's card in the channel; Next/Previous re-run the query.
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^(${ids.actions.ticketShow}|${ids.actions.ticketPage}):`),
-    async ({ ack, body, action, client, respond }) => {
+    async ({ ack, body, action, respond }) => {
       await ack();
       const user = body.user.id;
       const channel = body.channel?.id ?? '';
@@ -168,7 +167,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
         await tellIfSlow(respond, paging ? 'Looking up the tickets' : 'Looking up the ticket', deps.waitMs());
         try {
           if (!paging)
-            return await postTicketCard(deps, client, respond, { channel, user }, readValue(idValue, value));
+            return await postTicketCard(deps, respond, { channel, user }, readValue(idValue, value));
           const { q, offset } = readJson(ticketPage, value);
           const parsed = parseTicketQuery(q);
           if (!parsed.ok) throw staleValue();
