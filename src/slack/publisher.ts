@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { buildDigest } from '../blocks/digest.js';
 import type { MessagePayload } from '../blocks/kit.js';
@@ -42,6 +43,8 @@ export interface PublisherOptions {
 /** Card renders remembered per process (see `rendered`); the oldest are forgotten beyond this. */
 const rememberedCards = 5_000;
 
+const hashOf = (m: MessagePayload) => createHash('sha1').update(JSON.stringify(m)).digest('base64');
+
 const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : undefined);
 
 /**
@@ -70,8 +73,10 @@ export async function outboxMessage(
  */
 export class SlackPublisher implements SlackPort {
   /**
-   * The version each card (channel:ts) was last rendered at by this process: a change reaches the
-   * publisher twice (the click, then the scan that finds its version), and each card is updated once.
+   * What each card (channel:ts) was last rendered as by this process (a hash of the message): a
+   * change made from Slack reaches the publisher twice (the click, then the scan that finds its
+   * version), and a card is updated only when it would show something else. Not a version: the
+   * platform writes `modified` to the second, and two changes in one second must both show.
    */
   private readonly rendered = new Map<string, string>();
 
@@ -82,8 +87,18 @@ export class SlackPublisher implements SlackPort {
     const posted = await this.o.slack.chat.postMessage({ channel, ...buildTicketCard(ticket) });
     const ts = posted.ts as string;
     await this.o.store.save({ ticketId: ticket.id, channel, ts });
-    this.remember(channel, ts, iso(ticket.modified));
+    this.remember(channel, ts, buildTicketCard(ticket));
     return ts;
+  }
+
+  /**
+   * Re-renders one card as a person sees it now (Refresh, or a move the ticket no longer offers): a
+   * read, so no line; through here so that what the card shows is known.
+   */
+  async showCard(place: { channel: string; ts: string }, ticket: TicketSummary): Promise<void> {
+    const card = buildTicketCard(ticket);
+    await this.o.slack.chat.update({ ...place, ...card });
+    this.remember(place.channel, place.ts, card);
   }
 
   /**
@@ -101,7 +116,7 @@ export class SlackPublisher implements SlackPort {
     switch (change.kind) {
       case 'moved': {
         const { before, after, move } = change;
-        await this.refresh(after.id, iso(after.modified), () => buildTicketCard(after));
+        await this.refresh(after.id, () => buildTicketCard(after));
         const at = iso(after.modified);
         return this.queueLine(
           after.id,
@@ -115,7 +130,7 @@ export class SlackPublisher implements SlackPort {
       case 'edited': {
         const { after, changed } = change;
         const at = iso(after.modified);
-        await this.refresh(after.id, at, () => buildTicketCard(after));
+        await this.refresh(after.id, () => buildTicketCard(after));
         return this.queueLine(
           after.id,
           `edit:${after.id}:${at ?? new Date().toISOString()}:${changed.join(',')}`,
@@ -125,7 +140,7 @@ export class SlackPublisher implements SlackPort {
       }
       case 'deleted': {
         const { ticket } = change;
-        await this.refresh(ticket.id, 'deleted', () => buildDeletedTicketCard(ticket, who));
+        await this.refresh(ticket.id, () => buildDeletedTicketCard(ticket, who));
         return this.queueLine(ticket.id, `delete:${ticket.id}`, { line: 'deleted', actor: who });
       }
       case 'created':
@@ -147,12 +162,9 @@ export class SlackPublisher implements SlackPort {
   }
 
   private async platformChanged({ ticket, previous }: PlatformChange): Promise<void> {
-    const id = String(ticket.id);
-    const version = iso(ticket.modified);
     let card: MessagePayload | undefined;
     await this.refresh(
-      id,
-      version,
+      String(ticket.id),
       async () => {
         card ??= buildTicketCard(await this.o.tickets.summary(ticket));
         return card;
@@ -162,23 +174,23 @@ export class SlackPublisher implements SlackPort {
   }
 
   /**
-   * Re-renders every card of a ticket not already showing `version` (`knownOnly`: only cards this
-   * process rendered at another version). A card that cannot be updated is logged; the others go on.
+   * Re-renders every card of a ticket that does not already show this message (`knownOnly`: only the
+   * cards this process rendered). A card that cannot be updated is logged; the others go on.
    */
   private async refresh(
     ticketId: string,
-    version: string | undefined,
     build: () => MessagePayload | Promise<MessagePayload>,
     knownOnly = false,
   ): Promise<void> {
     const { store, slack, logger } = this.o;
     for (const card of await store.forTicket(ticketId)) {
       const last = this.rendered.get(`${card.channel}:${card.ts}`);
-      if (version !== undefined && last === version) continue;
       if (knownOnly && last === undefined) continue;
       try {
-        await slack.chat.update({ channel: card.channel, ts: card.ts, ...(await build()) });
-        this.remember(card.channel, card.ts, version);
+        const message = await build();
+        if (last === hashOf(message)) continue;
+        await slack.chat.update({ channel: card.channel, ts: card.ts, ...message });
+        this.remember(card.channel, card.ts, message);
       } catch (error) {
         logger.warn({ err: error, channel: card.channel, ticketId }, 'could not refresh a ticket card');
       }
@@ -200,11 +212,10 @@ export class SlackPublisher implements SlackPort {
     );
   }
 
-  private remember(channel: string, ts: string, version: string | undefined): void {
+  private remember(channel: string, ts: string, message: MessagePayload): void {
     const key = `${channel}:${ts}`;
     this.rendered.delete(key);
-    if (version === undefined) return;
-    this.rendered.set(key, version);
+    this.rendered.set(key, hashOf(message));
     if (this.rendered.size > rememberedCards) {
       const oldest = this.rendered.keys().next().value;
       if (oldest !== undefined) this.rendered.delete(oldest);

@@ -1,5 +1,5 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
-import { buildTicketCard, buildTicketJoinReply } from '../../blocks/ticket-card.js';
+import { buildTicketJoinReply } from '../../blocks/ticket-card.js';
 import type { Logger } from '../../observability/logger.js';
 import type { AccessService } from '../../services/access.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -49,7 +49,7 @@ export function registerTicketActions(app: App, deps: TicketDeps & { waitMs: () 
     new RegExp(
       `^(${ids.actions.ticketMove}:|${ids.actions.ticketRefresh}$|${ids.actions.ticketJoin}$|${ids.actions.ticketJoinLink}(:|$))`,
     ),
-    async ({ ack, body, action, client, respond }) => {
+    async ({ ack, body, action, respond }) => {
       await ack();
       // The private link buttons: Slack opens the URL.
       if (action.action_id.startsWith(ids.actions.ticketJoinLink)) return;
@@ -65,8 +65,8 @@ export function registerTicketActions(app: App, deps: TicketDeps & { waitMs: () 
         await tellIfSlow(respond, moveId ? 'Moving the ticket' : 'Loading the ticket', deps.waitMs());
         let ticketId = '';
         const render = async () => {
-          const card = buildTicketCard(await deps.tickets.forAction(user, ticketId, 'ticket.see'));
-          if (channel && ts) await client.chat.update({ channel, ts, ...card });
+          const ticket = await deps.tickets.forAction(user, ticketId, 'ticket.see');
+          if (channel && ts) await deps.publisher.showCard({ channel, ts }, ticket);
         };
         try {
           ticketId = await ticketOfCard(deps, { channel, ts }, value);
