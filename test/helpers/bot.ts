@@ -123,7 +123,7 @@ export async function startBot(
   const jobOptions = {
     store,
     publisher: bot.publisher,
-    logger: createLogger((process.env.JOBS_LOG as 'warn') ?? 'silent'),
+    logger: createLogger('silent'),
     slack: { token: 'xoxb-e2e', apiUrl: slack.apiUrl },
     deliverEveryMs: 50,
     paceMs: 20,
