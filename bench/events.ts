@@ -30,6 +30,7 @@ import { IdentityService } from '../src/services/identity.js';
 import { TicketService } from '../src/services/tickets.js';
 import type { SimTicket } from '../src/sim/model.js';
 import { createSimulator, type Simulator } from '../src/sim/server.js';
+import { outboxMessage, SlackPublisher } from '../src/slack/publisher.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { NaivePoller } from './naive-poller.js';
 
@@ -117,8 +118,20 @@ async function start(mode: Mode, s: Setup): Promise<() => Promise<void>> {
   const pollIntervalMs = 30_000 / speed;
   const paceMs = 1_100 / speed;
   const slack = { token: 'xoxb-bench', apiUrl: s.slack.apiUrl };
+  const identityClient = new WebClient('xoxb-bench', { slackApiUrl: s.slack.apiUrl });
+  const identity = new IdentityService(identityClient, s.platform);
+  const access = new AccessService(identity);
+  const tickets = new TicketService(s.platform, identity, access);
+  const publisher = new SlackPublisher({ slack: identityClient, store: s.store, tickets, logger });
   if (mode === 'naive') {
-    const delivery = startDelivery({ store: s.store, logger, slack, deliverEveryMs: 1_000 / speed, paceMs });
+    const delivery = startDelivery({
+      store: s.store,
+      logger,
+      slack,
+      publisher,
+      deliverEveryMs: 1_000 / speed,
+      paceMs,
+    });
     const naive = new NaivePoller(s.platform, s.store);
     const runner = new JobRunner(logger);
     runner.start({ name: 'naive-poll', everyMs: pollIntervalMs, run: () => naive.cycle() });
@@ -127,17 +140,12 @@ async function start(mode: Mode, s: Setup): Promise<() => Promise<void>> {
       await Promise.all([runner.stop(), delivery.stop()]);
     };
   }
-  const identity = new IdentityService(
-    new WebClient('xoxb-bench', { slackApiUrl: s.slack.apiUrl }),
-    s.platform,
-  );
-  const access = new AccessService(identity);
-  const tickets = new TicketService(s.platform, identity, access);
   const jobs = startJobs({
     platform: s.platform,
     store: s.store,
     tickets,
     access,
+    publisher,
     logger,
     slack,
     pollIntervalMs,
@@ -259,7 +267,13 @@ async function pace(): Promise<void> {
         payload: { eventName: `bench.event${n}` },
       })),
     );
-  const delivery = startDelivery({ store, logger, slack: { token: 'xoxb-bench', apiUrl: slack.apiUrl } });
+  const delivery = startDelivery({
+    store,
+    logger,
+    slack: { token: 'xoxb-bench', apiUrl: slack.apiUrl },
+    // Events only here: no card to render.
+    publisher: { render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards here'))) },
+  });
   while (slack.messages.length < 10 * perChannel && Date.now() - started < 120_000) await sleep(50);
   const elapsed = Date.now() - started;
   await delivery.stop();

@@ -161,6 +161,7 @@ async function main() {
     store,
     tickets: slack.tickets,
     access: slack.access,
+    publisher: slack.publisher,
     logger,
     slack: { token: botToken, apiUrl: config.slack.apiUrl },
     pollIntervalMs: config.pollIntervalS * 1000,

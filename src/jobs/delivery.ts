@@ -1,6 +1,4 @@
 import type { WebClient } from '@slack/web-api';
-import type { MessagePayload } from '../blocks/conference-card.js';
-import { buildStateBroadcast, eventText } from '../blocks/ticket-card.js';
 import type { Logger } from '../observability/logger.js';
 import type {
   ChannelRepository,
@@ -9,6 +7,7 @@ import type {
   SubscriptionRepository,
   TicketCardRepository,
 } from '../store/store.js';
+import type { OutboxRenderer, OutgoingMessage } from './ports.js';
 import { classifySlackError, goneCodes, type RefusalHint } from './slack-errors.js';
 
 /** The Slack message metadata type every delivered event carries: how an unknown outcome is resolved. */
@@ -35,8 +34,11 @@ export interface DeliveryOptions {
   leaseMs?: number;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
-  /** The ticket's card, for the cards the poller queued (a followed ticket new to a channel). */
-  renderCard?: (ticketId: string) => Promise<MessagePayload>;
+  /**
+   * Renders each item (the publisher): a ticket's card the poller queued (a followed ticket new to a
+   * channel), a platform event, a state broadcast, a person's line.
+   */
+  publisher: OutboxRenderer;
 }
 
 /** Refusals a card may pass without its blocks: it is posted again as its plain text, so its thread exists. */
@@ -135,13 +137,9 @@ export class DeliveryWorker {
       await store.settle(item, { status: 'delivered' }); // posted by a person's /ticket watch meanwhile
       return 'delivered';
     }
-    let message: Partial<MessagePayload> & { text: string };
+    let message: OutgoingMessage;
     try {
-      message = isCard
-        ? await (this.o.renderCard as NonNullable<DeliveryOptions['renderCard']>)(item.ticketId)
-        : item.payload.broadcast === true
-          ? buildStateBroadcast(item.ticketId, item.payload)
-          : { text: eventText(item.payload) };
+      message = await this.o.publisher.render(item);
     } catch (error) {
       logger.warn({ err: error, ticket: item.ticketId }, 'could not read a ticket for its card; later');
       return later(5_000, item.status);

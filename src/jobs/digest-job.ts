@@ -1,10 +1,10 @@
 import type { WebClient } from '@slack/web-api';
-import { buildDigest } from '../blocks/digest.js';
 import { dueRun, nextRunAfter, reportedDay } from '../domain/digest-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { DigestService } from '../services/digest.js';
 import type { DigestRepository } from '../store/store.js';
 import { gone } from './delivery.js';
+import type { DigestRenderer } from './ports.js';
 
 /** The metadata type of a digest message: how a lost answer is resolved without posting twice. */
 export const digestMetadataType = 'confdesk_digest';
@@ -15,6 +15,8 @@ export interface DigestJobOptions {
   /** A Web API client that never retries by itself (see deliveryClient). */
   slack: WebClient;
   logger: Logger;
+  /** Renders the digest (the publisher). */
+  publisher: DigestRenderer;
   owner: string;
   now?: () => Date;
   /**
@@ -103,7 +105,7 @@ export class DigestJob {
   ): Promise<boolean> {
     const { store, slack } = this.o;
     const data = await this.o.digests.collect(reportedDay(period));
-    const message = buildDigest(data, { late, ...this.nextOf(s) });
+    const message = this.o.publisher.digest(data, { late, ...this.nextOf(s) });
     const metadata = { event_type: digestMetadataType, event_payload: { schedule_id: s.id, period } };
     // A message from an earlier attempt (or one whose answer was lost) is updated, not posted again.
     let ts =

@@ -3,6 +3,7 @@ import type { PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
 import type { Page, TicketRecord } from '../platform/schemas.js';
 import type { Store, Subscription } from '../store/store.js';
+import { type ChangeCover, coveredBy, coverOf, type TicketChangeSink } from './ports.js';
 
 const background = { priority: 'background' as const };
 
@@ -16,8 +17,8 @@ export interface PollerOptions {
    * the ticket is looked at again on the next scan.
    */
   mayDeliver?: (sub: Subscription, ticket: TicketRecord) => Promise<boolean>;
-  /** Re-renders a ticket's card in a channel (its state changed). */
-  refreshCard?: (channel: string, ticket: TicketRecord) => Promise<void>;
+  /** Told of each new version of a ticket: every card of it is re-rendered (`slack/publisher.ts`). */
+  publisher?: TicketChangeSink;
   /**
    * Asked before each changed ticket is looked at: false stops the scan (another replica took over
    * the poller's lease while this one was held up).
@@ -368,11 +369,13 @@ export class Poller {
 
   /**
    * Fetches a changed ticket's events and writes those its channels want to the outbox, after the
-   * ticket's card for channels that have none yet; when its state changed, refreshes its cards and,
-   * for channels that asked (`broadcast`), adds a message in the channel itself.
+   * ticket's card for channels that have none yet; for channels that asked (`broadcast`), a state
+   * change also adds a message in the channel itself. A platform event of a change a person made from
+   * Slack is left out of the channels that got their line (`ChangeCover`). Then every card of a new
+   * version is re-rendered, by the publisher, whether or not a channel subscribes.
    */
   async collect(t: TicketRecord): Promise<number> {
-    const { platform, store, logger } = this.o;
+    const { platform, store } = this.o;
     const ticketId = String(t.id);
     const before = await store.lastSeen(ticketId);
     const channels = await this.channelsFor(t);
@@ -380,12 +383,14 @@ export class Poller {
     const seen = { ticketId, modified, state: t.state };
     if (!channels.length) {
       await store.markSeen(seen.ticketId, seen.modified, seen.state);
+      await this.cardsChanged(t, before?.modified);
       return 0;
     }
     const events = [];
     for await (const e of platform.paginate('listTicketEvents', { ticketId, limit: 100 }, background))
       events.push(e);
     const stateChanged = before !== undefined && before.state !== t.state;
+    const covers = await this.coversOf(ticketId);
     const items: NewItem[] = [];
     for (const { channel, sub } of channels) {
       const item = (eventId: string, payload: Record<string, unknown>) =>
@@ -393,8 +398,13 @@ export class Poller {
       if (!(await store.find(ticketId, channel))) item('card', { card: true });
       const kinds = Array.isArray(sub.filter.events) ? (sub.filter.events as string[]) : undefined;
       const since = sub.createdAt.getTime() - historyMs;
+      const said = covers.get(channel) ?? [];
       for (const e of events)
-        if ((!kinds || kinds.includes(e.eventName)) && e.timestamp.getTime() >= since)
+        if (
+          (!kinds || kinds.includes(e.eventName)) &&
+          e.timestamp.getTime() >= since &&
+          !said.some((c) => coveredBy(c, e.timestamp))
+        )
           item(e.id, {
             eventName: e.eventName,
             timestamp: e.timestamp.toISOString(),
@@ -412,13 +422,28 @@ export class Poller {
     }
     // The events and the version they come from are recorded together.
     const written = await store.advance(items, seen);
-    if (stateChanged && this.o.refreshCard)
-      for (const { channel } of channels)
-        await this.o
-          .refreshCard(channel, t)
-          .catch((error: unknown) =>
-            logger.warn({ err: error, channel, ticketId }, 'could not refresh a ticket card'),
-          );
+    await this.cardsChanged(t, before?.modified);
     return written;
+  }
+
+  /** The changes people made from Slack on a ticket (their lines' covers), by channel. */
+  private async coversOf(ticketId: string): Promise<Map<string, ChangeCover[]>> {
+    const byChannel = new Map<string, ChangeCover[]>();
+    for (const i of await this.o.store.outboxOf(ticketId)) {
+      const cover = coverOf(i.payload);
+      if (cover) byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), cover]);
+    }
+    return byChannel;
+  }
+
+  /** A version not looked at before (not a second look at the same one): the publisher re-renders the cards. */
+  private async cardsChanged(t: TicketRecord, previous: string | undefined): Promise<void> {
+    const modified = t.modified?.toISOString();
+    if (!this.o.publisher || !modified || previous === modified) return;
+    await this.o.publisher
+      .ticketChanged({ ticket: t, previous })
+      .catch((error: unknown) =>
+        this.o.logger.warn({ err: error, ticketId: String(t.id) }, 'could not refresh the ticket’s cards'),
+      );
   }
 }

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { WebClient } from '@slack/web-api';
-import type { MessagePayload } from '../blocks/conference-card.js';
-import { buildTicketCard } from '../blocks/ticket-card.js';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { AccessService } from '../services/access.js';
@@ -12,6 +10,7 @@ import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
 import { DigestJob } from './digest-job.js';
 import { Poller, settleMs } from './poller.js';
+import type { OutboxRenderer, SlackPort } from './ports.js';
 import { JobRunner } from './runner.js';
 
 export interface DeliveryJobOptions {
@@ -22,10 +21,13 @@ export interface DeliveryJobOptions {
   deliverEveryMs?: number;
   /** Gap between two posts in one channel (default Slack's ~1 s; tests shorten it). */
   paceMs?: number;
-  renderCard?: (ticketId: string) => Promise<MessagePayload>;
+  /** Renders what delivery posts (`slack/publisher.ts`). */
+  publisher: OutboxRenderer;
 }
 
 export interface JobsOptions extends DeliveryJobOptions {
+  /** Renders and writes to Slack for the jobs: the cards of a changed ticket, what delivery posts, digests. */
+  publisher: SlackPort;
   platform: PlatformClient;
   tickets: TicketService;
   /** The policy applied to a Slack person: a job that posts checks the rights of whom it posts for. */
@@ -73,7 +75,7 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     slack,
     logger: o.logger.child({ job: 'delivery' }),
     owner,
-    ...(o.renderCard ? { renderCard: o.renderCard } : {}),
+    publisher: o.publisher,
     ...(o.paceMs !== undefined ? { paceMs: o.paceMs } : {}),
   });
   const runner = new JobRunner(o.logger);
@@ -122,25 +124,13 @@ export function startJobs(o: JobsOptions): Jobs {
     store: o.store,
     logger: o.logger.child({ job: 'poller' }),
     mayDeliver: (sub, ticket) => o.tickets.maySee(sub.createdBy, ticket),
-    refreshCard: async (channel, ticket) => {
-      const card = await o.store.find(String(ticket.id), channel);
-      if (card)
-        await slack.chat.update({
-          channel,
-          ts: card.ts,
-          ...buildTicketCard(await o.tickets.summary(ticket)),
-        });
-    },
+    publisher: o.publisher,
     // The 'lead' job below renews the lease; a long scan only reads what it last learnt.
     keepGoing: async () => leading,
     settleMs: settleMs / scale,
     recheckGapMs: 1_000 / scale,
   });
-  const delivery = startDelivery(
-    { renderCard: async (ticketId) => buildTicketCard(await o.tickets.summary(ticketId)), ...o },
-    owner,
-    slack,
-  );
+  const delivery = startDelivery(o, owner, slack);
   const runner = new JobRunner(o.logger);
   // The lease is renewed between scans too, so `leading` stays true while scans are rare.
   runner.start({ name: 'lead', everyMs: leaseMs / 3, run: lead });
@@ -149,6 +139,7 @@ export function startJobs(o: JobsOptions): Jobs {
     store: o.store,
     digests: new DigestService(o.platform, o.store),
     slack,
+    publisher: o.publisher,
     logger: o.logger.child({ job: 'digest' }),
     owner,
     mayPost: async (user) => o.access.may(await o.access.asker(user), 'digest.set'),

@@ -19,6 +19,7 @@ import { clipCommandText } from './clip-command-text.js';
 import { registerCommands } from './commands/index.js';
 import type { Deps } from './deps.js';
 import { registerEvents } from './events/index.js';
+import { SlackPublisher } from './publisher.js';
 import { guardReceiver } from './receiver-guard.js';
 import { registerErrorHandler } from './route.js';
 import { registerShortcuts } from './shortcuts/index.js';
@@ -57,6 +58,8 @@ export interface SlackApp {
   tickets: TicketService;
   /** The policy applied to Slack people, shared with the jobs that post on someone's behalf. */
   access: AccessService;
+  /** The one writer of ticket cards and thread lines, shared with the jobs (their Slack port). */
+  publisher: SlackPublisher;
   /** Whether Slack can reach the bot: Socket Mode, the socket is connected; HTTP mode, always (auth.test passed at start). */
   connection(): CheckState;
   /** Starts the transport; resolves with the HTTP port (HTTP mode or health routes in Socket Mode). */
@@ -120,6 +123,12 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const access = new AccessService(identity);
   const now = options.now ?? (() => new Date());
   const tickets = new TicketService(options.platform, identity, access);
+  const publisher = new SlackPublisher({
+    slack: app.client,
+    store: options.store,
+    tickets,
+    logger: options.logger.child({ component: 'publisher' }),
+  });
   const deps: Deps = {
     identity,
     access,
@@ -133,6 +142,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     waitMs: () => options.platform.estimateWaitMs('interactive'),
     store: options.store,
     subscriptions: new SubscriptionService(options.store),
+    publisher,
   };
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).
   registerErrorHandler(app, options.logger);
@@ -147,6 +157,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     app,
     tickets,
     access,
+    publisher,
     connection: () => (socket ? socketState : { ok: true }),
     async start() {
       const started = (await app.start(options.port)) as unknown;

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
-import { startJobs } from '../../src/jobs/start-jobs.js';
+import { startDelivery, startJobs } from '../../src/jobs/start-jobs.js';
 import { webhookHandler } from '../../src/jobs/webhook-receiver.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
@@ -122,19 +122,26 @@ export async function startBot(
       }),
   });
   const url = `http://127.0.0.1:${await bot.start()}`;
+  const jobOptions = {
+    store,
+    publisher: bot.publisher,
+    logger: createLogger('silent'),
+    slack: { token: 'xoxb-e2e', apiUrl: slack.apiUrl },
+    deliverEveryMs: 50,
+    paceMs: 20,
+  };
+  // Without polling, delivery still runs as in production: the thread lines of people's actions go
+  // through the outbox.
+  const delivery = options.pollIntervalMs === undefined ? startDelivery(jobOptions) : undefined;
   jobs =
     options.pollIntervalMs === undefined
       ? undefined
       : startJobs({
+          ...jobOptions,
           platform: platform.client,
-          store,
           tickets: bot.tickets,
           access: bot.access,
-          logger: createLogger('silent'),
-          slack: { token: 'xoxb-e2e', apiUrl: slack.apiUrl },
           pollIntervalMs: options.pollIntervalMs,
-          deliverEveryMs: 50,
-          paceMs: 20,
         });
   const parse = async (res: Response) => {
     const text = await res.text();
@@ -191,6 +198,7 @@ export async function startBot(
     },
     async close() {
       await jobs?.stop();
+      await delivery?.stop();
       await bot.stop();
       await slack.stop();
       await platform.close();

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { type DeliveryOptions, DeliveryWorker, eventMetadataType } from '../../src/jobs/delivery.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
+import { outboxMessage } from '../../src/slack/publisher.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
 let slack: SlackDouble;
@@ -26,6 +27,8 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+const cardOf = async (ticketId: string) => ({ text: `Ticket ${ticketId}`, blocks: [] });
+
 /** A worker on a Web API client that never retries by itself, and a clock the test moves. */
 const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) =>
   new DeliveryWorker({
@@ -42,7 +45,8 @@ const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) =>
     sleep: async (ms) => {
       clock += ms;
     },
-    renderCard: async (ticketId) => ({ text: `Ticket ${ticketId}`, blocks: [] }),
+    // The publisher's own rendering of events, broadcasts and lines; cards are this test's.
+    publisher: { render: (item) => outboxMessage(item, cardOf) },
     ...more,
   });
 
@@ -384,7 +388,9 @@ describe('the delivery worker', () => {
       text: 'Ticket 7',
       blocks: Array.from({ length: 51 }, () => ({ type: 'divider' as const })),
     });
-    expect(await worker(0, { renderCard }).runOnce()).toBe(2);
+    expect(
+      await worker(0, { publisher: { render: (item) => outboxMessage(item, renderCard) } }).runOnce(),
+    ).toBe(2);
     expect(slack.violations).toHaveLength(1);
     const link = await store.find('7', 'CNEW');
     expect(postsOf('card')).toEqual([expect.objectContaining({ ts: link?.ts, text: 'Ticket 7' })]);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDigest } from '../../src/blocks/digest.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { DigestJob, digestMetadataType } from '../../src/jobs/digest-job.js';
 import { deliveryClient } from '../../src/jobs/start-jobs.js';
@@ -42,6 +43,7 @@ const digestJob = (store: Store, owner: string, now: () => Date) =>
     digests: new DigestService(platform.client, store),
     slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
     logger: createLogger('silent'),
+    publisher: { digest: buildDigest },
     owner,
     now,
   });
@@ -183,6 +185,7 @@ describe('a digest job that posts for someone', () => {
       digests: new DigestService(platform.client, store),
       slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
       logger: createLogger('silent'),
+      publisher: { digest: buildDigest },
       owner: 'one',
       now: () => now,
       mayPost: async (user) => access.may(await access.asker(user), 'digest.set'),

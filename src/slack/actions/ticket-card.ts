@@ -1,7 +1,5 @@
-import { escapeText } from '../../blocks/conference-card.js';
 import { ids } from '../../blocks/ids.js';
-import { buildTicketCard, buildTicketJoinReply } from '../../blocks/ticket-card.js';
-import { stateIcon } from '../../domain/ticket-workflow.js';
+import { buildTicketJoinReply } from '../../blocks/ticket-card.js';
 import type { Logger } from '../../observability/logger.js';
 import type { AccessService } from '../../services/access.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -10,7 +8,8 @@ import type { TicketService } from '../../services/tickets.js';
 import type { TicketCardRepository } from '../../store/store.js';
 import { ephemeral } from '../ephemeral.js';
 import { idValue, readValue } from '../payloads.js';
-import type { ActionRoutes, Click } from '../route.js';
+import type { SlackPublisher } from '../publisher.js';
+import type { ActionRoutes } from '../route.js';
 
 /** What the ticket listeners need. */
 export interface TicketDeps {
@@ -21,6 +20,8 @@ export interface TicketDeps {
   store: TicketCardRepository;
   /** What channels watch and follow: the listeners' writes go through it. */
   subscriptions: SubscriptionService;
+  /** Posts and refreshes ticket cards, queues thread lines: every ticket change ends there. */
+  publisher: SlackPublisher;
   logger: Logger;
 }
 
@@ -39,46 +40,39 @@ export async function ticketOfCard(
 
 /**
  * The ticket card's buttons: a state move (after Slack's confirmation for destructive ones) updates
- * the ticket, re-renders the card in place from the platform's record and says in the thread who did
- * what; Refresh re-renders it; Join gives the join links privately. Each checks the person's rights
+ * the ticket and hands the outcome to the publisher, which re-renders every card of the ticket and
+ * says in each card's thread who did what; Refresh re-renders it; Join gives the join links privately. Each checks the person's rights
  * first; refusals are ephemeral and leave the card unchanged.
  */
 export function registerTicketActions(routes: ActionRoutes, deps: TicketDeps): void {
-  const render = async ({ user, client, container: { channel, ts } }: Click, ticketId: string) => {
-    const card = buildTicketCard(await deps.tickets.forAction(user, ticketId, 'ticket.see'));
-    if (channel && ts) await client.chat.update({ channel, ts, ...card });
+  const render = async (user: string, place: { channel?: string; ts?: string }, ticketId: string) => {
+    const ticket = await deps.tickets.forAction(user, ticketId, 'ticket.see');
+    if (place.channel && place.ts)
+      await deps.publisher.showCard({ channel: place.channel, ts: place.ts }, ticket);
   };
   routes.on(
     ids.actions.ticketMove,
-    async (c) => {
-      const { user, value, client, actionId } = c;
-      const { channel, ts } = c.container;
+    async ({ user, value, actionId, container }) => {
       const moveId = actionId.slice(ids.actions.ticketMove.length + 1);
-      const ticketId = await ticketOfCard(deps, { channel, ts }, value);
-      const { move, before, after } = await deps.tickets.move(user, ticketId, moveId);
-      if (channel && ts) {
-        await client.chat.update({ channel, ts, ...buildTicketCard(after) });
-        // The thread carries the ticket's history: who did what.
-        const what = move.to
-          ? `moved the ticket from ${stateIcon(before.state)} *${escapeText(String(before.state))}* to ${stateIcon(after.state)} *${escapeText(String(after.state))}*`
-          : 'took the ticket';
-        await client.chat.postMessage({ channel, thread_ts: ts, text: `<@${user}> ${what}.` });
-      }
+      const ticketId = await ticketOfCard(deps, container, value);
+      const moved = await deps.tickets.move(user, ticketId, moveId);
+      // Every card of the ticket, and one line naming the person in each card's thread.
+      await deps.publisher.ticketChanged({ kind: 'moved', ...moved }, user);
     },
     {
       working: 'Moving the ticket',
       // A move the ticket's true state no longer offers: once that is told, show that state.
       afterReply: async (c, error) => {
         if (!(error instanceof ConfdeskError && error.code === 'move_not_offered')) return;
-        await render(c, await ticketOfCard(deps, c.container, c.value)).catch((e: unknown) =>
-          c.log.warn({ err: e }, 'could not refresh a card'),
+        await render(c.user, c.container, await ticketOfCard(deps, c.container, c.value)).catch(
+          (e: unknown) => c.log.warn({ err: e }, 'could not refresh a card'),
         );
       },
     },
   );
   routes.on(
     ids.actions.ticketRefresh,
-    async (c) => render(c, await ticketOfCard(deps, c.container, c.value)),
+    async (c) => render(c.user, c.container, await ticketOfCard(deps, c.container, c.value)),
     { working: 'Loading the ticket' },
   );
   routes.on(

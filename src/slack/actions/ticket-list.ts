@@ -11,8 +11,8 @@ import type { TicketDeps } from './ticket-card.js';
 export function registerTicketList(routes: ActionRoutes, deps: TicketDeps): void {
   routes.on(
     ids.actions.ticketShow,
-    ({ user, value, channel, client, respond }) =>
-      postTicketCard(deps, client, respond, { channel: channel ?? '', user }, readValue(idValue, value)),
+    ({ user, value, channel, respond }) =>
+      postTicketCard(deps, respond, { channel: channel ?? '', user }, readValue(idValue, value)),
     { working: 'Looking up the ticket' },
   );
   routes.on(

@@ -2,7 +2,7 @@ import { button, section } from '../../blocks/conference-card.js';
 import { ids } from '../../blocks/ids.js';
 import { limits } from '../../blocks/limits.js';
 import { buildWorkingView } from '../../blocks/modal.js';
-import { buildDeletedTicketCard, buildTicketMediaList, buildTimeline } from '../../blocks/ticket-card.js';
+import { buildTicketMediaList, buildTimeline } from '../../blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
 import { editableFields } from '../../domain/ticket.js';
 import { workingText } from '../describe-error.js';
@@ -158,25 +158,15 @@ export function registerTicketMenu(routes: ActionRoutes, deps: TicketDeps & { wa
 
   routes.on(
     ids.actions.ticketDelete,
-    async ({ user, value, client, respond }) => {
+    async ({ user, value, respond }) => {
       const place = await trustedPlace(deps, readJson(cardPlace, value));
       const ticket = await deps.tickets.remove(user, place.ticketId);
       await respond({
         replace_original: true,
         text: `Deleted ${ticket.reference ?? `ticket ${ticket.id}`}.`,
       });
-      if (place.channel && place.ts) {
-        await client.chat.update({
-          channel: place.channel,
-          ts: place.ts,
-          ...buildDeletedTicketCard(ticket, user),
-        });
-        await client.chat.postMessage({
-          channel: place.channel,
-          thread_ts: place.ts,
-          text: `<@${user}> deleted the ticket.`,
-        });
-      }
+      // Every card of the ticket says so, and each card's thread says who.
+      await deps.publisher.ticketChanged({ kind: 'deleted', ticket }, user);
     },
     { working: 'Deleting the ticket' },
   );

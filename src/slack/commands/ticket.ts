@@ -45,18 +45,17 @@ export function ticketFormFromText(text: string, channel: string | undefined): T
  */
 export async function postTicketCard(
   deps: TicketDeps,
-  client: App['client'],
   respond: RespondFn,
   where: { channel: string; user: string },
   ref: string,
 ): Promise<void> {
   const { channel } = where;
   const ticket = await deps.tickets.forAction(where.user, ref, 'ticket.see');
-  const card = buildTicketCard(ticket);
   try {
-    const posted = await client.chat.postMessage({ channel, ...card });
-    await deps.store.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+    // Its place is recorded: the publisher refreshes it on every change of the ticket.
+    await deps.publisher.postCard(channel, ticket);
   } catch (error) {
+    const card = buildTicketCard(ticket);
     if (!isCannotPost(error)) throw error;
     await respond({
       response_type: 'ephemeral',
@@ -114,7 +113,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
       await ack({ response_type: 'ephemeral', text: workingText('Working', deps.waitMs()) });
       return afterAck(surface, async () => {
         const postCard = (c: string, r: string, reply: RespondFn) =>
-          postTicketCard(deps, client, reply, { channel: c, user: command.user_id }, r);
+          postTicketCard(deps, reply, { channel: c, user: command.user_id }, r);
         await handleSubscriptionCommand(
           { ...deps, postCard },
           v,
@@ -130,7 +129,7 @@ export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () 
     }
     await ack({ response_type: 'ephemeral', text: workingText('Looking up the ticket', deps.waitMs()) });
     afterAck(surface, async () => {
-      await postTicketCard(deps, client, respond, { channel, user: command.user_id }, ref);
+      await postTicketCard(deps, respond, { channel, user: command.user_id }, ref);
       await respond({ delete_original: true });
     });
   });

@@ -1,7 +1,6 @@
 import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
-import { buildTicketCard } from '../../blocks/ticket-card.js';
 import { buildTicketEditForm } from '../../blocks/ticket-form.js';
 import type { TicketDeps } from '../actions/ticket-card.js';
 import { trustedPlace } from '../actions/ticket-menu.js';
@@ -47,14 +46,8 @@ export function registerTicketEdit(app: App, deps: TicketDeps & { waitMs: () => 
     afterAck({ kind: 'modal', show, title, again, log }, async () => {
       const place = await trustedPlace(deps, readJson(cardPlace, metadata));
       const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
-      if (changed.length && place.channel && place.ts) {
-        await client.chat.update({ channel: place.channel, ts: place.ts, ...buildTicketCard(after) });
-        await client.chat.postMessage({
-          channel: place.channel,
-          thread_ts: place.ts,
-          text: `<@${user}> edited the ticket: ${changed.join(', ')}.`,
-        });
-      }
+      // Every card of the ticket, and one line naming the person in each card's thread.
+      if (changed.length) await deps.publisher.ticketChanged({ kind: 'edited', after, changed }, user);
       await show(
         buildResultView(
           title,

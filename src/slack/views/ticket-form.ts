@@ -91,15 +91,10 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
       let outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created. Its card is in <#${channel}>, which follows it.`;
       let extra = [] as typeof card.blocks;
       try {
-        const posted = await client.chat.postMessage({ channel, ...card });
-        await deps.store.save({ ticketId: ticket.id, channel, ts: posted.ts as string });
+        await deps.publisher.postCard(channel, ticket);
         // The channel a ticket was created from follows it.
         await deps.subscriptions.watch(channel, ticket, user);
-        await client.chat.postMessage({
-          channel,
-          thread_ts: posted.ts as string,
-          text: `<@${user}> created the ticket.`,
-        });
+        await deps.publisher.ticketChanged({ kind: 'created', ticket }, user);
       } catch (error) {
         outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created, but ${
           isCannotPost(error)

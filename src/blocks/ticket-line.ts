@@ -1,0 +1,36 @@
+import { stateIcon } from '../domain/ticket-workflow.js';
+import { fallbackText } from './kit.js';
+import { clip } from './limits.js';
+import { empty, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
+
+/**
+ * What a person did to a ticket from Slack, as the publisher queues it in the outbox: facts, not
+ * text, so delivery renders (and escapes) them whenever it posts.
+ */
+export interface PersonLine {
+  line: 'moved' | 'took' | 'edited' | 'deleted' | 'created';
+  /** The Slack user who acted. */
+  actor: string;
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+  /** The fields an edit changed. */
+  fields?: string[] | undefined;
+}
+
+const state = (s: string | null | undefined): Mrkdwn =>
+  md`${stateIcon(s ?? undefined)} *${clip(s ?? 'unknown', 100)}*`;
+
+/** One line of a ticket's thread saying who did what from Slack: "<@U…> moved the ticket from … to …." */
+export function buildPersonLine(p: PersonLine): { text: MrkdwnText } {
+  const what: Mrkdwn =
+    p.line === 'moved'
+      ? md`moved the ticket from ${state(p.from)} to ${state(p.to)}`
+      : p.line === 'took'
+        ? md`took the ticket`
+        : p.line === 'edited'
+          ? md`edited the ticket${p.fields?.length ? md`: ${clip(p.fields.join(', '), 500)}` : empty}`
+          : p.line === 'deleted'
+            ? md`deleted the ticket`
+            : md`created the ticket`;
+  return { text: fallbackText(md`${mention(p.actor)} ${what}.`) };
+}

@@ -1,0 +1,70 @@
+import type { KnownBlock } from '@slack/types';
+import type { DigestData } from '../domain/digest.js';
+import type { TicketRecord } from '../platform/schemas.js';
+import type { OutboxItem } from '../store/store.js';
+
+/*
+ * What the jobs need of Slack beyond the Web API client, as ports: the jobs decide what and when,
+ * the publisher (`slack/publisher.ts`) renders and writes. So jobs/ never imports blocks/.
+ */
+
+/** A message as chat.postMessage takes it: its fallback text and its Block Kit blocks. */
+export interface OutgoingMessage {
+  text: string;
+  blocks?: KnownBlock[] | undefined;
+}
+
+/** Turns an outbox item (a card, a platform event, a state broadcast, a person's line) into its message. */
+export interface OutboxRenderer {
+  render(item: OutboxItem): Promise<OutgoingMessage>;
+}
+
+/** A version of a ticket the poller (scan or webhook) found on the platform. */
+export interface PlatformChange {
+  ticket: TicketRecord;
+  /** The version (`modified`, ISO) the poller saw before this one; undefined the first time it sees the ticket. */
+  previous: string | undefined;
+}
+
+/** Where the poller hands a changed ticket: every card of it is re-rendered (once per version). */
+export interface TicketChangeSink {
+  ticketChanged(change: PlatformChange): Promise<void>;
+}
+
+/** Renders a daily digest. */
+export interface DigestRenderer {
+  digest(data: DigestData, o: { late?: boolean; next?: Date }): OutgoingMessage;
+}
+
+/** Everything the jobs ask of the publisher. */
+export interface SlackPort extends OutboxRenderer, TicketChangeSink, DigestRenderer {}
+
+/**
+ * The platform versions a change made from Slack produced, kept in its thread line's outbox payload
+ * (`cover`): the poller leaves out the platform's own events of that change in the channels the
+ * line went to (the person's line says it already, with their name). `since`: the version the
+ * person acted on (null when unknown); `at`: the version after.
+ */
+export interface ChangeCover {
+  since: string | null;
+  at: string;
+}
+
+/**
+ * Whether a platform event belongs to a change made from Slack. The platform writes times to the
+ * second, so an event is taken as that change's when it is later than the version acted on and no
+ * later than the version after; when both are in the same second, events of that second.
+ */
+export function coveredBy(cover: ChangeCover, timestamp: Date): boolean {
+  const t = timestamp.getTime();
+  const at = Date.parse(cover.at);
+  const since = cover.since === null ? at : Date.parse(cover.since);
+  return t <= at && (t > since || t === at);
+}
+
+/** The cover of an outbox item's payload, when it is a person's line with one. */
+export function coverOf(payload: Record<string, unknown>): ChangeCover | undefined {
+  const c = payload.cover as Partial<ChangeCover> | undefined;
+  if (!c || typeof c.at !== 'string') return undefined;
+  return { at: c.at, since: typeof c.since === 'string' ? c.since : null };
+}

@@ -1,0 +1,221 @@
+import { createHash } from 'node:crypto';
+import type { WebClient } from '@slack/web-api';
+import { buildDigest } from '../blocks/digest.js';
+import type { MessagePayload } from '../blocks/kit.js';
+import {
+  buildDeletedTicketCard,
+  buildStateBroadcast,
+  buildTicketCard,
+  eventText,
+} from '../blocks/ticket-card.js';
+import { buildPersonLine, type PersonLine } from '../blocks/ticket-line.js';
+import type { DigestData } from '../domain/digest.js';
+import type { TicketSummary } from '../domain/ticket.js';
+import type { ChangeCover, OutgoingMessage, PlatformChange, SlackPort } from '../jobs/ports.js';
+import type { Logger } from '../observability/logger.js';
+import type { TicketService } from '../services/tickets.js';
+import type { OutboxItem, Store } from '../store/store.js';
+
+/** A change a person made from Slack, as the ticket service answered it. */
+export type SlackChange =
+  | {
+      kind: 'moved';
+      move: { id: string; to?: string | undefined };
+      before: TicketSummary;
+      after: TicketSummary;
+    }
+  | { kind: 'edited'; after: TicketSummary; changed: string[] }
+  | { kind: 'deleted'; ticket: TicketSummary }
+  | { kind: 'created'; ticket: TicketSummary };
+
+export interface PublisherOptions {
+  /**
+   * The Web API client for cards (Bolt's own: chat.update is idempotent, so its retries are safe; a
+   * card post is a person's request, answered at once). Thread lines never go through it: they go
+   * through the outbox, whose delivery client never retries blindly.
+   */
+  slack: WebClient;
+  store: Store;
+  tickets: Pick<TicketService, 'summary'>;
+  logger: Logger;
+}
+
+/** Card renders remembered per process (see `rendered`); the oldest are forgotten beyond this. */
+const rememberedCards = 5_000;
+
+const hashOf = (m: MessagePayload) => createHash('sha1').update(JSON.stringify(m)).digest('base64');
+
+const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : undefined);
+
+/**
+ * The message for an outbox item: a ticket's card (`card`), a state broadcast in the channel, a
+ * person's line (`line`) or a platform event's line in the card's thread. `card` renders a card.
+ */
+export async function outboxMessage(
+  item: Pick<OutboxItem, 'ticketId' | 'payload'>,
+  card: (ticketId: string) => Promise<OutgoingMessage>,
+): Promise<OutgoingMessage> {
+  const p = item.payload;
+  if (p.card === true) return card(item.ticketId);
+  if (p.broadcast === true) return buildStateBroadcast(item.ticketId, p);
+  if (typeof p.line === 'string' && typeof p.actor === 'string')
+    return buildPersonLine(p as unknown as PersonLine);
+  return { text: eventText(p) };
+}
+
+/**
+ * The one writer of what the bot posts about tickets outside a reply (Dispatch's Slack plugin):
+ * it posts a ticket's card and remembers where, re-renders every card of a ticket when the ticket
+ * changes (whoever changed it: a person in Slack, or the platform as a scan or a webhook found it),
+ * and queues the thread lines in the outbox, where delivery paces, tags and posts them exactly once.
+ * Cards are followed through the store's record of where they were posted, not through
+ * subscriptions, so a card posted by `/ticket show` stays live too.
+ */
+export class SlackPublisher implements SlackPort {
+  /**
+   * What each card (channel:ts) was last rendered as by this process (a hash of the message): a
+   * change made from Slack reaches the publisher twice (the click, then the scan that finds its
+   * version), and a card is updated only when it would show something else. Not a version: the
+   * platform writes `modified` to the second, and two changes in one second must both show.
+   */
+  private readonly rendered = new Map<string, string>();
+
+  constructor(private readonly o: PublisherOptions) {}
+
+  /** Posts a ticket's card in a channel and records it there; answers its ts. Slack's refusals are thrown. */
+  async postCard(channel: string, ticket: TicketSummary): Promise<string> {
+    const posted = await this.o.slack.chat.postMessage({ channel, ...buildTicketCard(ticket) });
+    const ts = posted.ts as string;
+    await this.o.store.save({ ticketId: ticket.id, channel, ts });
+    this.remember(channel, ts, buildTicketCard(ticket));
+    return ts;
+  }
+
+  /**
+   * Re-renders one card as a person sees it now (Refresh, or a move the ticket no longer offers): a
+   * read, so no line; through here so that what the card shows is known.
+   */
+  async showCard(place: { channel: string; ts: string }, ticket: TicketSummary): Promise<void> {
+    const card = buildTicketCard(ticket);
+    await this.o.slack.chat.update({ ...place, ...card });
+    this.remember(place.channel, place.ts, card);
+  }
+
+  /**
+   * A ticket changed. From Slack (`actor` set): every card is re-rendered from the service's answer
+   * and one line per card thread, naming the person, is queued; the platform's own events for the
+   * same versions are then left out of those threads (see `ChangeCover`). From the platform: every
+   * card not yet showing this version is re-rendered (a card this process has not rendered is left
+   * alone the first time the poller sees the ticket, so a restart does not update every card).
+   */
+  async ticketChanged(change: PlatformChange): Promise<void>;
+  async ticketChanged(change: SlackChange, actor: string): Promise<void>;
+  async ticketChanged(change: PlatformChange | SlackChange, actor?: string): Promise<void> {
+    if (!('kind' in change)) return this.platformChanged(change);
+    const who = actor as string;
+    switch (change.kind) {
+      case 'moved': {
+        const { before, after, move } = change;
+        await this.refresh(after.id, () => buildTicketCard(after));
+        const at = iso(after.modified);
+        return this.queueLine(
+          after.id,
+          `move:${after.id}:${at ?? new Date().toISOString()}:${before.state ?? ''}:${move.id}`,
+          move.to
+            ? { line: 'moved', actor: who, from: before.state ?? null, to: after.state ?? null }
+            : { line: 'took', actor: who },
+          at && { since: iso(before.modified) ?? null, at },
+        );
+      }
+      case 'edited': {
+        const { after, changed } = change;
+        const at = iso(after.modified);
+        await this.refresh(after.id, () => buildTicketCard(after));
+        return this.queueLine(
+          after.id,
+          `edit:${after.id}:${at ?? new Date().toISOString()}:${changed.join(',')}`,
+          { line: 'edited', actor: who, fields: changed },
+          at && { since: null, at },
+        );
+      }
+      case 'deleted': {
+        const { ticket } = change;
+        await this.refresh(ticket.id, () => buildDeletedTicketCard(ticket, who));
+        return this.queueLine(ticket.id, `delete:${ticket.id}`, { line: 'deleted', actor: who });
+      }
+      case 'created':
+        return this.queueLine(change.ticket.id, `create:${change.ticket.id}`, {
+          line: 'created',
+          actor: who,
+        });
+    }
+  }
+
+  /** The message for an outbox item (delivery's port). */
+  render(item: OutboxItem): Promise<OutgoingMessage> {
+    return outboxMessage(item, async (id) => buildTicketCard(await this.o.tickets.summary(id)));
+  }
+
+  /** A daily digest (the digest job's port). */
+  digest(data: DigestData, o: { late?: boolean; next?: Date }): OutgoingMessage {
+    return buildDigest(data, o);
+  }
+
+  private async platformChanged({ ticket, previous }: PlatformChange): Promise<void> {
+    let card: MessagePayload | undefined;
+    await this.refresh(
+      String(ticket.id),
+      async () => {
+        card ??= buildTicketCard(await this.o.tickets.summary(ticket));
+        return card;
+      },
+      previous === undefined,
+    );
+  }
+
+  /**
+   * Re-renders every card of a ticket that does not already show this message (`knownOnly`: only the
+   * cards this process rendered). A card that cannot be updated is logged; the others go on.
+   */
+  private async refresh(
+    ticketId: string,
+    build: () => MessagePayload | Promise<MessagePayload>,
+    knownOnly = false,
+  ): Promise<void> {
+    const { store, slack, logger } = this.o;
+    for (const card of await store.forTicket(ticketId)) {
+      const last = this.rendered.get(`${card.channel}:${card.ts}`);
+      if (knownOnly && last === undefined) continue;
+      try {
+        const message = await build();
+        if (last === hashOf(message)) continue;
+        await slack.chat.update({ channel: card.channel, ts: card.ts, ...message });
+        this.remember(card.channel, card.ts, message);
+      } catch (error) {
+        logger.warn({ err: error, channel: card.channel, ticketId }, 'could not refresh a ticket card');
+      }
+    }
+  }
+
+  /** Queues one line per card thread of the ticket, in the outbox (exactly once per event id and channel). */
+  private async queueLine(
+    ticketId: string,
+    eventId: string,
+    line: PersonLine,
+    cover?: ChangeCover | '' | undefined,
+  ): Promise<void> {
+    const channels = new Set((await this.o.store.forTicket(ticketId)).map((c) => c.channel));
+    const payload: Record<string, unknown> = { ...line, ...(cover ? { cover } : {}) };
+    await this.o.store.advance([...channels].map((channel) => ({ ticketId, eventId, channel, payload })));
+  }
+
+  private remember(channel: string, ts: string, message: MessagePayload): void {
+    const key = `${channel}:${ts}`;
+    this.rendered.delete(key);
+    this.rendered.set(key, hashOf(message));
+    if (this.rendered.size > rememberedCards) {
+      const oldest = this.rendered.keys().next().value;
+      if (oldest !== undefined) this.rendered.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
+import type { SlackMessage } from '../../src/dev/slack-double.js';
+import { eventMetadataType } from '../../src/jobs/delivery.js';
+import type { SimTicket } from '../../src/sim/model.js';
+import { type BotFixture, buttonClick, eventually, people, useBot } from '../helpers/bot.js';
+
+const f = {} as BotFixture;
+useBot(f, { pollIntervalMs: 200 });
+
+const ticket = (reference: string) =>
+  [...f.platform.sim.state.tickets.values()].find((t) => t.reference === reference) as SimTicket;
+
+/** The card of a ticket in a channel, once the bot recorded it, as the Slack double holds it. */
+async function cardIn(t: SimTicket, channel: string): Promise<SlackMessage> {
+  const link = await eventually(() => f.store.find(String(t.id), channel));
+  return eventually(() => f.slack.messages.find((m) => m.channel === channel && m.ts === link.ts));
+}
+
+/** Two channels holding the ticket's card: one watches it, the other only asked `/ticket show`. */
+async function twoCards(reference: string, watching: string, showing: string) {
+  const t = ticket(reference);
+  expect((await f.command(`watch ${reference}`, people.admin.id, watching, '/ticket')).status).toBe(200);
+  expect((await f.command(`show ${reference}`, people.admin.id, showing, '/ticket')).status).toBe(200);
+  const cards = [await cardIn(t, watching), await cardIn(t, showing)];
+  // The scans that find the new subscription settle (context events, if any, delivered) first.
+  await eventually(async () => (await f.store.outboxOf(String(t.id))).every((i) => i.status === 'delivered'));
+  await new Promise((r) => setTimeout(r, 2_000));
+  return { t, cards };
+}
+
+const updatesOf = (card: SlackMessage) =>
+  f.slack.callsOf('chat.update').filter((c) => c.args.channel === card.channel && c.args.ts === card.ts)
+    .length;
+const threadOf = (card: SlackMessage) =>
+  f.slack.messages.filter((m) => m.channel === card.channel && m.thread_ts === card.ts);
+/**
+ * The thread lines of a card since `from`, leaving out the platform events that existed before the
+ * change: a scan that found the ticket before the watch brings them with the next version, as context.
+ */
+const linesSince = (card: SlackMessage, from: number, older: Set<string>) =>
+  threadOf(card)
+    .slice(from)
+    .filter((m) => !older.has(eventIdOf(m) ?? ''));
+const eventIdOf = (m: SlackMessage) =>
+  (m.metadata as { event_type?: string; event_payload?: { event_id?: string } } | undefined)?.event_type ===
+  eventMetadataType
+    ? (m.metadata as { event_payload: { event_id?: string } }).event_payload.event_id
+    : undefined;
+
+/** Waits until the poller has looked at the ticket's current version, then a few scans more. */
+async function scansSettle(t: SimTicket) {
+  const modified = new Date(Math.floor(t.modified / 1000) * 1000).toISOString();
+  await eventually(async () => (await f.store.lastSeen(String(t.id)))?.modified === modified, 10_000);
+  await new Promise((r) => setTimeout(r, 1_000));
+}
+
+describe('one route per ticket change', () => {
+  it('a click updates every card of the ticket once and puts one line, naming the person, in each card’s thread', async () => {
+    const { t, cards } = await twoCards('ACME-1002', 'CRW', 'CRS');
+    expect(t.state).toBe('open');
+    const updates = cards.map(updatesOf);
+    const threads = cards.map((c) => threadOf(c).length);
+    const older = new Set(t.events.map((e) => e.id));
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.admin.id,
+        actionId: `${ids.actions.ticketMove}:start`,
+        value: String(t.id),
+        channel: 'CRW',
+        ts: (cards[0] as SlackMessage).ts,
+      }),
+    );
+    await eventually(() => t.state === 'inprogress');
+    // The line goes through the outbox (paced, tagged), in the watching channel and in the other.
+    for (const card of cards)
+      await eventually(() =>
+        threadOf(card).some((m) => String(m.text).startsWith('<@UADMIN> moved the ticket')),
+      );
+    await scansSettle(t);
+    for (const [i, card] of cards.entries()) {
+      expect(JSON.stringify(card.blocks)).toContain('inprogress');
+      // Before: the clicked card was updated by the click and again by the scan; the other, never.
+      expect(updatesOf(card) - (updates[i] as number)).toBe(1);
+      const lines = linesSince(card, threads[i] as number, older);
+      // Before: "moved the ticket" (the click) and the platform's ticket.sessionStarted (the scan).
+      expect(lines.map((m) => m.text)).toEqual([
+        expect.stringMatching(/^<@UADMIN> moved the ticket from .*open.* to .*inprogress.*\.$/),
+      ]);
+      expect(eventIdOf(lines[0] as SlackMessage)).toMatch(new RegExp(`^move:${t.id}:`));
+    }
+    // The platform's own event of that change is left out: the person's line says it.
+    expect(f.slack.messages.filter((m) => String(m.text).includes('ticket.sessionStarted'))).toEqual([]);
+  });
+
+  it('a change on the platform updates every card once, and puts its event once in the watching channel’s thread', async () => {
+    const { t, cards } = await twoCards('ACME-1001', 'CPW', 'CPS');
+    expect(t.state).toBe('new');
+    const updates = cards.map(updatesOf);
+    const threads = cards.map((c) => threadOf(c).length);
+    const older = new Set(t.events.map((e) => e.id));
+    f.platform.sim.state.setTicketState(t, 'open', 'agent');
+    const [watching, showing] = cards as [SlackMessage, SlackMessage];
+    await eventually(
+      () => threadOf(watching).some((m) => String(m.text).includes('ticket.approved')),
+      10_000,
+    );
+    await scansSettle(t);
+    for (const [i, card] of cards.entries()) {
+      expect(JSON.stringify(card.blocks)).toContain('ticket_move:start');
+      // Before: the card posted by /ticket show without a watch was never refreshed.
+      expect(updatesOf(card) - (updates[i] as number)).toBe(1);
+    }
+    expect(linesSince(watching, threads[0] as number, older).map((m) => m.text)).toEqual([
+      expect.stringContaining('*ticket.approved*'),
+    ]);
+    // Platform events go to the channels that subscribe; a card shown without a watch stays quiet.
+    expect(linesSince(showing, threads[1] as number, older)).toEqual([]);
+  });
+});
