@@ -15,22 +15,17 @@
  * BENCH_CHANGES (20 per configuration), BENCH_SIZES (10,100,1000), BENCH_MODES (poll,webhook,naive).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WebClient } from '@slack/web-api';
+import { createConfdesk } from '../src/confdesk.js';
 import { SlackDouble } from '../src/dev/slack-double.js';
 import { JobRunner } from '../src/jobs/runner.js';
-import { startDelivery, startJobs } from '../src/jobs/start-jobs.js';
-import { webhookHandler } from '../src/jobs/webhook-receiver.js';
+import { startDelivery } from '../src/jobs/start-jobs.js';
 import { createLogger } from '../src/observability/logger.js';
 import { createPlatformClient, type PlatformClient } from '../src/platform/client.js';
-import { AccessService } from '../src/services/access.js';
-import { IdentityService } from '../src/services/identity.js';
-import { TicketService } from '../src/services/tickets.js';
 import type { SimTicket } from '../src/sim/model.js';
 import { createSimulator, type Simulator } from '../src/sim/server.js';
-import { outboxMessage, SlackPublisher } from '../src/slack/publisher.js';
+import { outboxMessage } from '../src/slack/publisher.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { NaivePoller } from './naive-poller.js';
 
@@ -113,67 +108,46 @@ async function tearDown(s: Setup): Promise<void> {
   rmSync(s.dir, { recursive: true, force: true });
 }
 
-/** Starts the mode's background work; answers how to stop it. */
+/**
+ * Starts the mode's background work, through the composition root as main.ts does (the naive
+ * baseline keeps confdesk's delivery and replaces the poller); answers how to stop it.
+ */
 async function start(mode: Mode, s: Setup): Promise<() => Promise<void>> {
   const pollIntervalMs = 30_000 / speed;
   const paceMs = 1_100 / speed;
-  const slack = { token: 'xoxb-bench', apiUrl: s.slack.apiUrl };
-  const identityClient = new WebClient('xoxb-bench', { slackApiUrl: s.slack.apiUrl });
-  const identity = new IdentityService(identityClient, s.platform);
-  const access = new AccessService(identity);
-  const tickets = new TicketService(s.platform, identity, access);
-  const publisher = new SlackPublisher({ slack: identityClient, store: s.store, tickets, logger });
-  if (mode === 'naive') {
-    const delivery = startDelivery({
-      store: s.store,
-      logger,
-      slack,
-      publisher,
-      deliverEveryMs: 1_000 / speed,
-      paceMs,
-    });
-    const naive = new NaivePoller(s.platform, s.store);
-    const runner = new JobRunner(logger);
-    runner.start({ name: 'naive-poll', everyMs: pollIntervalMs, run: () => naive.cycle() });
-    return async () => {
-      naive.stopped = true;
-      await Promise.all([runner.stop(), delivery.stop()]);
-    };
-  }
-  const jobs = startJobs({
+  const confdesk = createConfdesk({
+    slack: { botToken: 'xoxb-bench', signingSecret: 'bench', apiUrl: s.slack.apiUrl, port: 0 },
     platform: s.platform,
     store: s.store,
-    tickets,
-    access,
-    publisher,
     logger,
-    slack,
-    pollIntervalMs,
-    timeScale: speed,
-    deliverEveryMs: 1_000 / speed,
-    paceMs,
+    webhook: mode === 'webhook' ? { secret: 'bench-hook', header: 'X-Webhook-Secret' } : undefined,
+    jobs: {
+      timeScale: speed,
+      deliverEveryMs: 1_000 / speed,
+      paceMs,
+      ...(mode === 'naive' ? {} : { pollIntervalMs }),
+    },
   });
-  let server: Server | undefined;
-  if (mode === 'webhook') {
-    const handler = webhookHandler({
-      secret: 'bench-hook',
-      header: 'X-Webhook-Secret',
-      logger,
-      onTicket: (id) => jobs.onWebhook(id),
-    });
-    server = createServer(handler);
-    await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
-    const { port } = server.address() as { port: number };
+  const port = await confdesk.start();
+  let naive: { poller: NaivePoller; runner: JobRunner } | undefined;
+  if (mode === 'naive') {
+    naive = { poller: new NaivePoller(s.platform, s.store), runner: new JobRunner(logger) };
+    const { poller } = naive;
+    naive.runner.start({ name: 'naive-poll', everyMs: pollIntervalMs, run: () => poller.cycle() });
+  }
+  if (mode === 'webhook')
     s.sim.setWebhook({
       url: `http://127.0.0.1:${port}/webhooks/platform`,
       header: 'X-Webhook-Secret',
       secret: 'bench-hook',
     });
-  }
   return async () => {
-    await jobs.stop();
+    if (naive) {
+      naive.poller.stopped = true;
+      await naive.runner.stop();
+    }
+    await confdesk.stop();
     s.sim.setWebhook(undefined);
-    await new Promise((r) => (server ? server.close(r) : r(undefined)));
   };
 }
 

@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
+import { createConfdesk } from './confdesk.js';
 import { ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
-import { startJobs } from './jobs/start-jobs.js';
-import { webhookHandler } from './jobs/webhook-receiver.js';
 import { createLogger, type Logger } from './observability/logger.js';
 import { createPlatformClient } from './platform/client.js';
 import type { Simulator } from './sim/server.js';
-import { createSlackApp } from './slack/app.js';
 import { checkPlatform, checkSlack, storeProblem } from './startup/checks.js';
 import { PlatformReadiness, Readiness } from './startup/readiness.js';
 import { describeSimAccounts, provideSimAccounts } from './startup/sim-accounts.js';
@@ -103,25 +101,6 @@ async function main() {
   platformReady.record(platformCheck);
   platformReady.start();
 
-  // Webhooks ask the poller (started below) to look at one ticket at once.
-  let jobs: ReturnType<typeof startJobs> | undefined;
-  const webhook = config.webhook;
-  const routes = webhook
-    ? [
-        {
-          path: '/webhooks/platform',
-          method: ['POST'],
-          handler: webhookHandler({
-            ...webhook,
-            logger: logger.child({ component: 'webhooks' }),
-            onTicket: async (id) => jobs?.onWebhook(id),
-            store,
-            findings: platform.findings,
-          }),
-        },
-      ]
-    : [];
-
   const doctorPlatform = {
     baseUrl,
     credentials,
@@ -129,20 +108,24 @@ async function main() {
     findings: platform.findings,
     budget: platform.budget,
   };
-  const slack = createSlackApp({
-    botToken,
-    signingSecret: config.slack.signingSecret as string,
-    appToken: config.slack.appToken,
-    apiUrl: config.slack.apiUrl,
-    port: config.slack.port,
-    logger,
+  const confdesk = createConfdesk({
+    slack: {
+      botToken,
+      signingSecret: config.slack.signingSecret as string,
+      appToken: config.slack.appToken,
+      apiUrl: config.slack.apiUrl,
+      port: config.slack.port,
+      readiness: () => readiness.report(),
+      ...(botId && botUserId ? { botIdentity: { botId, botUserId } } : {}),
+      doctor: () => runDoctor({ config, platform: doctorPlatform, store: () => store.inspect() }),
+    },
     platform,
     store,
-    routes,
-    readiness: () => readiness.report(),
-    ...(botId && botUserId ? { botIdentity: { botId, botUserId } } : {}),
-    doctor: () => runDoctor({ config, platform: doctorPlatform, store: () => store.inspect() }),
+    logger,
+    webhook: config.webhook,
+    jobs: { pollIntervalMs: config.pollIntervalS * 1000 },
   });
+  const { slack } = confdesk;
   // Ready: the platform answers and takes our credentials, Slack reaches us, the store is migrated
   // (openStore applied the migrations above, or the bot would have stopped).
   const readiness = new Readiness()
@@ -155,17 +138,7 @@ async function main() {
     logger.info({ created: accounts.created.length }, describeSimAccounts(accounts, config.simAccounts));
   } else if (config.simAccounts.given)
     logger.warn({}, 'SIM_ACCOUNTS: ignored with PLATFORM_URL set (it is for the built-in simulator only)');
-  const port = await slack.start();
-  jobs = startJobs({
-    platform,
-    store,
-    tickets: slack.tickets,
-    access: slack.access,
-    publisher: slack.publisher,
-    logger,
-    slack: { token: botToken, apiUrl: config.slack.apiUrl },
-    pollIntervalMs: config.pollIntervalS * 1000,
-  });
+  const port = await confdesk.start();
   logger.info(
     { port, mode: config.slack.appToken ? 'socket' : 'http' },
     config.slack.appToken
@@ -179,8 +152,7 @@ async function main() {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     platformReady.stop();
-    await slack.stop();
-    await jobs?.stop();
+    await confdesk.stop();
     await platform.close();
     await store.close();
     await sim?.close();

@@ -4,7 +4,7 @@ import { WebClient } from '@slack/web-api';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { AccessService } from '../services/access.js';
-import { DigestService } from '../services/digest.js';
+import type { DigestService } from '../services/digest.js';
 import type { TicketService } from '../services/tickets.js';
 import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
@@ -32,6 +32,8 @@ export interface JobsOptions extends DeliveryJobOptions {
   tickets: TicketService;
   /** The policy applied to a Slack person: a job that posts checks the rights of whom it posts for. */
   access: AccessService;
+  /** The digests' figures (the same service the listeners use). */
+  digests: DigestService;
   pollIntervalMs: number;
   /** Benchmarks run time faster: the jobs' own delays (settling, gaps, webhook health) are divided by it. */
   timeScale?: number;
@@ -137,7 +139,7 @@ export function startJobs(o: JobsOptions): Jobs {
   // Daily digests: every minute, what is due is sent (once per schedule and day, across replicas).
   const digests = new DigestJob({
     store: o.store,
-    digests: new DigestService(o.platform, o.store),
+    digests: o.digests,
     slack,
     publisher: o.publisher,
     logger: o.logger.child({ job: 'digest' }),

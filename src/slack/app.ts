@@ -1,25 +1,14 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
-import type { DoctorReport } from '../doctor/doctor.js';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
-import type { PlatformClient } from '../platform/client.js';
-import { AccessService } from '../services/access.js';
-import { ConferenceService } from '../services/conferences.js';
-import { DigestService } from '../services/digest.js';
-import { DigestScheduleService } from '../services/digest-schedules.js';
-import { IdentityService } from '../services/identity.js';
-import { SubscriptionService } from '../services/subscriptions.js';
-import { TicketService } from '../services/tickets.js';
 import type { CheckState, ReadinessReport } from '../startup/readiness.js';
-import type { Store } from '../store/store.js';
 import { registerActions } from './actions/index.js';
 import { clipCommandText } from './clip-command-text.js';
 import { registerCommands } from './commands/index.js';
 import type { Deps } from './deps.js';
 import { registerEvents } from './events/index.js';
-import { SlackPublisher } from './publisher.js';
 import { guardReceiver } from './receiver-guard.js';
 import { registerErrorHandler } from './route.js';
 import { registerShortcuts } from './shortcuts/index.js';
@@ -41,25 +30,14 @@ export interface SlackAppOptions {
    * does not keep a failed call's answer for the process's life).
    */
   botIdentity?: { botId: string; botUserId: string } | undefined;
-  platform: PlatformClient;
-  /** What survives a restart: ticket cards, subscriptions… */
-  store: Store;
+  /** The services, the publisher and the rest the listeners use, built once by the composition root. */
+  deps: Deps;
   /** Extra HTTP routes on the same server (the platform's webhooks). */
   routes?: { path: string; method: string[]; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
-  /** The clock (tests move it). */
-  now?: () => Date;
-  /** Runs the doctor for `/conference admin doctor` (the composition root knows the configuration). */
-  doctor?: () => Promise<DoctorReport>;
 }
 
 export interface SlackApp {
   app: App;
-  /** The ticket use cases, shared with the background jobs. */
-  tickets: TicketService;
-  /** The policy applied to Slack people, shared with the jobs that post on someone's behalf. */
-  access: AccessService;
-  /** The one writer of ticket cards and thread lines, shared with the jobs (their Slack port). */
-  publisher: SlackPublisher;
   /** Whether Slack can reach the bot: Socket Mode, the socket is connected; HTTP mode, always (auth.test passed at start). */
   connection(): CheckState;
   /** Starts the transport; resolves with the HTTP port (HTTP mode or health routes in Socket Mode). */
@@ -119,31 +97,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
   });
   app.use(clipCommandText(options.logger));
-  const identity = new IdentityService(app.client, options.platform);
-  const access = new AccessService(identity);
-  const now = options.now ?? (() => new Date());
-  const tickets = new TicketService(options.platform, identity, access);
-  const publisher = new SlackPublisher({
-    slack: app.client,
-    store: options.store,
-    tickets,
-    logger: options.logger.child({ component: 'publisher' }),
-  });
-  const deps: Deps = {
-    identity,
-    access,
-    conferences: new ConferenceService(options.platform, identity, access, now),
-    tickets,
-    logger: options.logger,
-    now,
-    schedules: new DigestScheduleService(options.store, now),
-    digests: new DigestService(options.platform, options.store),
-    doctor: options.doctor,
-    waitMs: () => options.platform.estimateWaitMs('interactive'),
-    store: options.store,
-    subscriptions: new SubscriptionService(options.store),
-    publisher,
-  };
+  const { deps } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).
   registerErrorHandler(app, options.logger);
   // One registrar per Slack surface (the starter template's `listeners/<surface>/index.ts`).
@@ -155,9 +109,6 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
 
   return {
     app,
-    tickets,
-    access,
-    publisher,
     connection: () => (socket ? socketState : { ok: true }),
     async start() {
       const started = (await app.start(options.port)) as unknown;

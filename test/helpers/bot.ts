@@ -2,15 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { type Confdesk, createConfdesk } from '../../src/confdesk.js';
 import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
-import { startDelivery, startJobs } from '../../src/jobs/start-jobs.js';
-import { webhookHandler } from '../../src/jobs/webhook-receiver.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
-import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import type { SlackApp } from '../../src/slack/app.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { type PlatformFixture, startPlatform } from './platform.js';
 import { sendCommand, slackSignature } from './slack-requests.js';
@@ -36,6 +35,8 @@ export interface BotFixture {
   platform: PlatformFixture;
   slack: SlackDouble;
   bot: SlackApp;
+  /** The whole bot as main.ts assembles it (services, publisher, jobs). */
+  confdesk: Confdesk;
   /** The bot's store (an embedded one in a temp dir). */
   store: Store;
   url: string;
@@ -72,77 +73,51 @@ export async function startBot(
     slack.addUser({ id: p.id, tz: p.tz, ...(p.email ? { email: p.email } : {}) });
   const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-bot-'));
   const store = await openStore({ dataDir });
-  let jobs: ReturnType<typeof startJobs> | undefined;
-  const routes = options.webhookSecret
-    ? [
-        {
-          path: '/webhooks/platform',
-          method: ['POST'],
-          handler: webhookHandler({
-            secret: options.webhookSecret,
-            header: 'X-Webhook-Secret',
-            logger: createLogger('silent'),
-            onTicket: async (id) => jobs?.onWebhook(id),
-            store,
-            findings: platform.client.findings,
+  const confdesk = createConfdesk({
+    slack: {
+      botToken: 'xoxb-e2e',
+      signingSecret: secret,
+      apiUrl: slack.apiUrl,
+      port: 0,
+      // The doctor as main wires it: this fixture's configuration, client and store.
+      doctor: () =>
+        runDoctor({
+          config: loadConfig({
+            SLACK_BOT_TOKEN: 'xoxb-e2e',
+            SLACK_SIGNING_SECRET: secret,
+            SLACK_API_URL: slack.apiUrl,
+            PLATFORM_URL: platform.sim.url,
+            PLATFORM_TOKEN: platform.sim.adminToken,
+            DATA_DIR: dataDir,
+            ...(options.webhookSecret ? { PLATFORM_WEBHOOK_SECRET: options.webhookSecret } : {}),
           }),
-        },
-      ]
-    : [];
-  const bot = createSlackApp({
-    botToken: 'xoxb-e2e',
-    signingSecret: secret,
-    apiUrl: slack.apiUrl,
-    port: 0,
-    logger: options.logger ?? createLogger('silent'),
+          platform: {
+            baseUrl: platform.client.baseUrl,
+            credentials: options.client?.credentials ?? { kind: 'token', token: platform.sim.adminToken },
+            simulator: false,
+            findings: platform.client.findings,
+            budget: platform.client.budget,
+          },
+          store: () => store.inspect(),
+        }),
+    },
     platform: platform.client,
     store,
-    routes,
+    logger: options.logger ?? createLogger('silent'),
     now: () => botNow,
-    // The doctor as the composition root wires it: this fixture's configuration, client and store.
-    doctor: () =>
-      runDoctor({
-        config: loadConfig({
-          SLACK_BOT_TOKEN: 'xoxb-e2e',
-          SLACK_SIGNING_SECRET: secret,
-          SLACK_API_URL: slack.apiUrl,
-          PLATFORM_URL: platform.sim.url,
-          PLATFORM_TOKEN: platform.sim.adminToken,
-          DATA_DIR: dataDir,
-          ...(options.webhookSecret ? { PLATFORM_WEBHOOK_SECRET: options.webhookSecret } : {}),
-        }),
-        platform: {
-          baseUrl: platform.client.baseUrl,
-          credentials: options.client?.credentials ?? { kind: 'token', token: platform.sim.adminToken },
-          simulator: false,
-          findings: platform.client.findings,
-          budget: platform.client.budget,
-        },
-        store: () => store.inspect(),
-      }),
+    webhook: options.webhookSecret
+      ? { secret: options.webhookSecret, header: 'X-Webhook-Secret' }
+      : undefined,
+    // Delivery runs as in production (people's thread lines go through the outbox); the poller only
+    // when a test asks for it.
+    jobs: {
+      deliverEveryMs: 50,
+      paceMs: 20,
+      ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+    },
   });
-  const url = `http://127.0.0.1:${await bot.start()}`;
-  const jobOptions = {
-    store,
-    publisher: bot.publisher,
-    logger: createLogger('silent'),
-    slack: { token: 'xoxb-e2e', apiUrl: slack.apiUrl },
-    deliverEveryMs: 50,
-    paceMs: 20,
-  };
-  // Without polling, delivery still runs as in production: the thread lines of people's actions go
-  // through the outbox.
-  const delivery = options.pollIntervalMs === undefined ? startDelivery(jobOptions) : undefined;
-  jobs =
-    options.pollIntervalMs === undefined
-      ? undefined
-      : startJobs({
-          ...jobOptions,
-          platform: platform.client,
-          tickets: bot.tickets,
-          access: bot.access,
-          pollIntervalMs: options.pollIntervalMs,
-        });
+  const bot = confdesk.slack;
+  const url = `http://127.0.0.1:${await confdesk.start()}`;
   const parse = async (res: Response) => {
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
@@ -164,6 +139,7 @@ export async function startBot(
     platform,
     slack,
     bot,
+    confdesk,
     store,
     url,
     async command(text, as = people.admin.id, channel = 'C1', name = '/conference') {
@@ -197,9 +173,7 @@ export async function startBot(
       return post(JSON.stringify(body), 'application/json');
     },
     async close() {
-      await jobs?.stop();
-      await delivery?.stop();
-      await bot.stop();
+      await confdesk.stop();
       await slack.stop();
       await platform.close();
       await store.close();

@@ -2,16 +2,16 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Confdesk, createConfdesk } from '../../src/confdesk.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 import { sendCommand } from '../helpers/slack-requests.js';
 
 const secret = 'test-signing-secret';
 let slack: SlackDouble;
-let bot: SlackApp;
+let bot: Confdesk;
 let url: string;
 let platform: PlatformFixture;
 
@@ -21,11 +21,8 @@ beforeAll(async () => {
   store = await openStore({ dataDir: mkdtempSync(join(tmpdir(), 'confdesk-receiver-')) });
   platform = await startPlatform();
   slack = await new SlackDouble().start();
-  bot = createSlackApp({
-    botToken: 'xoxb-test',
-    signingSecret: secret,
-    apiUrl: slack.apiUrl,
-    port: 0,
+  bot = createConfdesk({
+    slack: { botToken: 'xoxb-test', signingSecret: secret, apiUrl: slack.apiUrl, port: 0 },
     logger: createLogger('silent'),
     platform: platform.client,
     store,

@@ -4,11 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createConfdesk } from '../../src/confdesk.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.js';
 import { createSimulator, type Simulator } from '../../src/sim/server.js';
-import { createSlackApp, type SlackApp } from '../../src/slack/app.js';
+import type { SlackApp } from '../../src/slack/app.js';
 import { checkPlatform } from '../../src/startup/checks.js';
 import { PlatformReadiness, Readiness } from '../../src/startup/readiness.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -64,17 +65,20 @@ async function startReadyBot(platformPort: number, token = adminToken) {
     .add('platform', () => platformReady.state())
     .add('slack', () => bot?.connection() ?? { ok: false })
     .add('store', () => ({ ok: true }));
-  bot = createSlackApp({
-    botToken: 'xoxb-ready',
-    signingSecret: 's',
-    apiUrl: slack.apiUrl,
-    port: 0,
+  const confdesk = createConfdesk({
+    slack: {
+      botToken: 'xoxb-ready',
+      signingSecret: 's',
+      apiUrl: slack.apiUrl,
+      port: 0,
+      readiness: () => readiness.report(),
+    },
     logger,
     platform,
     store,
-    readiness: () => readiness.report(),
   });
-  const url = `http://127.0.0.1:${await bot.start()}`;
+  bot = confdesk.slack;
+  const url = `http://127.0.0.1:${await confdesk.start()}`;
   cleanups.push(async () => {
     platformReady.stop();
     await bot?.stop();

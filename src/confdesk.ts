@@ -1,0 +1,142 @@
+import { WebClient } from '@slack/web-api';
+import type { DoctorReport } from './doctor/doctor.js';
+import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/start-jobs.js';
+import { webhookHandler } from './jobs/webhook-receiver.js';
+import type { Logger } from './observability/logger.js';
+import type { PlatformClient } from './platform/client.js';
+import { AccessService } from './services/access.js';
+import { ConferenceService } from './services/conferences.js';
+import { DigestService } from './services/digest.js';
+import { DigestScheduleService } from './services/digest-schedules.js';
+import { IdentityService } from './services/identity.js';
+import { SubscriptionService } from './services/subscriptions.js';
+import { TicketService } from './services/tickets.js';
+import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
+import type { Deps } from './slack/deps.js';
+import { SlackPublisher } from './slack/publisher.js';
+import type { Store } from './store/store.js';
+
+/*
+ * The composition root: how the house is assembled, in one place. `main.ts`, the test helpers and the
+ * benchmarks all call `createConfdesk`, so what the tests exercise is what production runs.
+ */
+
+export interface ConfdeskOptions {
+  /** Slack's side: the transport (Socket Mode or HTTP), its credentials, readiness, doctor. */
+  slack: Omit<SlackAppOptions, 'deps' | 'routes' | 'logger'> & {
+    /** Runs the doctor for `/conference admin doctor` (the caller knows the configuration). */
+    doctor?: (() => Promise<DoctorReport>) | undefined;
+  };
+  platform: PlatformClient;
+  store: Store;
+  logger: Logger;
+  /** Set: `POST /webhooks/platform` accepts the platform's deliveries carrying `secret` in `header`. */
+  webhook?: { secret: string; header: string } | undefined;
+  /**
+   * Set: the background jobs (poller, delivery, digests) start with the app; without a
+   * `pollIntervalMs`, only delivery (tests that drive the platform's changes themselves).
+   */
+  jobs?:
+    | (Partial<Pick<JobsOptions, 'pollIntervalMs'>> &
+        Pick<JobsOptions, 'deliverEveryMs' | 'paceMs' | 'timeScale'>)
+    | undefined;
+  /** The clock (tests move it). */
+  now?: () => Date;
+}
+
+export interface Confdesk {
+  /** The use cases and the publisher, built once; the listeners and the jobs share them. */
+  deps: Deps;
+  slack: SlackApp;
+  /** The running jobs (after `start`, when `jobs` was given). */
+  jobs(): Jobs | undefined;
+  /** Starts Slack's transport, then the jobs; resolves with the HTTP port. */
+  start(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/** Builds the services, the publisher, the Bolt app, the webhook route and (on start) the jobs, once each. */
+export function createConfdesk(o: ConfdeskOptions): Confdesk {
+  const now = o.now ?? (() => new Date());
+  const { botToken, apiUrl } = o.slack;
+  // The services' and the publisher's own Web API client (Bolt's listeners use Bolt's).
+  const web = new WebClient(botToken, apiUrl ? { slackApiUrl: apiUrl } : {});
+  const identity = new IdentityService(web, o.platform);
+  const access = new AccessService(identity);
+  const tickets = new TicketService(o.platform, identity, access);
+  const publisher = new SlackPublisher({
+    slack: web,
+    store: o.store,
+    tickets,
+    logger: o.logger.child({ component: 'publisher' }),
+  });
+  const deps: Deps = {
+    identity,
+    access,
+    tickets,
+    conferences: new ConferenceService(o.platform, identity, access, now),
+    digests: new DigestService(o.platform, o.store),
+    schedules: new DigestScheduleService(o.store, now),
+    subscriptions: new SubscriptionService(o.store),
+    publisher,
+    store: o.store,
+    logger: o.logger,
+    now,
+    doctor: o.slack.doctor,
+    waitMs: () => o.platform.estimateWaitMs('interactive'),
+  };
+
+  let jobs: Jobs | undefined;
+  let delivery: { stop(): Promise<void> } | undefined;
+  const routes = o.webhook
+    ? [
+        {
+          path: '/webhooks/platform',
+          method: ['POST'],
+          handler: webhookHandler({
+            ...o.webhook,
+            logger: o.logger.child({ component: 'webhooks' }),
+            // Webhooks ask the poller to look at one ticket at once (before the jobs start: the next scan).
+            onTicket: async (id) => jobs?.onWebhook(id),
+            store: o.store,
+            findings: o.platform.findings,
+          }),
+        },
+      ]
+    : [];
+  const slack = createSlackApp({ ...o.slack, logger: o.logger, deps, routes });
+
+  return {
+    deps,
+    slack,
+    jobs: () => jobs,
+    async start() {
+      const port = await slack.start();
+      if (!o.jobs) return port;
+      const { pollIntervalMs, ...rest } = o.jobs;
+      const common = {
+        ...rest,
+        store: o.store,
+        publisher,
+        logger: o.logger,
+        slack: { token: botToken, apiUrl },
+      };
+      if (pollIntervalMs === undefined) delivery = startDelivery(common);
+      else
+        jobs = startJobs({
+          ...common,
+          pollIntervalMs,
+          platform: o.platform,
+          tickets,
+          access,
+          digests: deps.digests,
+        });
+      return port;
+    },
+    async stop() {
+      await slack.stop();
+      await jobs?.stop();
+      await delivery?.stop();
+    },
+  };
+}
