@@ -7,7 +7,7 @@ import { App } from '@slack/bolt';
 const app = new App({
   token: 'xoxb-bench',
   signingSecret: process.env.SLACK_SIGNING_SECRET ?? '',
-  clientOptions: { slackApiUrl: process.env.SLACK_API_URL },
+  clientOptions: process.env.SLACK_API_URL === undefined ? {} : { slackApiUrl: process.env.SLACK_API_URL },
   port: Number(process.env.PORT),
   logLevel: 'error' as never,
 });

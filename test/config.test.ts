@@ -68,6 +68,7 @@ describe('loadConfig', () => {
       } catch (e) {
         return e as ConfigError;
       }
+      return undefined;
     })();
     expect(error?.problems.join()).toContain('DATABASE_URL: expected a postgres:// URL');
     expect(error?.problems.join()).not.toContain('secret');

@@ -143,12 +143,12 @@ export function buildTicketForm(o: TicketFormOptions): ModalView {
 /** The edit form: the fields a ticket update changes (agent, state, reference, description, subject, group). */
 export function buildTicketEditForm(o: {
   values: {
-    subject?: string;
-    description?: string;
-    reference?: string;
-    state?: string;
-    agent?: string;
-    groupId?: string;
+    subject?: string | undefined;
+    description?: string | undefined;
+    reference?: string | undefined;
+    state?: string | undefined;
+    agent?: string | undefined;
+    groupId?: string | undefined;
   };
   choices: TicketFormChoices;
   metadata: string;

@@ -141,24 +141,23 @@ describe('the duration parser (property-based)', () => {
   });
 });
 
-const request = fc.record({
-  participants: fc.uniqueArray(
-    fc.oneof(
-      fc.emailAddress().filter((e) => /^[a-z0-9._-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(e)),
-      fc.integer({ min: 1_000_000, max: 99_999_999_999 }).map((n) => `+${n}`),
+const request = fc.record(
+  {
+    participants: fc.uniqueArray(
+      fc.oneof(
+        fc.emailAddress().filter((e) => /^[a-z0-9._-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(e)),
+        fc.integer({ min: 1_000_000, max: 99_999_999_999 }).map((n) => `+${n}`),
+      ),
+      { maxLength: 4 },
     ),
-    { maxLength: 4 },
-  ),
-  mentions: fc.uniqueArray(fc.stringMatching(/^U[A-Z0-9]{8}$/), { maxLength: 3 }),
-  when: fc.option(
-    fc.constantFrom('now', 'tomorrow 3pm', 'in 2h', 'mon 09:30', '2026-12-01 14:00', 'fri at 10:15am'),
-    {
-      nil: undefined,
-    },
-  ),
-  duration: fc.option(fc.integer({ min: 1, max: 7 * 24 * 60 }), { nil: undefined }),
-  name: fc.option(fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .:'()-]{0,40}[A-Za-z0-9)]$/), { nil: undefined }),
-});
+    mentions: fc.uniqueArray(fc.stringMatching(/^U[A-Z0-9]{8}$/), { maxLength: 3 }),
+    // Absent, not undefined, like the parser's own output: the three are sometimes left out.
+    when: fc.constantFrom('now', 'tomorrow 3pm', 'in 2h', 'mon 09:30', '2026-12-01 14:00', 'fri at 10:15am'),
+    duration: fc.integer({ min: 1, max: 7 * 24 * 60 }),
+    name: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 .:'()-]{0,40}[A-Za-z0-9)]$/),
+  },
+  { requiredKeys: ['participants', 'mentions'] },
+);
 
 describe('the /conference text parser (property-based)', () => {
   it('never throws, and parsing its own writing of a parse gives the same parse', () => {
@@ -176,9 +175,8 @@ describe('the /conference text parser (property-based)', () => {
   it('round-trips every request it can write: participants, mentions, time, duration, name', () => {
     fc.assert(
       fc.property(request, (req) => {
-        const clean = Object.fromEntries(Object.entries(req).filter(([, v]) => v !== undefined));
         const parsed = parseConferenceRequest(formatConferenceRequest({ ...req, unknown: [], problems: [] }));
-        expect(parsed).toEqual({ ...clean, unknown: [], problems: [] });
+        expect(parsed).toEqual({ ...req, unknown: [], problems: [] });
         expect(isCompleteRequest(parsed)).toBe(
           req.participants.length + req.mentions.length > 0 && req.when !== undefined,
         );

@@ -31,7 +31,8 @@ describe('the poller against a platform that refuses the order', () => {
       const url = new URL(req.url ?? '/', 'http://front');
       if (url.pathname === '/api/v3/tickets' && url.searchParams.has('orderby')) {
         res.writeHead(400, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ error: 'Parameter orderby: unknown parameter' }));
+        res.end(JSON.stringify({ error: 'Parameter orderby: unknown parameter' }));
+        return;
       }
       const answer = await fetch(`${sim.url}${req.url}`, {
         method: req.method ?? 'GET',

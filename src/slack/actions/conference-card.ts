@@ -99,7 +99,10 @@ export function registerConferenceActions(routes: ActionRoutes, deps: Conference
       const loading = deps.conferences.forEditing(user, conferenceId);
       const early = await within(loading, gateMs);
       if (early && 'error' in early) throw early.error;
-      if (early) return client.views.open({ trigger_id: triggerId, view: form(early.value) });
+      if (early) {
+        await client.views.open({ trigger_id: triggerId, view: form(early.value) });
+        return;
+      }
       const opened = await client.views.open({
         trigger_id: triggerId,
         view: buildWorkingView(

@@ -45,7 +45,11 @@ export async function ticketOfCard(
  * first; refusals are ephemeral and leave the card unchanged.
  */
 export function registerTicketActions(routes: ActionRoutes, deps: TicketDeps): void {
-  const render = async (user: string, place: { channel?: string; ts?: string }, ticketId: string) => {
+  const render = async (
+    user: string,
+    place: { channel?: string | undefined; ts?: string | undefined },
+    ticketId: string,
+  ) => {
     const ticket = await deps.tickets.forAction(user, ticketId, 'ticket.see');
     if (place.channel && place.ts)
       await deps.publisher.showCard({ channel: place.channel, ts: place.ts }, ticket);

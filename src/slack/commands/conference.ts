@@ -133,7 +133,10 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
         if (cmd.args === '' || /^edit\b/i.test(cmd.args))
           return later(async () => {
             const view = await digestFormFor(deps, cmd.args.replace(/^edit\s*/i, ''), { user, channel });
-            if (typeof view === 'string') return respond({ response_type: 'ephemeral', text: view });
+            if (typeof view === 'string') {
+              await respond({ response_type: 'ephemeral', text: view });
+              return;
+            }
             await client.views.open({ trigger_id: command.trigger_id, view });
           });
         return later(async () => {
@@ -151,12 +154,14 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
         await ack(working('Working through the doctor’s checks'));
         return later(async () => {
           await deps.access.require(user, 'admin.doctor');
-          if (!deps.doctor)
-            return respond({
+          if (!deps.doctor) {
+            await respond({
               response_type: 'ephemeral',
               replace_original: true,
               text: 'The doctor is not available in this process: run `npm run doctor` beside the bot.',
             });
+            return;
+          }
           const report = await deps.doctor();
           await respond({ response_type: 'ephemeral', replace_original: true, ...buildDoctorReport(report) });
         });
