@@ -30,8 +30,8 @@ export type SlackChange =
 
 export interface PublisherOptions {
   /**
-   * The Web API client for cards (Bolt's own: chat.update is idempotent, so its retries are safe; a
-   * card post is a person's request, answered at once). Thread lines never go through it: they go
+   * The Web API client for cards (a retrying one: chat.update is idempotent, so its retries are
+   * safe; a card post is a person's request, answered at once). Thread lines never go through it: they go
    * through the outbox, whose delivery client never retries blindly.
    */
   slack: WebClient;
