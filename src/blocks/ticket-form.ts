@@ -1,5 +1,5 @@
 import type { ModalView, StaticSelect } from '@slack/types';
-import type { TicketFormChoices, TicketFormValues } from '../domain/ticket.js';
+import type { TicketEdit, TicketFormChoices, TicketFormValues } from '../domain/ticket.js';
 import { ticketStates } from '../platform/schemas.js';
 import { languages } from './conference-form.js';
 import { ids } from './ids.js';
@@ -142,14 +142,7 @@ export function buildTicketForm(o: TicketFormOptions): ModalView {
 
 /** The edit form: the fields a ticket update changes (agent, state, reference, description, subject, group). */
 export function buildTicketEditForm(o: {
-  values: {
-    subject?: string | undefined;
-    description?: string | undefined;
-    reference?: string | undefined;
-    state?: string | undefined;
-    agent?: string | undefined;
-    groupId?: string | undefined;
-  };
+  values: TicketEdit;
   choices: TicketFormChoices;
   metadata: string;
   notices?: LegacyText[];
