@@ -2,12 +2,12 @@ import type { Config, PlatformCredentials } from '../config/config.js';
 import { missingSlackSettings } from '../config/config.js';
 import type { FindingsSnapshot, PlatformFindings } from '../platform/findings.js';
 import type { RateBudget } from '../platform/rate-budget.js';
+import { checkSlack } from '../startup/checks.js';
 import type { StoreInspection } from '../store/store.js';
 import { guessChecks } from './guesses.js';
 import { type ManifestFacts, readManifest } from './manifest.js';
 import { answerText, maxPlatformRequests, PlatformProbe, type ProbeAnswer } from './platform-probe.js';
 import { type Check, type CheckStatus, type DoctorReport, Report, type Section } from './report.js';
-import { slackAuthTest } from './slack-probe.js';
 
 export type { Check, CheckStatus, DoctorReport, Section };
 
@@ -121,30 +121,25 @@ function configurationChecks(r: Report, ctx: DoctorContext) {
 async function slackChecks(r: Report, config: Config, manifest: ManifestFacts) {
   const token = config.slack.botToken;
   if (token) {
-    const auth = await slackAuthTest(token, config.slack.apiUrl);
-    if (auth.kind === 'unreachable')
-      r.add(
-        'slack',
-        'bot token',
-        'blocking',
-        `cannot reach the Slack Web API (${auth.reason}) at ${config.slack.apiUrl ?? 'https://slack.com/api/'}: check the network${config.slack.apiUrl ? ' and SLACK_API_URL' : ''}`,
-      );
-    else if (auth.kind === 'refused')
-      r.add(
-        'slack',
-        'bot token',
-        'blocking',
-        `Slack refused SLACK_BOT_TOKEN (${auth.error}): copy the Bot User OAuth Token (xoxb-…) again from your app's OAuth & Permissions page; reinstall the app if it was revoked or uninstalled`,
-      );
-    else {
+    // The same auth.test as the bot's start-up check; its answer also carries the scopes granted.
+    const auth = await checkSlack({ token, apiUrl: config.slack.apiUrl });
+    if (auth.ok) {
+      const { team, teamId, botUser, botUserId } = auth.info;
       r.add(
         'slack',
         'bot token',
         'ok',
-        `valid: workspace ${auth.team} (${auth.teamId}), bot user @${auth.user} (${auth.userId})`,
+        `valid: workspace ${team} (${teamId}), bot user @${botUser} (${botUserId})`,
       );
-      scopeChecks(r, auth.scopes, manifest);
-    }
+      scopeChecks(r, auth.info.scopes, manifest);
+    } else if (auth.refusal)
+      r.add(
+        'slack',
+        'bot token',
+        'blocking',
+        `Slack refused SLACK_BOT_TOKEN (${auth.refusal}): copy the Bot User OAuth Token (xoxb-…) again from your app's OAuth & Permissions page; reinstall the app if it was revoked or uninstalled`,
+      );
+    else r.add('slack', 'bot token', 'blocking', auth.problem);
   }
   if (config.slack.appToken)
     r.add(

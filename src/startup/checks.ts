@@ -63,8 +63,12 @@ const quiet = {
 export interface SlackIdentity {
   team: string | undefined;
   teamId: string | undefined;
+  /** The bot user's name and id. */
+  botUser: string | undefined;
   botUserId: string | undefined;
   botId: string | undefined;
+  /** The scopes granted, from the answer's `x-oauth-scopes` header (undefined when Slack sent none). */
+  scopes: string[] | undefined;
 }
 
 /**
@@ -76,7 +80,7 @@ export async function checkSlack(options: {
   /** SLACK_API_URL when set (a Slack double, a proxy). */
   apiUrl?: string | undefined;
   timeoutMs?: number;
-}): Promise<CheckResult<SlackIdentity>> {
+}): Promise<CheckResult<SlackIdentity> & { refusal?: string }> {
   const clientOptions: WebClientOptions = {
     // A start-up check answers in seconds, not after the WebClient's default half-hour of retries.
     retryConfig: { retries: 1, factor: 1, minTimeout: 500, maxTimeout: 500 },
@@ -91,12 +95,19 @@ export async function checkSlack(options: {
       info: {
         team: answer.team,
         teamId: answer.team_id,
+        botUser: answer.user,
         botUserId: answer.user_id,
         botId: answer.bot_id,
+        scopes: answer.response_metadata?.scopes,
       },
     };
   } catch (error) {
-    return { ok: false, problem: slackProblem(error, options.apiUrl) };
+    // `refusal`: Slack's own error code when it answered and refused (invalid_auth, token_revoked…).
+    const refusal =
+      (error as { code?: string; data?: { error?: string } }).code === 'slack_webapi_platform_error'
+        ? (error as { data?: { error?: string } }).data?.error
+        : undefined;
+    return { ok: false, problem: slackProblem(error, options.apiUrl), ...(refusal ? { refusal } : {}) };
   }
 }
 
