@@ -11,7 +11,7 @@ import { afterAck, requestLog } from '../route.js';
 import { openTicketForm } from '../views/ticket-form.js';
 import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 
-/** Usage of `/ticket` (the parts built so far). */
+/** Usage of `/ticket`. */
 export const ticketUsage = [
   '*`/ticket`* — remote-assistance tickets',
   '• `/ticket` opens the form; `/ticket new jane.doe@example.com +33612345678 Router does not boot` prefills it',
