@@ -43,13 +43,45 @@ afterAll(async () => {
 });
 
 describe('npm start', () => {
-  it('without Slack credentials, exits naming each missing variable and where to get it', async () => {
-    const child = runBot({});
+  it('without Slack credentials, starts the playground: says so with its URL, serves the page, stops on SIGTERM', async () => {
+    const child = runBot({ PORT: '0' });
+    const out = collect(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setInterval(() => {
+        const m = /Playground: open (http:\/\/127\.0\.0\.1:\d+) — no Slack credentials are set/.exec(
+          out.text,
+        );
+        if (m?.[1]) {
+          clearInterval(timer);
+          resolve(m[1]);
+        }
+      }, 50);
+      child.on('exit', () => {
+        clearInterval(timer);
+        reject(new Error(out.text));
+      });
+    });
+    expect(out.text).toContain('set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET to connect to Slack');
+    expect(out.text).toContain('built-in platform simulator');
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="app"></div>');
+    expect((await fetch(`${url}/app.js`)).status).toBe(200);
+    const state = (await (await fetch(`${url}/api/state?as=UADMIN`)).json()) as { people: { id: string }[] };
+    expect(state.people.map((p) => p.id)).toContain('UALICE');
+    child.kill('SIGTERM');
+    expect(await exited(child)).toBe(0);
+  });
+
+  it('without Slack credentials nor the development dependencies, exits 1 saying what to do', async () => {
+    const child = runBot({ PORT: '0', NODE_OPTIONS: '--import ./test/fixtures/no-dev-deps.mjs' });
     const out = collect(child);
     expect(await exited(child)).toBe(1);
-    expect(out.text).toContain('SLACK_BOT_TOKEN');
-    expect(out.text).toContain('SLACK_SIGNING_SECRET');
-    expect(out.text).toContain('manifest.yml');
+    expect(out.text).toContain(
+      'the playground (what starts without Slack credentials) needs the development dependencies: run npm ci',
+    );
+    expect(out.text).toContain('set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET');
+    noStack(out.text);
   });
 
   it('with credentials, starts the built-in simulator and the Slack app, then stops cleanly on SIGTERM', async () => {

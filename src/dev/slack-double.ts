@@ -21,6 +21,55 @@ export interface SlackMessage {
   thread_ts: string | undefined;
   metadata: unknown;
   user: string | undefined;
+  /** Set once `chat.update` changed it (Slack shows "(edited)"). */
+  edited?: boolean;
+  /** The files of a `files.completeUploadExternal` post, as Slack shows them under the message. */
+  files?: SlackFile[];
+}
+
+/** A file attached to a message. */
+export interface SlackFile {
+  id: string;
+  name: string;
+  title?: string;
+  size: number;
+  mimetype: string;
+}
+
+/**
+ * A message only one person sees ("Only visible to you"): from `chat.postEphemeral`, or an answer to
+ * a response_url that was not posted `in_channel`.
+ */
+export interface SlackEphemeral {
+  id: string;
+  user: string;
+  channel: string;
+  ts: string;
+  thread_ts: string | undefined;
+  text: string | undefined;
+  blocks: unknown[] | undefined;
+}
+
+/** One modal of a person's stack, with the inline errors a submission's `response_action: errors` set. */
+export interface SlackModal {
+  id: string;
+  view: Record<string, unknown>;
+  errors?: Record<string, string>;
+}
+
+/**
+ * What a response_url answers to: a message (replace/delete_original act on it), and, when known,
+ * the person who made the request, so its other answers reach that person as Slack does.
+ */
+interface ResponseTarget {
+  channel: string;
+  ts?: string | undefined;
+  user?: string | undefined;
+  thread_ts?: string | undefined;
+  /** The ephemeral the request came from (a click on it), or a command's latest private answer. */
+  ephemeral?: string | undefined;
+  /** A slash command's: its latest private answer is the "original" later answers act on. */
+  command?: boolean | undefined;
 }
 
 export interface SlackUserRecord {
@@ -54,6 +103,8 @@ export class SlackDouble {
   readonly messages: SlackMessage[] = [];
   readonly responses: { path: string; body: Record<string, unknown> }[] = [];
   readonly users = new Map<string, SlackUserRecord>();
+  /** Channel names by id (conversations.info); an unnamed channel is called after its id. */
+  readonly channelNames = new Map<string, string>();
   /** Channels the bot is not in: posting there answers `not_in_channel`. */
   readonly notInChannel = new Set<string>();
   readonly views = new Map<string, { id: string; view: Record<string, unknown> }>();
@@ -65,7 +116,20 @@ export class SlackDouble {
    */
   readonly violations: { method: string; problems: string[] }[] = [];
   /** response_urls tied to a channel message, so replace_original/delete_original act on it. */
-  private readonly responseTargets = new Map<string, { channel: string; ts: string }>();
+  private readonly responseTargets = new Map<string, ResponseTarget>();
+  /** Private messages, each for one person. */
+  readonly ephemerals: SlackEphemeral[] = [];
+  /** Each person's open modals, bottom first: view ids into `views`. */
+  readonly modalStacks = new Map<string, string[]>();
+  /** Inline errors shown under a modal's inputs, by view id. */
+  readonly viewErrors = new Map<string, Record<string, string>>();
+  /** Each person's App Home as last published (`views.publish`). */
+  readonly homes = new Map<string, Record<string, unknown>>();
+  /** Who each trigger_id belongs to: `views.open`/`push` put the modal in that person's stack. */
+  private readonly triggers = new Map<string, string>();
+  /** Bumped on every change of what a person would see (messages, ephemerals, views, homes). */
+  version = 0;
+  private readonly listeners = new Set<(version: number) => void>();
   /**
    * The bot token's scopes, sent in `x-oauth-scopes` with every Web API answer as Slack does: those
    * of manifest.yml (the app as installed from it) unless a test narrows them.
@@ -107,6 +171,98 @@ export class SlackDouble {
     const id = randomBytes(4).toString('hex');
     this.responseTargets.set(id, { channel, ts });
     return this.responseUrl(id);
+  }
+
+  /**
+   * A response_url for a request made by `user` (a command, a click, a message shortcut): answers
+   * reach that person privately unless posted `in_channel`; replace/delete_original act on the
+   * message `ts`, or on the ephemeral `ephemeral` the request came from.
+   */
+  responseUrlForUser(target: ResponseTarget & { user: string }): string {
+    const id = randomBytes(6).toString('hex');
+    this.responseTargets.set(id, { ...target });
+    return this.responseUrl(id);
+  }
+
+  /** Ties a trigger_id to the person whose gesture made it, as Slack does: their modals open for them. */
+  registerTrigger(triggerId: string, user: string): void {
+    this.triggers.set(triggerId, user);
+  }
+
+  /** Calls `listener` with the new version after each change; returns the unsubscribe. */
+  onChange(listener: (version: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A message a person writes in a channel (or a thread). */
+  postAsUser(user: string, channel: string, text: string, threadTs?: string): SlackMessage {
+    const message: SlackMessage = {
+      channel,
+      ts: this.nextTs(),
+      text,
+      blocks: undefined,
+      thread_ts: threadTs,
+      metadata: undefined,
+      user,
+    };
+    this.messages.push(message);
+    this.changed();
+    return message;
+  }
+
+  /**
+   * Applies a slash command's ack body as Slack does: `in_channel` posts in the channel, anything else
+   * is a private answer that later replace/delete_original posts to the command's response_url act on.
+   */
+  answerCommand(responseUrl: string, body: Record<string, unknown>): void {
+    const id = new URL(responseUrl).pathname.slice('/response/'.length);
+    this.respond(this.responseTargets.get(id), body);
+    this.changed();
+  }
+
+  /** `user`'s open modals, bottom first (the top one is shown). */
+  modals(user: string): SlackModal[] {
+    return (this.modalStacks.get(user) ?? []).flatMap((id) => {
+      const view = this.views.get(id)?.view;
+      const errors = this.viewErrors.get(id);
+      return view ? [{ id, view, ...(errors ? { errors } : {}) }] : [];
+    });
+  }
+
+  /** Closes a modal and those pushed over it (its Close button, an empty submission ack). */
+  closeModal(user: string, viewId: string): void {
+    const stack = this.modalStacks.get(user) ?? [];
+    const at = stack.indexOf(viewId);
+    if (at >= 0) stack.splice(at);
+    this.changed();
+  }
+
+  /** Closes every modal of `user` (`response_action: clear`). */
+  clearModals(user: string): void {
+    this.modalStacks.delete(user);
+    this.changed();
+  }
+
+  /** Puts a view on top of `user`'s stack (`response_action: push`); returns its id. */
+  pushModal(user: string, view: Record<string, unknown>): string {
+    const id = this.storeView(view);
+    this.modalStacks.set(user, [...(this.modalStacks.get(user) ?? []), id]);
+    this.changed();
+    return id;
+  }
+
+  /** Replaces a modal in place (`response_action: update`), its inline errors gone. */
+  replaceModal(viewId: string, view: Record<string, unknown>): void {
+    this.storeView(view, viewId);
+    this.changed();
+  }
+
+  /** Shows inline errors under a modal's inputs (`response_action: errors`); empty clears them. */
+  setModalErrors(viewId: string, errors: Record<string, string>): void {
+    if (Object.keys(errors).length) this.viewErrors.set(viewId, errors);
+    else this.viewErrors.delete(viewId);
+    this.changed();
   }
 
   addUser(user: Partial<SlackUserRecord> & { id: string; email?: string }): SlackUserRecord {
@@ -158,6 +314,70 @@ export class SlackDouble {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
+  private changed(): void {
+    this.version++;
+    for (const listener of this.listeners) {
+      try {
+        listener(this.version);
+      } catch {
+        // A listener's failure is its own: the double goes on answering.
+      }
+    }
+  }
+
+  /** Keeps a view under `id` (a new one when not given); a replaced view loses its inline errors. */
+  private storeView(view: Record<string, unknown>, id = `V${String(++this.seq).padStart(8, '0')}`): string {
+    this.views.set(id, { id, view: { ...view, id } });
+    this.viewErrors.delete(id);
+    return id;
+  }
+
+  /**
+   * A response_url answer for a request whose person is known: replace/delete_original act on the
+   * ephemeral it came from, `in_channel` posts in the channel, anything else is a new private answer.
+   */
+  private respond(target: ResponseTarget | undefined, body: Record<string, unknown>): void {
+    if (!target?.user) return;
+    const original = this.ephemerals.findIndex((e) => e.id === target.ephemeral);
+    if (original >= 0 && body.delete_original) {
+      this.ephemerals.splice(original, 1);
+      return;
+    }
+    const content = { text: body.text as string | undefined, blocks: body.blocks as unknown[] | undefined };
+    const kept = this.ephemerals[original];
+    if (kept && body.replace_original) {
+      Object.assign(kept, content);
+      return;
+    }
+    if (body.delete_original || (body.replace_original && target.ts)) return;
+    if (body.response_type === 'in_channel') {
+      this.messages.push({
+        channel: target.channel,
+        ts: this.nextTs(),
+        ...content,
+        thread_ts: target.thread_ts,
+        metadata: undefined,
+        user: this.botUserId,
+      });
+      return;
+    }
+    const ephemeral = this.addEphemeral(target.user, target.channel, target.thread_ts, content);
+    // A command's later answers replace or delete its latest private one, as in Slack.
+    if (target.command) target.ephemeral = ephemeral.id;
+  }
+
+  private addEphemeral(
+    user: string,
+    channel: string,
+    threadTs: string | undefined,
+    content: { text: string | undefined; blocks: unknown[] | undefined },
+  ): SlackEphemeral {
+    const ts = this.nextTs();
+    const ephemeral = { id: `E${ts.replace('.', '')}`, user, channel, ts, thread_ts: threadTs, ...content };
+    this.ephemerals.push(ephemeral);
+    return ephemeral;
+  }
+
   private nextTs(): string {
     this.seq++;
     return `${Math.floor(Date.now() / 1000)}.${String(this.seq).padStart(6, '0')}`;
@@ -182,7 +402,7 @@ export class SlackDouble {
       this.checkText('response_url', body);
       this.responses.push({ path: url.pathname, body });
       const target = this.responseTargets.get(url.pathname.slice('/response/'.length));
-      const i = target
+      const i = target?.ts
         ? this.messages.findIndex((m) => m.channel === target.channel && m.ts === target.ts)
         : -1;
       const original = this.messages[i];
@@ -190,7 +410,8 @@ export class SlackDouble {
       else if (original && body.replace_original && body.response_type !== 'ephemeral') {
         original.text = body.text as string | undefined;
         original.blocks = body.blocks as unknown[] | undefined;
-      }
+      } else this.respond(target, body);
+      this.changed();
       reply(200, { ok: true });
       return;
     }
@@ -232,6 +453,7 @@ export class SlackDouble {
     const answer = this.answer(method, args);
     const delay = this.latency.get(method);
     if (delay) await new Promise((r) => setTimeout(r, delay));
+    if (answer.ok && mutating.has(method)) this.changed();
     if (fault?.kind === 'lost_response') return reply(500, { ok: false, error: 'fatal_error' });
     reply(200, answer);
   }
@@ -295,6 +517,7 @@ export class SlackDouble {
       case 'chat.update': {
         const m = this.messages.find((x) => x.channel === channel && x.ts === a.ts);
         if (!m) return { ok: false, error: 'message_not_found' };
+        m.edited = true;
         m.text = (a.text as string | undefined) ?? m.text;
         m.blocks = (a.blocks as unknown[] | undefined) ?? m.blocks;
         if (a.metadata !== undefined) m.metadata = a.metadata;
@@ -306,9 +529,19 @@ export class SlackDouble {
         this.messages.splice(i, 1);
         return { ok: true, channel, ts: a.ts };
       }
-      case 'chat.postEphemeral':
+      case 'chat.postEphemeral': {
         if (channel && this.notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
-        return { ok: true, message_ts: this.nextTs() };
+        const ephemeral = this.addEphemeral(
+          String(a.user),
+          channel ?? '',
+          a.thread_ts as string | undefined,
+          {
+            text: a.text as string | undefined,
+            blocks: a.blocks as unknown[] | undefined,
+          },
+        );
+        return { ok: true, message_ts: ephemeral.ts };
+      }
       case 'chat.getPermalink':
         return {
           ok: true,
@@ -317,22 +550,29 @@ export class SlackDouble {
         };
       case 'views.open':
       case 'views.push': {
-        const id = `V${String(++this.seq).padStart(8, '0')}`;
-        const view = { ...(a.view as Record<string, unknown>), id };
-        this.views.set(id, { id, view });
-        return { ok: true, view };
+        const id = this.storeView(a.view as Record<string, unknown>);
+        // The modal opens for the person whose gesture made the trigger (a push goes on their stack).
+        const user = this.triggers.get(String(a.trigger_id));
+        if (user)
+          this.modalStacks.set(user, [
+            ...(method === 'views.push' ? (this.modalStacks.get(user) ?? []) : []),
+            id,
+          ]);
+        return { ok: true, view: this.views.get(id)?.view };
       }
       case 'views.update': {
         const id =
           (a.view_id as string | undefined) ??
           [...this.views.values()].find((v) => v.view.external_id === a.external_id)?.id;
         if (!id || !this.views.has(id)) return { ok: false, error: 'not_found' };
-        const view = { ...(a.view as Record<string, unknown>), id };
-        this.views.set(id, { id, view });
+        this.storeView(a.view as Record<string, unknown>, id);
+        return { ok: true, view: this.views.get(id)?.view };
+      }
+      case 'views.publish': {
+        const view = { ...(a.view as Record<string, unknown>), id: `VHOME${a.user_id}` };
+        this.homes.set(String(a.user_id), view);
         return { ok: true, view };
       }
-      case 'views.publish':
-        return { ok: true, view: { ...(a.view as Record<string, unknown>), id: `VHOME${a.user_id}` } };
       case 'users.info': {
         const user = this.users.get(a.user as string);
         return user ? { ok: true, user } : { ok: false, error: 'user_not_found' };
@@ -389,7 +629,7 @@ export class SlackDouble {
           ok: true,
           channel: {
             id: channel,
-            name: `channel-${String(channel).toLowerCase()}`,
+            name: this.channelNames.get(String(channel)) ?? `channel-${String(channel).toLowerCase()}`,
             is_member: !this.notInChannel.has(String(channel)),
           },
         };
@@ -414,6 +654,17 @@ export class SlackDouble {
             thread_ts: a.thread_ts as string | undefined,
             metadata: { files: files.map((f) => f.id) },
             user: this.botUserId,
+            files: files.map((f) => {
+              const upload = this.uploads.get(f.id);
+              const name = upload?.filename ?? f.id;
+              return {
+                id: f.id,
+                name,
+                ...(f.title ? { title: f.title } : {}),
+                size: upload?.bytes?.length ?? 0,
+                mimetype: mimeTypeOf(name),
+              };
+            }),
           });
         }
         return {
@@ -461,6 +712,42 @@ export function mrkdwnTexts(payload: unknown): string[] {
   };
   walk(payload, true);
   return texts;
+}
+
+/** Methods that change what a person sees: the change feed moves on their success. */
+const mutating = new Set([
+  'chat.postMessage',
+  'chat.update',
+  'chat.delete',
+  'chat.postEphemeral',
+  'views.open',
+  'views.push',
+  'views.update',
+  'views.publish',
+  'files.completeUploadExternal',
+]);
+
+const mimeTypes: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  json: 'application/json',
+  zip: 'application/zip',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
+  mp3: 'audio/mpeg',
+  wav: 'audio/wav',
+};
+
+/** A file's media type from its name's extension, as Slack guesses it (octet-stream when unknown). */
+export function mimeTypeOf(name: string): string {
+  return mimeTypes[/\.([^.]+)$/.exec(name)?.[1]?.toLowerCase() ?? ''] ?? 'application/octet-stream';
 }
 
 /** Methods whose payload carries blocks: a message, or a view. */

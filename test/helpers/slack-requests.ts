@@ -1,9 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { slackSignature } from '../../src/playground/slack-side.js';
 
-/** Signs a body as Slack does: v0=hex(HMAC-SHA256(secret, "v0:" + ts + ":" + body)). */
-export function slackSignature(secret: string, timestamp: number, body: string): string {
-  return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-}
+export { slackSignature };
 
 /** Sends a form-encoded slash command to the bot's receiver, signed (or tampered with, for tests). */
 export async function sendCommand(

@@ -61,4 +61,68 @@ describe('the Slack double', () => {
     expect(upload?.bytes?.toString()).toBe('bytes!');
     expect(slack.messages.find((m) => m.channel === 'C9')?.thread_ts).toBe('1.000001');
   });
+
+  it('shows files of an upload under their message (name, size, type), and marks updated messages edited', async () => {
+    await client.files.uploadV2({ channel_id: 'CF1', file: Buffer.from('png!'), filename: 'shot.png' });
+    const m = slack.messages.find((x) => x.channel === 'CF1');
+    expect(m?.files).toEqual([expect.objectContaining({ name: 'shot.png', size: 4, mimetype: 'image/png' })]);
+    const posted = await client.chat.postMessage({ channel: 'CF1', text: 'before' });
+    expect(slack.messages.find((x) => x.ts === posted.ts)?.edited).toBeUndefined();
+    await client.chat.update({ channel: 'CF1', ts: posted.ts as string, text: 'after' });
+    expect(slack.messages.find((x) => x.ts === posted.ts)?.edited).toBe(true);
+  });
+
+  it('keeps ephemerals for their person: chat.postEphemeral, and answers to a person’s response_url', async () => {
+    await client.chat.postEphemeral({ channel: 'CE1', user: 'UEPH', text: 'only you' });
+    expect(slack.ephemerals.filter((e) => e.user === 'UEPH').map((e) => e.text)).toEqual(['only you']);
+
+    // A command's ack is its first private answer; delete_original later removes it, as in Slack.
+    const url = slack.responseUrlForUser({ user: 'UCMD', channel: 'CE1', command: true });
+    slack.answerCommand(url, { response_type: 'ephemeral', text: 'Working…' });
+    expect(slack.ephemerals.filter((e) => e.user === 'UCMD').map((e) => e.text)).toEqual(['Working…']);
+    await fetch(url, { method: 'POST', body: JSON.stringify({ delete_original: true }) });
+    expect(slack.ephemerals.filter((e) => e.user === 'UCMD')).toEqual([]);
+    await fetch(url, {
+      method: 'POST',
+      body: JSON.stringify({ response_type: 'in_channel', text: 'for all' }),
+    });
+    expect(slack.messages.find((m) => m.channel === 'CE1')?.text).toBe('for all');
+
+    // A click on an ephemeral: replace_original acts on that ephemeral.
+    const eph = slack.ephemerals.find((e) => e.user === 'UEPH');
+    const click = slack.responseUrlForUser({ user: 'UEPH', channel: 'CE1', ephemeral: eph?.id });
+    await fetch(click, { method: 'POST', body: JSON.stringify({ replace_original: true, text: 'page 2' }) });
+    expect(slack.ephemerals.find((e) => e.id === eph?.id)?.text).toBe('page 2');
+  });
+
+  it('keeps each person’s modal stack (by trigger_id) and App Home, and tells listeners of each change', async () => {
+    const versions: number[] = [];
+    const unsubscribe = slack.onChange((v) => versions.push(v));
+    slack.registerTrigger('t-1', 'UMOD');
+    const modal = (title: string) => ({
+      type: 'modal' as const,
+      title: { type: 'plain_text' as const, text: title },
+      blocks: [],
+    });
+    const opened = await client.views.open({
+      trigger_id: 't-1',
+      view: { ...modal('One'), external_id: 'x-1' },
+    });
+    slack.registerTrigger('t-2', 'UMOD');
+    await client.views.push({ trigger_id: 't-2', view: modal('Two') });
+    expect(slack.modals('UMOD').map((m) => (m.view.title as { text: string }).text)).toEqual(['One', 'Two']);
+    expect(slack.modals('USOMEONE')).toEqual([]);
+    await client.views.update({ external_id: 'x-1', view: modal('One, updated') });
+    expect(slack.modals('UMOD')[0]?.view.title).toMatchObject({ text: 'One, updated' });
+    slack.setModalErrors(opened.view?.id as string, { name: 'Say a name' });
+    expect(slack.modals('UMOD')[0]?.errors).toEqual({ name: 'Say a name' });
+    slack.closeModal('UMOD', opened.view?.id as string);
+    expect(slack.modals('UMOD')).toEqual([]);
+
+    await client.views.publish({ user_id: 'UMOD', view: { type: 'home', blocks: [] } });
+    expect(slack.homes.get('UMOD')).toMatchObject({ type: 'home', id: 'VHOMEUMOD' });
+    unsubscribe();
+    expect(versions.length).toBeGreaterThanOrEqual(6);
+    expect(versions).toEqual([...versions].sort((a, b) => a - b));
+  });
 });

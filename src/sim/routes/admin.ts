@@ -3,6 +3,7 @@ import type { Ctx } from '../http.js';
 import { iso, presentMedia, presentTicket } from '../present.js';
 import { bad, SimHttpError } from '../rules.js';
 import type { AdminContext } from './context.js';
+import { TICKET_STATES } from './tickets.js';
 
 /** Admin routes (`/_sim`, static admin token only), for tests, demos and the poller's playground. */
 export function registerAdminRoutes(sim: AdminContext) {
@@ -57,6 +58,11 @@ export function registerAdminRoutes(sim: AdminContext) {
     settings.webhook = undefined;
     return { status: 204 };
   });
+  admin('GET', '/_sim/webhook', () => ({
+    body: settings.webhook
+      ? { on: true, url: settings.webhook.url, header: settings.webhook.header }
+      : { on: false },
+  }));
   admin('GET', '/_sim/webhooks', () => ({ body: webhookDeliveries }));
   admin('POST', '/_sim/tokens', (ctx) => {
     const username = ctx.q.required('username');
@@ -75,6 +81,20 @@ export function registerAdminRoutes(sim: AdminContext) {
     requests.length = 0;
     return { status: 204 };
   });
+  // The admin's enterprise's live tickets, in a word each, and the states PUT /tickets/{id} takes.
+  admin('GET', '/_sim/tickets', (ctx) => ({
+    body: {
+      tickets: [...state.tickets.values()]
+        .filter((t) => t.enterpriseId === ctx.ent.id && !t.deleted)
+        .map((t) => ({
+          id: t.id,
+          reference: t.reference ?? String(t.id),
+          title: t.subject ?? '',
+          state: t.state,
+        })),
+      states: TICKET_STATES,
+    },
+  }));
   admin('POST', '/_sim/tickets/{ticketId}/guest-join', (ctx) => {
     state.guestJoins(simTicket(ctx));
     return { body: presentTicket(simTicket(ctx), state, quirks) };

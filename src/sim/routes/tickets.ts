@@ -6,7 +6,7 @@ import type { RouteContext } from './context.js';
 import { mediaList } from './medias.js';
 
 /** The simulator restates the ticket states itself, independent of the client's schemas. */
-const TICKET_STATES = [
+export const TICKET_STATES = [
   'new',
   'open',
   'invited',

@@ -1,0 +1,123 @@
+import type { SlackDouble, SlackModal } from '../dev/slack-double.js';
+import { demoChannels, demoPeople } from './people.js';
+import type { PlatformControls } from './platform-side.js';
+
+/** A shortcut of manifest.yml, as the page lists it. */
+export interface Shortcut {
+  type: 'global' | 'message';
+  callback_id: string;
+  name: string;
+  description?: string;
+}
+
+/** What the page shows to one person (`GET /api/state?as=U…`): the contract with src/playground/web. */
+export interface PlaygroundState {
+  version: number;
+  bot: { id: string; name: 'confdesk' };
+  people: { id: string; name: string; realName: string; email?: string; tz: string; role: string }[];
+  channels: { id: string; name: string }[];
+  messages: {
+    channel: string;
+    ts: string;
+    thread_ts?: string;
+    user: string;
+    text?: string;
+    blocks?: unknown[];
+    edited?: boolean;
+    files?: { id: string; name: string; title?: string; size: number; url: string; mimetype: string }[];
+  }[];
+  ephemerals: {
+    id: string;
+    channel: string;
+    ts: string;
+    thread_ts?: string;
+    text?: string;
+    blocks?: unknown[];
+  }[];
+  modals: SlackModal[];
+  home: Record<string, unknown> | null;
+  shortcuts: Shortcut[];
+  platform: PlatformControls | null;
+  notice?: { at: number; text: string };
+}
+
+/** `T` with its possibly-undefined fields made optional instead. */
+type Present<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {
+  [K in keyof T as undefined extends T[K] ? K : never]?: Exclude<T[K], undefined>;
+};
+
+/** Copies only the fields that are set (the contract's optional fields are absent, not undefined). */
+const present = <T extends Record<string, unknown>>(o: T): Present<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Present<T>;
+
+/** Assembles one person's view of the double, the manifest's shortcuts and the platform controls. */
+export function buildState(o: {
+  as: string;
+  version: number;
+  slack: SlackDouble;
+  shortcuts: Shortcut[];
+  platform: PlatformControls | null;
+  notice: { at: number; text: string } | undefined;
+}): PlaygroundState {
+  const { slack, as } = o;
+  return {
+    version: o.version,
+    bot: { id: slack.botUserId, name: 'confdesk' },
+    people: demoPeople.map((p) => ({
+      id: p.id,
+      name: p.name,
+      realName: p.realName,
+      email: p.email,
+      tz: p.tz,
+      role: p.role,
+    })),
+    channels: demoChannels.map((c) => ({ ...c })),
+    messages: slack.messages.map((m) =>
+      present({
+        channel: m.channel,
+        ts: m.ts,
+        thread_ts: m.thread_ts,
+        user: m.user ?? slack.botUserId,
+        text: m.text,
+        blocks: m.blocks,
+        edited: m.edited,
+        files: m.files?.map((f) => ({ ...f, url: `/files/${encodeURIComponent(f.id)}` })),
+      }),
+    ),
+    ephemerals: slack.ephemerals
+      .filter((e) => e.user === as)
+      .map((e) =>
+        present({
+          id: e.id,
+          channel: e.channel,
+          ts: e.ts,
+          thread_ts: e.thread_ts,
+          text: e.text,
+          blocks: e.blocks,
+        }),
+      ),
+    modals: slack.modals(as),
+    home: slack.homes.get(as) ?? null,
+    shortcuts: o.shortcuts,
+    platform: o.platform,
+    ...(o.notice ? { notice: o.notice } : {}),
+  };
+}
+
+/** The shortcuts of a parsed manifest.yml (`features.shortcuts`). */
+export function manifestShortcuts(manifest: unknown): Shortcut[] {
+  const list = (manifest as { features?: { shortcuts?: unknown } } | null)?.features?.shortcuts;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((s: Record<string, unknown>) =>
+    (s.type === 'global' || s.type === 'message') && typeof s.callback_id === 'string'
+      ? [
+          present({
+            type: s.type as Shortcut['type'],
+            callback_id: s.callback_id,
+            name: String(s.name ?? s.callback_id),
+            description: typeof s.description === 'string' ? s.description : undefined,
+          }),
+        ]
+      : [],
+  );
+}

@@ -1,0 +1,167 @@
+import { type Confdesk, createConfdesk } from '../confdesk.js';
+import type { Config } from '../config/config.js';
+import { runDoctor } from '../doctor/doctor.js';
+import type { Logger } from '../observability/logger.js';
+import { createPlatformClient, type PlatformClient } from '../platform/client.js';
+import type { Simulator } from '../sim/server.js';
+import type { Store } from '../store/store.js';
+import { openStore } from '../store/store.js';
+import { checkPlatform, checkSlack, storeProblem } from './checks.js';
+import { PlatformReadiness, Readiness } from './readiness.js';
+import { describeSimAccounts, provideSimAccounts } from './sim-accounts.js';
+
+/** A start that cannot go on: `problem` is the one sentence naming the fix. */
+export class StartupError extends Error {
+  readonly code = 'startup_failed';
+  constructor(
+    readonly problem: string,
+    readonly details?: unknown,
+  ) {
+    super(problem);
+    this.name = 'StartupError';
+  }
+}
+
+/** The running bot and what it started, for whoever stops it. */
+export interface RunningConfdesk {
+  confdesk: Confdesk;
+  /** The HTTP port (POST /slack/events in HTTP mode; health routes in both modes). */
+  port: number;
+  platform: PlatformClient;
+  store: Store;
+  /** The built-in simulator, when no PLATFORM_URL is set. */
+  sim: Simulator | undefined;
+  /** Stops the jobs, the app, the platform client, the store and the simulator, in that order. */
+  stop(): Promise<void>;
+}
+
+/**
+ * The one start path, for Slack itself and for the playground's local Slack alike: start-up checks
+ * (Slack's auth.test, the store: a StartupError naming the fix) → platform (the built-in simulator
+ * when no PLATFORM_URL is set) and its check (not fatal: /readyz says why, re-checked every minute) →
+ * Slack app → simulator accounts for the workspace's people → background jobs.
+ */
+export async function startConfdesk(config: Config, logger: Logger): Promise<RunningConfdesk> {
+  const botToken = config.slack.botToken as string;
+
+  // Slack and the store are the bot's own: if either is wrong, nothing can work, so stop and say why.
+  const slackCheck = await checkSlack({ token: botToken, apiUrl: config.slack.apiUrl });
+  if (!slackCheck.ok) throw new StartupError(slackCheck.problem);
+  const { team, teamId, botId, botUserId } = slackCheck.info;
+  logger.info({ team, teamId, botUserId }, 'Slack accepted the bot token (auth.test)');
+
+  let store: Store;
+  try {
+    store = await openStore({
+      databaseUrl: config.store.databaseUrl,
+      dataDir: config.store.dataDir,
+      ...(config.store.schema ? { schema: config.store.schema } : {}),
+    });
+  } catch (error) {
+    throw new StartupError(storeProblem(error, config.store), error);
+  }
+  logger.info(
+    { backend: store.backend, ...(store.backend === 'sqlite' ? { dataDir: config.store.dataDir } : {}) },
+    store.backend === 'sqlite' ? 'store: embedded SQLite file' : 'store: PostgreSQL',
+  );
+
+  let sim: Simulator | undefined;
+  let baseUrl = config.platform.url;
+  let credentials = config.platform.credentials;
+  if (!baseUrl || !credentials) {
+    // Loaded only when used: a production start with PLATFORM_URL never loads the simulator.
+    const { createSimulator } = await import('../sim/server.js');
+    sim = await createSimulator({ rateLimit: config.platform.rateLimitPerMinute, activityEveryMs: 60_000 });
+    baseUrl = sim.url;
+    credentials = { kind: 'token', token: sim.adminToken };
+    logger.info(
+      { url: sim.url },
+      'PLATFORM_URL is not set: started the built-in platform simulator with demo data (npm run sim runs it alone)',
+    );
+  }
+
+  const platform = createPlatformClient({
+    baseUrl,
+    credentials,
+    rateLimitPerMinute: config.platform.rateLimitPerMinute,
+    timeouts: config.platform.timeouts,
+    logger: logger.child({ component: 'platform' }),
+  });
+  // The platform is a remote service that may come back: a failed check is logged, /readyz answers
+  // 503 with the reason, and the check is repeated once a minute until it passes.
+  const checkOptions = { url: config.platform.url, credentials: credentials.kind };
+  const platformCheck = await checkPlatform(platform, checkOptions);
+  if (platformCheck.ok)
+    logger.info(
+      { user: platformCheck.info.username, enterpriseId: platformCheck.info.enterpriseId, platform: baseUrl },
+      'connected to the video platform',
+    );
+  else logger.error({ platform: baseUrl }, platformCheck.problem);
+  const platformReady = new PlatformReadiness(
+    platform,
+    () => checkPlatform(platform, { ...checkOptions, priority: 'background' }),
+    logger.child({ component: 'readiness' }),
+  );
+  platformReady.record(platformCheck);
+  platformReady.start();
+
+  const doctorPlatform = {
+    baseUrl,
+    credentials,
+    simulator: sim !== undefined,
+    findings: platform.findings,
+    budget: platform.budget,
+  };
+  const confdesk = createConfdesk({
+    slack: {
+      botToken,
+      signingSecret: config.slack.signingSecret as string,
+      appToken: config.slack.appToken,
+      apiUrl: config.slack.apiUrl,
+      port: config.slack.port,
+      readiness: () => readiness.report(),
+      ...(botId && botUserId ? { botIdentity: { botId, botUserId } } : {}),
+      doctor: () => runDoctor({ config, platform: doctorPlatform, store: () => store.inspect() }),
+    },
+    platform,
+    store,
+    logger,
+    webhook: config.webhook,
+    jobs: { pollIntervalMs: config.pollIntervalS * 1000 },
+  });
+  const { slack } = confdesk;
+  // Ready: the platform answers and takes our credentials, Slack reaches us, the store is migrated
+  // (openStore applied the migrations above, or the start would have stopped).
+  const readiness = new Readiness()
+    .add('platform', () => platformReady.state())
+    .add('slack', () => slack.connection())
+    .add('store', () => ({ ok: true }));
+  if (sim) {
+    const accounts = await provideSimAccounts({ slack: slack.app.client, sim, config: config.simAccounts });
+    for (const problem of accounts.problems) logger.warn({}, problem);
+    logger.info({ created: accounts.created.length }, describeSimAccounts(accounts, config.simAccounts));
+  } else if (config.simAccounts.given)
+    logger.warn({}, 'SIM_ACCOUNTS: ignored with PLATFORM_URL set (it is for the built-in simulator only)');
+  const port = await confdesk.start();
+  logger.info(
+    { port, mode: config.slack.appToken ? 'socket' : 'http' },
+    config.slack.appToken
+      ? `connected to Slack in Socket Mode; health routes on port ${port}`
+      : `Slack app listening on port ${port} (POST /slack/events)`,
+  );
+
+  return {
+    confdesk,
+    port,
+    platform,
+    store,
+    sim,
+    async stop() {
+      platformReady.stop();
+      await confdesk.stop();
+      await platform.close();
+      await store.close();
+      await sim?.close();
+    },
+  };
+}
