@@ -107,7 +107,12 @@ export async function post(path: string, body: Json): Promise<Answer> {
     });
     const text = await res.text();
     const answer = (text ? JSON.parse(text) : {}) as Partial<Answer>;
-    return { ok: res.ok && answer.ok !== false, ...answer } as Answer;
+    const ok = res.ok && answer.ok !== false;
+    return {
+      ...answer,
+      ok,
+      ...(ok || answer.error ? {} : { error: `The playground answered HTTP ${res.status}` }),
+    };
   } catch (e) {
     return { ok: false, error: `The playground did not answer (${(e as Error).message})` };
   }

@@ -73,7 +73,9 @@ export function App() {
     null,
   );
   const [toast, setToast] = useState<{ at: number; text: string } | null>(null);
-  const seenNotice = useRef(Date.now());
+  const seenCounts = useRef<Record<string, number>>({});
+  /** The notice last shown; the one already there when the page loads is not news. */
+  const seenNotice = useRef<number | null | undefined>(undefined);
 
   const people = state?.people ?? [];
   const actingId = as || people[0]?.id || '';
@@ -85,12 +87,22 @@ export function App() {
 
   // The server's notice of the last request (the bot's error, a refused request), once.
   useEffect(() => {
-    const notice = state?.notice;
-    if (notice && notice.at > seenNotice.current) {
-      seenNotice.current = notice.at;
-      setToast(notice);
-    }
-  }, [state?.notice]);
+    if (!state) return;
+    const at = state.notice?.at ?? null;
+    if (seenNotice.current !== undefined && state.notice && at !== seenNotice.current) setToast(state.notice);
+    seenNotice.current = at;
+  }, [state]);
+
+  // The typed values of views that left the stack are of no more use.
+  useEffect(() => {
+    if (!state) return;
+    const open = new Set(state.modals.map((m) => m.id));
+    setViewChanges((all) =>
+      Object.keys(all).every((id) => open.has(id))
+        ? all
+        : Object.fromEntries(Object.entries(all).filter(([id]) => open.has(id))),
+    );
+  }, [state]);
 
   const report = (answer: Answer) => {
     if (!answer.ok && answer.error) setToast({ at: Date.now(), text: answer.error });
@@ -98,6 +110,12 @@ export function App() {
     return answer;
   };
   const send = async (path: string, body: Json) => report(await post(path, { as: actingId, ...body }));
+
+  // Opening the App Home tab is an event for the bot (app_home_opened), for whoever opens it.
+  const onHome = place?.kind === 'home';
+  useEffect(() => {
+    if (onHome && actingId) void post('/api/home', { as: actingId }).then(report);
+  }, [onHome, actingId]);
 
   const env: Env | null = useMemo(() => {
     if (!state) return null;
@@ -167,9 +185,17 @@ export function App() {
       ]
     : [];
 
-  const openHome = () => {
-    setPlace({ kind: 'home' });
-    void send('/api/home', {});
+  /**
+   * A channel is bold in the sidebar when it has top-level messages the person has not had on
+   * screen (counted at first sight, and whenever it is the channel shown).
+   */
+  const unread = (id: string) => {
+    const count = state.messages.filter(
+      (m) => m.channel === id && (!m.thread_ts || m.thread_ts === m.ts),
+    ).length;
+    if (seenCounts.current[id] === undefined || (current?.kind === 'channel' && current.id === id))
+      seenCounts.current[id] = count;
+    return count > (seenCounts.current[id] ?? count);
   };
 
   return (
@@ -205,7 +231,7 @@ export function App() {
             <button
               type="button"
               key={c.id}
-              class={`side-item${current?.kind === 'channel' && current.id === c.id ? ' active' : ''}`}
+              class={`side-item${current?.kind === 'channel' && current.id === c.id ? ' active' : ''}${unread(c.id) ? ' unread' : ''}`}
               aria-current={current?.kind === 'channel' && current.id === c.id ? 'page' : undefined}
               onClick={() => setPlace({ kind: 'channel', id: c.id })}
             >
@@ -217,7 +243,7 @@ export function App() {
             type="button"
             class={`side-item${current?.kind === 'home' ? ' active' : ''}`}
             aria-current={current?.kind === 'home' ? 'page' : undefined}
-            onClick={openHome}
+            onClick={() => setPlace({ kind: 'home' })}
           >
             <span class="app-dot" aria-hidden="true">
               📹

@@ -23,6 +23,9 @@ function clockTime(ts: string, zone: string): string {
   });
 }
 
+/** The hour alone, as Slack shows it beside a folded message. */
+const shortTime = (ts: string, zone: string) => clockTime(ts, zone).replace(/\s?[AP]M$/, '');
+
 const palette = ['#e8912d', '#2bac76', '#1d9bd1', '#e01e5a', '#7c3085', '#4a154b'];
 
 function Avatar({ id, label, bot }: { id: string; label: string; bot: boolean }) {
@@ -170,7 +173,11 @@ export function MessageItem({ entry, previous, replies, inThread, onShortcut, on
       data-ts={m.ts}
     >
       <div class="msg-gutter">
-        {folded ? <span class="msg-hover-time">{time}</span> : <Avatar id={user} label={name} bot={isBot} />}
+        {folded ? (
+          <span class="msg-hover-time">{shortTime(m.ts, env.zone)}</span>
+        ) : (
+          <Avatar id={user} label={name} bot={isBot} />
+        )}
       </div>
       <div class="msg-main">
         {entry.kind === 'ephemeral' ? (
@@ -189,7 +196,13 @@ export function MessageItem({ entry, previous, replies, inThread, onShortcut, on
         )}
         <div class="msg-body">
           {blocks ? (
-            <SurfaceBlocks blocks={blocks} container={container} surfaceKey={surfaceKey} />
+            // An update of the message starts its selects and pickers afresh from the new blocks.
+            <SurfaceBlocks
+              key={JSON.stringify(blocks)}
+              blocks={blocks}
+              container={container}
+              surfaceKey={surfaceKey}
+            />
           ) : m.text ? (
             <div class="msg-text">
               <Mrkdwn text={m.text} />

@@ -33,16 +33,19 @@ export function parseMrkdwn(text: string): Block[] {
   const blocks: Block[] = [];
   // Preformatted spans first: nothing inside them is formatting, and they may cross lines.
   const parts = text.split('```');
+  // An unclosed ``` stays as typed.
+  if (parts.length % 2 === 0) {
+    const tail = parts.pop() ?? '';
+    parts.push(`${parts.pop() ?? ''}\`\`\`${tail}`);
+  }
   parts.forEach((part, i) => {
-    if (i % 2 === 1 && i < parts.length - 1) {
+    if (i % 2 === 1) {
       blocks.push({ t: 'pre', text: unescapeEntities(part.replace(/^\n/, '').replace(/\n$/, '')) });
       return;
     }
-    // A block sits on its own lines: the line breaks around it are not blank lines. An unclosed ```
-    // stays as typed.
+    // A block sits on its own lines: the line breaks around it are not blank lines.
     let plain = i > 0 ? part.replace(/^\n/, '') : part;
     if (i < parts.length - 1) plain = plain.replace(/\n$/, '');
-    if (i % 2 === 1) plain = `\`\`\`${plain}`;
     if (plain) blocks.push(...linesToBlocks(plain));
   });
   return blocks.filter((b) => b.t === 'pre' || b.children.length > 0);
