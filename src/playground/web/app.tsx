@@ -17,6 +17,21 @@ type Place = { kind: 'channel'; id: string } | { kind: 'home' };
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
+/**
+ * Who acts when the page opens: `?as=U…` in the address (kept there on each switch, so a reload or a
+ * shared link acts as the same person), else the first demo person. `/api/state` needs a person
+ * before the page knows the list, so the default is named here.
+ */
+function initialPerson(): string {
+  return new URLSearchParams(window.location.search).get('as') || 'UADMIN';
+}
+
+function rememberPerson(id: string): void {
+  const url = new URL(window.location.href);
+  url.searchParams.set('as', id);
+  window.history.replaceState(null, '', url);
+}
+
 /** Keeps the newest state: refetches on each streamed change, one request at a time. */
 function useLiveState(as: string) {
   const [state, setState] = useState<State | null>(null);
@@ -61,7 +76,7 @@ function useLiveState(as: string) {
 }
 
 export function App() {
-  const [as, setAs] = useState('');
+  const [as, setAs] = useState(initialPerson);
   const { state, failure, refresh } = useLiveState(as);
   const [place, setPlace] = useState<Place | null>(null);
   const [thread, setThread] = useState<{ channel: string; ts: string } | null>(null);
@@ -77,11 +92,8 @@ export function App() {
   /** The notice last shown; the one already there when the page loads is not news. */
   const seenNotice = useRef<number | null | undefined>(undefined);
 
-  const people = state?.people ?? [];
-  const actingId = as || people[0]?.id || '';
-  useEffect(() => {
-    if (!as && people[0]) setAs(people[0].id);
-  }, [as, people]);
+  const actingId = as;
+  useEffect(() => rememberPerson(actingId), [actingId]);
   const channels = state?.channels ?? [];
   const current: Place | null = place ?? (channels[0] ? { kind: 'channel', id: channels[0].id } : null);
 
@@ -171,8 +183,11 @@ export function App() {
     state.messages.filter(
       (m) => m.channel === parent.channel && m.thread_ts === parent.ts && m.ts !== parent.ts,
     );
+  // The thread pane belongs to the channel shown, as in Slack.
   const threadParent =
-    thread && state.messages.find((m) => m.channel === thread.channel && m.ts === thread.ts);
+    thread && channel?.id === thread.channel
+      ? state.messages.find((m) => m.channel === thread.channel && m.ts === thread.ts)
+      : undefined;
   const threadEntries: Entry[] = threadParent
     ? [
         { kind: 'message', m: threadParent } as Entry,
