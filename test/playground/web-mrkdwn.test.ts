@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { safeHref } from '../../src/playground/web/links.js';
 import { parseInline, parseMrkdwn } from '../../src/playground/web/mrkdwn.js';
 
 const text = (t: string) => ({ t: 'text', text: t });
@@ -75,5 +76,18 @@ describe('the page’s mrkdwn reader', () => {
 
   it('keeps an unclosed ``` as text', () => {
     expect(parseMrkdwn('a ``` b')).toEqual([{ t: 'para', children: [text('a ``` b')] }]);
+  });
+});
+
+describe('the links the page makes clickable', () => {
+  it('are web, mail, phone links and the page’s own paths; anything else stays text', () => {
+    expect(safeHref('https://x.example/a')).toBe('https://x.example/a');
+    expect(safeHref('mailto:a@b.example')).toBe('mailto:a@b.example');
+    expect(safeHref('tel:+33612345678')).toBe('tel:+33612345678');
+    expect(safeHref('/files/F1')).toBe('/files/F1');
+    expect(safeHref('javascript:alert(1)')).toBeUndefined();
+    expect(safeHref(' JavaScript:alert(1)')).toBeUndefined();
+    expect(safeHref('data:text/html,<script>')).toBeUndefined();
+    expect(safeHref('//evil.example')).toBeUndefined();
   });
 });

@@ -219,16 +219,16 @@ export function App() {
         <header class="topbar">
           <div class="topbar-search">confdesk playground · everything here goes through the real bot</div>
           <div class="topbar-right">
-            <label class="acting">
-              <span>Acting as</span>
-              <select value={actingId} onChange={(e) => setAs(e.currentTarget.value)}>
+            <div class="acting">
+              <label for="acting-as">Acting as</label>
+              <select id="acting-as" value={actingId} onChange={(e) => setAs(e.currentTarget.value)}>
                 {state.people.map((p) => (
                   <option key={p.id} value={p.id}>
                     {p.realName} — {p.role}, {p.tz}
                   </option>
                 ))}
               </select>
-            </label>
+            </div>
             <button
               type="button"
               class={`topbar-btn${platformOpen ? ' on' : ''}`}

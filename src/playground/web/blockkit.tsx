@@ -222,7 +222,8 @@ export function Blocks({ blocks, surface }: { blocks: Json[]; surface: Surface }
 
 /**
  * The blocks of a message (or an ephemeral, or the App Home): the values of its selects and pickers
- * are the page's own, sent with each action, as Slack's client keeps them.
+ * are the page's own, sent with each action, as Slack's client keeps them — until the app replaces
+ * the blocks (chat.update, views.publish), which starts them afresh from the new initial values.
  */
 export function SurfaceBlocks({
   blocks,
@@ -233,13 +234,15 @@ export function SurfaceBlocks({
   container: Container;
   surfaceKey: string;
 }) {
-  const [changes, setChanges] = useState<StateValues>({});
+  const signature = JSON.stringify(blocks);
+  const [kept, setKept] = useState<{ signature: string; changes: StateValues }>({ signature, changes: {} });
+  const changes = kept.signature === signature ? kept.changes : {};
   const surface: Surface = {
     container,
     key: surfaceKey,
     values: stateValues(blocks, changes),
     onValue: (blockId: string, actionId: string, state: ElementState) =>
-      setChanges((c) => ({ ...c, [blockId]: { ...c[blockId], [actionId]: state } })),
+      setKept({ signature, changes: { ...changes, [blockId]: { ...changes[blockId], [actionId]: state } } }),
   };
   return <Blocks blocks={blocks} surface={surface} />;
 }

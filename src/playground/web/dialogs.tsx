@@ -53,7 +53,16 @@ export function ModalView({
   };
   return (
     <div class="overlay">
-      <div class="modal" role="dialog" aria-modal="true" aria-label={title}>
+      <div
+        class="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        onKeyDown={(e) => {
+          // Escape closes a modal in Slack too (and tells the app when it asked to know).
+          if (e.key === 'Escape') void run(onClose);
+        }}
+      >
         <form
           class="modal-form"
           onSubmit={(e) => {

@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Container, Json } from './api.js';
 import { epochToWallClock, wallClockToEpoch } from './dates.js';
+import { safeHref } from './links.js';
 import type { ElementState, StateValues } from './state-values.js';
 import { plainOf, TextObject } from './text.js';
 import { useEnv } from './use-env.js';
@@ -71,7 +72,8 @@ export function ButtonElement({ el, blockId, surface }: ElementProps) {
   const click = async () => {
     if (el.confirm && !(await env.confirm(el.confirm as Json))) return;
     // A link button opens its page and still tells the app, as Slack does.
-    if (typeof el.url === 'string') window.open(el.url, '_blank', 'noopener,noreferrer');
+    const href = typeof el.url === 'string' ? safeHref(el.url) : undefined;
+    if (href) window.open(href, '_blank', 'noopener,noreferrer');
     setBusy(true);
     const action: Json = { type: 'button', action_id: el.action_id, block_id: blockId, text: el.text };
     if (el.value !== undefined) action.value = el.value;
@@ -236,7 +238,8 @@ export function Overflow(p: ElementProps) {
               key={o.value}
               onClick={() => {
                 setOpen(false);
-                if (typeof o.url === 'string') window.open(o.url, '_blank', 'noopener,noreferrer');
+                const href = typeof o.url === 'string' ? safeHref(o.url) : undefined;
+                if (href) window.open(href, '_blank', 'noopener,noreferrer');
                 void change({ type: 'overflow', selected_option: o });
               }}
             >

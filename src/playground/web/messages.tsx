@@ -2,9 +2,11 @@
  * Messages as Slack lists them: sender, time, body (blocks, or the text when there are none),
  * "(edited)", attachments, thread replies, ephemerals, and the message shortcuts menu.
  */
+import { Fragment } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Ephemeral, FileRef, Json, Message } from './api.js';
 import { SurfaceBlocks } from './blockkit.js';
+import { formatSlackDate } from './dates.js';
 import { Mrkdwn } from './text.js';
 import { useEnv } from './use-env.js';
 
@@ -254,6 +256,9 @@ export function EntryList({
   label: string;
   empty?: string;
 }) {
+  const env = useEnv();
+  const dayOf = (ts: string) =>
+    formatSlackDate(Math.floor(Number(ts)), '{date_long_pretty}', env.zone, env.now());
   const ref = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const count = entries.length;
@@ -273,17 +278,28 @@ export function EntryList({
       }}
     >
       {count === 0 && empty ? <div class="log-empty">{empty}</div> : null}
-      {entries.map((entry, i) => (
-        <MessageItem
-          key={entry.kind === 'ephemeral' ? `e-${entry.m.id}` : `m-${entry.m.ts}`}
-          entry={entry}
-          previous={entries[i - 1]}
-          {...(repliesOf && entry.kind === 'message' ? { replies: repliesOf(entry.m) } : {})}
-          {...(inThread ? { inThread } : {})}
-          onShortcut={onShortcut}
-          onDismiss={onDismiss}
-        />
-      ))}
+      {entries.map((entry, i) => {
+        const previous = entries[i - 1];
+        const day = dayOf(entry.m.ts);
+        const newDay = !previous || dayOf(previous.m.ts) !== day;
+        return (
+          <Fragment key={entry.kind === 'ephemeral' ? `e-${entry.m.id}` : `m-${entry.m.ts}`}>
+            {newDay && !inThread ? (
+              <div class="day">
+                <span>{day}</span>
+              </div>
+            ) : null}
+            <MessageItem
+              entry={entry}
+              previous={newDay ? undefined : previous}
+              {...(repliesOf && entry.kind === 'message' ? { replies: repliesOf(entry.m) } : {})}
+              {...(inThread ? { inThread } : {})}
+              onShortcut={onShortcut}
+              onDismiss={onDismiss}
+            />
+          </Fragment>
+        );
+      })}
     </div>
   );
 }

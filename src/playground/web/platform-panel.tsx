@@ -35,27 +35,31 @@ export function PlatformPanel({
             Acts on the built-in platform simulator directly, as someone using the platform would; the bot
             learns of it by its poller or a webhook.
           </p>
-          <label class="field">
-            <span>Ticket</span>
-            <select value={ticket?.id ?? ''} onChange={(e) => setTicketId(Number(e.currentTarget.value))}>
+          <div class="field">
+            <label for="pf-ticket">Ticket</label>
+            <select
+              id="pf-ticket"
+              value={ticket?.id ?? ''}
+              onChange={(e) => setTicketId(Number(e.currentTarget.value))}
+            >
               {platform.tickets.map((t) => (
                 <option key={t.id} value={t.id}>
                   {t.reference} — {t.title} ({t.state})
                 </option>
               ))}
             </select>
-          </label>
+          </div>
           <div class="field-row">
-            <label class="field grow">
-              <span>State</span>
-              <select value={state} onChange={(e) => setTarget(e.currentTarget.value)}>
+            <div class="field grow">
+              <label for="pf-state">State</label>
+              <select id="pf-state" value={state} onChange={(e) => setTarget(e.currentTarget.value)}>
                 {platform.states.map((s) => (
                   <option key={s} value={s}>
                     {s}
                   </option>
                 ))}
               </select>
-            </label>
+            </div>
             <button
               type="button"
               class="bk-btn"
@@ -66,15 +70,16 @@ export function PlatformPanel({
             </button>
           </div>
           <div class="field-row">
-            <label class="field grow">
-              <span>Event name</span>
+            <div class="field grow">
+              <label for="pf-event">Event name</label>
               <input
+                id="pf-event"
                 type="text"
                 value={eventName}
                 placeholder="e.g. agent.note"
                 onInput={(e) => setEventName(e.currentTarget.value)}
               />
-            </label>
+            </div>
             <button
               type="button"
               class="bk-btn"
@@ -95,15 +100,16 @@ export function PlatformPanel({
               Session ends
             </button>
           </div>
-          <label class="check">
+          <div class="check">
             <input
+              id="pf-webhooks"
               type="checkbox"
               checked={platform.webhooks}
               onChange={(e) => void send({ op: 'webhooks', on: e.currentTarget.checked })}
             />
-            <span>Webhooks</span>
+            <label for="pf-webhooks">Webhooks</label>
             <span class="pane-note">the simulator posts each change to the bot at once</span>
-          </label>
+          </div>
         </div>
       ) : (
         <div class="pane-body pane-note">

@@ -6,13 +6,9 @@ import type { ComponentChildren } from 'preact';
 import type { Json } from './api.js';
 import { formatSlackDate } from './dates.js';
 import { emojify } from './emoji.js';
+import { safeHref } from './links.js';
 import { type Inline, parseMrkdwn } from './mrkdwn.js';
 import { useEnv } from './use-env.js';
-
-/** Only links a person can safely follow: no `javascript:` or `data:` from a payload. */
-export function safeHref(url: string): string | undefined {
-  return /^(https?:|mailto:|tel:|\/)/i.test(url) ? url : undefined;
-}
 
 export function ExternalLink({ href, children }: { href: string; children: ComponentChildren }) {
   const safe = safeHref(href);
