@@ -1,3 +1,6 @@
-// Placeholder until the page (Preact) lands: shows that the bundle is served.
-const app = document.getElementById('app');
-if (app) app.textContent = 'confdesk playground';
+/** The playground page's entry point (bundled by the page server with esbuild at start). */
+import { render } from 'preact';
+import { App } from './app.js';
+
+const root = document.getElementById('app');
+if (root) render(<App />, root);
