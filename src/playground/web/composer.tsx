@@ -24,6 +24,14 @@ export function Composer({
   const [menu, setMenu] = useState(false);
   const [sending, setSending] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
+  const input = useRef<HTMLTextAreaElement>(null);
+  // The box grows with its text, as Slack's does (the style sheet caps it).
+  useEffect(() => {
+    const el = input.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight}px`;
+  }, [draft]);
   useEffect(() => {
     if (!menu) return;
     const close = (e: MouseEvent) => {
@@ -46,6 +54,7 @@ export function Composer({
   return (
     <div class="composer" ref={ref}>
       <textarea
+        ref={input}
         class="composer-input"
         aria-label={placeholder}
         placeholder={placeholder}
