@@ -1,4 +1,4 @@
-// Installs the browser the page tests drive (Debian's `chromium`) when it is missing and this
+// Installs the browser the page tests drive (Debian's `chromium`, with the emoji font the page shows) when it is missing and this
 // machine can install it (root with apt-get), so that `npm test` on a fresh machine needs nothing
 // else. Where it cannot, it says so and the page tests are skipped with a visible message.
 // CONFDESK_BROWSER points at another Chromium; CONFDESK_SKIP_BROWSER_INSTALL=1 never installs.
@@ -17,15 +17,15 @@ const onPath = (cmd) => {
 
 if (!existsSync(browser) && !process.env.CONFDESK_SKIP_BROWSER_INSTALL) {
   if (process.getuid?.() === 0 && onPath('apt-get')) {
-    console.log('confdesk: installing Debian chromium for the page tests (apt-get install chromium)…');
+    console.log('confdesk: installing Debian chromium for the page tests (apt-get install chromium fonts-noto-color-emoji)…');
     try {
-      execSync('apt-get install -y --no-install-recommends chromium', {
+      execSync('apt-get install -y --no-install-recommends chromium fonts-noto-color-emoji', {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
       });
     } catch {
       // The package lists may be missing on a fresh machine: refresh them once and try again.
-      execSync('apt-get update -q && apt-get install -y --no-install-recommends chromium', {
+      execSync('apt-get update -q && apt-get install -y --no-install-recommends chromium fonts-noto-color-emoji', {
         stdio: ['ignore', 'ignore', 'inherit'],
         env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
         shell: '/bin/sh',

@@ -1,8 +1,8 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/observability/logger.js';
 import { type Playground, runPlayground } from '../../src/playground/start.js';
-import { hasBrowser, launchBrowser } from '../helpers/browser.js';
+import { hasBrowser, launchBrowser, PageDriver } from '../helpers/browser.js';
 
 /**
  * The playground driven as a person would, in headless Chromium: what is typed in the composer, the
@@ -21,6 +21,7 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 }, timezoneId: 'Europe/Paris' });
     page.setDefaultTimeout(15_000);
     await page.goto(pg.url);
+    ui = new PageDriver(page);
   }, 60_000);
 
   afterAll(async () => {
@@ -30,64 +31,34 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
     await pg?.stop();
   });
 
-  /** Waits until the locator is on screen, and answers the text a person reads there. */
-  const seen = async (locator: Locator): Promise<string> => {
-    await locator.waitFor({ state: 'visible' });
-    return locator.innerText();
-  };
-  const actAs = async (name: string) => {
-    const select = page.getByLabel('Acting as');
-    const label = await select.locator('option', { hasText: name }).textContent();
-    await select.selectOption({ label: label ?? name });
-  };
-  const openChannel = (name: string) =>
-    page.getByRole('navigation', { name: 'Workspace' }).getByRole('button', { name }).click();
-  const say = async (text: string) => {
-    const box = page.getByRole('textbox', { name: /^Message #/ });
-    await box.fill(text);
-    await box.press('Enter');
-  };
-  /** The last message of the channel showing `text`. */
-  const message = (text: string | RegExp): Locator =>
-    page.getByRole('log').first().locator('.msg', { hasText: text }).last();
-  const dialog = (title: string) => page.getByRole('dialog', { name: title });
-  /** A create form turns into its confirmation (response_action: update), which the person closes. */
-  const closeConfirmation = async (naming: string) => {
-    const done = page.getByRole('dialog');
-    await expect.poll(() => done.innerText(), { timeout: 15_000 }).toContain(naming);
-    await done
-      .getByRole('button', { name: /^(Close|Done)$/ })
-      .first()
-      .click();
-    await done.waitFor({ state: 'detached' });
-  };
+  let ui: PageDriver;
 
   it('creates a conference from quick text: its card, with a Join button, in the viewer’s zone', async () => {
-    await openChannel('meetings');
-    await say('/conference alice@acme.example tomorrow 3pm 45m "Weekly sync"');
-    const card = message('Weekly sync');
-    expect(await seen(card.getByText('Join', { exact: true }))).toBe('Join');
+    await ui.openChannel('meetings');
+    await ui.say('/conference alice@acme.example tomorrow 3pm 45m "Weekly sync"');
+    const card = ui.message('Weekly sync');
+    expect(await ui.seen(card.getByText('Join', { exact: true }))).toBe('Join');
     // 3 pm in Ada's zone (Paris), shown in the browser's (Paris here).
     expect(await card.innerText()).toContain('Tomorrow at 3:00 PM');
     expect(await card.innerText()).toContain('alice@acme.example');
   });
 
   it('creates a conference from the modal: an inline error first, then the card', async () => {
-    await say('/conference');
-    const form = dialog('New conference');
+    await ui.say('/conference');
+    const form = ui.dialog('New conference');
     await form.getByRole('button', { name: 'Create' }).click();
-    expect(await seen(form.getByText('Add at least one e-mail or phone number'))).toContain(
+    expect(await ui.seen(form.getByText('Add at least one e-mail or phone number'))).toContain(
       'Add at least one',
     );
     await form.getByLabel(/^Participants: e-mails or phone numbers/).fill('bob@acme.example');
     await form.getByLabel(/^Name/).fill('Design review');
     await form.getByRole('button', { name: 'Create' }).click();
-    const card = message('Design review');
-    expect(await seen(card.getByText('Join', { exact: true }))).toBe('Join');
+    const card = ui.message('Design review');
+    expect(await ui.seen(card.getByText('Join', { exact: true }))).toBe('Join');
     expect(await card.innerText()).toContain('bob@acme.example');
     // The form turns into its confirmation (response_action: update), closed by the person.
     const done = page.getByRole('dialog');
-    expect(await seen(done)).toContain('Design review');
+    expect(await ui.seen(done)).toContain('Design review');
     await done
       .getByRole('button', { name: /^(Close|Done)$/ })
       .first()
@@ -97,37 +68,39 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
 
   describe('a ticket', () => {
     it('is created from /ticket new and its prefilled form', async () => {
-      await openChannel('support');
-      await say('/ticket new jane.doe@example.com Router does not boot');
-      const form = dialog('New ticket');
+      await ui.openChannel('support');
+      await ui.say('/ticket new jane.doe@example.com Router does not boot');
+      const form = ui.dialog('New ticket');
       await form.waitFor();
       expect(await form.getByLabel(/^Subject/).inputValue()).toBe('Router does not boot');
       await form.getByLabel(/^Group/).selectOption({ label: 'Level 1' });
       await form.getByRole('button', { name: 'Create' }).click();
-      const card = message('Router does not boot');
-      expect(await seen(card.getByRole('button', { name: 'Start' }))).toBe('Start');
+      const card = ui.message('Router does not boot');
+      expect(await ui.seen(card.getByRole('button', { name: 'Start' }))).toBe('Start');
       expect(await card.innerText()).toContain('jane.doe@example.com');
       expect(await card.innerText()).toContain('Level 1');
-      await closeConfirmation('is created');
+      await ui.closeConfirmation('is created');
     });
 
     it('is refused to an outsider, privately, and the card does not move', async () => {
-      await actAs('Nico Nobody');
-      const card = message('Router does not boot');
+      await ui.actAs('Nico Nobody');
+      const card = ui.message('Router does not boot');
       await card.getByRole('button', { name: 'Start' }).click();
       const refusal = page.locator('.msg.ephemeral', { hasText: 'Only visible to you' }).last();
-      expect(await seen(refusal)).toContain('no account on the video platform');
+      expect(await ui.seen(refusal)).toContain('no account on the video platform');
       expect(await card.getByRole('button', { name: 'Start' }).isVisible()).toBe(true);
     });
 
     it('moves with Start as the agent of its group; the thread says who moved it', async () => {
-      await actAs('Alice Martin');
-      const card = message('Router does not boot');
+      await ui.actAs('Alice Martin');
+      const card = ui.message('Router does not boot');
       await card.getByRole('button', { name: 'Start' }).click();
       await expect.poll(() => card.innerText(), { timeout: 15_000 }).toMatch(/State\s+\S*\s*inprogress/);
       await card.getByRole('button', { name: /repl(y|ies)/ }).click();
       const thread = page.getByRole('complementary', { name: 'Thread' });
-      expect(await seen(thread.getByText(/Alice Martin.* moved the ticket/).first())).toContain('inprogress');
+      expect(await ui.seen(thread.getByText(/Alice Martin.* moved the ticket/).first())).toContain(
+        'inprogress',
+      );
     });
 
     it('shows a platform-side change arriving in its thread', async () => {
@@ -143,12 +116,12 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
       await panel.getByLabel('Event name').fill('customer.calledBack');
       await panel.getByRole('button', { name: 'Add event' }).click();
       const thread = page.getByRole('complementary', { name: 'Thread' });
-      expect(await seen(thread.getByText(/calledBack/).first())).toContain('calledBack');
+      expect(await ui.seen(thread.getByText(/calledBack/).first())).toContain('calledBack');
       await panel.getByRole('button', { name: 'Close platform panel' }).click();
     });
 
     it('moves on with Done', async () => {
-      const card = message('Router does not boot');
+      const card = ui.message('Router does not boot');
       await card.getByRole('button', { name: 'Done' }).click();
       await expect.poll(() => card.innerText(), { timeout: 15_000 }).toMatch(/State\s+\S*\s*done/);
       expect(await card.getByRole('button', { name: 'Done' }).count()).toBe(0);
@@ -156,17 +129,17 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
   });
 
   it('opens the App Home of the acting person', async () => {
-    await actAs('Ada Admin');
+    await ui.actAs('Ada Admin');
     await page
       .getByRole('navigation', { name: 'Workspace' })
       .getByRole('button', { name: /confdesk/ })
       .click();
     const home = page.getByRole('main');
-    expect(await seen(home.getByText('Plan video conferences', { exact: false }))).toContain('Slack');
+    expect(await ui.seen(home.getByText('Plan video conferences', { exact: false }))).toContain('Slack');
     // Its button works as in Slack: the create form opens over the Home tab.
     await home.getByRole('button', { name: 'New conference' }).click();
-    const form = dialog('New conference');
-    expect(await seen(form.getByLabel(/^Participants: e-mails or phone numbers/))).toBe('');
+    const form = ui.dialog('New conference');
+    expect(await ui.seen(form.getByLabel(/^Participants: e-mails or phone numbers/))).toBe('');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await form.waitFor({ state: 'detached' });
   });

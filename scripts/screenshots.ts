@@ -1,0 +1,89 @@
+// `npm run screenshots`: the README's pictures, taken from a running playground in headless Chromium
+// (Debian's chromium, as the page tests use). Writes docs/screenshots/*.png.
+import { mkdirSync } from 'node:fs';
+import type { Locator } from 'playwright-core';
+import { createLogger } from '../src/observability/logger.js';
+import { runPlayground } from '../src/playground/start.js';
+import { browserPath, hasBrowser, launchBrowser, PageDriver } from '../test/helpers/browser.js';
+
+if (!hasBrowser) {
+  console.error(`No browser at ${browserPath}: apt-get install chromium (or set CONFDESK_BROWSER).`);
+  process.exit(1);
+}
+const out = 'docs/screenshots';
+mkdirSync(out, { recursive: true });
+const pg = await runPlayground({ env: {}, port: 0, logger: createLogger('silent') });
+const browser = await launchBrowser();
+try {
+  const page = await browser.newPage({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    timezoneId: 'Europe/Paris',
+  });
+  page.setDefaultTimeout(15_000);
+  await page.goto(pg.url);
+  const ui = new PageDriver(page);
+  const shot = async (name: string, target?: Locator) => {
+    const path = `${out}/${name}.png`;
+    await (target ? target.screenshot({ path }) : page.screenshot({ path }));
+    console.log(`wrote ${path}`);
+  };
+
+  // The create modal with an inline error: created without a participant.
+  await ui.openChannel('meetings');
+  await ui.say('/conference');
+  const form = ui.dialog('New conference');
+  await form.getByRole('button', { name: 'Create' }).click();
+  await form.getByText('Add at least one e-mail or phone number').waitFor();
+  await shot('create-modal-error');
+  await form.getByRole('button', { name: 'Cancel' }).click();
+  await form.waitFor({ state: 'detached' });
+
+  // A conference card.
+  await ui.say('/conference alice@acme.example +33612345678 tomorrow 3pm 45m "Weekly sync"');
+  const conference = ui.message('Weekly sync');
+  await conference.getByText('Join', { exact: true }).waitFor();
+  await shot('conference-card', conference);
+
+  // A ticket card and its thread: created by Ada, started by Alice, a platform-side event.
+  await ui.openChannel('support');
+  await ui.say('/ticket new jane.doe@example.com Router does not boot');
+  const ticketForm = ui.dialog('New ticket');
+  await ticketForm.getByLabel(/^Group/).selectOption({ label: 'Level 1' });
+  await ticketForm.getByRole('button', { name: 'Create' }).click();
+  await ui.closeConfirmation('is created');
+  await ui.actAs('Alice Martin');
+  const ticket = ui.message('Router does not boot');
+  await ticket.getByRole('button', { name: 'Start' }).click();
+  await ticket.getByRole('button', { name: 'Done' }).waitFor();
+  await page.waitForTimeout(1_100); // the platform dates events to the second
+  await page.getByRole('button', { name: 'Platform', exact: true }).click();
+  const panel = page.getByRole('complementary', { name: 'Platform' });
+  const option = await panel
+    .getByLabel('Ticket')
+    .locator('option', { hasText: /Router does not boot \(inprogress\)/ })
+    .textContent();
+  await panel.getByLabel('Ticket').selectOption({ label: option ?? '' });
+  await panel.getByRole('button', { name: 'Guest joins' }).click();
+  await panel.getByRole('button', { name: 'Close platform panel' }).click();
+  await ticket.getByRole('button', { name: /repl(y|ies)/ }).click();
+  const thread = page.getByRole('complementary', { name: 'Thread' });
+  await thread.getByText(/guest/i).first().waitFor();
+  await shot('playground');
+  await shot('ticket-thread', thread);
+
+  // The daily digest, as its private preview (`digest now`).
+  await ui.actAs('Ada Admin');
+  await page.getByRole('button', { name: 'Close thread' }).click();
+  await ui.openChannel('meetings');
+  await ui.say('/conference digest now');
+  const digest = page.locator('.msg.ephemeral').last();
+  await digest
+    .getByText(/statistics|digest/i)
+    .first()
+    .waitFor();
+  await shot('digest', digest);
+} finally {
+  await browser.close();
+  await pg.stop();
+}
