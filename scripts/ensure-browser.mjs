@@ -1,6 +1,6 @@
-// Installs the browser the page tests drive (Debian's `chromium`, with the emoji font the page shows) when it is missing and this
-// machine can install it (root with apt-get), so that `npm test` on a fresh machine needs nothing
-// else. Where it cannot, it says so and the page tests are skipped with a visible message.
+// Installs the browser the page tests drive (Debian's `chromium`, with the emoji font the page
+// shows) when it is missing and this machine can install it (root with apt-get), so that `npm test`
+// on a fresh machine needs nothing else. Where it cannot, it says so and the page tests are skipped with a visible message.
 // CONFDESK_BROWSER points at another Chromium; CONFDESK_SKIP_BROWSER_INSTALL=1 never installs.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,7 +17,9 @@ const onPath = (cmd) => {
 
 if (!existsSync(browser) && !process.env.CONFDESK_SKIP_BROWSER_INSTALL) {
   if (process.getuid?.() === 0 && onPath('apt-get')) {
-    console.log('confdesk: installing Debian chromium for the page tests (apt-get install chromium fonts-noto-color-emoji)…');
+    console.log(
+      'confdesk: installing Debian chromium for the page tests (apt-get install chromium fonts-noto-color-emoji)…',
+    );
     try {
       execSync('apt-get install -y --no-install-recommends chromium fonts-noto-color-emoji', {
         stdio: ['ignore', 'ignore', 'inherit'],
@@ -25,11 +27,14 @@ if (!existsSync(browser) && !process.env.CONFDESK_SKIP_BROWSER_INSTALL) {
       });
     } catch {
       // The package lists may be missing on a fresh machine: refresh them once and try again.
-      execSync('apt-get update -q && apt-get install -y --no-install-recommends chromium fonts-noto-color-emoji', {
-        stdio: ['ignore', 'ignore', 'inherit'],
-        env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-        shell: '/bin/sh',
-      });
+      execSync(
+        'apt-get update -q && apt-get install -y --no-install-recommends chromium fonts-noto-color-emoji',
+        {
+          stdio: ['ignore', 'ignore', 'inherit'],
+          env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+          shell: '/bin/sh',
+        },
+      );
     }
   } else {
     console.warn(
