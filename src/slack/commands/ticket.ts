@@ -68,8 +68,8 @@ export async function postTicketCard(
 
 /**
  * `/ticket`: no text or `new …` opens the create form (prefilled); `list …` answers a page of
- * tickets privately; `show` posts (or re-posts) a ticket's card in the channel, which then follows
- * the ticket; anything else gets the usage. (The list's buttons: `actions/ticket-list.ts`.)
+ * tickets privately; `show` posts (or re-posts) a ticket's live card in the channel (its thread gets
+ * the ticket's events once the channel `watch`es it); anything else gets the usage. (The list's buttons: `actions/ticket-list.ts`.)
  */
 export function registerTicketCommand(app: App, deps: TicketDeps & { waitMs: () => number }): void {
   app.command(ids.commands.ticket, async ({ ack, command, respond, client }) => {
