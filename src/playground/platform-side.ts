@@ -1,9 +1,4 @@
-/** The platform-side controls of the page, as `GET /api/state` shows them. */
-export interface PlatformControls {
-  tickets: { id: number; reference: string; title: string; state: string }[];
-  states: string[];
-  webhooks: boolean;
-}
+import type { PlatformControls } from './web/contract.js';
 
 /** One platform-side change the page asks for (`POST /api/platform`). */
 export interface PlatformOp {

@@ -7,7 +7,8 @@ import type { PageBundle } from './bundle.js';
 import { demoChannels } from './people.js';
 import type { PlatformSide } from './platform-side.js';
 import type { SlackSide } from './slack-side.js';
-import { buildState, type Shortcut } from './state.js';
+import { buildState } from './state.js';
+import type { Shortcut } from './web/contract.js';
 
 /** A version counter with listeners: what the page's `/api/stream` follows. */
 export class ChangeFeed {

@@ -1,45 +1,9 @@
-import type { SlackDouble, SlackModal } from '../dev/slack-double.js';
+import type { SlackDouble } from '../dev/slack-double.js';
 import { demoChannels, demoPeople } from './people.js';
-import type { PlatformControls } from './platform-side.js';
+import type { PlatformControls, Shortcut, State } from './web/contract.js';
 
-/** A shortcut of manifest.yml, as the page lists it. */
-export interface Shortcut {
-  type: 'global' | 'message';
-  callback_id: string;
-  name: string;
-  description?: string;
-}
-
-/** What the page shows to one person (`GET /api/state?as=U…`): the contract with src/playground/web. */
-export interface PlaygroundState {
-  version: number;
-  bot: { id: string; name: 'confdesk' };
-  people: { id: string; name: string; realName: string; email?: string; tz: string; role: string }[];
-  channels: { id: string; name: string }[];
-  messages: {
-    channel: string;
-    ts: string;
-    thread_ts?: string;
-    user: string;
-    text?: string;
-    blocks?: unknown[];
-    edited?: boolean;
-    files?: { id: string; name: string; title?: string; size: number; url: string; mimetype: string }[];
-  }[];
-  ephemerals: {
-    id: string;
-    channel: string;
-    ts: string;
-    thread_ts?: string;
-    text?: string;
-    blocks?: unknown[];
-  }[];
-  modals: SlackModal[];
-  home: Record<string, unknown> | null;
-  shortcuts: Shortcut[];
-  platform: PlatformControls | null;
-  notice?: { at: number; text: string };
-}
+/** What the page shows to one person (`GET /api/state?as=U…`). */
+export type PlaygroundState = State;
 
 /** `T` with its possibly-undefined fields made optional instead. */
 type Present<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] } & {

@@ -4,6 +4,7 @@
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useEnv } from './use-env.js';
+import { useMenu } from './use-menu.js';
 
 export function Composer({
   placeholder,
@@ -21,9 +22,8 @@ export function Composer({
   onShortcut?: (callbackId: string) => void;
 }) {
   const env = useEnv();
-  const [menu, setMenu] = useState(false);
+  const { open: menu, setOpen: setMenu, ref } = useMenu();
   const [sending, setSending] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
   const input = useRef<HTMLTextAreaElement>(null);
   // The box grows with its text, as Slack's does (the style sheet caps it).
   useEffect(() => {
@@ -32,14 +32,6 @@ export function Composer({
     el.style.height = 'auto';
     el.style.height = `${el.scrollHeight}px`;
   }, [draft]);
-  useEffect(() => {
-    if (!menu) return;
-    const close = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setMenu(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [menu]);
   const send = async () => {
     const text = draft.trim();
     if (!text || sending) return;

@@ -3,13 +3,14 @@
  * a screen reader and a test find them by their visible text and labels.
  * https://api.slack.com/reference/block-kit/block-elements
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Container, Json } from './api.js';
 import { epochToWallClock, wallClockToEpoch } from './dates.js';
 import { safeHref } from './links.js';
 import type { ElementState, StateValues } from './state-values.js';
 import { plainOf, TextObject } from './text.js';
 import { useEnv } from './use-env.js';
+import { useMenu } from './use-menu.js';
 
 /** Where an element lives and how its value is kept (a view's values live above the modal). */
 export interface Surface {
@@ -207,17 +208,8 @@ export function MultiUsersSelect(p: ElementProps) {
 
 /** The ⋯ menu of an overflow element. */
 export function Overflow(p: ElementProps) {
-  const [open, setOpen] = useState(false);
+  const { open, setOpen, ref } = useMenu();
   const change = useChange({ ...p, dispatch: true });
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [open]);
   return (
     <div class="overflow" ref={ref}>
       <button

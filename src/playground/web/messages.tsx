@@ -3,12 +3,13 @@
  * "(edited)", attachments, thread replies, ephemerals, and the message shortcuts menu.
  */
 import { Fragment } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 import type { Ephemeral, FileRef, Json, Message } from './api.js';
 import { SurfaceBlocks } from './blockkit.js';
 import { formatSlackDate } from './dates.js';
 import { Mrkdwn } from './text.js';
 import { useEnv } from './use-env.js';
+import { useMenu } from './use-menu.js';
 
 /** A message or an ephemeral, in the order of their timestamps. */
 export type Entry = { kind: 'message'; m: Message } | { kind: 'ephemeral'; m: Ephemeral };
@@ -91,16 +92,7 @@ function MoreActions({
   onShortcut: (callbackId: string, m: Message) => void;
 }) {
   const env = useEnv();
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!open) return;
-    const close = (e: MouseEvent) => {
-      if (!ref.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', close);
-    return () => document.removeEventListener('mousedown', close);
-  }, [open]);
+  const { open, setOpen, ref } = useMenu();
   const shortcuts = env.state.shortcuts.filter((s) => s.type === 'message');
   return (
     <div class={`msg-tools${open ? ' open' : ''}`} ref={ref}>

@@ -1,0 +1,92 @@
+/**
+ * The page server's JSON API (the contract between src/playground/server.ts and the page): the
+ * state the page renders and what its requests answer. Types only, so both sides import them.
+ */
+
+/** A Block Kit object as the bot sent it; the renderer reads it field by field. */
+export type Json = Record<string, unknown>;
+
+export interface Person {
+  id: string;
+  name: string;
+  realName: string;
+  email?: string;
+  tz: string;
+  role: string;
+}
+
+export interface FileRef {
+  id: string;
+  name: string;
+  title?: string;
+  size: number;
+  url: string;
+  mimetype: string;
+}
+
+export interface Message {
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  user: string;
+  text?: string;
+  blocks?: unknown[];
+  edited?: boolean;
+  files?: FileRef[];
+}
+
+export interface Ephemeral {
+  id: string;
+  channel: string;
+  ts: string;
+  thread_ts?: string;
+  text?: string;
+  blocks?: unknown[];
+}
+
+export interface Modal {
+  id: string;
+  view: Json;
+  errors?: Record<string, string>;
+}
+
+export interface Shortcut {
+  type: 'global' | 'message';
+  callback_id: string;
+  name: string;
+  description?: string;
+}
+
+export interface PlatformControls {
+  tickets: { id: number; reference: string; title: string; state: string }[];
+  states: string[];
+  webhooks: boolean;
+}
+
+export interface State {
+  version: number;
+  bot: { id: string; name: string };
+  people: Person[];
+  channels: { id: string; name: string }[];
+  messages: Message[];
+  ephemerals: Ephemeral[];
+  modals: Modal[];
+  home: Json | null;
+  shortcuts: Shortcut[];
+  platform: PlatformControls | null;
+  notice?: { at: number; text: string };
+}
+
+/** Where an action happened, as `/api/action` takes it. */
+export type Container =
+  | { type: 'message'; channel: string; ts: string }
+  | { type: 'ephemeral'; id: string }
+  | { type: 'view'; viewId: string }
+  | { type: 'home' };
+
+/** What every POST answers. */
+export interface Answer {
+  ok: boolean;
+  error?: string;
+  errors?: Record<string, string>;
+}
