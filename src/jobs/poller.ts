@@ -3,7 +3,7 @@ import type { PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
 import type { Page, TicketRecord } from '../platform/schemas.js';
 import type { Store, Subscription } from '../store/store.js';
-import { type ChangeCover, coveredBy, coverOf, type TicketChangeSink } from './ports.js';
+import { type ChangeCover, coverable, coveredBy, coverOf, type TicketChangeSink } from './ports.js';
 
 const background = { priority: 'background' as const };
 
@@ -371,8 +371,9 @@ export class Poller {
    * Fetches a changed ticket's events and writes those its channels want to the outbox, after the
    * ticket's card for channels that have none yet; for channels that asked (`broadcast`), a state
    * change also adds a message in the channel itself. A platform event of a change a person made from
-   * Slack is left out of the channels that got their line (`ChangeCover`). Then every card of a new
-   * version is re-rendered, by the publisher, whether or not a channel subscribes.
+   * Slack is left out of the channels that got their line (`ChangeCover`; only the kinds such a change
+   * writes, see `coverable`). Then every card of a new version is re-rendered, by the publisher,
+   * whether or not a channel subscribes.
    */
   async collect(t: TicketRecord): Promise<number> {
     const { platform, store } = this.o;
@@ -403,7 +404,7 @@ export class Poller {
         if (
           (!kinds || kinds.includes(e.eventName)) &&
           e.timestamp.getTime() >= since &&
-          !said.some((c) => coveredBy(c, e.timestamp))
+          !(coverable(e) && said.some((c) => coveredBy(c, e.timestamp)))
         )
           item(e.id, {
             eventName: e.eventName,

@@ -11,7 +11,13 @@ import {
 import { buildPersonLine, type PersonLine } from '../blocks/ticket-line.js';
 import type { DigestData } from '../domain/digest.js';
 import type { TicketSummary } from '../domain/ticket.js';
-import type { ChangeCover, OutgoingMessage, PlatformChange, SlackPort } from '../jobs/ports.js';
+import {
+  type ChangeCover,
+  fromTheStart,
+  type OutgoingMessage,
+  type PlatformChange,
+  type SlackPort,
+} from '../jobs/ports.js';
 import type { Logger } from '../observability/logger.js';
 import type { TicketService } from '../services/tickets.js';
 import type { OutboxItem, Store } from '../store/store.js';
@@ -143,11 +149,17 @@ export class SlackPublisher implements SlackPort {
         await this.refresh(ticket.id, () => buildDeletedTicketCard(ticket, who));
         return this.queueLine(ticket.id, `delete:${ticket.id}`, { line: 'deleted', actor: who });
       }
-      case 'created':
-        return this.queueLine(change.ticket.id, `create:${change.ticket.id}`, {
-          line: 'created',
-          actor: who,
-        });
+      case 'created': {
+        // Every platform event of the ticket up to the version created is the creation's (ticket.new,
+        // its assignment, its invitation): the line says it. Without `modified`, no cover: they are told too.
+        const at = iso(change.ticket.modified);
+        return this.queueLine(
+          change.ticket.id,
+          `create:${change.ticket.id}`,
+          { line: 'created', actor: who },
+          at && { since: fromTheStart, at },
+        );
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coveredBy, coverOf } from '../../src/jobs/ports.js';
+import { coverable, coveredBy, coverOf, fromTheStart } from '../../src/jobs/ports.js';
 
 const at = (s: string) => new Date(`2027-03-26T10:00:${s}Z`);
 
@@ -19,11 +19,56 @@ describe('the platform events a change made from Slack covers', () => {
     expect(coveredBy({ since: null, at: at('05.000').toISOString() }, at('05.000'))).toBe(true);
   });
 
+  it('of a creation are every event up to the version created (nothing of the ticket is older)', () => {
+    const cover = { since: fromTheStart, at: at('05.000').toISOString() };
+    expect(coveredBy(cover, new Date('2020-01-01T00:00:00Z'))).toBe(true);
+    expect(coveredBy(cover, at('04.000'))).toBe(true);
+    expect(coveredBy(cover, at('05.000'))).toBe(true);
+    expect(coveredBy(cover, at('06.000'))).toBe(false);
+  });
+
+  it('are only of the kinds a change from Slack writes: the ticket’s own record, not the guest nor the session', () => {
+    for (const eventName of [
+      'ticket.new',
+      'ticket.assigned',
+      'ticket.approved',
+      'ticket.invitationSent',
+      'ticket.invitationResent',
+      'ticket.sessionStarted',
+      'ticket.completed',
+      'ticket.closed',
+      'ticket.cancelled',
+      'ticket.rejected',
+    ])
+      expect(coverable({ eventName, source: 'agent' }), eventName).toBe(true);
+    expect(coverable({ eventName: 'ticket.assigned', source: 'system' })).toBe(true);
+    expect(coverable({ eventName: 'ticket.assigned' })).toBe(true);
+    // A guest joining in the second of an agent's Start: all of it is told.
+    for (const [eventName, source] of [
+      ['ticket.invitationClicked', 'guest'],
+      ['consent.accepted', 'guest'],
+      ['mediaDevice.allowed', 'guest'],
+      ['session.established', 'system'],
+      ['session.agentContacted', 'system'],
+      ['ticket.sessionStarted', 'guest'],
+      ['media.pictureTaken', 'agent'],
+      ['ticket.invitationDeclined', 'system'],
+      ['ticket.invitationExpired', 'system'],
+    ] as const)
+      expect(coverable({ eventName, source }), `${eventName} · ${source}`).toBe(false);
+  });
+
   it('are read only from a person’s line, never from a platform event', () => {
     expect(coverOf({ eventName: 'ticket.approved', timestamp: at('01.000').toISOString() })).toBeUndefined();
     expect(coverOf({ line: 'moved', cover: { at: '2027-03-26T10:00:05.000Z' } })).toEqual({
       at: '2027-03-26T10:00:05.000Z',
       since: null,
+    });
+    expect(
+      coverOf({ line: 'created', cover: { since: fromTheStart, at: '2027-03-26T10:00:05.000Z' } }),
+    ).toEqual({
+      at: '2027-03-26T10:00:05.000Z',
+      since: fromTheStart,
     });
   });
 });

@@ -12,11 +12,13 @@ let platform: PlatformFixture;
 let store: Store;
 let dir: string;
 let poller: Poller;
+/** When set, the simulator's clock stands still there (so that things happen in one second). */
+let frozen: number | undefined;
 
 beforeAll(async () => {
   // The simulator's seeded history is an hour old; after that its clock is ours.
   let offset = -3_600_000;
-  platform = await startPlatform({ now: () => Date.now() + offset });
+  platform = await startPlatform({ now: () => (frozen ?? Date.now()) + offset });
   offset = 0;
   dir = mkdtempSync(join(tmpdir(), 'confdesk-poller-'));
   store = await openStore({ dataDir: dir });
@@ -95,5 +97,53 @@ describe('the poller', () => {
         .slice(mid)
         .map((r) => r.path),
     ).toEqual(['/api/v3/tickets', `/api/v3/tickets/${t4.id}/events`]);
+  });
+
+  it('leaves out the events of a change made from Slack, and tells what the guest did in the same second', async () => {
+    const t = ticket('ACME-1002');
+    const ticketId = String(t.id);
+    await store.addSubscription({
+      id: 'wg',
+      channel: 'CG',
+      kind: 'watch',
+      ticketId,
+      filter: {},
+      createdBy: 'U1',
+    });
+    await store.save({ ticketId, channel: 'CG', ts: '8.0' });
+    await poller.checkTicket(ticketId);
+    const second = (ms: number) => new Date(Math.floor(ms / 1000) * 1000).toISOString();
+    const since = second(t.modified);
+    frozen = Math.floor(Date.now() / 1000) * 1000 + 1_500;
+    try {
+      // An agent takes the ticket from Slack; in the same second, the guest joins.
+      platform.sim.state.assignAgent(t, t.agentId === 101 ? 102 : 101, 'agent');
+      platform.sim.state.guestJoins(t);
+      await store.advance([
+        {
+          ticketId,
+          eventId: `move:${ticketId}:take`,
+          channel: 'CG',
+          payload: { line: 'took', actor: 'UALICE', cover: { since, at: second(t.modified) } },
+        },
+      ]);
+      await poller.checkTicket(ticketId);
+    } finally {
+      frozen = undefined;
+    }
+    const told = (await store.outboxOf(ticketId))
+      .filter((i) => i.channel === 'CG' && typeof i.payload.eventName === 'string')
+      .map((i) => i.payload.eventName);
+    // Before: none of the guest's join (all in the cover's second) was ever told.
+    expect(told).toEqual(
+      expect.arrayContaining([
+        'ticket.invitationClicked',
+        'consent.accepted',
+        'session.established',
+        'ticket.sessionStarted',
+      ]),
+    );
+    // The person's line says the assignment.
+    expect(told).not.toContain('ticket.assigned');
   });
 });

@@ -92,9 +92,11 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
       let extra = [] as typeof card.blocks;
       try {
         await deps.publisher.postCard(channel, ticket);
+        // The line (with its cover of the platform's creation events) before the watch: a scan
+        // between the two would otherwise tell those events too.
+        await deps.publisher.ticketChanged({ kind: 'created', ticket }, user);
         // The channel a ticket was created from follows it.
         await deps.subscriptions.watch(channel, ticket, user);
-        await deps.publisher.ticketChanged({ kind: 'created', ticket }, user);
       } catch (error) {
         outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created, but ${
           isCannotPost(error)
