@@ -142,5 +142,14 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
     expect(await ui.seen(form.getByLabel(/^Participants: e-mails or phone numbers/))).toBe('');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await form.waitFor({ state: 'detached' });
+    expect(await home.innerText()).toContain('/conference digest at 9:00');
+  });
+
+  it('shows a person without a platform account a Home with no button and no admin command', async () => {
+    await ui.actAs('Nico Nobody');
+    const home = page.getByRole('main');
+    await home.getByRole('button', { name: 'New conference' }).waitFor({ state: 'detached' });
+    expect(await ui.seen(home.getByText(/account/).first())).toMatch(/account/);
+    expect(await home.innerText()).not.toContain('/conference digest');
   });
 });
