@@ -1,26 +1,12 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { SlackDouble, SlackMessage } from '../dev/slack-double.js';
 import { demoChannels, demoPeople } from './people.js';
+import type { Answer, Container } from './web/contract.js';
 
 /** Signs a body as Slack does: v0=hex(HMAC-SHA256(secret, "v0:" + ts + ":" + body)). */
 export function slackSignature(secret: string, timestamp: number, body: string): string {
   return `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
 }
-
-/** What a request to the bot came to, for the page: whether it went through, and what went wrong. */
-export interface Outcome {
-  ok: boolean;
-  error?: string;
-  /** A submission's inline errors, by block id. */
-  errors?: Record<string, string>;
-}
-
-/** Where a click happened, as the page says it. */
-export type ActionContainer =
-  | { type: 'message'; channel: string; ts: string }
-  | { type: 'ephemeral'; id: string }
-  | { type: 'view'; viewId: string }
-  | { type: 'home' };
 
 type Json = Record<string, unknown>;
 
@@ -49,7 +35,7 @@ export class SlackSide {
   ) {}
 
   /** A slash command (`command` = `/conference` or `/ticket`) typed by `as` in `channel`. */
-  async command(as: string, channel: string, command: string, text: string): Promise<Outcome> {
+  async command(as: string, channel: string, command: string, text: string): Promise<Answer> {
     const slack = this.o.slack;
     const responseUrl = slack.responseUrlForUser({ user: as, channel, command: true });
     const payload = {
@@ -79,13 +65,13 @@ export class SlackSide {
   }
 
   /** A plain message by `as`, kept by the double (the message shortcut works on it). */
-  message(as: string, channel: string, text: string, threadTs?: string): Outcome {
+  message(as: string, channel: string, text: string, threadTs?: string): Answer {
     this.o.slack.postAsUser(as, channel, text, threadTs);
     return { ok: true };
   }
 
   /** A click (button, menu, picker…) by `as` on a message, an ephemeral, a modal or the Home tab. */
-  async action(as: string, container: ActionContainer, action: Json, values?: Json): Promise<Outcome> {
+  async action(as: string, container: Container, action: Json, values?: Json): Promise<Answer> {
     const slack = this.o.slack;
     const base = { ...this.common(as), trigger_id: this.trigger(as) };
     const actions = [{ ...action, action_ts: actionTs() }];
@@ -156,7 +142,7 @@ export class SlackSide {
   }
 
   /** Submits `as`'s modal `viewId` with `values` (`state.values`, as Slack sends them). */
-  async submit(as: string, viewId: string, values: Json): Promise<Outcome> {
+  async submit(as: string, viewId: string, values: Json): Promise<Answer> {
     const slack = this.o.slack;
     const view = slack.modals(as).find((m) => m.id === viewId)?.view;
     if (!view) return this.refuse('That modal is closed.');
@@ -194,7 +180,7 @@ export class SlackSide {
   }
 
   /** `as` closes a modal: `view_closed` when the view asked for it (`notify_on_close`), and it goes. */
-  async close(as: string, viewId: string): Promise<Outcome> {
+  async close(as: string, viewId: string): Promise<Answer> {
     const slack = this.o.slack;
     const view = slack.modals(as).find((m) => m.id === viewId)?.view;
     if (!view) return { ok: true };
@@ -209,7 +195,7 @@ export class SlackSide {
   }
 
   /** A global shortcut, or a message shortcut when `channel` and `ts` name a message. */
-  async shortcut(as: string, callbackId: string, channel?: string, ts?: string): Promise<Outcome> {
+  async shortcut(as: string, callbackId: string, channel?: string, ts?: string): Promise<Answer> {
     const slack = this.o.slack;
     const common = {
       ...this.common(as),
@@ -231,7 +217,7 @@ export class SlackSide {
   }
 
   /** `as` opens the bot's Home tab: an `app_home_opened` event. */
-  async homeOpened(as: string): Promise<Outcome> {
+  async homeOpened(as: string): Promise<Answer> {
     const slack = this.o.slack;
     const now = Date.now() / 1000;
     const body = {
@@ -299,12 +285,12 @@ export class SlackSide {
   }
 
   /** A gesture whose ack body Slack ignores (a click, a shortcut, a close). */
-  private async gesture(payload: Json): Promise<Outcome> {
+  private async gesture(payload: Json): Promise<Answer> {
     const { body: _ignored, ...outcome } = await this.interact(payload);
     return outcome;
   }
 
-  private interact(payload: Json): Promise<Outcome & { body?: unknown }> {
+  private interact(payload: Json): Promise<Answer & { body?: unknown }> {
     return this.send(
       new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
       'application/x-www-form-urlencoded',
@@ -312,7 +298,7 @@ export class SlackSide {
   }
 
   /** Posts a signed body to the bot; any answer but a 200 within Slack's deadline is a notice. */
-  private async send(body: string, contentType: string): Promise<Outcome & { body?: unknown }> {
+  private async send(body: string, contentType: string): Promise<Answer & { body?: unknown }> {
     const timestamp = Math.floor(Date.now() / 1000);
     const started = Date.now();
     let res: Response;
@@ -339,7 +325,7 @@ export class SlackSide {
     return { ok: true, body: json ? (JSON.parse(text) as unknown) : text };
   }
 
-  private refuse(text: string): Outcome {
+  private refuse(text: string): Answer {
     this.say(text);
     return { ok: false, error: text };
   }
