@@ -435,6 +435,7 @@ export class SimState {
       ticketId: t1.id,
       content: { kind: 'bytes', data: Buffer.from('%PDF-1.4\n% demo manual\n') },
     });
+    this.seedHistory(now, [admin, alice, bob, carol]);
     return { admin, agents: [alice, bob, carol] };
   }
 
@@ -565,6 +566,32 @@ export class SimState {
   }
 
   // ---------- statistics and report ----------
+
+  /**
+   * Demo history, so that a statistics digest has something to show: the people joined three months
+   * ago, and each of the last two weeks' days had a few sessions (one at weekends) and text messages.
+   * Sessions without a ticket: the tickets report, which counts ticket sessions, is unchanged.
+   */
+  private seedHistory(now: number, people: SimUser[]): void {
+    const day = 86_400_000;
+    for (const u of people) u.created = now - 90 * day;
+    const midnight = now - (now % day);
+    for (let d = 1; d <= 14; d++) {
+      const date = midnight - d * day;
+      const weekend = [0, 6].includes(new Date(date).getUTCDay());
+      const count = weekend ? 1 : 2 + ((d * 7) % 5);
+      for (let i = 0; i < count; i++) {
+        const start = date + (8 + i * 2) * 3_600_000;
+        this.sessions.push({
+          enterpriseId: 1,
+          ticketId: undefined,
+          start,
+          end: start + (15 + (((d + i) * 11) % 40)) * 60_000,
+        });
+      }
+      for (let i = 0; i < d % 4; i++) this.sms.push({ enterpriseId: 1, time: date + 9 * 3_600_000 + i });
+    }
+  }
 
   /**
    * Statistics of a day (UTC): user_count and disk_usage as at the end of the day; sms, sessions and
