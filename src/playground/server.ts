@@ -7,7 +7,7 @@ import type { PageBundle } from './bundle.js';
 import { demoChannels } from './people.js';
 import type { PlatformSide } from './platform-side.js';
 import type { SlackSide } from './slack-side.js';
-import { buildState } from './state.js';
+import { buildState, present } from './state.js';
 import type { Shortcut } from './web/contract.js';
 
 /** A version counter with listeners: what the page's `/api/stream` follows. */
@@ -154,7 +154,7 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
       if (!o.platform)
         return { ok: false, error: 'The platform is not the built-in simulator (PLATFORM_URL is set).' };
       try {
-        await o.platform.apply(stripUndefined(b));
+        await o.platform.apply(present(b));
         return { ok: true };
       } catch (error) {
         return { ok: false, error: (error as Error).message };
@@ -295,11 +295,6 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
 }
 
 class BadRequest extends Error {}
-
-const stripUndefined = <T extends Record<string, unknown>>(o: T) =>
-  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as {
-    [K in keyof T]: Exclude<T[K], undefined>;
-  };
 
 const html = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
 

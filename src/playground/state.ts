@@ -11,7 +11,7 @@ type Present<T> = { [K in keyof T as undefined extends T[K] ? never : K]: T[K] }
 };
 
 /** Copies only the fields that are set (the contract's optional fields are absent, not undefined). */
-const present = <T extends Record<string, unknown>>(o: T): Present<T> =>
+export const present = <T extends Record<string, unknown>>(o: T): Present<T> =>
   Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Present<T>;
 
 /** Assembles one person's view of the double, the manifest's shortcuts and the platform controls. */
