@@ -4,10 +4,9 @@ import { StartupError } from '../startup/start.js';
 /** The page, built: its script and its style sheet, or why they could not be built. */
 export type PageBundle = { ok: true; js: string; css: string } | { ok: false; problem: string };
 
-/** The development tools the playground needs: esbuild (bundles the page) and yaml (reads manifest.yml). */
+/** The development tool the playground needs: esbuild, which bundles the page. */
 export interface DevTools {
   esbuild: typeof import('esbuild');
-  yaml: typeof import('yaml');
 }
 
 /**
@@ -16,8 +15,7 @@ export interface DevTools {
  */
 export async function loadDevTools(): Promise<DevTools> {
   try {
-    const [esbuild, yaml] = await Promise.all([import('esbuild'), import('yaml')]);
-    return { esbuild, yaml };
+    return { esbuild: await import('esbuild') };
   } catch (error) {
     throw new StartupError(
       'the playground (what starts without Slack credentials) needs the development dependencies: run npm ci, ' +

@@ -33,7 +33,9 @@ export interface PageServerOptions {
   side: SlackSide;
   /** The platform controls; undefined when the platform is not the built-in simulator. */
   platform: PlatformSide | undefined;
+  /** manifest.yml's shortcuts, which the page lists, and its slash commands, which the composer sends. */
   shortcuts: Shortcut[];
+  commands: string[];
   bundle: PageBundle;
   feed: ChangeFeed;
   logger: Logger;
@@ -82,9 +84,6 @@ const bodies = {
   }),
 };
 
-/** The commands the composer sends as slash commands (the manifest's). */
-const commands = new Set(['/conference', '/ticket']);
-
 /**
  * The page server: the page (`/`, `/app.js`, `/app.css`), uploaded files, the JSON API the page
  * drives Slack's side and the platform's with, and `/api/stream` (Server-Sent Events, one `change`
@@ -120,8 +119,8 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
       const text = b.text.trim();
       const word = /^\/\S*/.exec(text)?.[0];
       if (word === undefined) return o.side.message(b.as, b.channel, b.text, b.thread_ts);
-      if (!commands.has(word))
-        return { ok: false, error: `${word} is not a command here: try /conference or /ticket` };
+      if (!o.commands.includes(word))
+        return { ok: false, error: `${word} is not a command here: try ${o.commands.join(' or ')}` };
       return o.side.command(b.as, b.channel, word, text.slice(word.length).trim());
     },
     '/api/action': async (raw) => {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../config/config.js';
 import { SlackDouble } from '../dev/slack-double.js';
+import { readManifest } from '../doctor/manifest.js';
 import type { Logger } from '../observability/logger.js';
 import { type RunningConfdesk, startConfdesk } from '../startup/start.js';
 import { bundlePage, type DevTools, loadDevTools } from './bundle.js';
@@ -11,7 +12,6 @@ import { addDemoPeople } from './people.js';
 import { PlatformSide } from './platform-side.js';
 import { ChangeFeed, type PageServer, startPageServer } from './server.js';
 import { SlackSide } from './slack-side.js';
-import { manifestShortcuts } from './state.js';
 
 /** The running playground: the page's URL, its local Slack, the bot, and how to stop them all. */
 export interface Playground {
@@ -76,7 +76,7 @@ export async function startPlayground(o: {
       })
     : undefined;
   await platform?.webhooks(true);
-  const manifest = o.tools.yaml.parse(readFileSync(new URL('../../manifest.yml', import.meta.url), 'utf8'));
+  const manifest = readManifest();
   const bundle = await bundlePage(o.tools.esbuild);
   if (!bundle.ok)
     o.logger.error({ problem: bundle.problem }, 'playground: the page could not be built (/ says why)');
@@ -93,7 +93,8 @@ export async function startPlayground(o: {
     slack: o.slack,
     side,
     platform,
-    shortcuts: manifestShortcuts(manifest),
+    shortcuts: manifest.shortcuts,
+    commands: manifest.commands,
     bundle,
     feed,
     logger: o.logger.child({ component: 'playground' }),

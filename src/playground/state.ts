@@ -67,21 +67,3 @@ export function buildState(o: {
     ...(o.notice ? { notice: o.notice } : {}),
   };
 }
-
-/** The shortcuts of a parsed manifest.yml (`features.shortcuts`). */
-export function manifestShortcuts(manifest: unknown): Shortcut[] {
-  const list = (manifest as { features?: { shortcuts?: unknown } } | null)?.features?.shortcuts;
-  if (!Array.isArray(list)) return [];
-  return list.flatMap((s: Record<string, unknown>) =>
-    (s.type === 'global' || s.type === 'message') && typeof s.callback_id === 'string'
-      ? [
-          present({
-            type: s.type as Shortcut['type'],
-            callback_id: s.callback_id,
-            name: String(s.name ?? s.callback_id),
-            description: typeof s.description === 'string' ? s.description : undefined,
-          }),
-        ]
-      : [],
-  );
-}

@@ -304,15 +304,16 @@ describe('npm run doctor, against the quirky simulator (the least convenient rea
 });
 
 describe('the manifest reader', () => {
-  it('reads the bot scopes and slash commands of manifest.yml as a YAML parser does', () => {
+  it('reads the bot scopes, slash commands and shortcuts of manifest.yml as a YAML parser does', () => {
     const text = readFileSync(join(root, 'manifest.yml'), 'utf8');
     const yaml = parse(text) as {
       oauth_config: { scopes: { bot: string[] } };
-      features: { slash_commands: { command: string }[] };
+      features: { slash_commands: { command: string }[]; shortcuts: Record<string, string>[] };
     };
     expect(parseManifest(text)).toEqual({
       botScopes: yaml.oauth_config.scopes.bot,
       commands: yaml.features.slash_commands.map((c) => c.command),
+      shortcuts: yaml.features.shortcuts,
     });
   });
 });
