@@ -14,18 +14,22 @@
  * time (a run with BENCH_SPEED=1 takes about 20 minutes per configuration). Knobs: BENCH_SPEED,
  * BENCH_CHANGES (20 per configuration), BENCH_SIZES (10,100,1000), BENCH_MODES (poll,webhook,naive).
  */
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildJobNotice } from '../src/blocks/job-notices.js';
 import { createConfdesk } from '../src/confdesk.js';
 import { SlackDouble } from '../src/dev/slack-double.js';
 import { JobRunner } from '../src/jobs/runner.js';
 import { startDelivery } from '../src/jobs/start-jobs.js';
 import { createLogger } from '../src/observability/logger.js';
+import { deliveryClient } from '../src/outbound/clients.js';
+import { outboxMessage } from '../src/outbound/publisher.js';
+import { SlackAccess } from '../src/outbound/slack-access.js';
 import { createPlatformClient, type PlatformClient } from '../src/platform/client.js';
 import type { SimTicket } from '../src/sim/model.js';
 import { createSimulator, type Simulator } from '../src/sim/server.js';
-import { outboxMessage } from '../src/slack/publisher.js';
 import { openStore, type Store } from '../src/store/store.js';
 import { NaivePoller } from './naive-poller.js';
 
@@ -245,8 +249,16 @@ async function pace(): Promise<void> {
     store,
     logger,
     slack: { token: 'xoxb-bench', apiUrl: slack.apiUrl },
+    slackAccess: new SlackAccess({
+      slack: deliveryClient({ token: 'xoxb-bench', apiUrl: slack.apiUrl }),
+      store,
+      logger,
+    }),
     // Events only here: no card to render.
-    publisher: { render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards here'))) },
+    publisher: {
+      render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards here'))),
+      notice: buildJobNotice,
+    },
   });
   while (slack.messages.length < 10 * perChannel && Date.now() - started < 120_000) await sleep(50);
   const elapsed = Date.now() - started;

@@ -1,8 +1,10 @@
-import { WebClient } from '@slack/web-api';
-import type { DoctorReport } from './doctor/doctor.js';
+import type { DoctorReport } from './domain/doctor-report.js';
 import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
+import { deliveryClient, retryingClient } from './outbound/clients.js';
+import { SlackPublisher } from './outbound/publisher.js';
+import { SlackAccess } from './outbound/slack-access.js';
 import type { PlatformClient } from './platform/client.js';
 import { AccessService } from './services/access.js';
 import { ConferenceService } from './services/conferences.js';
@@ -13,7 +15,6 @@ import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import type { Deps } from './slack/deps.js';
-import { SlackPublisher } from './slack/publisher.js';
 import type { Store } from './store/store.js';
 
 /*
@@ -48,6 +49,8 @@ export interface Confdesk {
   /** The use cases and the publisher, built once; the listeners and the jobs share them. */
   deps: Deps;
   slack: SlackApp;
+  /** Whether Slack still takes the bot's token, as the jobs that post learnt it (`/readyz` reads it). */
+  slackAccess: SlackAccess;
   /** The running jobs (after `start`, when `jobs` was given). */
   jobs(): Jobs | undefined;
   /** Starts Slack's transport, then the jobs; resolves with the HTTP port. */
@@ -59,8 +62,15 @@ export interface Confdesk {
 export function createConfdesk(o: ConfdeskOptions): Confdesk {
   const now = o.now ?? (() => new Date());
   const { botToken, apiUrl } = o.slack;
-  // The services' and the publisher's own Web API client (Bolt's listeners use Bolt's).
-  const web = new WebClient(botToken, apiUrl ? { slackApiUrl: apiUrl } : {});
+  // The services' and the publisher's own Web API client (Bolt's listeners use Bolt's for acks and
+  // views), and the jobs' client that never retries a post blindly.
+  const target = { token: botToken, apiUrl };
+  const web = retryingClient(target);
+  const slackAccess = new SlackAccess({
+    slack: deliveryClient(target),
+    store: o.store,
+    logger: o.logger.child({ component: 'slack-access' }),
+  });
   const identity = new IdentityService(web, o.platform);
   const access = new AccessService(identity);
   const tickets = new TicketService(o.platform, identity, access);
@@ -109,6 +119,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   return {
     deps,
     slack,
+    slackAccess,
     jobs: () => jobs,
     async start() {
       const port = await slack.start();
@@ -118,8 +129,9 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
         ...rest,
         store: o.store,
         publisher,
+        slackAccess,
         logger: o.logger,
-        slack: { token: botToken, apiUrl },
+        slack: target,
       };
       if (pollIntervalMs === undefined) delivery = startDelivery(common);
       else

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { type Config, ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
 import { createLogger, type Logger } from './observability/logger.js';
-import { StartupError, startConfdesk } from './startup/start.js';
+import { startConfdesk } from './start.js';
+import { StartupError } from './startup/startup-error.js';
 
 /**
- * The composition root: config → logger → the start path (`startup/start.ts`: checks, store,
+ * The composition root: config → logger → the start path (`start.ts`: checks, store,
  * platform, Slack app, jobs) → graceful shutdown on SIGINT/SIGTERM. Without Slack credentials, or
  * with `--playground` (`npm run playground`), the same start path runs against a local Slack: the
  * playground, loaded only then.

@@ -1,5 +1,6 @@
 import type { Button, MrkdwnElement } from '@slack/types';
 import type { ConferenceSummary } from '../domain/conference.js';
+import { formatMinutes } from './format.js';
 import { ids } from './ids.js';
 import {
   type Block,
@@ -12,35 +13,8 @@ import {
   plain,
   section,
 } from './kit.js';
-import { type LegacyMessagePayload, legacyButton, legacyContext, legacySection } from './legacy.js';
-import { clip, limits } from './limits.js';
-import { clipMd, date, empty, escapeChars, escaped, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
-
-export type { Block, Json } from './kit.js';
-export { plain } from './kit.js';
-/**
- * Transitional, for src/slack (see legacy.ts): a message whose text is a string, and the primitives
- * that read a string as a sentence. Builders use kit.ts, where a raw string is a type error.
- */
-export type MessagePayload = LegacyMessagePayload;
-export { legacyButton as button, legacyContext as context, legacySection as section };
-
-/** Escapes the three characters Slack's mrkdwn treats as control characters (for src/slack's strings). */
-export const escapeText = escapeChars;
-
-export function formatMinutes(minutes: number): string {
-  const h = Math.floor(minutes / 60);
-  const m = minutes % 60;
-  return [h ? `${h} h` : '', m ? `${m} min` : ''].filter(Boolean).join(' ') || '0 min';
-}
-
-/** A file size for people: kB, MB or GB. */
-export const humanSize = (bytes: number) =>
-  bytes >= 1e9
-    ? `${(bytes / 1e9).toFixed(1)} GB`
-    : bytes >= 1e6
-      ? `${(bytes / 1e6).toFixed(1)} MB`
-      : `${Math.ceil(bytes / 1e3)} kB`;
+import { limits } from './limits.js';
+import { clipMd, clipPlain, date, empty, escaped, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
 
 /** Participants as one line, cut to fit a field, with how many were left out. */
 export function participantsLine(list: string[], max: number = limits.fieldText): Mrkdwn {
@@ -76,7 +50,7 @@ function detailFields(c: ConferenceSummary): Block {
       mrkdwn(md`*When*\n${whenText(c)}`, limits.fieldText),
       mrkdwn(md`*Duration*\n${c.duration ? formatMinutes(c.duration) : md`_not set_`}`, limits.fieldText),
       mrkdwn(
-        md`*Moderator*\n${c.moderator ? clip(c.moderator.label, 200) : md`_not set_`}`,
+        md`*Moderator*\n${c.moderator ? clipPlain(c.moderator.label, 200) : md`_not set_`}`,
         limits.fieldText,
       ),
       mrkdwn(md`*Status*\n${c.status ?? md`_unknown_`}`, limits.fieldText),
@@ -86,7 +60,7 @@ function detailFields(c: ConferenceSummary): Block {
 }
 
 const fallback = (c: ConferenceSummary) =>
-  md`Conference “${clip(c.name, 300)}”${c.start ? ` on ${c.start.toISOString().slice(0, 16).replace('T', ' ')} UTC` : empty}`;
+  md`Conference “${clipPlain(c.name, 300)}”${c.start ? ` on ${c.start.toISOString().slice(0, 16).replace('T', ' ')} UTC` : empty}`;
 
 /**
  * The conference card posted in a channel: details in each viewer's zone, Join (when the platform
@@ -104,7 +78,7 @@ export function buildConferenceCard(c: ConferenceSummary): Message {
       style: 'danger',
       confirm: confirmDialog({
         title: 'Delete this conference?',
-        text: md`“${clip(c.name, 100)}” will be removed from the video platform for everyone. This cannot be undone.`,
+        text: md`“${clipPlain(c.name, 100)}” will be removed from the video platform for everyone. This cannot be undone.`,
         confirm: 'Delete',
         deny: 'Keep it',
         danger: true,
@@ -121,7 +95,7 @@ export function buildConferenceCard(c: ConferenceSummary): Message {
 
 /** What the card becomes once the conference is deleted: it stays in the channel's history, without buttons. */
 export function buildDeletedCard(c: { id: string; name: string }, byUserId: string): Message {
-  return message(md`Conference “${clip(c.name, 300)}” was deleted`, [
+  return message(md`Conference “${clipPlain(c.name, 300)}” was deleted`, [
     section(md`~${clipMd(escaped(c.name), 2_900)}~\n:wastebasket: Deleted by ${mention(byUserId)}.`),
     context(md`Conference ${c.id}`),
   ]);

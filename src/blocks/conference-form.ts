@@ -3,9 +3,8 @@ import type { ConferenceFormValues } from '../domain/conference.js';
 import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import { type Block, context, plain, section } from './kit.js';
-import { fromLegacy, type LegacyText } from './legacy.js';
 import { limits } from './limits.js';
-import { md } from './mrkdwn.js';
+import { type Mrkdwn, md } from './mrkdwn.js';
 
 const f = ids.conferenceForm;
 
@@ -15,9 +14,9 @@ export interface ConferenceFormOptions {
   /** Carried to the submission (`private_metadata`, at most 3,000 characters). */
   metadata: string;
   /** Shown at the top: what the command text could not be read as, or why the last try failed. */
-  notices?: LegacyText[];
+  notices?: Mrkdwn[];
   /** Per block id: a problem shown right under that input (for failures found after the submission). */
-  problems?: Record<string, LegacyText>;
+  problems?: Record<string, Mrkdwn>;
   /** Edit: the conference has a password (the platform never returns it). */
   hasPassword?: boolean;
   /** Shown again after a failed try, so that nothing typed is lost. */
@@ -59,10 +58,10 @@ export function buildConferenceForm(o: ConferenceFormOptions): ModalView {
   );
   const problem = (blockId: string): Block[] => {
     const p = o.problems?.[blockId];
-    return p ? [context(md`:warning: ${fromLegacy(p)}`)] : [];
+    return p ? [context(md`:warning: ${p}`)] : [];
   };
   const blocks: Block[] = [
-    ...shownNotices(o.notices ?? []).map((n) => section(md`:warning: ${fromLegacy(n)}`)),
+    ...shownNotices(o.notices ?? []).map((n) => section(md`:warning: ${n}`)),
     ...(o.mode === 'create'
       ? [
           input(

@@ -5,15 +5,16 @@ import {
   listPageSize,
   type MediaSummary,
 } from '../domain/conference.js';
-import { buildConferenceCard, formatMinutes, humanSize, whenText } from './conference-card.js';
+import { buildConferenceCard, whenText } from './conference-card.js';
+import { formatMinutes, humanSize } from './format.js';
 import { ids } from './ids.js';
 import { type Block, button, context, type MessagePayload, message, section } from './kit.js';
-import { clip, limits } from './limits.js';
-import { date, empty, escapeChars, joinMd, type Mrkdwn, md } from './mrkdwn.js';
+import { limits } from './limits.js';
+import { clipPlain, date, empty, escapeOutside, joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
 const filterTitle = (q: ListQuery): Mrkdwn =>
   q.search
-    ? md`Conferences matching “${clip(q.search, 200)}”`
+    ? md`Conferences matching “${clipPlain(q.search, 200)}”`
     : md`${{ upcoming: 'Upcoming conferences', past: 'Past conferences', all: 'Conferences' }[q.filter]}`;
 
 /** One page of `/conference list`, ephemeral, with a Show button per conference and paging buttons. */
@@ -34,7 +35,7 @@ export function buildConferenceList(
   for (const c of page.items) {
     blocks.push(
       section(
-        md`*${clip(c.name, 1_000)}*\n${whenText(c)}${c.duration ? ` · ${formatMinutes(c.duration)}` : ''} · ${c.participants.length} participant${c.participants.length === 1 ? '' : 's'}`,
+        md`*${clipPlain(c.name, 1_000)}*\n${whenText(c)}${c.duration ? ` · ${formatMinutes(c.duration)}` : ''} · ${c.participants.length} participant${c.participants.length === 1 ? '' : 's'}`,
         { accessory: button('Show', `${ids.actions.conferenceShow}:${c.id}`, { value: c.id }) },
       ),
     );
@@ -71,7 +72,7 @@ export const participantsPerPage = 100;
 export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessagePayload {
   const card = buildConferenceCard(c);
   const blocks = [...card.blocks];
-  if (c.participants.map(escapeChars).join(', ').length <= limits.fieldText - 40)
+  if (c.participants.map(escapeOutside).join(', ').length <= limits.fieldText - 40)
     return { text: card.text, blocks };
   const pages = Math.ceil(c.participants.length / participantsPerPage);
   const current = Math.min(Math.max(0, page), pages - 1);
@@ -79,7 +80,7 @@ export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessageP
   // Sections hold 3,000 characters: cut the page into as many as it needs.
   const chunks: Mrkdwn[] = [];
   let chunk: Mrkdwn | undefined;
-  for (const p of shown.map((x) => md`${clip(x, 200)}`)) {
+  for (const p of shown.map((x) => md`${clipPlain(x, 200)}`)) {
     if (chunk && chunk.text.length + p.text.length + 2 > limits.sectionText - 60) {
       chunks.push(chunk);
       chunk = undefined;
@@ -123,7 +124,7 @@ export function buildMediaList(
   medias: MediaSummary[],
   total: number | undefined,
 ): MessagePayload {
-  const title = md`Recordings & snapshots of “${clip(conference.name, 200)}”`;
+  const title = md`Recordings & snapshots of “${clipPlain(conference.name, 200)}”`;
   if (medias.length === 0)
     return message(title, [section(md`*${title}*\nNothing recorded or captured yet.`)]);
   const max = limits.messageBlocks - 2;
@@ -131,13 +132,13 @@ export function buildMediaList(
   for (const m of medias.slice(0, max)) {
     const bits = [
       m.created ? date(m.created, '{date_short_pretty} {time}') : undefined,
-      m.format ? clip(m.format, 100) : undefined,
+      m.format ? clipPlain(m.format, 100) : undefined,
       m.size ? humanSize(m.size) : undefined,
-      `id ${clip(m.id, 100)}`,
+      `id ${clipPlain(m.id, 100)}`,
     ].filter((x) => x !== undefined);
     blocks.push(
       section(
-        md`${icons[m.type?.toLowerCase() ?? ''] ?? '📎'} *${clip(m.title || m.type || 'Media', 1_000)}*\n${joinMd(bits, ' · ')}`,
+        md`${icons[m.type?.toLowerCase() ?? ''] ?? '📎'} *${clipPlain(m.title || m.type || 'Media', 1_000)}*\n${joinMd(bits, ' · ')}`,
       ),
     );
   }

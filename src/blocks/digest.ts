@@ -1,8 +1,7 @@
 import { DateTime } from 'luxon';
-import { type DigestData, type Metric, metrics } from '../domain/digest.js';
+import { type DayStatistics, type DigestData, type Metric, metrics } from '../domain/digest.js';
 import { stateIcon } from '../domain/ticket-workflow.js';
-import type { StatisticsRecord } from '../platform/schemas.js';
-import { formatMinutes, humanSize } from './conference-card.js';
+import { formatMinutes, humanSize } from './format.js';
 import { type Block, context, type MessagePayload, message, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { date, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
@@ -34,7 +33,7 @@ export function formatMetric(metric: Metric, value: number): string {
   return count(value);
 }
 
-const metricValue = (stats: StatisticsRecord | undefined, metric: Metric) => {
+const metricValue = (stats: DayStatistics | undefined, metric: Metric) => {
   const v = stats?.[metric];
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 };

@@ -1,4 +1,4 @@
-import type { Check, DoctorReport, Section } from '../doctor/doctor.js';
+import type { Check, DoctorReport, Section } from '../domain/doctor-report.js';
 import { type Block, context, type MessagePayload, message, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { date, joinMd, md } from './mrkdwn.js';

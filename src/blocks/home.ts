@@ -2,7 +2,7 @@ import type { HomeView } from '@slack/types';
 import { ids } from './ids.js';
 import { actions, button, context, plain, section } from './kit.js';
 import { limits } from './limits.js';
-import { md, sentence } from './mrkdwn.js';
+import { joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
 /** What the person may do, as the policy says: the Home tab offers only that. */
 export interface HomeRights {
@@ -11,7 +11,7 @@ export interface HomeRights {
   /** A platform admin: the statistics digest too. */
   admin: boolean;
   /** Why there is no account (the sentence saying how to get one). */
-  noAccount?: string | undefined;
+  noAccount?: Mrkdwn | undefined;
 }
 
 /**
@@ -20,11 +20,11 @@ export interface HomeRights {
  */
 export function buildHome(rights: HomeRights = { account: false, admin: false }): HomeView {
   const commands = [
-    '*Commands*',
-    '• `/conference` plans a conference: `/conference alice@example.com @bob tomorrow 3pm 45m "Weekly sync"`',
-    '• `/conference list`, `/conference show <id>`, `/conference delete <id>`, `/conference help`',
-    '• `/ticket` opens a remote-assistance ticket; `/ticket list`, `/ticket show <id>`, `/ticket help`',
-    ...(rights.admin ? ['• `/conference digest at 9:00` sends the daily statistics to a channel'] : []),
+    md`*Commands*`,
+    md`• \`/conference\` plans a conference: \`/conference alice@example.com @bob tomorrow 3pm 45m "Weekly sync"\``,
+    md`• \`/conference list\`, \`/conference show <id>\`, \`/conference delete <id>\`, \`/conference help\``,
+    md`• \`/ticket\` opens a remote-assistance ticket; \`/ticket list\`, \`/ticket show <id>\`, \`/ticket help\``,
+    ...(rights.admin ? [md`• \`/conference digest at 9:00\` sends the daily statistics to a channel`] : []),
   ];
   return {
     type: 'home',
@@ -34,13 +34,9 @@ export function buildHome(rights: HomeRights = { account: false, admin: false })
       ...(rights.account
         ? [
             actions([button('New conference', ids.actions.conferenceNew, { style: 'primary' })]),
-            section(sentence(commands.join('\n'))),
+            section(joinMd(commands, md`\n`)),
           ]
-        : [
-            section(
-              sentence(rights.noAccount ?? 'confdesk needs your video platform account to act for you.'),
-            ),
-          ]),
+        : [section(rights.noAccount ?? md`confdesk needs your video platform account to act for you.`)]),
       context(md`Times are read in your Slack time zone and shown in each viewer’s own.`),
     ],
   };

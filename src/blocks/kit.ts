@@ -101,8 +101,28 @@ export const button = (
  */
 export const fallbackText = (text: Mrkdwn): MrkdwnText => finish(text, limits.messageTextAdvised);
 
+/** A message of one sentence and no blocks (a private reply, a notice): Slack shows its text. */
+export interface TextMessage {
+  text: MrkdwnText;
+}
+
+/** A message of one sentence (see `TextMessage`). */
+export const textMessage = (text: Mrkdwn): TextMessage => ({ text: fallbackText(text) });
+
 /** A message from its fallback text and blocks. */
 export const message = (text: Mrkdwn, blocks: KnownBlock[]): MessagePayload => ({
   text: fallbackText(text),
   blocks,
 });
+
+/**
+ * A reply through a response_url. Its `text` is a builder's finished mrkdwn (`MrkdwnText`, from kit's
+ * `message`/`textMessage`), so a raw template string is a type error. Bolt's own `RespondFn` accepts it.
+ */
+export interface Reply {
+  response_type?: 'in_channel' | 'ephemeral';
+  replace_original?: boolean;
+  delete_original?: boolean;
+  text?: MrkdwnText;
+  blocks?: KnownBlock[];
+}

@@ -1,5 +1,5 @@
 /*
- * Slack's Block Kit limits, in one place. Builders cut their texts with `clip` against these
+ * Slack's Block Kit limits, in one place. Builders cut their texts with `clipPlain`/`clipMd` (mrkdwn.ts) against these
  * constants; `checkBlockKit` verifies a whole payload (the Slack double runs it on every payload the
  * bot sends, and answers `invalid_blocks` as Slack does).
  * https://api.slack.com/reference/block-kit/blocks · https://api.slack.com/reference/surfaces/views
@@ -36,11 +36,6 @@ export const limits = {
   /** Slack truncates longer message texts in places: https://api.slack.com/methods/chat.postMessage#truncating */
   messageTextAdvised: 4_000,
 } as const;
-
-/** Cuts a text to `max` characters, marking the cut with an ellipsis. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 export type Surface = 'message' | 'modal' | 'home';
 

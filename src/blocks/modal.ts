@@ -1,34 +1,30 @@
 import type { ModalView } from '@slack/types';
 import { ids } from './ids.js';
 import { type Block, plain, section } from './kit.js';
-import { fromLegacy, type LegacyText } from './legacy.js';
 import { limits } from './limits.js';
-import { md } from './mrkdwn.js';
+import { type Mrkdwn, md } from './mrkdwn.js';
 
-/*
- * The generic modals every form shares: "working" while the platform answers, and the outcome. They
- * take `LegacyText` because their messages are still composed in src/slack (see legacy.ts).
- */
+/* The generic modals every form shares: "working" while the platform answers, and the outcome. */
 
 /** The modal while the platform works, saying how long the rate budget will make it wait. */
-export function buildWorkingView(title: string, message: LegacyText): ModalView {
+export function buildWorkingView(title: string, message: Mrkdwn): ModalView {
   return {
     type: 'modal',
     callback_id: ids.views.working,
     title: plain(title, limits.viewTitle),
     close: plain('Close', limits.viewButton),
-    blocks: [section(md`:hourglass_flowing_sand: ${fromLegacy(message)}`)],
+    blocks: [section(md`:hourglass_flowing_sand: ${message}`)],
   };
 }
 
 /** A closing modal: the outcome and, when the card could not be posted, the card's details (no buttons). */
-export function buildResultView(title: string, message: LegacyText, extra: Block[] = []): ModalView {
+export function buildResultView(title: string, message: Mrkdwn, extra: Block[] = []): ModalView {
   const shown = extra.filter((b) => b.type !== 'actions');
   return {
     type: 'modal',
     callback_id: ids.views.working,
     title: plain(title, limits.viewTitle),
     close: plain('Done', limits.viewButton),
-    blocks: [section(fromLegacy(message)), ...shown].slice(0, limits.viewBlocks),
+    blocks: [section(message), ...shown].slice(0, limits.viewBlocks),
   };
 }

@@ -1,4 +1,3 @@
-import { escapeChars } from '../domain/escape-chars.js';
 import { slackDate } from '../domain/time.js';
 
 /*
@@ -41,10 +40,21 @@ const trust = (text: string) => new Mrkdwn(text, key);
 /** The empty text, for joins and optional parts. */
 export const empty = trust('');
 
-export { escapeChars };
+/**
+ * Escapes the three characters Slack's mrkdwn reads as control characters (`&`, `<`, `>`), so that
+ * text shows literally. https://api.slack.com/reference/surfaces/formatting#escaping
+ */
+const escapeChars = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Outside text made safe for mrkdwn: Slack's three control characters escaped, and NUL dropped (Slack
+ * refuses or cuts a text at a NUL, and no person means one).
+ */
+export const escapeOutside = (s: string): string => escapeChars(s.replace(/\0/g, ''));
 
 /** Outside text (from a person or the platform) as mrkdwn that shows it literally. */
-export const escaped = (value: string | number): Mrkdwn => trust(escapeChars(String(value)));
+export const escaped = (value: string | number): Mrkdwn => trust(escapeOutside(String(value)));
 
 /**
  * What `md` interpolates: `Mrkdwn` passes through, strings and numbers are escaped. A finished
@@ -60,14 +70,14 @@ export type MdValue = Mrkdwn | number | (string & { readonly [textBrand]?: never
 export function md(strings: TemplateStringsArray, ...values: MdValue[]): Mrkdwn {
   let out = escapeChars(strings[0] ?? '');
   for (const [i, v] of values.entries())
-    out += (v instanceof Mrkdwn ? v.text : escapeChars(String(v))) + escapeChars(strings[i + 1] ?? '');
+    out += (v instanceof Mrkdwn ? v.text : escapeOutside(String(v))) + escapeChars(strings[i + 1] ?? '');
   return trust(out);
 }
 
 /** Joins mrkdwn parts (plain strings among them are escaped). */
 export function joinMd(parts: readonly MdValue[], separator: MdValue = empty): Mrkdwn {
-  const sep = separator instanceof Mrkdwn ? separator.text : escapeChars(String(separator));
-  return trust(parts.map((p) => (p instanceof Mrkdwn ? p.text : escapeChars(String(p)))).join(sep));
+  const sep = separator instanceof Mrkdwn ? separator.text : escapeOutside(String(separator));
+  return trust(parts.map((p) => (p instanceof Mrkdwn ? p.text : escapeOutside(String(p)))).join(sep));
 }
 
 /** A live mention of a Slack user (`<@U…>`); an id that is not one is shown as text. */
@@ -76,7 +86,7 @@ export const mention = (userId: string): Mrkdwn =>
 
 /** A live link to a channel (`<#C…>`); an id that is not one is shown as text. */
 export const channelLink = (channelId: string): Mrkdwn =>
-  /^[CGD][A-Z0-9]{2,30}$/.test(channelId) ? trust(`<#${channelId}>`) : escaped(channelId);
+  /^[CGD][A-Z0-9]{1,30}$/.test(channelId) ? trust(`<#${channelId}>`) : escaped(channelId);
 
 /** A date token every viewer sees in their own zone (see `slackDate`); `format` is the bot's own. */
 export const date = (value: Date, format?: string): Mrkdwn =>
@@ -95,7 +105,7 @@ export function link(url: string, label: string): Mrkdwn {
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return escaped(label);
   const href = parsed.href.replace(/\|/g, '%7C').replace(/</g, '%3C').replace(/>/g, '%3E');
-  return trust(`<${href}|${escapeChars(label.replace(/[|]/g, '¦'))}>`);
+  return trust(`<${href}|${escapeOutside(label.replace(/[|]/g, '¦'))}>`);
 }
 
 /**
@@ -114,8 +124,12 @@ export function clipMd(m: Mrkdwn, max: number): Mrkdwn {
   return trust(`${s}…`);
 }
 
-/** Plain (unparsed) text cut to `max` characters without splitting a surrogate pair. */
-export function clipPlain(text: string, max: number): string {
+/**
+ * Plain (unparsed) text cut to `max` characters without splitting a surrogate pair, marking the cut
+ * with an ellipsis; NUL is dropped (see `escapeOutside`).
+ */
+export function clipPlain(raw: string, max: number): string {
+  const text = raw.replace(/\0/g, '');
   if (text.length <= max) return text;
   let s = text.slice(0, Math.max(0, max - 1));
   if (/[\uD800-\uDBFF]$/.test(s)) s = s.slice(0, -1);
@@ -124,16 +138,3 @@ export function clipPlain(text: string, max: number): string {
 
 /** The finished string of some mrkdwn, clipped to `max`. */
 export const finish = (m: Mrkdwn, max: number): MrkdwnText => clipMd(m, max).text as MrkdwnText;
-
-/** Tokens the bot writes itself (kept live by `sentence`), entities, and the characters to escape. */
-const sentencePart =
-  /<(?:@[UW][A-Z0-9]+|#[CGD][A-Z0-9]+(?:\|[^<>|]*)?|!date\^\d+\^[^<>|]*\|[^<>|]*)>|&(?:amp|lt|gt);|[&<>]/g;
-
-/**
- * Mrkdwn from a sentence another layer composed as a string (today: src/slack, its values escaped
- * with `escapeText`): mentions, channel links and date tokens stay live, every other `<` or `>`
- * (a broadcast, a link, a `<id>` in a help text) and every `&` that does not start an entity is
- * escaped. Transitional: a value left unescaped there could still be a live user mention.
- */
-export const sentence = (text: string): Mrkdwn =>
-  trust(text.replace(sentencePart, (part) => (part.length > 1 ? part : escapeChars(part))));

@@ -1,7 +1,7 @@
 import type { ActionsBlockElement, Button } from '@slack/types';
 import type { TicketMediaItem, TicketSummary } from '../domain/ticket.js';
 import { movesFor, stateIcon } from '../domain/ticket-workflow.js';
-import { formatMinutes, humanSize } from './conference-card.js';
+import { formatMinutes, humanSize } from './format.js';
 import { ids } from './ids.js';
 import {
   actions,
@@ -16,8 +16,19 @@ import {
   plain,
   section,
 } from './kit.js';
-import { clip, limits } from './limits.js';
-import { clipMd, date, empty, escaped, joinMd, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
+import { limits } from './limits.js';
+import {
+  clipMd,
+  clipPlain,
+  date,
+  empty,
+  escaped,
+  joinMd,
+  type Mrkdwn,
+  type MrkdwnText,
+  md,
+  mention,
+} from './mrkdwn.js';
 
 const titleOf = (t: TicketSummary) =>
   [t.reference ?? `Ticket ${t.id}`, t.subject].filter((x): x is string => Boolean(x)).join(' — ');
@@ -81,8 +92,8 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
       fields: [
         field('State', md`${stateIcon(t.state)} ${t.state ?? 'unknown'}`),
         field('Requestor', requestor),
-        field('Agent', t.agent ? clip(t.agent.label, 200) : md`_unassigned_`),
-        field('Group', t.group ? clip(t.group.name ?? `group ${t.group.id}`, 200) : md`_none_`),
+        field('Agent', t.agent ? clipPlain(t.agent.label, 200) : md`_unassigned_`),
+        field('Group', t.group ? clipPlain(t.group.name ?? `group ${t.group.id}`, 200) : md`_none_`),
         field('Start', t.start ? date(t.start) : md`_not set_`),
         field('Duration', t.duration ? formatMinutes(t.duration) : md`_not set_`),
       ],
@@ -93,19 +104,19 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
       joinMd(
         [
           md`Ticket ${t.id}`,
-          t.type ? clip(t.type, 200) : undefined,
+          t.type ? clipPlain(t.type, 200) : undefined,
           t.modified ? md`updated ${date(t.modified, '{date_short_pretty} {time}')}` : undefined,
         ].filter((x) => x !== undefined),
         ' · ',
       ),
     ),
   ];
-  return message(md`${clip(titleOf(t), 300)}: ${t.state ?? 'unknown state'}`, blocks);
+  return message(md`${clipPlain(titleOf(t), 300)}: ${t.state ?? 'unknown state'}`, blocks);
 }
 
 /** What a deleted ticket's card becomes: kept in the channel's history, without buttons. */
 export function buildDeletedTicketCard(t: TicketSummary, byUserId: string): MessagePayload {
-  return message(md`${clip(titleOf(t), 300)}: deleted`, [
+  return message(md`${clipPlain(titleOf(t), 300)}: deleted`, [
     section(md`~${clipMd(escaped(titleOf(t)), 2_900)}~\n:wastebasket: Deleted by ${mention(byUserId)}.`),
     context(md`Ticket ${t.id}`),
   ]);
@@ -120,7 +131,7 @@ export interface TicketEventLine {
 
 /** One event's line: its time in each viewer's zone, its name and its source, all escaped. */
 export const eventLine = (e: TicketEventLine): Mrkdwn =>
-  md`${e.timestamp && !Number.isNaN(e.timestamp.getTime()) ? md`${date(e.timestamp, '{date_short_pretty} {time}')} · ` : empty}*${clip(e.eventName, 500)}*${e.source ? md` · ${clip(e.source, 500)}` : empty}`;
+  md`${e.timestamp && !Number.isNaN(e.timestamp.getTime()) ? md`${date(e.timestamp, '{date_short_pretty} {time}')} · ` : empty}*${clipPlain(e.eventName, 500)}*${e.source ? md` · ${clipPlain(e.source, 500)}` : empty}`;
 
 /** One line of a ticket's thread for a platform event, from the event's outbox payload. */
 export function eventText(payload: Record<string, unknown>): MrkdwnText {
@@ -148,7 +159,7 @@ export function buildStateBroadcast(
   const to = str(payload.to);
   return {
     text: fallbackText(
-      md`${clip(str(payload.reference) ?? `Ticket ${ticketId}`, 300)} is now *${to ?? 'unknown'}* (was ${str(payload.from) ?? 'unknown'}).`,
+      md`${clipPlain(str(payload.reference) ?? `Ticket ${ticketId}`, 300)} is now *${to ?? 'unknown'}* (was ${str(payload.from) ?? 'unknown'}).`,
     ),
   };
 }
@@ -158,7 +169,7 @@ export function buildTimeline(
   t: TicketSummary,
   events: { eventName: string; timestamp: Date; source?: string | undefined }[],
 ): MessagePayload {
-  const title = md`Timeline of ${clip(titleOf(t), 200)}`;
+  const title = md`Timeline of ${clipPlain(titleOf(t), 200)}`;
   if (events.length === 0) return message(title, [section(md`*${title}*\nNo events yet.`)]);
   const lines = events.map(eventLine);
   const sections: Mrkdwn[] = [];
@@ -187,7 +198,7 @@ export function buildTicketList(
   pageSize: number,
   page: { items: TicketSummary[]; total?: number | undefined; hasMore: boolean },
 ): MessagePayload {
-  const title = queryText ? md`Tickets: ${clip(queryText, 100)}` : md`Your tickets`;
+  const title = queryText ? md`Tickets: ${clipPlain(queryText, 100)}` : md`Your tickets`;
   const blocks: Block[] = [section(md`*${title}*`)];
   if (page.items.length === 0)
     blocks.push(section(offset ? md`No more tickets.` : md`No ticket found. Try \`/ticket list all\`.`));
@@ -195,13 +206,13 @@ export function buildTicketList(
     const details = joinMd(
       [
         t.state ?? 'unknown',
-        t.agent ? clip(t.agent.label, 200) : 'unassigned',
+        t.agent ? clipPlain(t.agent.label, 200) : 'unassigned',
         ...(t.start ? [date(t.start)] : []),
       ],
       ' · ',
     );
     blocks.push(
-      section(md`${stateIcon(t.state)} *${clip(titleOf(t), 1_000)}*\n${details}`, {
+      section(md`${stateIcon(t.state)} *${clipPlain(titleOf(t), 1_000)}*\n${details}`, {
         accessory: button('Show', `${ids.actions.ticketShow}:${t.id}`, { value: t.id }),
       }),
     );
@@ -235,18 +246,20 @@ export function buildTicketMediaList(
   total: number | undefined,
   place: { channel?: string | undefined; ts?: string | undefined },
 ): MessagePayload {
-  const title = md`Media of ${clip(titleOf(t), 200)}`;
+  const title = md`Media of ${clipPlain(titleOf(t), 200)}`;
   const blocks: Block[] = [section(md`*${title}*`)];
   if (items.length === 0) blocks.push(context(md`No snapshot, document or recording yet.`));
   for (const m of items.slice(0, limits.messageBlocks - 2)) {
     const bits = [
-      m.type ? clip(m.type, 100) : undefined,
+      m.type ? clipPlain(m.type, 100) : undefined,
       m.size ? humanSize(m.size) : undefined,
       m.created ? date(m.created, '{date_short_pretty} {time}') : undefined,
     ].filter((x) => x !== undefined);
     blocks.push({
       type: 'section',
-      text: mrkdwn(md`*${clip(m.title || m.filename || `Media ${m.id}`, 1_000)}*\n${joinMd(bits, ' · ')}`),
+      text: mrkdwn(
+        md`*${clipPlain(m.title || m.filename || `Media ${m.id}`, 1_000)}*\n${joinMd(bits, ' · ')}`,
+      ),
       ...(place.channel && place.ts
         ? {
             accessory: button('Post in the thread', `${ids.actions.ticketMediaPost}:${m.id}`, {
@@ -270,7 +283,7 @@ export function buildTicketMediaList(
 
 /** The answer to "Join as agent", privately: the agent's link, and the guest's to pass on to the requestor. */
 export function buildTicketJoinReply(t: TicketSummary): MessagePayload {
-  const title = md`Join ${clip(titleOf(t), 200)}`;
+  const title = md`Join ${clipPlain(titleOf(t), 200)}`;
   const links: Button[] = [
     ...(t.agentUrl
       ? [button('Join as agent', ids.actions.ticketJoinLink, { url: t.agentUrl, style: 'primary' })]
@@ -279,7 +292,7 @@ export function buildTicketJoinReply(t: TicketSummary): MessagePayload {
   ];
   if (links.length === 0)
     return message(md`No join link yet`, [
-      section(md`The video platform has no join link for *${clip(titleOf(t), 200)}* yet.`),
+      section(md`The video platform has no join link for *${clipPlain(titleOf(t), 200)}* yet.`),
     ]);
   return message(title, [
     section(

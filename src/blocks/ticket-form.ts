@@ -1,13 +1,12 @@
 import type { ModalView, StaticSelect } from '@slack/types';
 import type { TicketEdit, TicketFormChoices, TicketFormValues } from '../domain/ticket.js';
-import { ticketStates } from '../platform/schemas.js';
+import { ticketStates } from '../domain/ticket-workflow.js';
 import { languages } from './conference-form.js';
 import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import { type Block, context, plain, section } from './kit.js';
-import { fromLegacy, type LegacyText } from './legacy.js';
 import { limits } from './limits.js';
-import { md } from './mrkdwn.js';
+import { type Mrkdwn, md } from './mrkdwn.js';
 
 const f = ids.ticketForm;
 
@@ -15,8 +14,8 @@ export interface TicketFormOptions {
   values: TicketFormValues;
   choices: TicketFormChoices;
   metadata: string;
-  notices?: LegacyText[];
-  problems?: Record<string, LegacyText>;
+  notices?: Mrkdwn[];
+  problems?: Record<string, Mrkdwn>;
 }
 
 const select = (
@@ -48,14 +47,14 @@ export function buildTicketForm(o: TicketFormOptions): ModalView {
   const v = o.values;
   const problem = (blockId: string): Block[] => {
     const p = o.problems?.[blockId];
-    return p ? [context(md`:warning: ${fromLegacy(p)}`)] : [];
+    return p ? [context(md`:warning: ${p}`)] : [];
   };
   const checked = [
     v.invite !== false ? checks.invite : undefined,
     v.inviteOrganizer ? checks.inviteOrganizer : undefined,
   ].filter((x) => x !== undefined);
   const blocks: Block[] = [
-    ...(o.notices ?? []).map((n) => section(md`:warning: ${fromLegacy(n)}`)),
+    ...(o.notices ?? []).map((n) => section(md`:warning: ${n}`)),
     input(
       f.channel,
       'Post the card in (this channel follows the ticket)',
@@ -145,7 +144,7 @@ export function buildTicketEditForm(o: {
   values: TicketEdit;
   choices: TicketFormChoices;
   metadata: string;
-  notices?: LegacyText[];
+  notices?: Mrkdwn[];
 }): ModalView {
   const v = o.values;
   const e = ids.ticketEdit;
@@ -157,7 +156,7 @@ export function buildTicketEditForm(o: {
     close: plain('Cancel', limits.viewButton),
     private_metadata: o.metadata,
     blocks: [
-      ...(o.notices ?? []).map((n) => section(md`:warning: ${fromLegacy(n)}`)),
+      ...(o.notices ?? []).map((n) => section(md`:warning: ${n}`)),
       context(md`Only the fields you change are sent to the video platform.`),
       input(e.subject, 'Subject', textInput(v.subject, { max_length: 255 })),
       input(e.description, 'Description', textInput(v.description, { multiline: true })),

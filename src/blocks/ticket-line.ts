@@ -1,7 +1,6 @@
 import { stateIcon } from '../domain/ticket-workflow.js';
 import { fallbackText } from './kit.js';
-import { clip } from './limits.js';
-import { empty, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
+import { clipPlain, empty, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
 
 /**
  * What a person did to a ticket from Slack, as the publisher queues it in the outbox: facts, not
@@ -18,7 +17,7 @@ export interface PersonLine {
 }
 
 const state = (s: string | null | undefined): Mrkdwn =>
-  md`${stateIcon(s ?? undefined)} *${clip(s ?? 'unknown', 100)}*`;
+  md`${stateIcon(s ?? undefined)} *${clipPlain(s ?? 'unknown', 100)}*`;
 
 /** One line of a ticket's thread saying who did what from Slack: "<@U…> moved the ticket from … to …." */
 export function buildPersonLine(p: PersonLine): { text: MrkdwnText } {
@@ -28,7 +27,7 @@ export function buildPersonLine(p: PersonLine): { text: MrkdwnText } {
       : p.line === 'took'
         ? md`took the ticket`
         : p.line === 'edited'
-          ? md`edited the ticket${p.fields?.length ? md`: ${clip(p.fields.join(', '), 500)}` : empty}`
+          ? md`edited the ticket${p.fields?.length ? md`: ${clipPlain(p.fields.join(', '), 500)}` : empty}`
           : p.line === 'deleted'
             ? md`deleted the ticket`
             : md`created the ticket`;

@@ -596,33 +596,27 @@ export class SlackDouble {
         return user ? { ok: true, user } : { ok: false, error: 'users_not_found' };
       }
       case 'conversations.replies': {
+        // The parent first, then its replies oldest first, as Slack answers.
         const thread = this.messages.filter(
           (m) => m.channel === channel && (m.ts === a.ts || m.thread_ts === a.ts),
         );
-        return {
-          ok: true,
-          messages: thread.map((m) => ({
-            ts: m.ts,
-            thread_ts: m.thread_ts,
-            text: m.text,
-            user: m.user,
-            ...(a.include_all_metadata && m.metadata ? { metadata: m.metadata } : {}),
-          })),
-          has_more: false,
-        };
+        return pageOf(thread, a, (m) => ({
+          ts: m.ts,
+          thread_ts: m.thread_ts,
+          text: m.text,
+          user: m.user,
+          ...(a.include_all_metadata && m.metadata ? { metadata: m.metadata } : {}),
+        }));
       }
       case 'conversations.history': {
+        // Newest first, as Slack answers.
         const top = this.messages.filter((m) => m.channel === channel && !m.thread_ts).reverse();
-        return {
-          ok: true,
-          messages: top.map((m) => ({
-            ts: m.ts,
-            text: m.text,
-            user: m.user,
-            ...(a.include_all_metadata && m.metadata ? { metadata: m.metadata } : {}),
-          })),
-          has_more: false,
-        };
+        return pageOf(top, a, (m) => ({
+          ts: m.ts,
+          text: m.text,
+          user: m.user,
+          ...(a.include_all_metadata && m.metadata ? { metadata: m.metadata } : {}),
+        }));
       }
       case 'conversations.info':
         return {
@@ -781,4 +775,37 @@ function safeJson(v: string): unknown {
   } catch {
     return v;
   }
+}
+
+/**
+ * A page of conversations.history / conversations.replies as Slack answers it: only messages within
+ * `oldest`/`latest` (exclusive unless `inclusive`), at most `limit` (Slack's default 100, its maximum
+ * 999 for history, 1,000 for replies), the next page behind `response_metadata.next_cursor`.
+ * https://docs.slack.dev/reference/methods/conversations.history
+ */
+function pageOf<M extends { ts: string }>(
+  list: M[],
+  a: Record<string, unknown>,
+  shape: (m: M) => Record<string, unknown>,
+): Record<string, unknown> {
+  const inclusive = a.inclusive === true || a.inclusive === 'true';
+  const oldest = a.oldest === undefined ? undefined : Number(a.oldest);
+  const latest = a.latest === undefined ? undefined : Number(a.latest);
+  const within = list.filter((m) => {
+    const t = Number(m.ts);
+    if (oldest !== undefined && (inclusive ? t < oldest : t <= oldest)) return false;
+    if (latest !== undefined && (inclusive ? t > latest : t >= latest)) return false;
+    return true;
+  });
+  const limit = Math.min(Math.max(Number(a.limit ?? 100) || 100, 1), 1_000);
+  const from =
+    typeof a.cursor === 'string' && a.cursor ? Number(Buffer.from(a.cursor, 'base64').toString()) : 0;
+  const page = within.slice(from, from + limit);
+  const next = from + limit < within.length ? Buffer.from(String(from + limit)).toString('base64') : '';
+  return {
+    ok: true,
+    messages: page.map(shape),
+    has_more: next !== '',
+    response_metadata: { next_cursor: next },
+  };
 }

@@ -404,6 +404,13 @@ async function storeChecks(r: Report, ctx: DoctorContext): Promise<string | unde
     );
   else
     r.add('store', 'migrations', 'ok', `${s.known.length} of ${s.known.length} applied (latest ${latest})`);
+  if (s.slackRefusal)
+    r.add(
+      'slack',
+      'posting',
+      'blocking',
+      `paused since ${s.slackRefusal.since}: Slack refused the bot token (${s.slackRefusal.code}) when the bot posted, so ticket events and digests wait in the outbox: reinstall the app to the workspace (or set the new SLACK_BOT_TOKEN); they resume by themselves within a minute of Slack accepting it`,
+    );
   if (unknown.length)
     r.add(
       'store',

@@ -1,27 +1,6 @@
-import type { GuessStatus } from '../platform/findings.js';
+import type { Check, CheckStatus, Section } from '../domain/doctor-report.js';
 
-/** The doctor's report: one row per check, in sections. */
-
-export type Section = 'configuration' | 'slack' | 'platform' | 'guesses' | 'store' | 'webhooks';
-export type CheckStatus = 'ok' | 'note' | 'warning' | 'blocking' | GuessStatus;
-
-export interface Check {
-  section: Section;
-  name: string;
-  status: CheckStatus;
-  /** What was found and, when something is wrong, what to do. No secret in it. */
-  detail: string;
-  /** The bot cannot work as it is: `npm run doctor` exits non-zero. */
-  blocking: boolean;
-}
-
-export interface DoctorReport {
-  checks: Check[];
-  /** Platform requests this run spent (at most `maxPlatformRequests`). */
-  platformRequests: number;
-  blocking: boolean;
-  at: Date;
-}
+export type { Check, CheckStatus, DoctorReport, Section } from '../domain/doctor-report.js';
 
 /** The rows as the checks add them; `blocking` defaults to the status. */
 export class Report {

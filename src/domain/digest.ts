@@ -13,11 +13,14 @@ export const metrics = [
 ] as const;
 export type Metric = (typeof metrics)[number];
 
+/** A day's statistics, as the digest reads them (the platform's record: blocks render this name). */
+export type DayStatistics = StatisticsRecord;
+
 export interface DigestData {
   /** The day the digest is about (`yyyy-MM-dd`). */
   date: string;
   /** That day's figures, then the 7 days before, oldest first; a day the platform did not give is undefined. */
-  days: { date: string; stats: StatisticsRecord | undefined }[];
+  days: { date: string; stats: DayStatistics | undefined }[];
   report: TicketsReport | undefined;
   /** What could not be read, in words, for the digest to say instead of showing zero. */
   missing: string[];

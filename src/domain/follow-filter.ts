@@ -1,4 +1,4 @@
-import { ticketStates } from '../platform/schemas.js';
+import { type TicketRecord, ticketStates } from '../platform/schemas.js';
 
 /** What a channel's `/ticket follow` asks for: new tickets and events matching all the given fields. */
 export interface FollowFilter {
@@ -57,4 +57,19 @@ export function describeFilter(f: Record<string, unknown>): string {
     .filter(([k]) => k !== 'groupId')
     .map(([k, v]) => (v === true ? k : `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`));
   return parts.length ? parts.join(' · ') : 'every ticket';
+}
+
+/** Whether a `follow` subscription's filter matches a ticket (every given field must). */
+export function followMatches(filter: Record<string, unknown>, t: TicketRecord): boolean {
+  const agent = t.agent && typeof t.agent === 'object' ? t.agent : undefined;
+  if (filter.groupId !== undefined && String(t.group_id ?? '') !== String(filter.groupId)) return false;
+  if (
+    filter.agent !== undefined &&
+    agent?.username !== filter.agent &&
+    String(agent?.id ?? t.agent) !== filter.agent
+  )
+    return false;
+  if (filter.type !== undefined && t.type !== filter.type) return false;
+  if (Array.isArray(filter.states) && !filter.states.includes(t.state)) return false;
+  return true;
 }

@@ -1,5 +1,8 @@
 import { type TicketState, ticketStates } from '../platform/schemas.js';
 
+/** The ticket states of the spec, in its order (for pickers). */
+export { ticketStates };
+
 /*
  * The ticket workflow, in one table: which moves a card offers in each state, and what each does.
  * The spec gives the typical lifecycle open → inprogress → done; the other moves a support team needs

@@ -1,5 +1,9 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../observability/logger.js';
+import { findTagged, postTagged, type Tag, tellPerson } from '../outbound/ledger.js';
+import type { OutgoingMessage, SlackPublisher } from '../outbound/publisher.js';
+import { classifySlackError, type RefusalHint } from '../outbound/refusals.js';
+import type { SlackAccess } from '../outbound/slack-access.js';
 import type {
   ChannelRepository,
   OutboxItem,
@@ -7,14 +11,15 @@ import type {
   SubscriptionRepository,
   TicketCardRepository,
 } from '../store/store.js';
-import type { OutboxRenderer, OutgoingMessage } from './ports.js';
-import { classifySlackError, goneCodes, type RefusalHint } from './slack-errors.js';
 
 /** The Slack message metadata type every delivered event carries: how an unknown outcome is resolved. */
 export const eventMetadataType = 'confdesk_ticket_event';
 
-/** Slack answers that mean the channel cannot receive messages from the bot any more. */
-export const gone: ReadonlySet<string> = goneCodes;
+/** The ledger's tag of an outbox item's message. */
+const tagOf = (item: OutboxItem): Tag => ({
+  type: eventMetadataType,
+  payload: { ticket_id: item.ticketId, event_id: item.eventId },
+});
 
 export interface DeliveryOptions {
   store: OutboxRepository & ChannelRepository & SubscriptionRepository & TicketCardRepository;
@@ -38,7 +43,9 @@ export interface DeliveryOptions {
    * Renders each item (the publisher): a ticket's card the poller queued (a followed ticket new to a
    * channel), a platform event, a state broadcast, a person's line.
    */
-  publisher: OutboxRenderer;
+  publisher: Pick<SlackPublisher, 'render' | 'notice'>;
+  /** Whether Slack still takes the token: while it refuses it, nothing is claimed (see `SlackAccess`). */
+  slackAccess: Pick<SlackAccess, 'usable' | 'refused'>;
 }
 
 /** Refusals a card may pass without its blocks: it is posted again as its plain text, so its thread exists. */
@@ -70,6 +77,7 @@ export class DeliveryWorker {
   /** Claims one batch and delivers it; answers how many items were settled as delivered. */
   async runOnce(): Promise<number> {
     const { store, owner, batch = 200, perChannel = 5, leaseMs = 60_000 } = this.o;
+    if (!(await this.o.slackAccess.usable())) return 0;
     const items = await store.claim(owner, batch, leaseMs, perChannel);
     const byChannel = new Map<string, OutboxItem[]>();
     for (const i of items) byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), i]);
@@ -126,10 +134,19 @@ export class DeliveryWorker {
       // Slack cannot tell us now, ask again later rather than risk a second post.
       let found: string | undefined;
       try {
-        found = await this.findPosted(item, threadTs);
+        found = await findTagged(
+          this.o.slack,
+          { channel: item.channel, threadTs, oldest: item.createdAt },
+          tagOf(item),
+        );
       } catch (error) {
+        const failure = classifySlackError(error);
+        if (failure.kind === 'token') {
+          await this.o.slackAccess.refused(failure.code);
+          return later(0, 'unknown');
+        }
         logger.warn({ err: error, channel: item.channel }, 'could not check an earlier attempt; later');
-        return later(2_000, 'unknown');
+        return later(failure.kind === 'rate_limited' ? failure.retryAfterMs : 2_000, 'unknown');
       }
       if (found) return done(found);
     }
@@ -148,16 +165,9 @@ export class DeliveryWorker {
     for (;;) {
       await this.pace(item.channel);
       try {
-        const answer = await slack.chat.postMessage({
-          channel: item.channel,
-          ...(thread ? { thread_ts: thread } : {}),
-          ...message,
-          metadata: {
-            event_type: eventMetadataType,
-            event_payload: { ticket_id: item.ticketId, event_id: item.eventId },
-          },
-        });
-        return done(answer.ts as string);
+        return done(
+          await postTagged(slack, { channel: item.channel, threadTs: thread }, message, tagOf(item)),
+        );
       } catch (error) {
         const failure = classifySlackError(error);
         const context = {
@@ -169,6 +179,9 @@ export class DeliveryWorker {
         switch (failure.kind) {
           case 'rate_limited': // Nothing was posted: try again once Slack allows it.
             return later(failure.retryAfterMs, 'pending');
+          case 'token': // Nothing was posted, and nothing can be: the jobs pause until Slack takes the token.
+            await this.o.slackAccess.refused(failure.code);
+            return later(0, 'pending');
           case 'gone':
             await this.park(item, failure.code);
             return 'gone';
@@ -179,7 +192,7 @@ export class DeliveryWorker {
             thread = undefined;
             continue;
           case 'refused':
-            if (isCard && message.blocks && blocksRefused.has(failure.code)) {
+            if (isCard && 'blocks' in message && blocksRefused.has(failure.code)) {
               logger.warn(context, 'Slack refused a ticket card’s blocks; posting its text alone');
               message = { text: message.text };
               continue;
@@ -224,24 +237,16 @@ export class DeliveryWorker {
     );
     if (!(await store.markDeadLetterTold(channel, reason))) return 'dead';
     const what =
-      item.payload.card === true
-        ? 'a ticket card'
-        : item.payload.broadcast === true
-          ? 'a ticket state change'
-          : 'a ticket event';
-    const help =
-      hint === 'channel'
-        ? `A channel or workspace setting stops me posting there: a workspace admin can allow apps to post in <#${channel}>, or remove the subscription with \`/ticket subscriptions\` there.`
-        : 'Nothing to do in the channel: ask your confdesk operator to look at the set-aside messages (`npm run outbox -- dead`) and report them.';
-    const text =
-      `Slack refused ${what} I was posting in <#${channel}> and would refuse it again (Slack says \`${reason}\`): ` +
-      `I set it aside and went on with the channel's next messages. ${help} ` +
-      '(I tell you this once for this channel and reason.)';
+      item.payload.card === true ? 'card' : item.payload.broadcast === true ? 'broadcast' : 'event';
+    const notice = this.o.publisher.notice({
+      kind: 'set-aside',
+      channel,
+      what,
+      reason,
+      fix: hint === 'channel' ? 'channel' : 'operator',
+    });
     const people = new Set((await store.subscriptionsOf(channel)).map((s) => s.createdBy));
-    for (const user of people)
-      await slack.chat
-        .postMessage({ channel: user, text })
-        .catch((e: unknown) => logger.warn({ err: e, user }, 'could not tell a subscriber'));
+    for (const user of people) await tellPerson(slack, user, notice, logger);
     return 'dead';
   }
 
@@ -253,45 +258,8 @@ export class DeliveryWorker {
     if (!(await store.markGone(channel, reason))) return;
     logger.warn({ channel, error: reason }, 'channel cannot receive ticket events any more; keeping them');
     const people = new Set((await store.subscriptionsOf(channel)).map((s) => s.createdBy));
-    for (const user of people)
-      await slack.chat
-        .postMessage({
-          channel: user,
-          text:
-            `I can no longer post ticket events in <#${channel}> (Slack says \`${reason}\`: I was removed or the channel was archived). ` +
-            'I keep them: invite me back with `/invite @confdesk` and they will follow; to stop, remove the subscription with `/ticket subscriptions` there.',
-        })
-        .catch((error: unknown) => logger.warn({ err: error, user }, 'could not tell a subscriber'));
-  }
-
-  /**
-   * The ts of a message already carrying this item's id in its metadata, if any: in the card's
-   * thread for events, among the channel's latest messages for cards and broadcasts.
-   */
-  private async findPosted(item: OutboxItem, threadTs: string | undefined): Promise<string | undefined> {
-    const { slack } = this.o;
-    const thread = threadTs
-      ? await slack.conversations
-          .replies({ channel: item.channel, ts: threadTs, include_all_metadata: true, limit: 200 })
-          // The card was deleted: an earlier attempt went in the channel, if anywhere.
-          .catch((error: unknown) => {
-            if (classifySlackError(error).kind === 'thread') return undefined;
-            throw error;
-          })
-      : undefined;
-    const answer =
-      thread ??
-      (await slack.conversations.history({ channel: item.channel, include_all_metadata: true, limit: 100 }));
-    const hit = (answer.messages ?? []).find((m) => {
-      const meta = (m as { metadata?: { event_type?: string; event_payload?: Record<string, unknown> } })
-        .metadata;
-      return (
-        meta?.event_type === eventMetadataType &&
-        meta.event_payload?.event_id === item.eventId &&
-        String(meta.event_payload?.ticket_id) === item.ticketId
-      );
-    });
-    return hit?.ts;
+    const notice = this.o.publisher.notice({ kind: 'parked', channel, reason });
+    for (const user of people) await tellPerson(slack, user, notice, logger);
   }
 }
 

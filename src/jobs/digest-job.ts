@@ -1,13 +1,24 @@
 import type { WebClient } from '@slack/web-api';
 import { dueRun, nextRunAfter, reportedDay } from '../domain/digest-schedule.js';
 import type { Logger } from '../observability/logger.js';
+import { findTagged, postTagged, type Tag, tellPerson, updateTagged } from '../outbound/ledger.js';
+import type { SlackPublisher } from '../outbound/publisher.js';
+import { classifySlackError } from '../outbound/refusals.js';
+import type { SlackAccess } from '../outbound/slack-access.js';
 import type { DigestService } from '../services/digest.js';
 import type { DigestRepository } from '../store/store.js';
-import { gone } from './delivery.js';
-import type { DigestRenderer } from './ports.js';
 
 /** The metadata type of a digest message: how a lost answer is resolved without posting twice. */
 export const digestMetadataType = 'confdesk_digest';
+
+/** The ledger's tag of a schedule's digest for one local day. */
+const tagOf = (scheduleId: string, period: string): Tag => ({
+  type: digestMetadataType,
+  payload: { schedule_id: scheduleId, period },
+});
+
+/** No digest of local day `period` is older than that day's start anywhere on Earth (UTC+14). */
+const periodStart = (period: string) => new Date(Date.parse(`${period}T00:00:00Z`) - 14 * 3_600_000);
 
 export interface DigestJobOptions {
   store: DigestRepository;
@@ -15,8 +26,10 @@ export interface DigestJobOptions {
   /** A Web API client that never retries by itself (see deliveryClient). */
   slack: WebClient;
   logger: Logger;
-  /** Renders the digest (the publisher). */
-  publisher: DigestRenderer;
+  /** Renders the digest and the notices to its owner (the publisher). */
+  publisher: Pick<SlackPublisher, 'digest' | 'notice'>;
+  /** Whether Slack still takes the token: while it refuses it, no digest is tried (see `SlackAccess`). */
+  slackAccess: Pick<SlackAccess, 'usable' | 'refused'>;
   owner: string;
   now?: () => Date;
   /**
@@ -43,6 +56,7 @@ export class DigestJob {
   /** Looks at every schedule once; answers how many digests it posted or updated. */
   async runOnce(): Promise<number> {
     let sent = 0;
+    if (!(await this.o.slackAccess.usable())) return 0;
     for (const s of await this.o.store.digestSchedules()) {
       const due = dueRun(s, this.now());
       if (!due) continue;
@@ -53,20 +67,24 @@ export class DigestJob {
         if (await this.send(s, due.period, attempt, due.late && attempt === 1)) sent++;
       } catch (error) {
         // A channel that refuses the bot: the person who set the digest up is told once; tried hourly.
-        const refused = (error as { data?: { error?: string } }).data?.error ?? '';
-        const waitMs = gone.has(refused) ? 60 * 60_000 : 5 * 60_000;
-        this.o.logger.warn({ err: error, schedule: s.id, waitMs }, 'digest not sent; trying again later');
-        if (gone.has(refused) && (await this.o.store.markDigestRefused(s.id, refused)))
-          await this.o.slack.chat
-            .postMessage({
-              channel: s.createdBy,
-              text: `I cannot post the daily digest in <#${s.channel}> (Slack says \`${refused}\`). Invite me there with \`/invite @confdesk\`, or remove the digest with \`/conference digest off\` in that channel.`,
-            })
-            .catch((e: unknown) => this.o.logger.warn({ err: e }, 'could not tell the digest’s owner'));
+        // A token Slack refuses: every digest waits (see `SlackAccess`), tried again once it is taken.
+        const failure = classifySlackError(error);
+        const waitMs = failure.kind === 'gone' ? 60 * 60_000 : failure.kind === 'token' ? 0 : 5 * 60_000;
+        if (failure.kind === 'token') await this.o.slackAccess.refused(failure.code);
+        else
+          this.o.logger.warn({ err: error, schedule: s.id, waitMs }, 'digest not sent; trying again later');
+        if (failure.kind === 'gone' && (await this.o.store.markDigestRefused(s.id, failure.code)))
+          await tellPerson(
+            this.o.slack,
+            s.createdBy,
+            this.o.publisher.notice({ kind: 'digest-refused', channel: s.channel, reason: failure.code }),
+            this.o.logger,
+          );
         await this.o.store.settleDigestRun(s.id, due.period, {
           status: 'retry',
           retryAt: new Date(this.now().getTime() + waitMs),
         });
+        if (failure.kind === 'token') return sent;
       }
     }
     return sent;
@@ -87,12 +105,12 @@ export class DigestJob {
     if (allowed) return true;
     if (await this.o.store.markDigestNotAllowed(s.id, s.createdBy)) {
       this.o.logger.warn({ schedule: s.id, channel: s.channel }, 'digest paused: its owner is not an admin');
-      await this.o.slack.chat
-        .postMessage({
-          channel: s.createdBy,
-          text: `The daily digest you set up in <#${s.channel}> is paused: the enterprise's statistics are for video platform admins, and your account is not one. An admin can set it up again with \`/conference digest\`, or remove it with \`/conference digest off\` there.`,
-        })
-        .catch((e: unknown) => this.o.logger.warn({ err: e }, 'could not tell the digest’s owner'));
+      await tellPerson(
+        this.o.slack,
+        s.createdBy,
+        this.o.publisher.notice({ kind: 'digest-paused', channel: s.channel }),
+        this.o.logger,
+      );
     }
     return false;
   }
@@ -106,13 +124,15 @@ export class DigestJob {
     const { store, slack } = this.o;
     const data = await this.o.digests.collect(reportedDay(period));
     const message = this.o.publisher.digest(data, { late, ...this.nextOf(s) });
-    const metadata = { event_type: digestMetadataType, event_payload: { schedule_id: s.id, period } };
+    const tag = tagOf(s.id, period);
     // A message from an earlier attempt (or one whose answer was lost) is updated, not posted again.
     let ts =
       (await store.digestRun(s.id, period))?.slackTs ??
-      (attempt > 1 ? await this.findPosted(s.channel, s.id, period) : undefined);
-    if (ts) await slack.chat.update({ channel: s.channel, ts, ...message, metadata });
-    else ts = (await slack.chat.postMessage({ channel: s.channel, ...message, metadata })).ts as string;
+      (attempt > 1
+        ? await findTagged(slack, { channel: s.channel, oldest: periodStart(period) }, tag)
+        : undefined);
+    if (ts) await updateTagged(slack, { channel: s.channel, ts }, message, tag);
+    else ts = await postTagged(slack, { channel: s.channel }, message, tag);
     await store.clearDigestRefused(s.id); // posted: a later refusal is news again
     const complete = data.missing.length === 0;
     await store.settleDigestRun(
@@ -132,22 +152,5 @@ export class DigestJob {
   private nextOf(s: Parameters<typeof nextRunAfter>[0]) {
     const next = nextRunAfter(s, this.now());
     return next ? { next } : {};
-  }
-
-  private async findPosted(channel: string, scheduleId: string, period: string): Promise<string | undefined> {
-    const answer = await this.o.slack.conversations.history({
-      channel,
-      include_all_metadata: true,
-      limit: 100,
-    });
-    return (answer.messages ?? []).find((m) => {
-      const meta = (m as { metadata?: { event_type?: string; event_payload?: Record<string, unknown> } })
-        .metadata;
-      return (
-        meta?.event_type === digestMetadataType &&
-        meta.event_payload?.schedule_id === scheduleId &&
-        meta.event_payload?.period === period
-      );
-    })?.ts;
   }
 }

@@ -1,4 +1,5 @@
 import type { Logger } from '../observability/logger.js';
+import { runInLane } from '../platform/lane.js';
 
 /** A named background job run every `everyMs`: never two runs at once, failures logged and isolated. */
 export interface Job {
@@ -56,8 +57,8 @@ export class JobRunner {
     clearTimeout(state.timer);
     state.lastStart = Date.now();
     state.again = false;
-    state.running = state.job
-      .run()
+    // Everything a job asks of the platform waits in the background lane (see `runInLane`).
+    state.running = runInLane('background', () => state.job.run())
       .catch((error: unknown) =>
         this.logger.error({ err: error, job: state.job.name }, 'background job failed'),
       )

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { WebClient } from '@slack/web-api';
 import type { Logger } from '../observability/logger.js';
+import { deliveryClient, type SlackTarget } from '../outbound/clients.js';
+import type { SlackPublisher } from '../outbound/publisher.js';
+import type { SlackAccess } from '../outbound/slack-access.js';
 import type { PlatformClient } from '../platform/client.js';
+import { runInLane } from '../platform/lane.js';
 import type { AccessService } from '../services/access.js';
 import type { DigestService } from '../services/digest.js';
 import type { TicketService } from '../services/tickets.js';
@@ -10,24 +13,25 @@ import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
 import { DigestJob } from './digest-job.js';
 import { Poller, settleMs } from './poller.js';
-import type { OutboxRenderer, SlackPort } from './ports.js';
 import { JobRunner } from './runner.js';
 
 export interface DeliveryJobOptions {
   store: Store;
   logger: Logger;
-  slack: { token: string; apiUrl?: string | undefined };
+  slack: SlackTarget;
   /** How often the delivery worker looks at the outbox when it is idle. */
   deliverEveryMs?: number;
   /** Gap between two posts in one channel (default Slack's ~1 s; tests shorten it). */
   paceMs?: number;
-  /** Renders what delivery posts (`slack/publisher.ts`). */
-  publisher: OutboxRenderer;
+  /** Renders what delivery posts (`outbound/publisher.ts`). */
+  publisher: Pick<SlackPublisher, 'render' | 'notice'>;
+  /** Whether Slack still takes the token (the jobs that post pause while it does not). */
+  slackAccess: SlackAccess;
 }
 
 export interface JobsOptions extends DeliveryJobOptions {
   /** Renders and writes to Slack for the jobs: the cards of a changed ticket, what delivery posts, digests. */
-  publisher: SlackPort;
+  publisher: SlackPublisher;
   platform: PlatformClient;
   tickets: TicketService;
   /** The policy applied to a Slack person: a job that posts checks the rights of whom it posts for. */
@@ -57,17 +61,6 @@ const pollerLease = 'poller';
 const processName = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
 /**
- * A Web API client that never retries by itself (a blind retry of chat.postMessage can post twice)
- * and reports 429s instead of waiting on them.
- */
-export const deliveryClient = (slack: DeliveryJobOptions['slack']) =>
-  new WebClient(slack.token, {
-    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
-    retryConfig: { retries: 0 },
-    rejectRateLimitedCalls: true,
-  });
-
-/**
  * The delivery worker on its own runner: while batches deliver, the next is claimed at once (no idle
  * tick between two batches); idle, it looks at the outbox every `deliverEveryMs`.
  */
@@ -78,6 +71,7 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     logger: o.logger.child({ job: 'delivery' }),
     owner,
     publisher: o.publisher,
+    slackAccess: o.slackAccess,
     ...(o.paceMs !== undefined ? { paceMs: o.paceMs } : {}),
   });
   const runner = new JobRunner(o.logger);
@@ -142,6 +136,7 @@ export function startJobs(o: JobsOptions): Jobs {
     digests: o.digests,
     slack,
     publisher: o.publisher,
+    slackAccess: o.slackAccess,
     logger: o.logger.child({ job: 'digest' }),
     owner,
     mayPost: async (user) => o.access.may(await o.access.asker(user), 'digest.set'),
@@ -158,7 +153,8 @@ export function startJobs(o: JobsOptions): Jobs {
     async onWebhook(ticketId) {
       lastWebhook = Date.now();
       if (leading) runner.trigger('poll');
-      else await poller.checkTicket(ticketId);
+      // Background work even though a request brought it: the reserve stays for people.
+      else await runInLane('background', () => poller.checkTicket(ticketId));
     },
     async stop() {
       await Promise.all([runner.stop(), delivery.stop()]);

@@ -20,7 +20,9 @@ import {
   PlatformResponseError,
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
+import { currentLane } from './lane.js';
 import { type Priority, RateBudget } from './rate-budget.js';
+import { retryDecision, timeoutCodes } from './retry-policy.js';
 import type { Page } from './schemas.js';
 
 /** A binary answer handed to the caller unbuffered (a 200 MB recording must not sit in memory). */
@@ -83,26 +85,6 @@ export type ListEndpointName = {
   [N in EndpointName]: Output<N> extends Page<unknown> ? N : never;
 }[EndpointName];
 type Item<N extends ListEndpointName> = Output<N> extends Page<infer T> ? T : never;
-
-const networkCodes = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-]);
-const timeoutCodes = new Set([
-  'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT',
-  'UND_ERR_BODY_TIMEOUT',
-  'ETIMEDOUT',
-]);
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -336,8 +318,8 @@ export class PlatformCore {
     withAuth: boolean,
     options: CallOptions,
   ): Promise<unknown> {
-    const priority = options.priority ?? 'interactive';
-    const idempotent = method !== 'POST';
+    const priority = options.priority ?? currentLane();
+    const policy = { method, maxAttempts: this.maxAttempts, maxWaitMs: options.maxWaitMs };
     let token = withAuth ? await this.tokens.token() : undefined;
     let renewedAfter401 = false;
     for (let attempt = 1; ; attempt++) {
@@ -365,10 +347,14 @@ export class PlatformCore {
           code,
           { cause: error },
         );
-        // A POST is retried only when it surely never reached the server.
-        const retryable = (code && networkCodes.has(code) && idempotent) || code === 'ECONNREFUSED';
         this.logger?.warn({ op: name, code, attempt }, 'platform request failed');
-        if (!retryable || attempt >= this.maxAttempts) {
+        const decision = retryDecision({
+          ...policy,
+          attempt,
+          failure: { kind: 'network', code },
+          mayRenewToken: false,
+        });
+        if (decision.kind !== 'backoff') {
           this.findings.noAnswer(
             `platform: ${this.baseUrl} could not be reached (${code ?? failure.reason})`,
           );
@@ -417,29 +403,39 @@ export class PlatformCore {
         }
         return out.data;
       }
-      if (status === 429) {
-        const waitMs =
-          (numberHeader(headers, 'x-ratelimit-reset') ?? numberHeader(headers, 'retry-after') ?? 1) * 1000 ||
-          1000;
-        this.budget.pauseFor(waitMs);
-        this.logger?.warn({ op: name, waitMs, attempt }, 'platform rate limit hit');
-        const mayWait = options.maxWaitMs === undefined || waitMs <= options.maxWaitMs;
-        if (attempt >= this.maxAttempts || !mayWait) throw new PlatformRateLimitedError(name, waitMs);
-        continue; // a 429 was not processed: even a POST may go again; the budget holds it until the reset
+      const decision = retryDecision({
+        ...policy,
+        attempt,
+        failure: {
+          kind: 'status',
+          status,
+          waitMs:
+            (numberHeader(headers, 'x-ratelimit-reset') ?? numberHeader(headers, 'retry-after') ?? 1) *
+              1000 || 1000,
+        },
+        mayRenewToken: token !== undefined && this.tokens.renewable && !renewedAfter401,
+      });
+      switch (decision.kind) {
+        case 'pause':
+        case 'rate-limited':
+          this.budget.pauseFor(decision.waitMs);
+          this.logger?.warn({ op: name, waitMs: decision.waitMs, attempt }, 'platform rate limit hit');
+          if (decision.kind === 'rate-limited') throw new PlatformRateLimitedError(name, decision.waitMs);
+          continue; // the budget holds it until the reset
+        case 'renew-token':
+          renewedAfter401 = true;
+          attempt--; // the renewal retry does not count against the attempts
+          token = await this.tokens.afterUnauthorized(token as string);
+          continue;
+        case 'backoff':
+          this.logger?.warn({ op: name, status, attempt }, 'platform server error, retrying');
+          await sleep(this.backoff(attempt), options.signal);
+          continue;
+        case 'fail':
+          if (status === 401 && withAuth && this.tokens.renewable)
+            this.findings.authFailed(freshTokenRefused);
+          throw new PlatformHttpError(name, status, body);
       }
-      if (status === 401 && token && this.tokens.renewable && !renewedAfter401) {
-        renewedAfter401 = true;
-        attempt--; // the renewal retry does not count against the attempts
-        token = await this.tokens.afterUnauthorized(token);
-        continue;
-      }
-      if (status === 401 && withAuth && this.tokens.renewable) this.findings.authFailed(freshTokenRefused);
-      if (status >= 500 && idempotent && attempt < this.maxAttempts) {
-        this.logger?.warn({ op: name, status, attempt }, 'platform server error, retrying');
-        await sleep(this.backoff(attempt), options.signal);
-        continue;
-      }
-      throw new PlatformHttpError(name, status, body);
     }
   }
 

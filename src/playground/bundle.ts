@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { StartupError } from '../startup/start.js';
+import { StartupError } from '../startup/startup-error.js';
 
 /** The page, built: its script and its style sheet, or why they could not be built. */
 export type PageBundle = { ok: true; js: string; css: string } | { ok: false; problem: string };

@@ -6,7 +6,7 @@ import { loadConfig } from '../config/config.js';
 import { SlackDouble } from '../dev/slack-double.js';
 import { readManifest } from '../doctor/manifest.js';
 import type { Logger } from '../observability/logger.js';
-import { type RunningConfdesk, startConfdesk } from '../startup/start.js';
+import { type RunningConfdesk, startConfdesk } from '../start.js';
 import { bundlePage, type DevTools, loadDevTools } from './bundle.js';
 import { addDemoPeople } from './people.js';
 import { PlatformSide } from './platform-side.js';

@@ -1,3 +1,4 @@
+import { joinMd, md, mention } from '../blocks/mrkdwn.js';
 import {
   type ConferenceFormValues,
   type ConferenceSummary,
@@ -8,7 +9,7 @@ import {
   summarize,
 } from '../domain/conference.js';
 import type { Action, Subject } from '../domain/policy.js';
-import type { CallOptions, PlatformClient } from '../platform/client.js';
+import type { PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
 import { conferenceJoinLink } from '../platform/join-links.js';
 import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
@@ -16,8 +17,6 @@ import type { AccessService, Asker } from './access.js';
 import { ConfdeskError } from './errors.js';
 import type { IdentityService, PlatformUser } from './identity.js';
 import { notKept, type SentField, wireNames } from './kept.js';
-
-const interactive: CallOptions = { priority: 'interactive' };
 
 /**
  * The create parameters a conference record can show back, to tell which ones the platform kept.
@@ -92,7 +91,7 @@ export class ConferenceService {
     if (fromSlack.missing.length)
       throw new ConfdeskError(
         'participant_without_email',
-        `${fromSlack.missing.map((id) => `<@${id}>`).join(', ')} ${fromSlack.missing.length === 1 ? 'has' : 'have'} no e-mail in Slack: add their e-mail or phone number instead.`,
+        md`${joinMd(fromSlack.missing.map(mention), ', ')} ${fromSlack.missing.length === 1 ? 'has' : 'have'} no e-mail in Slack: add their e-mail or phone number instead.`,
         'people',
       );
     const participants = [...new Set([...v.participants, ...fromSlack.emails])];
@@ -106,7 +105,7 @@ export class ConferenceService {
         if (error instanceof ConfdeskError && error.code === 'no_platform_account')
           throw new ConfdeskError(
             'moderator_without_account',
-            `<@${v.moderator}> has no video platform account with their Slack e-mail, so they cannot moderate. Pick someone else or leave the field empty.`,
+            md`${mention(v.moderator)} has no video platform account with their Slack e-mail, so they cannot moderate. Pick someone else or leave the field empty.`,
             'moderator',
           );
         throw error;
@@ -146,15 +145,14 @@ export class ConferenceService {
     if (participants.length === 0)
       throw new ConfdeskError(
         'no_participants',
-        'Add at least one e-mail, phone number or Slack person to invite.',
+        md`Add at least one e-mail, phone number or Slack person to invite.`,
         'participants',
       );
-    const created = await this.platform.createConference(
-      { ...input, participants, serviceKey: v.serviceKey } as Parameters<
-        PlatformClient['createConference']
-      >[0],
-      interactive,
-    );
+    const created = await this.platform.createConference({
+      ...input,
+      participants,
+      serviceKey: v.serviceKey,
+    } as Parameters<PlatformClient['createConference']>[0]);
     // What the answer shows is compared with what was sent; a field it does not carry stays unknown
     // (no extra request: the answer may be partial, platform-facts.md).
     const dropped = notKept(created, conferenceFieldsSent({ ...input, participants }));
@@ -175,10 +173,9 @@ export class ConferenceService {
   ): Promise<ConferenceSummary> {
     const { asker, conference: before } = await this.managed(actorId, conferenceId, 'conference.edit');
     const { input, participants, moderator } = await this.prepare(asker, v, password, 'edit');
-    const answer = await this.platform.updateConference(
-      { conferenceId: before.id, ...input } as Parameters<PlatformClient['updateConference']>[0],
-      interactive,
-    );
+    const answer = await this.platform.updateConference({ conferenceId: before.id, ...input } as Parameters<
+      PlatformClient['updateConference']
+    >[0]);
     // The update's answer is not specified: use it when it is a conference record, else what was known.
     const parsed = conferenceRecord.safeParse(answer);
     return this.merge(parsed.success ? this.summarize(parsed.data) : before, v, participants, moderator);
@@ -186,7 +183,7 @@ export class ConferenceService {
 
   async remove(actorId: string, conferenceId: string): Promise<ConferenceSummary> {
     const conference = await this.forManagement(actorId, conferenceId, 'delete');
-    await this.platform.deleteConference({ conferenceId: conference.id }, interactive);
+    await this.platform.deleteConference({ conferenceId: conference.id });
     return conference;
   }
 
@@ -214,7 +211,7 @@ export class ConferenceService {
       actorId,
       action,
       async () => {
-        const record = await this.platform.getConference({ conferenceId: ref }, interactive);
+        const record = await this.platform.getConference({ conferenceId: ref });
         return { record, conference: this.summarize(record) };
       },
       (o) => conferenceSubject(o.conference),
@@ -237,19 +234,16 @@ export class ConferenceService {
   async list(actorId: string, q: ListQuery) {
     const actor = await this.access.require(actorId, 'conference.list');
     const now = this.now();
-    const page = await this.platform.listConferences(
-      {
-        user: Number(actor.id),
-        offset: q.offset,
-        limit: listPageSize,
-        ...(q.search ? { search: q.search } : {}),
-        ...(q.filter === 'upcoming'
-          ? { since: new Date(now.getTime() - 24 * 3600_000), order: 'asc' as const }
-          : {}),
-        ...(q.filter === 'past' ? { until: now, order: 'desc' as const } : {}),
-      },
-      interactive,
-    );
+    const page = await this.platform.listConferences({
+      user: Number(actor.id),
+      offset: q.offset,
+      limit: listPageSize,
+      ...(q.search ? { search: q.search } : {}),
+      ...(q.filter === 'upcoming'
+        ? { since: new Date(now.getTime() - 24 * 3600_000), order: 'asc' as const }
+        : {}),
+      ...(q.filter === 'past' ? { until: now, order: 'desc' as const } : {}),
+    });
     const ended = (c: ConferenceSummary) =>
       c.status === 'ended' ||
       (c.start !== undefined && c.start.getTime() + (c.duration ?? 60) * 60_000 < now.getTime());
@@ -266,10 +260,7 @@ export class ConferenceService {
     ref: string,
   ): Promise<{ conference: ConferenceSummary; items: MediaSummary[]; total?: number }> {
     const { conference } = await this.managed(actorId, ref, 'conference.media');
-    const page = await this.platform.listConferenceMedias(
-      { conferenceId: conference.id, limit: 48 },
-      interactive,
-    );
+    const page = await this.platform.listConferenceMedias({ conferenceId: conference.id, limit: 48 });
     const items = page.items.map((m) => ({
       id: String(m.id),
       type: m.type,

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { IANAZone } from 'luxon';
-import { describeWeekdays, nextRunAfter } from '../domain/digest-schedule.js';
-import { slackDate } from '../domain/time.js';
+import { nextRunAfter } from '../domain/digest-schedule.js';
 import type { DigestRepository, StoredDigestSchedule } from '../store/store.js';
 
 /** A schedule as a person gives it, from the command or the form: unchecked. */
@@ -44,9 +43,12 @@ export class DigestScheduleService {
 
   /**
    * Saves a checked draft: a new schedule, or the replacement of `d.id` in one transaction (never
-   * none, never two). Answers the confirmation sentence (mrkdwn); throws when the draft has problems.
+   * none, never two). Answers what was saved, its next run and whether it replaced one (for the
+   * confirmation, `blocks/digest-replies.ts`); throws when the draft has problems.
    */
-  async save(d: DigestScheduleDraft): Promise<string> {
+  async save(
+    d: DigestScheduleDraft,
+  ): Promise<{ schedule: StoredDigestSchedule; next: Date | undefined; replaced: boolean }> {
     const problem = Object.values(this.problems(d))[0];
     if (problem) throw new Error(`digest schedule not saved: ${problem}`);
     const s: StoredDigestSchedule = {
@@ -59,11 +61,7 @@ export class DigestScheduleService {
     };
     if (d.id) await this.store.replaceDigestSchedule(s);
     else await this.store.addDigestSchedule(s);
-    const next = nextRunAfter(s, this.now());
-    return (
-      `📊 <#${s.channel}> will get the daily digest at ${s.time} ${s.zone}, ${describeWeekdays(s.weekdays)}.` +
-      (next ? ` The ${d.id ? 'next' : 'first'}: ${slackDate(next, '{date_short_pretty} at {time}')}.` : '')
-    );
+    return { schedule: s, next: nextRunAfter(s, this.now()) ?? undefined, replaced: d.id !== undefined };
   }
 
   list(channel: string): Promise<StoredDigestSchedule[]> {

@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { md, mention } from '../blocks/mrkdwn.js';
 import { TtlCache } from '../platform/cache.js';
 import type { PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
@@ -44,7 +45,8 @@ export class IdentityService {
   profile(userId: string): Promise<SlackProfile> {
     return this.cache.getOrLoad(`slack:${userId}`, 'slack', async () => {
       const u = (await this.slack.users.info({ user: userId })).user;
-      if (!u) throw new ConfdeskError('slack_user_not_found', `Slack does not know the user <@${userId}>.`);
+      if (!u)
+        throw new ConfdeskError('slack_user_not_found', md`Slack does not know the user ${mention(userId)}.`);
       return {
         id: userId,
         email: u.profile?.email || undefined,

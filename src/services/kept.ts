@@ -1,3 +1,4 @@
+import { type Mrkdwn, md } from '../blocks/mrkdwn.js';
 /**
  * What the platform kept of what was sent to it: several create parameters are guesses
  * (platform-facts.md, "Not published"), and a platform that ignores an unknown parameter answers
@@ -77,9 +78,9 @@ export function notKept(record: unknown, fields: SentField[]): SentField[] {
 }
 
 /** The sentence for the person's confirmation, or undefined when everything was kept (or unknown). */
-export function notKeptNotice(labels: string[]): string | undefined {
+export function notKeptNotice(labels: string[]): Mrkdwn | undefined {
   if (!labels.length) return undefined;
-  return `:warning: The platform did not keep: ${[...new Set(labels)].join(', ')}. Check ${labels.length > 1 ? 'them' : 'it'} on the platform; confdesk's log tells an administrator which parameter was ignored.`;
+  return md`:warning: The platform did not keep: ${[...new Set(labels)].join(', ')}. Check ${labels.length > 1 ? 'them' : 'it'} on the platform; confdesk's log tells an administrator which parameter was ignored.`;
 }
 
 /** The wire names of fields not kept, as `findings.dropped` records them (the endpoint table's `wire`). */

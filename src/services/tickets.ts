@@ -1,4 +1,4 @@
-import { escapeChars } from '../domain/escape-chars.js';
+import { md } from '../blocks/mrkdwn.js';
 import type { Action, Subject } from '../domain/policy.js';
 import {
   editableFields,
@@ -10,7 +10,7 @@ import {
 } from '../domain/ticket.js';
 import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
 import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
-import type { CallOptions, PlatformClient } from '../platform/client.js';
+import type { PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
 import { ticketJoinLinks } from '../platform/join-links.js';
 import type { TicketRecord } from '../platform/schemas.js';
@@ -18,8 +18,6 @@ import type { AccessService } from './access.js';
 import { ConfdeskError } from './errors.js';
 import type { IdentityService } from './identity.js';
 import { notKept, type SentField, wireNames } from './kept.js';
-
-const interactive: CallOptions = { priority: 'interactive' };
 
 /** Tickets per page of `/ticket list`. */
 export const ticketPageSize = 10;
@@ -89,7 +87,7 @@ export class TicketService {
 
   private async groupNames(): Promise<Map<string, string>> {
     const me = await this.platform.getMe();
-    const groups = await this.platform.listGroups({ enterpriseId: me.enterprise_id }, interactive);
+    const groups = await this.platform.listGroups({ enterpriseId: me.enterprise_id });
     return new Map(groups.items.map((g) => [String(g.id), g.name ?? `group ${g.id}`]));
   }
 
@@ -159,15 +157,12 @@ export class TicketService {
       scopes: v.scopes.length ? v.scopes : undefined,
       state: v.state,
     };
-    const created = await this.platform.createTicket(
-      input as Parameters<PlatformClient['createTicket']>[0],
-      interactive,
-    );
+    const created = await this.platform.createTicket(input as Parameters<PlatformClient['createTicket']>[0]);
     // The create answer may be partial: the card is built from the ticket as the platform now has it,
     // and what it shows is compared with what was sent (a guessed parameter may have been ignored).
     const record = {
       ...created,
-      ...(await this.platform.getTicket({ ticketId: String(created.id) }, interactive)),
+      ...(await this.platform.getTicket({ ticketId: String(created.id) })),
     };
     const dropped = notKept(record, ticketFieldsSent(input));
     this.platform.findings.dropped('createTicket', wireNames(dropped, endpoints.createTicket.wire));
@@ -188,7 +183,7 @@ export class TicketService {
   /** The ticket's timeline, oldest first, for those who may see it. */
   async timeline(actorSlackId: string, ref: string) {
     const ticket = await this.forAction(actorSlackId, ref, 'ticket.timeline');
-    const page = await this.platform.listTicketEvents({ ticketId: ticket.id, limit: 100 }, interactive);
+    const page = await this.platform.listTicketEvents({ ticketId: ticket.id, limit: 100 });
     return { ticket, events: page.items };
   }
 
@@ -218,16 +213,15 @@ export class TicketService {
     // Handing the ticket to another group or agent: as when creating one.
     if (changes.groupId !== undefined || (changes.agent !== undefined && changes.agent !== asker.account?.id))
       this.access.check(asker, 'ticket.assign', { kind: 'group', groupId: v.groupId ?? before.group?.id });
-    await this.platform.updateTicket(
-      { ticketId, ...changes } as Parameters<PlatformClient['updateTicket']>[0],
-      interactive,
-    );
+    await this.platform.updateTicket({ ticketId, ...changes } as Parameters<
+      PlatformClient['updateTicket']
+    >[0]);
     return { after: await this.get(ticketId), changed };
   }
 
   async remove(actorSlackId: string, ticketId: string): Promise<TicketSummary> {
     const ticket = await this.forAction(actorSlackId, ticketId, 'ticket.delete');
-    await this.platform.deleteTicket({ ticketId }, interactive);
+    await this.platform.deleteTicket({ ticketId });
     return ticket;
   }
 
@@ -243,23 +237,20 @@ export class TicketService {
     const admin = actor.role === 'admin';
     const [profile, groups] = await Promise.all([this.identity.profile(actorSlackId), this.groupNames()]);
     const day = (d: string | undefined, end: boolean) => (d ? dayBound(d, profile.tz, end) : undefined);
-    const page = await this.platform.listTickets(
-      {
-        offset,
-        limit: ticketPageSize,
-        user: q.scope === 'mine' || (q.reference && !admin) ? actor.id : 'all',
-        ...(groupId ? { groupId } : {}),
-        ...(q.reference ? { reference: q.reference } : {}),
-        ...(q.search ? { search: q.search } : {}),
-        ...(q.type ? { type: q.type } : {}),
-        ...(q.requestorId ? { requestorId: q.requestorId } : {}),
-        createdAfter: day(q.createdAfter, false),
-        createdBefore: day(q.createdBefore, true),
-        startedAfter: day(q.startedAfter, false),
-        endedBefore: day(q.endedBefore, true),
-      },
-      interactive,
-    );
+    const page = await this.platform.listTickets({
+      offset,
+      limit: ticketPageSize,
+      user: q.scope === 'mine' || (q.reference && !admin) ? actor.id : 'all',
+      ...(groupId ? { groupId } : {}),
+      ...(q.reference ? { reference: q.reference } : {}),
+      ...(q.search ? { search: q.search } : {}),
+      ...(q.type ? { type: q.type } : {}),
+      ...(q.requestorId ? { requestorId: q.requestorId } : {}),
+      createdAfter: day(q.createdAfter, false),
+      createdBefore: day(q.createdBefore, true),
+      startedAfter: day(q.startedAfter, false),
+      endedBefore: day(q.endedBefore, true),
+    });
     const items = page.items.map((r) => this.summarize(r, groups));
     const hasMore = page.nextOffset !== undefined || offset + page.items.length < (page.total ?? 0);
     return { items, total: page.total, hasMore };
@@ -268,7 +259,7 @@ export class TicketService {
   /** A ticket's media (snapshots, documents, recordings), for those who may act on it. */
   async medias(actorSlackId: string, ticketId: string) {
     const ticket = await this.forAction(actorSlackId, ticketId, 'ticket.media');
-    const page = await this.platform.listTicketMedias({ ticketId: ticket.id, limit: 40 }, interactive);
+    const page = await this.platform.listTicketMedias({ ticketId: ticket.id, limit: 40 });
     return { ticket, items: page.items, total: page.total };
   }
 
@@ -282,18 +273,18 @@ export class TicketService {
     if (!media)
       throw new ConfdeskError(
         'stale_button',
-        'This file is not among the ticket’s media any more: open Media on the card again.',
+        md`This file is not among the ticket’s media any more: open Media on the card again.`,
       );
-    return { media, file: await this.platform.downloadMedia({ mediaId }, interactive) };
+    return { media, file: await this.platform.downloadMedia({ mediaId }) };
   }
 
   /** Exports a ticket (format as the platform names it; with or without its timeline) and streams the file. */
   async export(actorSlackId: string, ticketId: string, format: string, timeline: boolean) {
     const ticket = await this.forAction(actorSlackId, ticketId, 'ticket.export');
-    const resource = await this.platform.exportTicket({ ticketId: ticket.id, format, timeline }, interactive);
+    const resource = await this.platform.exportTicket({ ticketId: ticket.id, format, timeline });
     const file = resource.url
-      ? await this.platform.downloadUrl(resource.url, interactive)
-      : await this.platform.downloadExport({ exportId: String(resource.id) }, interactive);
+      ? await this.platform.downloadUrl(resource.url)
+      : await this.platform.downloadExport({ exportId: String(resource.id) });
     return { ticket, file };
   }
 
@@ -304,7 +295,7 @@ export class TicketService {
     if (!found)
       throw new ConfdeskError(
         'unknown_group',
-        `No group is named “${escapeChars(name)}”. Groups: ${escapeChars([...groups.values()].join(', ') || 'none')}.`,
+        md`No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
       );
     return found;
   }
@@ -323,12 +314,12 @@ export class TicketService {
     return this.access.may(asker, 'ticket.see', ticketSubject(summarizeTicket(record)));
   }
 
-  /** A ticket's card for background work: from a record in hand, or read on the budget's low lane. */
+  /**
+   * A ticket's card for background work (no rights check: the job checked whom it posts for): from a
+   * record in hand, or read in the caller's lane (a job's is the background one, see `runInLane`).
+   */
   async summary(ticket: string | TicketRecord): Promise<TicketSummary> {
-    const record =
-      typeof ticket === 'string'
-        ? await this.platform.getTicket({ ticketId: ticket }, { priority: 'background' })
-        : ticket;
+    const record = typeof ticket === 'string' ? await this.platform.getTicket({ ticketId: ticket }) : ticket;
     return this.summarize(record, await this.groupNames());
   }
 
@@ -338,11 +329,10 @@ export class TicketService {
   }
 
   private async record(ref: string): Promise<TicketRecord> {
-    if (/^\d+$/.test(ref)) return this.platform.getTicket({ ticketId: ref }, interactive);
-    const page = await this.platform.listTickets({ reference: ref, limit: 2, user: 'all' }, interactive);
+    if (/^\d+$/.test(ref)) return this.platform.getTicket({ ticketId: ref });
+    const page = await this.platform.listTickets({ reference: ref, limit: 2, user: 'all' });
     const found = page.items[0];
-    if (!found)
-      throw new ConfdeskError('ticket_not_found', `No ticket has the reference “${escapeChars(ref)}”.`);
+    if (!found) throw new ConfdeskError('ticket_not_found', md`No ticket has the reference “${ref}”.`);
     return found;
   }
 
@@ -353,7 +343,7 @@ export class TicketService {
   async move(actorSlackId: string, ticketId: string, moveId: string): Promise<MoveOutcome> {
     const move = findMove(moveId);
     if (!move)
-      throw new ConfdeskError('unknown_move', 'This button is out of date: press Refresh on the card.');
+      throw new ConfdeskError('unknown_move', md`This button is out of date: press Refresh on the card.`);
     const { account: actor, object: before } = await this.access.about(
       actorSlackId,
       'ticket.move',
@@ -363,12 +353,9 @@ export class TicketService {
     if (!movesFor(before.state).some((m) => m.id === move.id))
       throw new ConfdeskError(
         'move_not_offered',
-        `This ticket is now *${escapeChars(before.state ?? 'in an unknown state')}*, where “${escapeChars(move.label)}” is not possible. The card shows its current state.`,
+        md`This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`,
       );
-    await this.platform.updateTicket(
-      move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id },
-      interactive,
-    );
+    await this.platform.updateTicket(move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id });
     return { move, before, after: await this.get(ticketId) };
   }
 }

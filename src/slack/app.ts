@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
-import type { CheckState, ReadinessReport } from '../startup/readiness.js';
+import type { CheckState, ReadinessReport } from '../observability/readiness.js';
 import { registerActions } from './actions/index.js';
 import { clipCommandText } from './clip-command-text.js';
 import { registerCommands } from './commands/index.js';

@@ -1,6 +1,9 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import { md } from '../blocks/mrkdwn.js';
 import type { Logger } from '../observability/logger.js';
 import { detach } from './after-ack.js';
+import { ephemeral } from './ephemeral.js';
+import type { Responder } from './reply-error.js';
 
 /**
  * The most of a slash command's text any listener reads. Slack lets a command carry tens of
@@ -31,14 +34,14 @@ export function clipCommandText(logger: Logger): Middleware<AnyMiddlewareArgs> {
     logger.info({ command: body.command, length: text.length }, 'clipped a command text');
     await args.next();
     if (!('respond' in args) || !args.respond) return;
-    const respond = args.respond;
+    const respond: Responder = args.respond;
     const n = (x: number) => x.toLocaleString('en-US');
     detach(logger, () =>
-      respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        text: `Your command text was ${n(text.length)} characters long: I read only its first ${n(commandTextLimit)} characters.`,
-      }),
+      respond(
+        ephemeral(
+          md`Your command text was ${n(text.length)} characters long: I read only its first ${n(commandTextLimit)} characters.`,
+        ),
+      ),
     );
   };
 }

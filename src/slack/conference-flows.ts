@@ -1,35 +1,12 @@
-import type { WebClient } from '@slack/web-api';
-import { buildConferenceCard, type MessagePayload } from '../blocks/conference-card.js';
 import { buildConferenceForm } from '../blocks/conference-form.js';
-import { clip } from '../blocks/limits.js';
-import type { DoctorReport } from '../doctor/doctor.js';
+import { clipPlain, escaped, joinMd, type Mrkdwn, md } from '../blocks/mrkdwn.js';
 import type { ConferenceFormValues, ConferenceSummary } from '../domain/conference.js';
 import { parseConferenceRequest } from '../domain/conference-text.js';
 import { parseWhen } from '../domain/time.js';
-import type { Logger } from '../observability/logger.js';
-import type { AccessService } from '../services/access.js';
-import type { ConferenceService } from '../services/conferences.js';
-import type { DigestService } from '../services/digest.js';
-import type { DigestScheduleService } from '../services/digest-schedules.js';
-import type { IdentityService } from '../services/identity.js';
+import { isCannotPost } from '../outbound/refusals.js';
 import { within } from '../util/within.js';
-import { isCannotPost } from './describe-error.js';
+import type { ConferenceDeps } from './deps.js';
 import { type FormMetadata, readFormMetadata } from './payloads.js';
-
-/** What the conference listeners need: the services, a logger and a clock. */
-export interface ConferenceDeps {
-  conferences: ConferenceService;
-  identity: IdentityService;
-  /** The policy applied to a Slack person (`domain/policy.ts`). */
-  access: AccessService;
-  logger: Logger;
-  now: () => Date;
-  /** For `/conference digest` (the channel's daily statistics): its schedules and its figures. */
-  schedules: DigestScheduleService;
-  digests: DigestService;
-  /** `/conference admin doctor`: runs the doctor (absent: the command says it is not wired). */
-  doctor?: (() => Promise<DoctorReport>) | undefined;
-}
 
 export type { FormMetadata };
 
@@ -52,10 +29,10 @@ export async function gate(deps: Pick<ConferenceDeps, 'access'>, user: string, a
 const shownWords = 10;
 
 /** "I did not understand: “a”, “b” and 3 more.", each word clipped. */
-function notUnderstood(words: string[]): string {
-  const shown = words.slice(0, shownWords).map((w) => `“${clip(w, 40)}”`);
+function notUnderstood(words: string[]): Mrkdwn {
+  const shown = words.slice(0, shownWords).map((w) => md`“${clipPlain(w, 40)}”`);
   const more = words.length - shown.length;
-  return `I did not understand: ${shown.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}.`;
+  return md`I did not understand: ${joinMd(shown, ', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}.`;
 }
 
 /**
@@ -86,7 +63,7 @@ export async function formFromText(
     const when = zone ? parseWhen(req.when, { zone, now: deps.now() }) : undefined;
     if (when?.ok) values.startTime = when.value.toJSDate();
   }
-  const notices = [...(req.unknown.length ? [notUnderstood(req.unknown)] : []), ...req.problems];
+  const notices = [...(req.unknown.length ? [notUnderstood(req.unknown)] : []), ...req.problems.map(escaped)];
   return buildConferenceForm({
     mode: 'create',
     values,
@@ -96,22 +73,16 @@ export async function formFromText(
 }
 
 /** Posts the card in the channel; false when the bot may not post there (the caller says how to fix it). */
-export async function postCard(client: WebClient, channel: string, c: ConferenceSummary): Promise<boolean> {
+export async function postCard(
+  deps: Pick<ConferenceDeps, 'publisher'>,
+  channel: string,
+  c: ConferenceSummary,
+) {
   try {
-    await client.chat.postMessage({ channel, ...buildConferenceCard(c) });
+    await deps.publisher.postConferenceCard(channel, c);
     return true;
   } catch (error) {
     if (isCannotPost(error)) return false;
     throw error;
   }
-}
-
-/** Posts to a response_url (replace or add an ephemeral message), outside a listener's `respond`. */
-export async function postToResponseUrl(url: string, body: MessagePayload & Record<string, unknown>) {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`response_url answered ${res.status}`);
 }

@@ -1,5 +1,70 @@
-import type { TicketDeps } from './actions/ticket-card.js';
-import type { ConferenceDeps } from './conference-flows.js';
+import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
+import type { DoctorReport } from '../domain/doctor-report.js';
+import type { Logger } from '../observability/logger.js';
+import type { SlackPublisher } from '../outbound/publisher.js';
+import type { AccessService } from '../services/access.js';
+import type { ConferenceService } from '../services/conferences.js';
+import type { DigestService } from '../services/digest.js';
+import type { DigestScheduleService } from '../services/digest-schedules.js';
+import type { IdentityService } from '../services/identity.js';
+import type { SubscriptionService } from '../services/subscriptions.js';
+import type { TicketService } from '../services/tickets.js';
+import type { TicketCardRepository } from '../store/store.js';
+
+/*
+ * What the listeners need, by surface family, in one module below every surface folder (a surface
+ * never imports another: what two share lives in src/slack/*.ts).
+ */
+
+/** What the ticket listeners need. */
+export interface TicketDeps {
+  tickets: TicketService;
+  /** The policy applied to a Slack person (`domain/policy.ts`). */
+  access: AccessService;
+  /** Where the bot posted each ticket's cards. */
+  store: TicketCardRepository;
+  /** What channels watch and follow: the listeners' writes go through it. */
+  subscriptions: SubscriptionService;
+  /** Posts and refreshes ticket cards, queues thread lines: every ticket change ends there. */
+  publisher: SlackPublisher;
+  logger: Logger;
+}
+
+/** What the conference listeners need: the services, a logger and a clock. */
+export interface ConferenceDeps {
+  conferences: ConferenceService;
+  identity: IdentityService;
+  /** The policy applied to a Slack person (`domain/policy.ts`). */
+  access: AccessService;
+  /** Where conference cards go out to Slack. */
+  publisher: Pick<SlackPublisher, 'postConferenceCard' | 'showConferenceCard'>;
+  logger: Logger;
+  now: () => Date;
+  /** For `/conference digest` (the channel's daily statistics): its schedules and its figures. */
+  schedules: DigestScheduleService;
+  digests: DigestService;
+  /** `/conference admin doctor`: runs the doctor (absent: the command says it is not wired). */
+  doctor?: (() => Promise<DoctorReport>) | undefined;
+}
+
+/** What the digest listeners need. */
+export interface DigestDeps {
+  schedules: DigestScheduleService;
+  identity: IdentityService;
+  access: AccessService;
+  digests: DigestService;
+  logger: Logger;
+  now: () => Date;
+}
+
+/** What the ticket listeners that open or answer a form need: also how long the platform will take. */
+export type TicketFormDeps = TicketDeps & {
+  /** About how long the platform's rate budget will hold the next interactive call, in ms. */
+  waitMs: () => number;
+};
+
+/** A view submission's listener arguments, as Bolt gives them (`handleX(deps)` returns such a listener). */
+export type ViewSubmission = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */
 export type Deps = ConferenceDeps &

@@ -1,23 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { escapeText } from '../blocks/conference-card.js';
+import { type TextMessage, textMessage } from '../blocks/kit.js';
+import { channelLink, escaped, type Mrkdwn, md } from '../blocks/mrkdwn.js';
 import type { Logger } from '../observability/logger.js';
+import { classifySlackError } from '../outbound/refusals.js';
 import { PlatformError, PlatformHttpError, PlatformInputError } from '../platform/errors.js';
 import { ConfdeskError } from '../services/errors.js';
 
 /** The exact fix when the bot may not post in a channel. */
-export const inviteFix = (channel: string | undefined) =>
-  `I am not a member of ${channel ? `<#${channel}>` : 'this channel'}, so I cannot post there: type \`/invite @confdesk\` in the channel.`;
-
-/** Slack Web API error codes (`{ok:false,error}`) that mean the bot cannot post in the channel. */
-const cannotPost = new Set(['not_in_channel', 'channel_not_found', 'is_archived']);
-
-/** The Web API error code of a failed Slack call, if that is what the error is. */
-export function slackErrorCode(error: unknown): string | undefined {
-  const data = (error as { data?: { error?: unknown } } | undefined)?.data;
-  return typeof data?.error === 'string' ? data.error : undefined;
-}
-
-export const isCannotPost = (error: unknown) => cannotPost.has(slackErrorCode(error) ?? '');
+export const inviteFix = (channel: string | undefined): Mrkdwn =>
+  md`I am not a member of ${channel ? channelLink(channel) : 'this channel'}, so I cannot post there: type \`/invite @confdesk\` in the channel.`;
 
 const conferenceFeatureOps = new Set(['createConference', 'listConferences']);
 
@@ -25,29 +16,37 @@ const conferenceFeatureOps = new Set(['createConference', 'listConferences']);
  * The one sentence a person sees when something fails: what happened and what to do. Unexpected
  * failures get a short reference id, logged with the full error, so an admin can find it.
  */
-export function describeError(error: unknown, logger: Logger, channel?: string): string {
+export function describeError(error: unknown, logger: Logger, channel?: string): Mrkdwn {
   if (error instanceof ConfdeskError) return error.userMessage;
-  if (error instanceof PlatformInputError) return `Please fix this and try again:\n${error.userMessage}`;
+  // The platform's sentences are plain strings (platform/ is below blocks/): escaped here, where they are read.
+  if (error instanceof PlatformInputError)
+    return md`Please fix this and try again:\n${escaped(error.userMessage)}`;
   if (error instanceof PlatformHttpError && error.status === 403 && conferenceFeatureOps.has(error.operation))
-    return `The video platform refused${error.detail ? ` (${escapeText(error.detail)})` : ''}: the video-conference feature is probably not enabled for your enterprise's account. Ask your platform administrator to enable it.`;
+    return md`The video platform refused${error.detail ? md` (${error.detail})` : ''}: the video-conference feature is probably not enabled for your enterprise's account. Ask your platform administrator to enable it.`;
   if (error instanceof PlatformHttpError && error.status === 400)
-    return `The video platform refused this${error.detail ? `: ${escapeText(error.detail)}` : ''}. Please check the values and try again.`;
-  if (error instanceof PlatformError) return error.userMessage;
-  if (isCannotPost(error)) return `${inviteFix(channel)} Then try again.`;
+    return md`The video platform refused this${error.detail ? md`: ${error.detail}` : ''}. Please check the values and try again.`;
+  if (error instanceof PlatformError) return escaped(error.userMessage);
+  const slack = classifySlackError(error);
+  if (slack.kind === 'gone')
+    return slack.code === 'missing_scope'
+      ? md`Slack refused: the app lacks a permission it needs (\`missing_scope\`). A workspace admin can reinstall confdesk from its manifest (manifest.yml) to grant it.`
+      : md`${inviteFix(channel)} Then try again.`;
+  if (slack.kind === 'token')
+    return md`Slack refused confdesk's token (\`${slack.code}\`): a workspace admin must reinstall the app. Nothing was lost; try again afterwards.`;
   const ref = randomBytes(3).toString('hex').toUpperCase();
   logger.error({ err: error, ref }, 'unexpected failure');
-  return `Something went wrong on confdesk's side (reference \`${ref}\`). Please try again; if it keeps happening, give this reference to your admin.`;
+  return md`Something went wrong on confdesk's side (reference \`${ref}\`). Please try again; if it keeps happening, give this reference to your admin.`;
 }
 
 /** A wait for the platform's rate budget longer than this is told to the person, with how long. */
 export const slowMs = 3_000;
 
 /** "Working…", and how long the platform's rate budget will make the request wait when that is noticeable. */
-export function workingText(action: string, waitMs: number): string {
-  if (waitMs < slowMs) return `${action}…`;
+export function workingText(action: string, waitMs: number): Mrkdwn {
+  if (waitMs < slowMs) return md`${action}…`;
   const seconds = Math.ceil(waitMs / 1000);
   const about = seconds < 90 ? `${seconds} s` : `${Math.round(seconds / 60)} min`;
-  return `${action}… The video platform allows only a few requests a minute and is busy: this will take about ${about}. You can close this; I will post the result.`;
+  return md`${action}… The video platform allows only a few requests a minute and is busy: this will take about ${about}. You can close this; I will post the result.`;
 }
 
 /**
@@ -56,11 +55,9 @@ export function workingText(action: string, waitMs: number): string {
  * silence. Best effort: a failure to say it must not stop the work.
  */
 export async function tellIfSlow(
-  respond: (message: {
-    response_type: 'ephemeral';
-    replace_original: false;
-    text: string;
-  }) => Promise<unknown>,
+  respond: (
+    message: { response_type: 'ephemeral'; replace_original: false } & TextMessage,
+  ) => Promise<unknown>,
   action: string,
   waitMs: number,
 ): Promise<void> {
@@ -68,6 +65,6 @@ export async function tellIfSlow(
   await respond({
     response_type: 'ephemeral',
     replace_original: false,
-    text: workingText(action, waitMs),
+    ...textMessage(workingText(action, waitMs)),
   }).catch(() => undefined);
 }

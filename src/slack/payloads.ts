@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { md } from '../blocks/mrkdwn.js';
 import { ConfdeskError } from '../services/errors.js';
 
 /*
@@ -80,7 +81,7 @@ export const digestMetadata = z.object({ scheduleId: z.string().uuid().nullish()
 export const staleValue = () =>
   new ConfdeskError(
     'stale_button',
-    'This button or form is out of date or was not made by confdesk: run the command again.',
+    md`This button or form is out of date or was not made by confdesk: run the command again.`,
   );
 
 /** Parses a value the bot wrote; a `stale_button` refusal when it is not one. */

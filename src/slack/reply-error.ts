@@ -1,7 +1,9 @@
-import type { RespondArguments } from '@slack/bolt';
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
+import type { Reply } from '../blocks/kit.js';
+import { fallbackText } from '../blocks/kit.js';
 import { buildResultView } from '../blocks/modal.js';
+import type { Mrkdwn } from '../blocks/mrkdwn.js';
 import type { Logger } from '../observability/logger.js';
 import { ConfdeskError } from '../services/errors.js';
 import { describeError } from './describe-error.js';
@@ -11,8 +13,10 @@ import { ephemeral } from './ephemeral.js';
 export const updateView = (client: WebClient, viewId: string) => (view: ModalView) =>
   client.views.update({ view_id: viewId, view: view });
 
-/** Answers a response_url (Bolt's `respond`, or one built from a request body). */
-export type Responder = (message: RespondArguments) => Promise<unknown>;
+export type { Reply };
+
+/** Answers a response_url (Bolt's `respond`, or one built from a request body), with a `Reply` only. */
+export type Responder = (message: Reply) => Promise<unknown>;
 
 /**
  * Where the person who asked is looking, so a failure is told there (Dispatch's one `@app.error`):
@@ -30,7 +34,7 @@ export type Surface = { log: Logger; channel?: string | undefined } & (
       /** Replace the command's "Working…" reply (default), or add a message when the ack said nothing. */
       replace?: boolean;
       /** The reply for this command's failures, when it is more than the sentence (e.g. a retry button). */
-      build?: (message: string) => RespondArguments;
+      build?: (message: Mrkdwn) => Reply;
     }
   | {
       kind: 'button';
@@ -46,9 +50,9 @@ export type Surface = { log: Logger; channel?: string | undefined } & (
       show: (view: ModalView) => Promise<unknown>;
       title: string;
       /** The modal to show instead of the outcome view: usually the form again, with the reason. */
-      again?: (message: string, error: unknown) => ModalView | undefined | Promise<ModalView | undefined>;
+      again?: (message: Mrkdwn, error: unknown) => ModalView | undefined | Promise<ModalView | undefined>;
       /** Before the ack: puts the sentence under the form's input the failure names; false if none. */
-      inline?: (field: string, message: string) => Promise<boolean>;
+      inline?: (field: string, message: Mrkdwn) => Promise<boolean>;
       /** Also said privately beside the message whose button opened the modal. */
       tell?: Responder;
     }
@@ -72,7 +76,7 @@ export async function replyError(surface: Surface, error: unknown): Promise<void
           surface.build?.(message) ?? {
             response_type: 'ephemeral',
             ...(surface.replace === false ? {} : { replace_original: true }),
-            text: message,
+            text: fallbackText(message),
           },
         );
         return;
@@ -82,7 +86,7 @@ export async function replyError(surface: Surface, error: unknown): Promise<void
             channel,
             user: surface.user,
             thread_ts: surface.threadTs,
-            text: message,
+            text: fallbackText(message),
           });
         else await surface.respond(ephemeral(message));
         return;

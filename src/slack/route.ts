@@ -1,16 +1,8 @@
-import type {
-  AckFn,
-  AllMiddlewareArgs,
-  App,
-  BlockAction,
-  ButtonAction,
-  OverflowAction,
-  RespondArguments,
-  RespondFn,
-} from '@slack/bolt';
+import type { AckFn, AllMiddlewareArgs, App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt';
 import type { ExtendedErrorHandlerArgs } from '@slack/bolt/dist/App.js';
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../observability/logger.js';
+import { responderFor } from '../outbound/respond.js';
 import { detach } from './after-ack.js';
 import { tellIfSlow } from './describe-error.js';
 import { type Responder, replyError, type Surface, updateView } from './reply-error.js';
@@ -43,7 +35,8 @@ export interface Click {
   triggerId: string;
   responseUrl: string;
   client: WebClient;
-  respond: RespondFn;
+  /** Bolt's `respond`, typed so that only a builder's message (`Reply`) goes out. */
+  respond: Responder;
   /** The request's logger: user, team and action id on every line. */
   log: Logger;
 }
@@ -139,18 +132,6 @@ export function afterAck(surface: Surface, work: () => Promise<unknown>): void {
   detach(surface.log, () => work().catch((error: unknown) => replyError(surface, error)));
 }
 
-/** Answers a response_url outside a listener's `respond` (the error handler has only the body). */
-export function responderFor(url: string): Responder {
-  return async (message) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(message),
-    });
-    if (!res.ok) throw new Error(`response_url answered ${res.status}`);
-  };
-}
-
 const ackKey = 'confdeskAck';
 
 type Body = {
@@ -224,7 +205,7 @@ export function registerErrorHandler(app: App, logger: Logger): void {
           show: async (view) =>
             (await acked({ response_action: 'update', view })) || updateView(client, viewId)(view),
           inline: async (field, message) =>
-            blocks.has(field) && acked({ response_action: 'errors', errors: { [field]: message } }),
+            blocks.has(field) && acked({ response_action: 'errors', errors: { [field]: message.text } }),
           log,
           channel,
         },
@@ -256,5 +237,3 @@ export function registerErrorHandler(app: App, logger: Logger): void {
     await acked();
   });
 }
-
-export type { RespondArguments };

@@ -1,4 +1,6 @@
 import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import type { CheckResult } from '../observability/readiness.js';
+import { slackErrorCode } from '../outbound/refusals.js';
 import type { PlatformClient } from '../platform/client.js';
 import {
   PlatformHttpError,
@@ -12,7 +14,7 @@ import {
  * names the variable at fault and its fix (never a secret, never a stack). `main.ts` runs them at
  * start; the readiness probe re-runs the platform's; the doctor may reuse them all.
  */
-export type CheckResult<T = undefined> = { ok: true; info: T } | { ok: false; problem: string };
+export type { CheckResult };
 
 const slackOwnApi = 'https://slack.com/api/';
 
@@ -103,10 +105,7 @@ export async function checkSlack(options: {
     };
   } catch (error) {
     // `refusal`: Slack's own error code when it answered and refused (invalid_auth, token_revoked…).
-    const refusal =
-      (error as { code?: string; data?: { error?: string } }).code === 'slack_webapi_platform_error'
-        ? (error as { data?: { error?: string } }).data?.error
-        : undefined;
+    const refusal = slackErrorCode(error);
     return { ok: false, problem: slackProblem(error, options.apiUrl), ...(refusal ? { refusal } : {}) };
   }
 }
@@ -116,7 +115,7 @@ export function slackProblem(error: unknown, apiUrl: string | undefined): string
   const e = error as { code?: string; data?: { error?: string }; statusCode?: number };
   const where = apiUrl ?? slackOwnApi;
   if (e.code === 'slack_webapi_platform_error') {
-    const code = e.data?.error ?? 'unknown_error';
+    const code = slackErrorCode(error) ?? 'unknown_error';
     if (refusedTokenErrors.has(code))
       return `SLACK_BOT_TOKEN: Slack refused the bot token (${code}): copy the Bot User OAuth Token (xoxb-…) again from your Slack app's OAuth & Permissions page, and reinstall the app to the workspace if it was revoked or uninstalled`;
     return `SLACK_BOT_TOKEN: Slack's auth.test answered ${code}: check the token and the app's installation at https://api.slack.com/apps`;

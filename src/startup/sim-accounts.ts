@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
+import { slackErrorCode } from '../outbound/refusals.js';
 import type { SimUser } from '../sim/model.js';
 import type { Simulator } from '../sim/server.js';
 
@@ -83,7 +84,7 @@ export async function provideSimAccounts(options: {
   try {
     members = await listMembers(options.slack);
   } catch (error) {
-    const code = (error as { data?: { error?: string } }).data?.error ?? (error as Error).message;
+    const code = slackErrorCode(error) ?? (error as Error).message;
     result.problems.push(
       `SIM_ACCOUNTS: Slack's users.list failed (${code}), so the workspace's people got no demo account: reinstall the app with the users:read and users:read.email scopes of manifest.yml, or map e-mails with SIM_ACCOUNTS=you@example.com=admin`,
     );

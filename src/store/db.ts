@@ -53,6 +53,11 @@ export async function connect(
       max: readOnly ? 1 : 5,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    // A connection the server drops (a restart, a network cut) emits 'error' on its client and on the
+    // pool: without a listener that event ends the process. The pool discards the client and connects
+    // anew on the next query; while it cannot, queries fail and /readyz's store probe says why.
+    pool.on('error', () => undefined);
+    pool.on('connect', (client) => client.on('error', () => undefined));
     if (options.schema && !readOnly) {
       const client = await pool.connect();
       try {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { connect, type StoreOptions } from './db.js';
 import { type Database, migrations } from './schema.js';
-import { lastWebhookSetting } from './settings.js';
+import { lastWebhookSetting, slackRefusalSetting } from './settings.js';
 
 /** What the doctor reads of a store, without changing it. */
 export interface StoreInspection {
@@ -14,6 +14,8 @@ export interface StoreInspection {
   known: string[];
   /** ISO time of the last webhook delivery accepted (`noteWebhookDelivery`), if any. */
   lastWebhookAt: string | undefined;
+  /** Slack refuses the bot's token and the jobs are paused (`noteSlackRefusal`): its code and since when. */
+  slackRefusal: { code: string; since: string } | undefined;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function inspectStore(options: StoreOptions): Promise<StoreInspecti
       applied: [],
       known: Object.keys(migrations).sort(),
       lastWebhookAt: undefined,
+      slackRefusal: undefined,
     };
   try {
     return await inspectDb(connection.db, connection.postgres ? 'postgres' : 'sqlite', options.schema);
@@ -37,7 +40,7 @@ export async function inspectStore(options: StoreOptions): Promise<StoreInspecti
   }
 }
 
-/** The migrations Kysely recorded (none when its table is missing) and the last webhook delivery. */
+/** The migrations Kysely recorded (none when its table is missing), the last webhook delivery, Slack's refusal. */
 export async function inspectDb(
   db: Kysely<Database>,
   backend: 'sqlite' | 'postgres',
@@ -53,13 +56,24 @@ export async function inspectDb(
         String(r.name),
       )
     : [];
-  const last = inSchema('settings')
-    ? await db
-        .selectFrom('settings')
-        .select('value')
-        .where('scope', '=', lastWebhookSetting.scope)
-        .where('key', '=', lastWebhookSetting.key)
-        .executeTakeFirst()
-    : undefined;
-  return { backend, exists: true, applied, known, lastWebhookAt: last?.value };
+  const setting = async (s: { scope: string; key: string }) =>
+    inSchema('settings')
+      ? (
+          await db
+            .selectFrom('settings')
+            .select('value')
+            .where('scope', '=', s.scope)
+            .where('key', '=', s.key)
+            .executeTakeFirst()
+        )?.value
+      : undefined;
+  const refusal = await setting(slackRefusalSetting);
+  return {
+    backend,
+    exists: true,
+    applied,
+    known,
+    lastWebhookAt: await setting(lastWebhookSetting),
+    slackRefusal: refusal ? (JSON.parse(refusal) as { code: string; since: string }) : undefined,
+  };
 }

@@ -11,6 +11,8 @@ export interface OutboxItem {
   status: 'pending' | 'delivered' | 'unknown' | 'parked' | 'dead';
   attempts: number;
   slackTs: string | undefined;
+  /** When it was written to the outbox: its message cannot be older (the ledger looks from there). */
+  createdAt: Date;
   /** Who holds it (set on claimed items): only that owner may settle it. */
   leaseOwner?: string | undefined;
 }
@@ -114,5 +116,6 @@ export const toOutbox = (r: Row<'outbox'>): OutboxItem => ({
   status: r.status as OutboxItem['status'],
   attempts: Number(r.attempts),
   slackTs: r.slack_ts ?? undefined,
+  createdAt: new Date(r.created_at),
   leaseOwner: r.lease_owner ?? undefined,
 });

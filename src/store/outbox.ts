@@ -21,7 +21,7 @@ export interface OutboxRepository extends OutboxClaims {
    * are ignored. Answers how many were new.
    */
   advance(
-    items: Omit<OutboxItem, 'status' | 'attempts' | 'slackTs'>[],
+    items: Omit<OutboxItem, 'status' | 'attempts' | 'slackTs' | 'createdAt'>[],
     seen?: { ticketId: string; modified: string; state: string | undefined },
   ): Promise<number>;
   /**

@@ -8,7 +8,15 @@ import type { Db } from './db.js';
 export interface SettingsRepository {
   /** Records when the webhook receiver last accepted a delivery, for a separate doctor process. */
   noteWebhookDelivery(at: Date): Promise<void>;
+  /**
+   * Records that Slack refuses the bot's token (the jobs are paused), or clears it: a separate doctor
+   * process reads it (`inspect.ts`).
+   */
+  noteSlackRefusal(refusal: { code: string; since: Date } | undefined): Promise<void>;
 }
+
+/** Where Slack's refusal of the bot's token is kept while the jobs are paused (`inspect.ts` reads it). */
+export const slackRefusalSetting = { scope: 'slack', key: 'token-refused' } as const;
 
 /** Where the webhook receiver's last accepted delivery is kept (`inspect.ts` reads it). */
 export const lastWebhookSetting = { scope: 'webhooks', key: 'last-delivery' } as const;
@@ -59,4 +67,15 @@ export async function deleteSetting({ db }: Db, scope: string, key: string): Pro
 export const settingsRepository = (c: Db): SettingsRepository => ({
   noteWebhookDelivery: (at) =>
     setSetting(c, lastWebhookSetting.scope, lastWebhookSetting.key, at.toISOString()),
+  noteSlackRefusal: async (refusal) => {
+    const { scope, key } = slackRefusalSetting;
+    if (refusal)
+      await setSetting(
+        c,
+        scope,
+        key,
+        JSON.stringify({ code: refusal.code, since: refusal.since.toISOString() }),
+      );
+    else await deleteSetting(c, scope, key);
+  },
 });

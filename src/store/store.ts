@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type ChannelRepository, channelRepository } from './channels.js';
 import { openDb, type StoreOptions } from './db.js';
 import { type DigestRepository, digestRepository } from './digests.js';
@@ -41,6 +42,8 @@ export type Store = TicketCardRepository &
     readonly backend: 'sqlite' | 'postgres';
     /** Its backend, the migrations applied, the last webhook delivery: what `npm run doctor` reports. */
     inspect(): Promise<StoreInspection>;
+    /** One round trip to the database (`select 1`): throws while it cannot be reached. */
+    ping(): Promise<void>;
     close(): Promise<void>;
   };
 
@@ -62,6 +65,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     ...statisticsRepository(c),
     ...settingsRepository(c),
     inspect: () => inspectDb(c.db, c.backend, schema),
+    ping: async () => void (await sql`select 1`.execute(c.db)),
     close: () => c.db.destroy(),
   };
 }

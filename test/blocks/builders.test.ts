@@ -10,6 +10,7 @@ import { buildHome } from '../../src/blocks/home.js';
 import { ids } from '../../src/blocks/ids.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
 import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
+import { escaped, md } from '../../src/blocks/mrkdwn.js';
 import type { ConferenceSummary } from '../../src/domain/conference.js';
 
 type Json = Record<string, unknown>;
@@ -118,7 +119,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       mode: 'create',
       values,
       metadata: '{"mode":"create"}',
-      notices: ['n'.repeat(5000)],
+      notices: [escaped('n'.repeat(5000))],
     });
     expect(checkBlockKit(create, 'modal')).toEqual([]);
     const blockIds = create.blocks.filter((b) => b.type === 'input').map((b) => b.block_id);
@@ -148,7 +149,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
         conferenceId: '1',
         responseUrl: `https://hooks.slack.com/${'x'.repeat(200)}`,
       }),
-      problems: { people: 'p'.repeat(4000) },
+      problems: { people: escaped('p'.repeat(4000)) },
       hasPassword: true,
     });
     expect(checkBlockKit(edit, 'modal')).toEqual([]);
@@ -159,9 +160,12 @@ describe('Block Kit builders stay within Slack’s limits', () => {
   });
 
   it('working, result and home views', () => {
-    expect(checkBlockKit(buildWorkingView('New conference', 'w'.repeat(4000)), 'modal')).toEqual([]);
+    expect(checkBlockKit(buildWorkingView('New conference', escaped('w'.repeat(4000))), 'modal')).toEqual([]);
     expect(
-      checkBlockKit(buildResultView('New conference', 'done', buildConferenceDetails(huge).blocks), 'modal'),
+      checkBlockKit(
+        buildResultView('New conference', md`done`, buildConferenceDetails(huge).blocks),
+        'modal',
+      ),
     ).toEqual([]);
     expect(checkBlockKit(buildHome(), 'home')).toEqual([]);
   });

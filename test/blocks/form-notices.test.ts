@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { buildConferenceForm, maxNotices } from '../../src/blocks/conference-form.js';
 import { checkBlockKit } from '../../src/blocks/limits.js';
+import { escaped } from '../../src/blocks/mrkdwn.js';
 
 type Json = Record<string, unknown>;
 const form = (notices: string[]) =>
-  buildConferenceForm({ mode: 'create', values: { participants: [], people: [] }, metadata: '{}', notices });
+  buildConferenceForm({
+    mode: 'create',
+    values: { participants: [], people: [] },
+    metadata: '{}',
+    notices: notices.map((n) => escaped(n)),
+  });
 const noticeTexts = (view: { blocks: readonly object[] }) =>
   (view.blocks as Json[]).filter((b) => b.type === 'section').map((b) => (b.text as { text: string }).text);
 

@@ -1,38 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { buildConferenceCard, buildDeletedCard } from '../../src/blocks/conference-card.js';
-import { buildConferenceForm } from '../../src/blocks/conference-form.js';
-import {
-  buildConferenceDetails,
-  buildConferenceList,
-  buildMediaList,
-} from '../../src/blocks/conference-list.js';
-import { buildDigest } from '../../src/blocks/digest.js';
-import { buildDigestForm } from '../../src/blocks/digest-form.js';
-import { buildHome } from '../../src/blocks/home.js';
-import { checkBlockKit, type Surface } from '../../src/blocks/limits.js';
-import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
-import {
-  channelLink,
-  clipMd,
-  date,
-  escaped,
-  link,
-  Mrkdwn,
-  md,
-  mention,
-  sentence,
-} from '../../src/blocks/mrkdwn.js';
+import { channelLink, clipMd, date, escaped, link, Mrkdwn, md, mention } from '../../src/blocks/mrkdwn.js';
 import {
   buildDeletedTicketCard,
   buildStateBroadcast,
   buildTicketCard,
   buildTicketJoinReply,
   buildTicketList,
-  buildTicketMediaList,
   buildTimeline,
   eventText,
 } from '../../src/blocks/ticket-card.js';
-import { buildTicketEditForm, buildTicketExportForm, buildTicketForm } from '../../src/blocks/ticket-form.js';
+import { buildTicketForm } from '../../src/blocks/ticket-form.js';
 import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
 import type { ConferenceSummary } from '../../src/domain/conference.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
@@ -40,19 +18,8 @@ import type { TicketSummary } from '../../src/domain/ticket.js';
 /** What an outside requestor, a platform user or a person typing a command could put in a text. */
 const corpus = [
   'Printer <!channel> <@UEVIL> <https://evil.example|click me>',
-  '<!here>',
-  '<!everyone>',
-  '<@UEVIL>',
-  '<#CEVIL>',
-  '<https://evil.example|click me>',
-  '&lt;!channel&gt;',
-  '*bold* _it_ ~strike~ `code`',
   `${'<!here> & <@UEVIL> '.repeat(175)}`, // 3,500 characters
-  'Imprimante \u202Eenilno\u202C \u200B<!channel>\u200B',
 ];
-
-/** Raw forms that must never reach a mrkdwn text. */
-const forbidden = ['<!channel>', '<!here>', '<!everyone>', '<@UEVIL>', '<#CEVIL>', '<https://evil.example'];
 
 const ticketOf = (s: string): TicketSummary => ({
   id: '42',
@@ -83,153 +50,8 @@ const conferenceOf = (s: string, participants = 3): ConferenceSummary => ({
   joinUrl: 'https://video.example.com/join/9',
 });
 
-/** Every builder of src/blocks, fed `s` wherever outside text can go; each with the surface it is for. */
-function everyBuilder(s: string): { name: string; payload: unknown; surface: Surface }[] {
-  const t = ticketOf(s);
-  const c = conferenceOf(s);
-  const events = [
-    { eventName: s, timestamp: new Date('2027-04-02T14:31:00Z'), source: s },
-    { eventName: 'session.established', timestamp: new Date('2027-04-02T14:32:00Z') },
-  ];
-  const notice = md`The platform said: ${s}`;
-  const m = 'message' as const;
-  return [
-    { name: 'ticket card', payload: buildTicketCard(t), surface: m },
-    { name: 'deleted ticket card', payload: buildDeletedTicketCard(t, 'UALICE'), surface: m },
-    { name: 'timeline', payload: buildTimeline(t, events), surface: m },
-    { name: 'empty timeline', payload: buildTimeline(t, []), surface: m },
-    {
-      name: 'ticket list',
-      payload: buildTicketList(s, 10, 10, { items: [t, { ...t, id: '43' }], total: 30, hasMore: true }),
-      surface: m,
-    },
-    {
-      name: 'ticket media list',
-      payload: buildTicketMediaList(
-        t,
-        [{ id: 'm1', type: s, title: s, filename: s, size: 2_000_000, created: new Date() }],
-        5,
-        { channel: 'C1', ts: '1.2' },
-      ),
-      surface: m,
-    },
-    { name: 'conference card', payload: buildConferenceCard(c), surface: m },
-    { name: 'deleted conference card', payload: buildDeletedCard(c, 'UALICE'), surface: m },
-    { name: 'conference details', payload: buildConferenceDetails(conferenceOf(s, 300), 1), surface: m },
-    {
-      name: 'conference list',
-      payload: buildConferenceList(
-        { filter: 'all', search: s, offset: 10 },
-        { items: [c, { ...c, id: '10' }], total: 40, hasMore: true },
-      ),
-      surface: m,
-    },
-    {
-      name: 'conference media',
-      payload: buildMediaList(
-        c,
-        [{ id: s.slice(0, 60), type: s, title: s, format: s, size: 3_000, created: new Date() }],
-        9,
-      ),
-      surface: m,
-    },
-    {
-      name: 'conference form',
-      payload: buildConferenceForm({
-        mode: 'create',
-        values: { participants: [s], people: [], name: s, message: s, entryMode: s, serviceKey: s },
-        metadata: '{}',
-        notices: [notice],
-        problems: { participants: notice },
-      }),
-      surface: 'modal',
-    },
-    { name: 'working view', payload: buildWorkingView('Working', notice), surface: 'modal' },
-    {
-      name: 'result view',
-      payload: buildResultView('Done', notice, buildConferenceCard(c).blocks),
-      surface: 'modal',
-    },
-    {
-      name: 'ticket form',
-      payload: buildTicketForm({
-        values: { phones: [s], emails: [s], scopes: [s], name: s, subject: s, reference: s, description: s },
-        choices: { groups: [{ id: '3', name: s }], users: [{ id: '7', name: s }] },
-        metadata: '',
-        notices: [notice],
-        problems: { emails: notice },
-      }),
-      surface: 'modal',
-    },
-    {
-      name: 'ticket edit form',
-      payload: buildTicketEditForm({
-        values: { subject: s, description: s, reference: s },
-        choices: { groups: [{ id: '3', name: s }], users: [] },
-        metadata: '',
-        notices: [notice],
-      }),
-      surface: 'modal',
-    },
-    { name: 'ticket export form', payload: buildTicketExportForm('{}'), surface: 'modal' },
-    {
-      name: 'digest form',
-      payload: buildDigestForm({ channel: 'C1', time: '09:00', zone: s.slice(0, 100), weekdays: [1] }),
-      surface: 'modal',
-    },
-    { name: 'home', payload: buildHome(), surface: 'home' },
-    {
-      name: 'digest',
-      payload: buildDigest(
-        {
-          date: '2027-04-01',
-          days: [{ date: '2027-04-01', stats: { session_count: 3 } as never }],
-          report: {
-            total: 2,
-            by_state: { [s]: 2 },
-            by_agent: [{ username: s, count: 2 }],
-            by_group: [{ name: s, count: 1 }],
-          } as never,
-          missing: [],
-        },
-        { next: new Date('2027-04-02T07:00:00Z') },
-      ),
-      surface: m,
-    },
-    {
-      name: 'event line',
-      payload: { text: eventText({ eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }) },
-      surface: m,
-    },
-    {
-      name: 'broadcast',
-      payload: buildStateBroadcast('42', { broadcast: true, reference: s, from: s, to: 'open' }),
-      surface: m,
-    },
-    {
-      name: 'broadcast queued before the facts',
-      payload: buildStateBroadcast('42', { broadcast: true, text: `${s} is now *open* (was new).` }),
-      surface: m,
-    },
-  ];
-}
-
-describe('text from outside is text in every builder', () => {
-  for (const [i, s] of corpus.entries()) {
-    it(`renders corpus entry ${i} (${JSON.stringify(s.slice(0, 40))}) escaped, within Block Kit's limits`, () => {
-      for (const { name, payload, surface } of everyBuilder(s)) {
-        expect(checkBlockKit(payload, surface), name).toEqual([]);
-        const texts = mrkdwnTexts(payload);
-        for (const text of texts) {
-          expect(strayTokens(text), `${name}: ${text.slice(0, 120)}`).toEqual([]);
-          for (const raw of forbidden) expect(text, name).not.toContain(raw);
-          // Every `&` starts an entity: nothing was escaped twice by mistake, no entity was cut in half.
-          expect(text.replace(/&(?:amp|lt|gt);/g, ''), name).not.toContain('&');
-        }
-      }
-    });
-  }
-
+// Every builder with hostile values, within limits: test/blocks/hostile-surfaces.test.ts (one registry).
+describe('text from outside is text where it goes', () => {
   it('shows the escaped forms where the outside text went, in the blocks and in the fallback text', () => {
     const s = corpus[0] as string;
     const escapedForm = 'Printer &lt;!channel&gt; &lt;@UEVIL&gt; &lt;https://evil.example|click me&gt;';
@@ -253,7 +75,7 @@ describe('text from outside is text in every builder', () => {
   });
 
   it('keeps what the user typed as it is in the form inputs (plain text), clipped to Slack’s 3,000', () => {
-    const long = corpus[8] as string;
+    const long = corpus[1] as string;
     const form = buildTicketForm({
       values: { phones: [], emails: [], scopes: [], subject: corpus[0], description: long },
       choices: { groups: [], users: [] },
@@ -299,16 +121,6 @@ describe('text from outside is text in every builder', () => {
     expect(clipMd(s, 18).text).toBe('aaaaaaaa&lt;…');
     expect(clipMd(s, 30).text).toBe(s.text);
     expect(clipMd(escaped('😀😀'), 3).text).toBe('😀…');
-  });
-
-  it('reads a sentence composed as a string elsewhere with only the bot’s tokens live', () => {
-    const said = sentence(
-      'Ticket *A &amp; B* is in <#C123>, by <@UALICE> <!date^0^{time}|00:00>: <!channel> <https://evil.example|x> `/ticket show <id>` & co',
-    );
-    expect(said.text).toBe(
-      'Ticket *A &amp; B* is in <#C123>, by <@UALICE> <!date^0^{time}|00:00>: &lt;!channel&gt; &lt;https://evil.example|x&gt; `/ticket show &lt;id&gt;` &amp; co',
-    );
-    expect(strayTokens(said.text)).toEqual([]);
   });
 });
 

@@ -2,12 +2,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { WebClient } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildJobNotice } from '../../src/blocks/job-notices.js';
+import { message } from '../../src/blocks/kit.js';
+import { md } from '../../src/blocks/mrkdwn.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { type DeliveryOptions, DeliveryWorker, eventMetadataType } from '../../src/jobs/delivery.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
-import { outboxMessage } from '../../src/slack/publisher.js';
+import { deliveryClient } from '../../src/outbound/clients.js';
+import { outboxMessage } from '../../src/outbound/publisher.js';
+import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
 let slack: SlackDouble;
@@ -18,7 +22,8 @@ let clock: number;
 beforeEach(async () => {
   slack = await new SlackDouble().start();
   dir = mkdtempSync(join(tmpdir(), 'confdesk-delivery-'));
-  clock = Date.parse('2027-01-01T10:00:00Z');
+  // Near Slack's (the double's) own clock: the ledger looks for earlier posts from an item's creation on.
+  clock = Date.now();
   store = await openStore({ dataDir: dir, now: () => new Date(clock) });
 });
 afterEach(async () => {
@@ -27,16 +32,19 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cardOf = async (ticketId: string) => ({ text: `Ticket ${ticketId}`, blocks: [] });
+const cardOf = async (ticketId: string) => message(md`Ticket ${ticketId}`, []);
 
 /** A worker on a Web API client that never retries by itself, and a clock the test moves. */
-const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) =>
-  new DeliveryWorker({
+const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) => {
+  const client = deliveryClient({ token: 'xoxb-delivery', apiUrl: slack.apiUrl });
+  return new DeliveryWorker({
     store,
-    slack: new WebClient('xoxb-delivery', {
-      slackApiUrl: slack.apiUrl,
-      retryConfig: { retries: 0 },
-      rejectRateLimitedCalls: true,
+    slack: client,
+    slackAccess: new SlackAccess({
+      slack: client,
+      store,
+      logger: createLogger('silent'),
+      now: () => new Date(clock),
     }),
     logger: createLogger('silent'),
     owner: 'w1',
@@ -46,9 +54,10 @@ const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) =>
       clock += ms;
     },
     // The publisher's own rendering of events, broadcasts and lines; cards are this test's.
-    publisher: { render: (item) => outboxMessage(item, cardOf) },
+    publisher: { render: (item) => outboxMessage(item, cardOf), notice: buildJobNotice },
     ...more,
   });
+};
 
 /** A logger writing into `lines`, to read what the operator sees. */
 function capture(lines: string[]): Logger {
@@ -212,7 +221,7 @@ describe('the delivery worker', () => {
     expect(claimed?.eventId).toBe('e1');
     slack.messages.push({
       channel: 'C1',
-      ts: '1700000000.000002',
+      ts: `${Math.floor(clock / 1000)}.000002`,
       text: 'event',
       blocks: undefined,
       thread_ts: ts,
@@ -384,12 +393,15 @@ describe('the delivery worker', () => {
       event('e1', 'CNEW'),
     ]);
     // 51 blocks: over Slack's limit, so the double answers invalid_blocks as Slack does.
-    const renderCard = async () => ({
-      text: 'Ticket 7',
-      blocks: Array.from({ length: 51 }, () => ({ type: 'divider' as const })),
-    });
+    const renderCard = async () =>
+      message(
+        md`Ticket 7`,
+        Array.from({ length: 51 }, () => ({ type: 'divider' as const })),
+      );
     expect(
-      await worker(0, { publisher: { render: (item) => outboxMessage(item, renderCard) } }).runOnce(),
+      await worker(0, {
+        publisher: { render: (item) => outboxMessage(item, renderCard), notice: buildJobNotice },
+      }).runOnce(),
     ).toBe(2);
     expect(slack.violations).toHaveLength(1);
     const link = await store.find('7', 'CNEW');

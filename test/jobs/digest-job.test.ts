@@ -6,10 +6,12 @@ import { WebClient } from '@slack/web-api';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDigest } from '../../src/blocks/digest.js';
+import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { DigestJob, digestMetadataType } from '../../src/jobs/digest-job.js';
-import { deliveryClient } from '../../src/jobs/start-jobs.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { deliveryClient } from '../../src/outbound/clients.js';
+import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { AccessService } from '../../src/services/access.js';
 import { DigestService } from '../../src/services/digest.js';
 import { IdentityService } from '../../src/services/identity.js';
@@ -42,8 +44,13 @@ const digestJob = (store: Store, owner: string, now: () => Date) =>
     store,
     digests: new DigestService(platform.client, store),
     slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+    slackAccess: new SlackAccess({
+      slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+      store,
+      logger: createLogger('silent'),
+    }),
     logger: createLogger('silent'),
-    publisher: { digest: buildDigest },
+    publisher: { digest: buildDigest, notice: buildJobNotice },
     owner,
     now,
   });
@@ -184,8 +191,13 @@ describe('a digest job that posts for someone', () => {
       store,
       digests: new DigestService(platform.client, store),
       slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+      slackAccess: new SlackAccess({
+        slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+        store,
+        logger: createLogger('silent'),
+      }),
       logger: createLogger('silent'),
-      publisher: { digest: buildDigest },
+      publisher: { digest: buildDigest, notice: buildJobNotice },
       owner: 'one',
       now: () => now,
       mayPost: async (user) => access.may(await access.asker(user), 'digest.set'),

@@ -43,6 +43,15 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
     expect(await card.innerText()).toContain('alice@acme.example');
   });
 
+  it('closes a modal on Escape, as Slack does, with the focus still in the composer', async () => {
+    await ui.say('/conference');
+    const form = ui.dialog('New conference');
+    await form.waitFor();
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
   it('creates a conference from the modal: an inline error first, then the card', async () => {
     await ui.say('/conference');
     const form = ui.dialog('New conference');

@@ -51,18 +51,23 @@ export function ModalView({
       setBusy(false);
     }
   };
+  // Escape closes the modal, as in Slack (telling the app when it asked to know), wherever the focus
+  // is: a modal opened from the composer or a button leaves the focus there. A confirm dialog above it
+  // takes the Escape for itself.
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('.confirm-overlay')) return;
+      e.preventDefault();
+      void close.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
   return (
     <div class="overlay">
-      <div
-        class="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-label={title}
-        onKeyDown={(e) => {
-          // Escape closes a modal in Slack too (and tells the app when it asked to know).
-          if (e.key === 'Escape') void run(onClose);
-        }}
-      >
+      <div class="modal" role="dialog" aria-modal="true" aria-label={title}>
         <form
           class="modal-form"
           onSubmit={(e) => {

@@ -10,7 +10,8 @@ import { ids } from '../../blocks/ids.js';
 import { buildWorkingView } from '../../blocks/modal.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
 import { within } from '../../util/within.js';
-import { type ConferenceDeps, type FormMetadata, formFromText, gateMs } from '../conference-flows.js';
+import { type FormMetadata, formFromText, gateMs } from '../conference-flows.js';
+import type { ConferenceDeps } from '../deps.js';
 import { workingText } from '../describe-error.js';
 import { ephemeral } from '../ephemeral.js';
 import { conferencePage, idValue, participantsPage, readJson, readValue } from '../payloads.js';
@@ -22,10 +23,14 @@ import type { ActionRoutes, ClickHandler } from '../route.js';
  * prefilled form; the save updates the card in place), Delete (after Slack's confirmation dialog),
  * Recordings & snapshots, Show and the list's paging. Every refusal or failure is an ephemeral reply.
  */
-export function registerConferenceActions(routes: ActionRoutes, deps: ConferenceDeps): void {
+export function handleConferenceActions(
+  deps: ConferenceDeps,
+): Record<string, { run: ClickHandler; working: string | undefined }> {
+  const handlers: Record<string, { run: ClickHandler; working: string | undefined }> = {};
   // Doors that open a modal have 3 s (the trigger) and say it in the modal; Media says it itself.
-  const onClick = (actionId: string, run: ClickHandler, working: string | undefined = 'Working') =>
-    routes.on(actionId, run, working ? { working } : {});
+  const onClick = (actionId: string, run: ClickHandler, working: string | undefined = 'Working') => {
+    handlers[actionId] = { run, working };
+  };
 
   onClick(ids.actions.conferenceDelete, async ({ user, value, respond }) => {
     const c = await deps.conferences.remove(user, readValue(idValue, value));
@@ -119,4 +124,11 @@ export function registerConferenceActions(routes: ActionRoutes, deps: Conference
     },
     undefined,
   );
+  return handlers;
+}
+
+/** Registers every handler of `handleConferenceActions`. */
+export function registerConferenceActions(routes: ActionRoutes, deps: ConferenceDeps): void {
+  for (const [actionId, { run, working }] of Object.entries(handleConferenceActions(deps)))
+    routes.on(actionId, run, working ? { working } : {});
 }

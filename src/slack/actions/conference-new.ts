@@ -1,11 +1,15 @@
 import { ids } from '../../blocks/ids.js';
-import type { ConferenceDeps } from '../conference-flows.js';
-import type { ActionRoutes } from '../route.js';
-import { openConferenceForm } from '../shortcuts/conference-new.js';
+import type { ConferenceDeps } from '../deps.js';
+import { openConferenceForm } from '../forms.js';
+import type { ActionRoutes, ClickHandler } from '../route.js';
 
 /** Home's "New conference" button: the create form, as the global shortcut opens it. */
+/** Home's "New conference" button: the create form. */
+export const handleConferenceNewButton =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, channel, client, triggerId, log }) =>
+    openConferenceForm(deps, client, triggerId, { user, channel, log });
+
 export function registerConferenceNewButton(routes: ActionRoutes, deps: ConferenceDeps): void {
-  routes.on(ids.actions.conferenceNew, async ({ user, channel, client, triggerId, log }) =>
-    openConferenceForm(deps, client, triggerId, { user, channel, log }),
-  );
+  routes.on(ids.actions.conferenceNew, handleConferenceNewButton(deps));
 }

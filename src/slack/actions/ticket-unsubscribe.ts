@@ -1,28 +1,30 @@
 import { ids } from '../../blocks/ids.js';
-import { buildSubscriptions } from '../commands/ticket-subscriptions.js';
+import { buildSubscriptions } from '../../blocks/subscriptions.js';
+import type { TicketDeps } from '../deps.js';
 import { readValue, staleValue, subscriptionId } from '../payloads.js';
-import type { ActionRoutes } from '../route.js';
-import type { TicketDeps } from './ticket-card.js';
+import type { ActionRoutes, ClickHandler } from '../route.js';
 
 /** The Remove buttons of `/ticket subscriptions`: the list is shown again without the subscription. */
+/** Remove: only a subscription of the channel the list was shown in, by its author or an admin. */
+export const handleTicketUnsubscribe =
+  (deps: TicketDeps): ClickHandler =>
+  async ({ user, value, channel: where, respond }) => {
+    const channel = where ?? '';
+    const id = readValue(subscriptionId, value);
+    const subs = await deps.subscriptions.remove(channel, id, async (sub) => {
+      const asker = await deps.access.asker(user);
+      deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: sub.createdBy });
+    });
+    if (!subs) throw staleValue();
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: true,
+      ...buildSubscriptions(channel, subs),
+    });
+  };
+
 export function registerTicketUnsubscribe(routes: ActionRoutes, deps: TicketDeps): void {
-  routes.on(
-    ids.actions.ticketUnsubscribe,
-    async ({ user, value, channel: where, respond }) => {
-      const channel = where ?? '';
-      // Only a subscription of the channel the list was shown in, by its author or an admin.
-      const id = readValue(subscriptionId, value);
-      const subs = await deps.subscriptions.remove(channel, id, async (sub) => {
-        const asker = await deps.access.asker(user);
-        deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: sub.createdBy });
-      });
-      if (!subs) throw staleValue();
-      await respond({
-        response_type: 'ephemeral',
-        replace_original: true,
-        ...buildSubscriptions(channel, subs),
-      });
-    },
-    { working: 'Removing the subscription' },
-  );
+  routes.on(ids.actions.ticketUnsubscribe, handleTicketUnsubscribe(deps), {
+    working: 'Removing the subscription',
+  });
 }

@@ -1,53 +1,41 @@
-import type { App, RespondFn } from '@slack/bolt';
-import { buildConferenceCard, button, section } from '../../blocks/conference-card.js';
+import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import { buildConferenceDetails, buildConferenceList } from '../../blocks/conference-list.js';
+import {
+  buildConferenceCreated,
+  buildConferenceDeletePrompt,
+  buildConferenceFailure,
+  buildConferencePast,
+} from '../../blocks/conference-replies.js';
 import { buildDoctorReport } from '../../blocks/doctor.js';
 import { ids } from '../../blocks/ids.js';
-import { clip, limits } from '../../blocks/limits.js';
+import { textMessage } from '../../blocks/kit.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { md } from '../../blocks/mrkdwn.js';
+import { buildUsage } from '../../blocks/usage.js';
 import {
   type ConferenceRequestText,
   isCompleteRequest,
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
-import { durationExamples, parseWhen, pastGraceMs, whenExamples } from '../../domain/time.js';
+import { parseWhen, pastGraceMs } from '../../domain/time.js';
 import { notKeptNotice } from '../../services/kept.js';
-import { type ConferenceDeps, formFromText, postCard } from '../conference-flows.js';
+import { formFromText, postCard } from '../conference-flows.js';
+import type { ConferenceDeps } from '../deps.js';
 import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
+import type { Responder } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
 
-/** Usage of `/conference`, shown by `/conference help` and after a command the bot cannot read. */
-export const conferenceUsage = [
-  '*`/conference`* — plan a video conference',
-  '• `/conference` opens the form',
-  '• `/conference alice@example.com +33612345678 @bob tomorrow 3pm 45m "Weekly sync"` creates it directly',
-  `   times: ${whenExamples} (in your Slack time zone); durations: ${durationExamples}`,
-  '• `/conference list [upcoming|past|all|&lt;search&gt;]` your conferences',
-  '• `/conference show &lt;id or room name&gt;` · `/conference delete &lt;id&gt;`',
-  '• `/conference digest at 9:00 [weekdays] [in Europe/Paris]` · `digest list` · `digest off` · `digest now` — daily statistics here',
-  '• `/conference admin doctor` — platform admins: the doctor’s report (configuration, Slack, platform, store), privately',
-  '• `/conference help` shows this message',
-].join('\n');
-
-/** An "Open the form" button that carries the command text, so a failed command loses nothing. */
-const openFormButton = (text: string) => ({
-  type: 'actions',
-  elements: [
-    button('Open the form', ids.actions.conferenceOpenForm, { value: clip(text, limits.buttonValue) }),
-  ],
-});
-
-const failure = (message: string, text: string) => ({
+/** A failed `/conference`, replacing its "Working…", with the form button. */
+const failure = (problem: Mrkdwn | string, text: string) => ({
   response_type: 'ephemeral' as const,
   replace_original: true,
-  text: message,
-  blocks: [section(message), openFormButton(text)],
+  ...buildConferenceFailure(problem, text),
 });
 
 async function createFromText(
   deps: ConferenceDeps,
-  respond: RespondFn,
-  client: Parameters<typeof postCard>[0],
+  respond: Responder,
   cmd: { user: string; channel: string; text: string },
   req: ConferenceRequestText,
 ) {
@@ -57,7 +45,11 @@ async function createFromText(
   if (!when.ok) return respond(failure(when.error, cmd.text));
   const start = when.value.toJSDate();
   if (start.getTime() < now.getTime() - pastGraceMs)
-    return respond(failure(`${req.when} (${profile.tz}) has already passed. Pick a time ahead.`, cmd.text));
+    return respond({
+      response_type: 'ephemeral',
+      replace_original: true,
+      ...buildConferencePast(req.when ?? 'now', profile.tz, cmd.text),
+    });
   const conference = await deps.conferences.create(cmd.user, {
     channel: cmd.channel,
     participants: req.participants,
@@ -70,28 +62,26 @@ async function createFromText(
   // The platform has it now: a failure from here on concerns only the card, and is said so.
   // A field the platform silently dropped is said too, never lost.
   const dropped = notKeptNotice(conference.notKept);
-  let problem: string;
+  let problem: Mrkdwn;
   try {
-    if (await postCard(client, cmd.channel, conference))
+    if (await postCard(deps, cmd.channel, conference))
       return respond(
         dropped
           ? {
               response_type: 'ephemeral',
               replace_original: true,
-              text: `The conference is created. ${dropped}`,
+              ...buildConferenceCreated(conference, { dropped }),
             }
           : { delete_original: true },
       );
     problem = inviteFix(cmd.channel);
   } catch (error) {
-    problem = `I could not post its card: ${describeError(error, deps.logger, cmd.channel)}`;
+    problem = md`I could not post its card: ${describeError(error, deps.logger, cmd.channel)}`;
   }
-  const fix = `The conference is created. ${problem}${dropped ? ` ${dropped}` : ''} Here is its card:`;
   return respond({
     response_type: 'ephemeral',
     replace_original: true,
-    text: fix,
-    blocks: [section(fix), ...buildConferenceCard(conference).blocks],
+    ...buildConferenceCreated(conference, { dropped, problem }),
   });
 }
 
@@ -99,12 +89,18 @@ async function createFromText(
  * `/conference`: acks at once (the platform may take seconds), then answers through the response_url.
  * Text that is complete creates directly; otherwise the form opens prefilled with what was understood.
  */
-export function registerConferenceCommand(app: App, deps: ConferenceDeps): void {
+export const handleConferenceCommand = (deps: ConferenceDeps) => {
   const working = (what: string) => ({
     response_type: 'ephemeral' as const,
-    text: workingText(what, deps.conferences.waitMs()),
+    ...textMessage(workingText(what, deps.conferences.waitMs())),
   });
-  app.command(ids.commands.conference, async ({ ack, command, respond, client }) => {
+  return async ({
+    ack,
+    command,
+    respond: boltRespond,
+    client,
+  }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+    const respond: Responder = boltRespond;
     const cmd = parseConferenceCommand(command.text ?? '');
     const user = command.user_id;
     const channel = command.channel_id;
@@ -119,22 +115,22 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
           respond,
           channel,
           log,
-          ...(retryText !== undefined ? { build: (message: string) => failure(message, retryText) } : {}),
+          ...(retryText !== undefined ? { build: (message: Mrkdwn) => failure(message, retryText) } : {}),
         },
         work,
       );
 
     switch (cmd.kind) {
       case 'help':
-        return ack({ response_type: 'ephemeral', text: conferenceUsage });
+        return ack({ response_type: 'ephemeral', ...buildUsage('conference') });
       case 'digest':
         await ack();
         // Alone, or `edit <id>`: the form (the trigger lasts 3 s); otherwise the command itself.
         if (cmd.args === '' || /^edit\b/i.test(cmd.args))
           return later(async () => {
             const view = await digestFormFor(deps, cmd.args.replace(/^edit\s*/i, ''), { user, channel });
-            if (typeof view === 'string') {
-              await respond({ response_type: 'ephemeral', text: view });
+            if (!('type' in view)) {
+              await respond({ response_type: 'ephemeral', ...view });
               return;
             }
             await client.views.open({ trigger_id: command.trigger_id, view });
@@ -144,12 +140,15 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
           await handleDigestCommand(deps, cmd.args, { user, channel }, respond);
         });
       case 'usage':
-        return ack({ response_type: 'ephemeral', text: `${cmd.error}\n\n${conferenceUsage}` });
+        return ack({ response_type: 'ephemeral', ...buildUsage('conference', cmd.error) });
       case 'admin': {
         if (cmd.args.toLowerCase() !== 'doctor')
           return ack({
             response_type: 'ephemeral',
-            text: `\`/conference admin\` knows one command: \`/conference admin doctor\`.\n\n${conferenceUsage}`,
+            ...buildUsage(
+              'conference',
+              md`\`/conference admin\` knows one command: \`/conference admin doctor\`.`,
+            ),
           });
         await ack(working('Working through the doctor’s checks'));
         return later(async () => {
@@ -158,7 +157,9 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
             await respond({
               response_type: 'ephemeral',
               replace_original: true,
-              text: 'The doctor is not available in this process: run `npm run doctor` beside the bot.',
+              ...textMessage(
+                md`The doctor is not available in this process: run \`npm run doctor\` beside the bot.`,
+              ),
             });
             return;
           }
@@ -192,20 +193,13 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
           await respond({
             response_type: 'ephemeral',
             replace_original: true,
-            text: `Delete “${c.name}”?`,
-            blocks: [
-              section('Delete this conference? Press *Delete* on the card below to confirm.'),
-              ...buildConferenceCard(c).blocks,
-            ],
+            ...buildConferenceDeletePrompt(c),
           });
         });
       case 'create': {
         if (text.trim() && isCompleteRequest(cmd.request)) {
           await ack(working('Creating the conference'));
-          return later(
-            () => createFromText(deps, respond, client, { user, channel, text }, cmd.request),
-            text,
-          );
+          return later(() => createFromText(deps, respond, { user, channel, text }, cmd.request), text);
         }
         await ack();
         return later(async () => {
@@ -214,5 +208,10 @@ export function registerConferenceCommand(app: App, deps: ConferenceDeps): void 
         });
       }
     }
-  });
+  };
+};
+
+/** Registers `handleConferenceCommand`. */
+export function registerConferenceCommand(app: App, deps: ConferenceDeps): void {
+  app.command(ids.commands.conference, handleConferenceCommand(deps));
 }

@@ -1,30 +1,13 @@
-import type { RespondFn } from '@slack/bolt';
-import { escapeText } from '../../blocks/conference-card.js';
 import { buildDigest } from '../../blocks/digest.js';
 import { buildDigestForm } from '../../blocks/digest-form.js';
-import {
-  describeWeekdays,
-  parseDigestTime,
-  parseWeekdays,
-  periodOf,
-  reportedDay,
-} from '../../domain/digest-schedule.js';
-import type { Logger } from '../../observability/logger.js';
-import type { AccessService } from '../../services/access.js';
-import type { DigestService } from '../../services/digest.js';
-import type { DigestScheduleService } from '../../services/digest-schedules.js';
-import type { IdentityService } from '../../services/identity.js';
+import { buildDigestReply } from '../../blocks/digest-replies.js';
+import type { TextMessage } from '../../blocks/kit.js';
+import { buildUsage } from '../../blocks/usage.js';
+import { parseDigestTime, parseWeekdays, periodOf, reportedDay } from '../../domain/digest-schedule.js';
 import { within } from '../../util/within.js';
 import { gateMs } from '../conference-flows.js';
-
-export interface DigestDeps {
-  schedules: DigestScheduleService;
-  identity: IdentityService;
-  access: AccessService;
-  digests: DigestService;
-  logger: Logger;
-  now: () => Date;
-}
+import type { DigestDeps } from '../deps.js';
+import type { Reply, Responder } from '../reply-error.js';
 
 /**
  * The digest form for a new schedule in this channel (at 09:00 in the person's zone, every day), or
@@ -34,7 +17,7 @@ export async function digestFormFor(
   deps: DigestDeps,
   id: string,
   who: { user: string; channel: string },
-): Promise<ReturnType<typeof buildDigestForm> | string> {
+): Promise<ReturnType<typeof buildDigestForm> | TextMessage> {
   // The trigger lasts 3 s: a quick refusal is said at once; a slow answer opens the form, whose
   // submission is checked again.
   const early = await within(deps.access.require(who.user, 'digest.set'), gateMs);
@@ -46,15 +29,8 @@ export async function digestFormFor(
   const s = await deps.schedules.find(who.channel, id);
   return s
     ? buildDigestForm({ ...s, scheduleId: s.id })
-    : `No digest of <#${who.channel}> has the id \`${id}\`.`;
+    : buildDigestReply({ kind: 'no-such-id', channel: who.channel, id });
 }
-
-export const digestUsage = [
-  '*`/conference digest`* — the enterprise’s daily statistics in this channel',
-  '• `/conference digest at 9:00 [daily|weekdays|mon-fri|mon,wed,fri] [in Europe/Paris]` — schedule it (your time zone unless given)',
-  '• `/conference digest` opens the form · `digest edit &lt;id&gt;` changes one',
-  '• `/conference digest list` · `/conference digest off [id]` · `/conference digest now` (a private preview)',
-].join('\n');
 
 /**
  * `/conference digest …`: schedule a channel's daily digest at a local time on chosen weekdays,
@@ -64,41 +40,30 @@ export async function handleDigestCommand(
   deps: DigestDeps,
   args: string,
   who: { user: string; channel: string },
-  respond: RespondFn,
+  respond: Responder,
 ): Promise<void> {
-  const say = (text: string) => respond({ response_type: 'ephemeral', replace_original: true, text });
+  const say = (reply: Reply) => respond({ response_type: 'ephemeral', replace_original: true, ...reply });
   const [verb = '', ...rest] = args.trim().split(/\s+/);
   const { schedules } = deps;
   const allowed = (action: 'digest.list' | 'digest.remove' | 'digest.preview' | 'digest.set') =>
     deps.access.require(who.user, action);
+  const { channel } = who;
   switch (verb.toLowerCase()) {
     case 'list': {
       await allowed('digest.list');
-      const list = await schedules.list(who.channel);
       return void (await say(
-        list.length
-          ? `Digests of <#${who.channel}>:\n${list
-              .map(
-                (s) =>
-                  `• \`${s.id.slice(0, 8)}\` ${s.time} ${s.zone}, ${describeWeekdays(s.weekdays)} (set up by <@${s.createdBy}>)`,
-              )
-              .join('\n')}`
-          : `<#${who.channel}> has no daily digest. ${digestUsage}`,
+        buildDigestReply({ kind: 'list', channel, schedules: await schedules.list(channel) }),
       ));
     }
     case 'off': {
       await allowed('digest.remove');
       const id = rest[0];
-      const gone = await schedules.remove(who.channel, id);
-      if (!gone)
+      const count = await schedules.remove(channel, id);
+      if (!count)
         return void (await say(
-          id
-            ? `No digest of <#${who.channel}> has the id \`${escapeText(id)}\`.`
-            : `<#${who.channel}> has no daily digest.`,
+          buildDigestReply(id ? { kind: 'no-such-id', channel, id } : { kind: 'none', channel }),
         ));
-      return void (await say(
-        `Removed ${gone === 1 ? 'the daily digest' : `${gone} daily digests`} of <#${who.channel}>.`,
-      ));
+      return void (await say(buildDigestReply({ kind: 'removed', channel, count })));
     }
     case 'now': {
       await allowed('digest.preview');
@@ -112,24 +77,19 @@ export async function handleDigestCommand(
       const words = rest.join(' ');
       const m = /^(\S+(?:\s*[ap]m)?)(?:\s+(.*?))?(?:\s+in\s+(\S+))?$/i.exec(words);
       const time = m?.[1] ? parseDigestTime(m[1]) : undefined;
-      if (!time)
-        return void (await say(
-          `I could not read the time in “${escapeText(words)}”. Try \`/conference digest at 9:00\`.`,
-        ));
+      if (!time) return void (await say(buildDigestReply({ kind: 'bad-time', words })));
       const weekdays = m?.[2] ? parseWeekdays(m[2]) : [1, 2, 3, 4, 5, 6, 7];
       if (!weekdays?.length)
-        return void (await say(
-          `I could not read the days “${escapeText(m?.[2] ?? '')}”. Try \`daily\`, \`weekdays\`, \`mon-fri\` or \`mon,wed,fri\`.`,
-        ));
+        return void (await say(buildDigestReply({ kind: 'bad-days', words: m?.[2] ?? '' })));
       const zone = m?.[3] ?? (await deps.identity.profile(who.user)).tz;
-      const draft = { channel: who.channel, zone, time, weekdays, createdBy: who.user };
+      const draft = { channel, zone, time, weekdays, createdBy: who.user };
       const problem = schedules.problems(draft).zone;
-      if (problem) return void (await say(escapeText(problem)));
-      return void (await say(await schedules.save(draft)));
+      if (problem) return void (await say(buildDigestReply({ kind: 'problem', problem })));
+      return void (await say(buildDigestReply({ kind: 'saved', ...(await schedules.save(draft)) })));
     }
     case 'help':
-      return void (await say(digestUsage));
+      return void (await say(buildUsage('digest')));
     default:
-      return void (await say(`I did not understand “${escapeText(args.trim())}”.\n${digestUsage}`));
+      return void (await say(buildDigestReply({ kind: 'not-understood', words: args.trim() })));
   }
 }

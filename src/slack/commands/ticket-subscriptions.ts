@@ -1,40 +1,10 @@
-import type { RespondFn } from '@slack/bolt';
-import { button, context, escapeText, type MessagePayload, section } from '../../blocks/conference-card.js';
-import { ids } from '../../blocks/ids.js';
-import { describeFilter, parseFollowFilter } from '../../domain/follow-filter.js';
-import type { Subscription } from '../../store/store.js';
-import type { TicketDeps } from '../actions/ticket-card.js';
-
-/** The channel's subscriptions, privately, each with a Remove button. */
-export function buildSubscriptions(channel: string, subs: Subscription[]): MessagePayload {
-  const refOf = (s: Subscription) =>
-    typeof s.filter.reference === 'string' ? s.filter.reference : `ticket ${s.ticketId ?? '?'}`;
-  const title = `What <#${channel}> follows`;
-  if (subs.length === 0)
-    return {
-      text: 'This channel follows nothing yet.',
-      blocks: [
-        section(`${title}: nothing yet. Try \`/ticket watch <id>\` or \`/ticket follow group:"Level 1"\`.`),
-      ],
-    };
-  return {
-    text: title,
-    blocks: [
-      section(`*${title}*`),
-      ...subs
-        .slice(0, 45)
-        .map((s) =>
-          section(
-            s.kind === 'watch'
-              ? `👁 *${escapeText(refOf(s))}* (watch)`
-              : `📡 New tickets and events: ${escapeText(describeFilter(s.filter))}`,
-            { accessory: button('Remove', `${ids.actions.ticketUnsubscribe}:${s.id}`, { value: s.id }) },
-          ),
-        ),
-      context(`Added by ${[...new Set(subs.map((s) => `<@${s.createdBy}>`))].join(', ')}`),
-    ],
-  };
-}
+import { textMessage } from '../../blocks/kit.js';
+import { escaped } from '../../blocks/mrkdwn.js';
+import { buildSubscriptionReply, buildSubscriptions } from '../../blocks/subscriptions.js';
+import { ticketName } from '../../blocks/ticket-prompts.js';
+import { parseFollowFilter } from '../../domain/follow-filter.js';
+import type { TicketDeps } from '../deps.js';
+import type { Reply, Responder } from '../reply-error.js';
 
 /**
  * `/ticket watch <id|ref>` (this channel gets the ticket's events in the card's thread; the card is
@@ -42,13 +12,13 @@ export function buildSubscriptions(channel: string, subs: Subscription[]): Messa
  * tickets and events matching the filter), `/ticket subscriptions` (listed privately, removable).
  */
 export async function handleSubscriptionCommand(
-  deps: TicketDeps & { postCard: (channel: string, ref: string, respond: RespondFn) => Promise<void> },
+  deps: TicketDeps & { postCard: (channel: string, ref: string, respond: Responder) => Promise<void> },
   verb: 'watch' | 'unwatch' | 'follow' | 'subscriptions',
   arg: string,
   who: { user: string; channel: string },
-  respond: RespondFn,
+  respond: Responder,
 ): Promise<void> {
-  const say = (text: string) => respond({ response_type: 'ephemeral', replace_original: true, text });
+  const say = (reply: Reply) => respond({ response_type: 'ephemeral', replace_original: true, ...reply });
   const { channel, user } = who;
   if (verb === 'subscriptions') {
     await deps.access.require(user, 'subscription.list');
@@ -61,7 +31,7 @@ export async function handleSubscriptionCommand(
   }
   if (verb === 'follow') {
     const parsed = parseFollowFilter(arg);
-    if (!parsed.ok) return void (await say(parsed.error));
+    if (!parsed.ok) return void (await say(textMessage(escaped(parsed.error))));
     // Follows reach only the groups the person belongs to; every group's tickets are for admins.
     const asker = await deps.access.asker(user);
     const filter: Record<string, unknown> = { ...parsed.filter };
@@ -72,20 +42,16 @@ export async function handleSubscriptionCommand(
       deps.access.check(asker, 'ticket.follow-group', { kind: 'group', groupId: filter.groupId as string });
     }
     await deps.subscriptions.follow(channel, filter, user);
-    return void (await say(
-      `<#${channel}> now follows new tickets and their events: ${escapeText(describeFilter(filter))}.`,
-    ));
+    return void (await say(buildSubscriptionReply(channel, { kind: 'followed', filter })));
   }
   const ticket = await deps.tickets.forAction(user, arg, 'ticket.watch');
-  const name = escapeText(ticket.reference ?? `ticket ${ticket.id}`);
-  if (verb === 'unwatch')
-    return void (await say(
-      (await deps.subscriptions.unwatch(channel, ticket.id))
-        ? `<#${channel}> no longer watches ${name}.`
-        : `<#${channel}> was not watching ${name}.`,
-    ));
+  const name = ticketName(ticket);
+  if (verb === 'unwatch') {
+    const kind = (await deps.subscriptions.unwatch(channel, ticket.id)) ? 'unwatched' : 'not-watching';
+    return void (await say(buildSubscriptionReply(channel, { kind, ticket: name })));
+  }
   const postCard = () => deps.postCard(channel, ticket.id, respond);
   if (!(await deps.subscriptions.watch(channel, ticket, user, postCard)))
-    return void (await say(`<#${channel}> already watches ${name}.`));
-  await say(`<#${channel}> now watches ${name}: its events go in the card's thread.`);
+    return void (await say(buildSubscriptionReply(channel, { kind: 'already-watching', ticket: name })));
+  await say(buildSubscriptionReply(channel, { kind: 'watching', ticket: name }));
 }

@@ -1,10 +1,14 @@
-import type { App } from '@slack/bolt';
+import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { buildHome } from '../../blocks/home.js';
-import type { ConferenceDeps } from '../conference-flows.js';
+import type { ConferenceDeps } from '../deps.js';
 
 /** App Home: the Home tab is published when opened, showing what the policy lets the person do. */
-export function registerHome(app: App, deps: ConferenceDeps): void {
-  app.event('app_home_opened', async ({ event, client }) => {
+export const handleHome =
+  (deps: ConferenceDeps) =>
+  async ({
+    event,
+    client,
+  }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs): Promise<void> => {
     if (event.tab !== 'home') return;
     // Each person sees what the policy lets them do; a platform failure shows the plain help.
     const asker = await deps.access.asker(event.user).catch(() => undefined);
@@ -14,5 +18,9 @@ export function registerHome(app: App, deps: ConferenceDeps): void {
       noAccount: asker?.noAccount?.userMessage,
     });
     await client.views.publish({ user_id: event.user, view: view });
-  });
+  };
+
+/** Registers `handleHome`. */
+export function registerHome(app: App, deps: ConferenceDeps): void {
+  app.event('app_home_opened', handleHome(deps));
 }

@@ -1,12 +1,13 @@
-import type { App } from '@slack/bolt';
-import type { TicketDeps } from '../actions/ticket-card.js';
+import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { TicketDeps } from '../deps.js';
 
 /** When the bot is invited back into a channel it had been removed from, the ticket events kept for that channel are delivered. */
-export function registerMemberJoinedChannel(
-  app: App,
-  deps: Pick<TicketDeps, 'subscriptions' | 'logger'>,
-): void {
-  app.event('member_joined_channel', async ({ event, context }) => {
+export const handleMemberJoinedChannel =
+  (deps: Pick<TicketDeps, 'subscriptions' | 'logger'>) =>
+  async ({
+    event,
+    context,
+  }: SlackEventMiddlewareArgs<'member_joined_channel'> & AllMiddlewareArgs): Promise<void> => {
     if (event.user !== context.botUserId) return;
     const kept = await deps.subscriptions.backInChannel(event.channel);
     if (kept === undefined) return;
@@ -14,5 +15,12 @@ export function registerMemberJoinedChannel(
       { channel: event.channel, kept },
       'back in a channel: delivering its kept ticket events',
     );
-  });
+  };
+
+/** Registers `handleMemberJoinedChannel`. */
+export function registerMemberJoinedChannel(
+  app: App,
+  deps: Pick<TicketDeps, 'subscriptions' | 'logger'>,
+): void {
+  app.event('member_joined_channel', handleMemberJoinedChannel(deps));
 }

@@ -1,12 +1,18 @@
-import type { App, MessageShortcut } from '@slack/bolt';
+import type { AllMiddlewareArgs, App, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
-import type { TicketDeps } from '../actions/ticket-card.js';
-import { afterAck, requestLog, responderFor } from '../route.js';
-import { openTicketForm } from '../views/ticket-form.js';
+import { responderFor } from '../../outbound/respond.js';
+import type { TicketFormDeps } from '../deps.js';
+import { openTicketForm } from '../forms.js';
+import { afterAck, requestLog } from '../route.js';
 
 /** "Create assistance ticket" on a message: the form, with the message as description and a link back. */
-export function registerTicketFromMessage(app: App, deps: TicketDeps & { waitMs: () => number }): void {
-  app.shortcut<MessageShortcut>(ids.shortcuts.ticketFromMessage, async ({ ack, shortcut, client }) => {
+export const handleTicketFromMessage =
+  (deps: TicketFormDeps) =>
+  async ({
+    ack,
+    shortcut,
+    client,
+  }: SlackShortcutMiddlewareArgs<MessageShortcut> & AllMiddlewareArgs): Promise<void> => {
     await ack();
     const channel = shortcut.channel.id;
     const messageTs = shortcut.message_ts;
@@ -31,5 +37,9 @@ export function registerTicketFromMessage(app: App, deps: TicketDeps & { waitMs:
         description,
       });
     });
-  });
+  };
+
+/** Registers `handleTicketFromMessage`. */
+export function registerTicketFromMessage(app: App, deps: TicketFormDeps): void {
+  app.shortcut<MessageShortcut>(ids.shortcuts.ticketFromMessage, handleTicketFromMessage(deps));
 }

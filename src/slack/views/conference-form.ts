@@ -1,22 +1,21 @@
 import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { type Block, buildConferenceCard, escapeText } from '../../blocks/conference-card.js';
+import { buildConferenceCard } from '../../blocks/conference-card.js';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
+import { buildConferenceOutcome, type ConferenceOutcome } from '../../blocks/conference-replies.js';
 import { ids } from '../../blocks/ids.js';
+import type { Block } from '../../blocks/kit.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
-import { slackDate } from '../../domain/time.js';
+import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import type { ConferenceSummary } from '../../domain/conference.js';
 import type { Logger } from '../../observability/logger.js';
+import { postToResponseUrl } from '../../outbound/respond.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
 import { notKeptNotice } from '../../services/kept.js';
 import { detach } from '../after-ack.js';
-import {
-  type ConferenceDeps,
-  type FormMetadata,
-  postCard,
-  postToResponseUrl,
-  readMetadata,
-} from '../conference-flows.js';
+import { type FormMetadata, postCard, readMetadata } from '../conference-flows.js';
+import type { ConferenceDeps, ViewSubmission } from '../deps.js';
 import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { replyError, updateView } from '../reply-error.js';
 import { requestLog } from '../route.js';
@@ -39,12 +38,14 @@ function fieldOf(error: unknown): string | undefined {
 
 /** Replaces the card of an edited conference where it lives (channel message or ephemeral reply). */
 async function refreshCard(
-  client: WebClient,
+  deps: ConferenceDeps,
   meta: Extract<FormMetadata, { mode: 'edit' }>,
-  card: ReturnType<typeof buildConferenceCard>,
+  conference: ConferenceSummary,
 ) {
-  if (meta.channel && meta.ts) await client.chat.update({ channel: meta.channel, ts: meta.ts, ...card });
-  else if (meta.responseUrl) await postToResponseUrl(meta.responseUrl, { replace_original: true, ...card });
+  if (meta.channel && meta.ts)
+    await deps.publisher.showConferenceCard({ channel: meta.channel, ts: meta.ts }, conference);
+  else if (meta.responseUrl)
+    await postToResponseUrl(meta.responseUrl, { replace_original: true, ...buildConferenceCard(conference) });
 }
 
 /** After the ack: creates or updates, then shows the outcome, or the form again with the reason. */
@@ -59,7 +60,7 @@ async function save(
   const { user } = submitted;
   const show = updateView(client, submitted.viewId);
   // A refusal brings the form back with everything typed, the reason under the input it names.
-  const again = (message: string, error: unknown) => {
+  const again = (message: Mrkdwn, error: unknown) => {
     const field = fieldOf(error);
     return buildConferenceForm({
       mode: meta.mode,
@@ -67,8 +68,8 @@ async function save(
       metadata: submitted.metadata,
       password: read.password,
       notices: field
-        ? ['Nothing was saved: please check the field marked below.']
-        : [`Nothing was saved. ${message}`],
+        ? [md`Nothing was saved: please check the field marked below.`]
+        : [md`Nothing was saved. ${message}`],
       ...(field ? { problems: { [field]: message } } : {}),
     });
   };
@@ -85,30 +86,28 @@ async function save(
   if (!conference) return;
   // The platform has it now: from here on a failure only concerns the card, never the conference.
   const card = buildConferenceCard(conference);
-  const when = conference.start ? ` for ${slackDate(conference.start)}` : '';
-  let outcome: string;
+  let outcome: ConferenceOutcome;
   let extra: Block[] = [];
   try {
     if (meta.mode === 'edit') {
-      await refreshCard(client, meta, card);
-      outcome = `:white_check_mark: *${escapeText(conference.name)}* is saved.`;
+      await refreshCard(deps, meta, conference);
+      outcome = { kind: 'saved' };
     } else {
       const channel = read.values.channel as string;
-      const posted = await postCard(client, channel, conference);
+      const posted = await postCard(deps, channel, conference);
       outcome = posted
-        ? `:white_check_mark: *${escapeText(conference.name)}* is planned${when}. Its card is in <#${channel}>.`
-        : `:white_check_mark: *${escapeText(conference.name)}* is planned${when}. ${inviteFix(channel)}`;
+        ? { kind: 'planned', channel, posted }
+        : { kind: 'planned', channel, posted, fix: inviteFix(channel) };
       if (!posted) extra = card.blocks;
     }
   } catch (error) {
-    outcome = `:white_check_mark: *${escapeText(conference.name)}* is ${meta.mode === 'create' ? 'planned' : 'saved'}${when}, but its card could not be ${meta.mode === 'create' ? 'posted' : 'updated'}: ${describeError(error, submitted.log)}`;
+    outcome = { kind: 'card-failed', mode: meta.mode, why: describeError(error, submitted.log) };
     extra = card.blocks;
   }
   // A field the platform silently dropped is said, never lost (findings has it for the doctor).
   const dropped = 'notKept' in conference ? notKeptNotice(conference.notKept as string[]) : undefined;
-  if (dropped) outcome = `${outcome}\n${dropped}`;
-  await show(buildResultView(title, outcome, extra)).catch((e: unknown) =>
-    deps.logger.warn({ err: e }, 'could not show the outcome'),
+  await show(buildResultView(title, buildConferenceOutcome(conference, outcome, dropped), extra)).catch(
+    (e: unknown) => deps.logger.warn({ err: e }, 'could not show the outcome'),
   );
 }
 
@@ -117,8 +116,9 @@ async function save(
  * errors`); a valid form is acked with a "Working…" view, then updated with the outcome. A failure
  * brings the form back with everything typed and the reason under the input concerned.
  */
-export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
-  app.view(ids.views.conferenceForm, async ({ ack, body, view, client }) => {
+export const handleConferenceForm =
+  (deps: ConferenceDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     const meta = readMetadata(view.private_metadata);
     const read = readConferenceForm(view.state.values, meta.mode, deps.now());
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
@@ -131,5 +131,9 @@ export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
     const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
     const submitted = { viewId: view.id, metadata: view.private_metadata, user, log };
     detach(deps.logger, () => save(deps, client, submitted, meta, read));
-  });
+  };
+
+/** Registers `handleConferenceForm`. */
+export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
+  app.view(ids.views.conferenceForm, handleConferenceForm(deps));
 }

@@ -1,16 +1,19 @@
 import type { App } from '@slack/bolt';
 import { digestFields } from '../../blocks/digest-form.js';
+import { buildDigestReply } from '../../blocks/digest-replies.js';
 import { ids } from '../../blocks/ids.js';
+import { fallbackText } from '../../blocks/kit.js';
 import { within } from '../../util/within.js';
-import type { DigestDeps } from '../commands/digest.js';
 import { gateMs } from '../conference-flows.js';
+import type { DigestDeps, ViewSubmission } from '../deps.js';
 import { describeError } from '../describe-error.js';
 import { digestMetadata, readJson } from '../payloads.js';
 import { viewState } from './view-state.js';
 
 /** Saving the digest form: problems inline under their input, nothing saved until all is right. */
-export function registerDigestForm(app: App, deps: DigestDeps): void {
-  app.view(ids.views.digestForm, async ({ ack, body, view, client }) => {
+export const handleDigestForm =
+  (deps: DigestDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     // Stale or forged metadata: the "out of date" sentence in the modal (before the ack, app.error).
     const { scheduleId } = readJson(digestMetadata, view.private_metadata || '{}');
     const v = viewState(view.state.values);
@@ -27,7 +30,8 @@ export function registerDigestForm(app: App, deps: DigestDeps): void {
     // awaited after the ack (Slack waits 3 s), and a refusal is then told privately, nothing saved.
     const check = deps.access.require(body.user.id, 'digest.set');
     const early = await within(check, gateMs);
-    if (early && 'error' in early) errors[digestFields.channel] = describeError(early.error, deps.logger);
+    if (early && 'error' in early)
+      errors[digestFields.channel] = describeError(early.error, deps.logger).text;
     if (Object.keys(errors).length) return void (await ack({ response_action: 'errors', errors }));
     await ack();
     try {
@@ -37,14 +41,22 @@ export function registerDigestForm(app: App, deps: DigestDeps): void {
         .postEphemeral({
           channel: channel as string,
           user: body.user.id,
-          text: describeError(error, deps.logger),
+          text: fallbackText(describeError(error, deps.logger)),
         })
         .catch((e: unknown) => deps.logger.warn({ err: e }, 'could not refuse a digest schedule'));
       return;
     }
-    const text = await deps.schedules.save({ ...draft, id: scheduleId ?? undefined });
+    const saved = await deps.schedules.save({ ...draft, id: scheduleId ?? undefined });
     await client.chat
-      .postEphemeral({ channel: channel as string, user: body.user.id, text })
+      .postEphemeral({
+        channel: channel as string,
+        user: body.user.id,
+        ...buildDigestReply({ kind: 'saved', ...saved }),
+      })
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not confirm a digest schedule'));
-  });
+  };
+
+/** Registers `handleDigestForm`. */
+export function registerDigestForm(app: App, deps: DigestDeps): void {
+  app.view(ids.views.digestForm, handleDigestForm(deps));
 }

@@ -1,9 +1,11 @@
 import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import { buildTicketEditForm } from '../../blocks/ticket-form.js';
-import type { TicketDeps } from '../actions/ticket-card.js';
-import { trustedPlace } from '../actions/ticket-menu.js';
+import { buildTicketEdited } from '../../blocks/ticket-prompts.js';
+import { trustedPlace } from '../card-place.js';
+import type { TicketFormDeps, ViewSubmission } from '../deps.js';
 import { workingText } from '../describe-error.js';
 import { cardPlace, readJson } from '../payloads.js';
 import { updateView } from '../reply-error.js';
@@ -16,8 +18,9 @@ const title = 'Edit ticket';
  * Submission of the card menu's Edit form: only changed fields are sent; the card is updated in
  * place and the thread told. A refusal brings the form back with everything typed and the reason.
  */
-export function registerTicketEdit(app: App, deps: TicketDeps & { waitMs: () => number }): void {
-  app.view(ids.views.ticketEdit, async ({ ack, body, view, client }) => {
+export const handleTicketEdit =
+  (deps: TicketFormDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     const metadata = view.private_metadata;
     const { str, option } = viewState(view.state.values);
     const e = ids.ticketEdit;
@@ -36,24 +39,23 @@ export function registerTicketEdit(app: App, deps: TicketDeps & { waitMs: () => 
     const user = body.user.id;
     const show = updateView(client, view.id);
     const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    const again = async (message: string) =>
+    const again = async (message: Mrkdwn) =>
       buildTicketEditForm({
         values,
         choices: await deps.tickets.formChoices(user).catch(() => ({ groups: [], users: [] })),
         metadata,
-        notices: [`Nothing was saved. ${message}`],
+        notices: [md`Nothing was saved. ${message}`],
       });
     afterAck({ kind: 'modal', show, title, again, log }, async () => {
       const place = await trustedPlace(deps, readJson(cardPlace, metadata));
       const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
       // Every card of the ticket, and one line naming the person in each card's thread.
       if (changed.length) await deps.publisher.ticketChanged({ kind: 'edited', after, changed }, user);
-      await show(
-        buildResultView(
-          title,
-          changed.length ? `:white_check_mark: Saved: ${changed.join(', ')}.` : 'Nothing changed.',
-        ),
-      );
+      await show(buildResultView(title, buildTicketEdited(changed)));
     });
-  });
+  };
+
+/** Registers `handleTicketEdit`. */
+export function registerTicketEdit(app: App, deps: TicketFormDeps): void {
+  app.view(ids.views.ticketEdit, handleTicketEdit(deps));
 }

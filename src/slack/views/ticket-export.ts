@@ -1,20 +1,23 @@
 import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
-import type { TicketDeps } from '../actions/ticket-card.js';
-import { trustedPlace } from '../actions/ticket-menu.js';
+import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import { buildTicketExported, buildTicketFileComment } from '../../blocks/ticket-prompts.js';
+import { uploadToThread } from '../../outbound/upload.js';
+import { trustedPlace } from '../card-place.js';
+import type { TicketFormDeps, ViewSubmission } from '../deps.js';
 import { workingText } from '../describe-error.js';
 import { cardPlace, readJson } from '../payloads.js';
 import { updateView } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
-import { uploadToThread } from '../upload-to-thread.js';
 import { viewState } from './view-state.js';
 
 const title = 'Export ticket';
 
 /** Submission of the card menu's Export form: the file is posted in the card's thread; the outcome in the modal. */
-export function registerTicketExport(app: App, deps: TicketDeps & { waitMs: () => number }): void {
-  app.view(ids.views.ticketExport, async ({ ack, body, view, client }) => {
+export const handleTicketExport =
+  (deps: TicketFormDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     const metadata = view.private_metadata;
     const { option, chosen } = viewState(view.state.values);
     const format = option('format') ?? 'json';
@@ -31,30 +34,33 @@ export function registerTicketExport(app: App, deps: TicketDeps & { waitMs: () =
         kind: 'modal',
         show,
         title,
-        again: (message) => buildResultView(title, `The export failed. ${message}`),
+        again: (message) => buildResultView(title, md`The export failed. ${message}`),
         log,
       },
       async () => {
         const place = await trustedPlace(deps, readJson(cardPlace, metadata));
         const { ticket, file } = await deps.tickets.export(user, place.ticketId, format, timeline);
         const name = `${ticket.reference ?? `ticket-${ticket.id}`}.${format}`;
-        let outcome: string;
+        let outcome: Mrkdwn;
         if (place.channel && place.ts) {
           await uploadToThread(client, file, {
             channel: place.channel,
             threadTs: place.ts,
             filename: name,
             title: name,
-            comment: `<@${user}> exported the ticket.`,
+            comment: buildTicketFileComment(user, 'exported'),
           });
-          outcome = `:white_check_mark: The export is in the ticket card's thread.`;
+          outcome = buildTicketExported(true);
         } else {
           file.body.destroy();
-          outcome =
-            'The export is ready, but this card has no thread to post it in: use the card in the channel.';
+          outcome = buildTicketExported(false);
         }
         await show(buildResultView(title, outcome));
       },
     );
-  });
+  };
+
+/** Registers `handleTicketExport`. */
+export function registerTicketExport(app: App, deps: TicketFormDeps): void {
+  app.view(ids.views.ticketExport, handleTicketExport(deps));
 }

@@ -1,46 +1,21 @@
 import type { App } from '@slack/bolt';
-import type { WebClient } from '@slack/web-api';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import { buildTicketCard } from '../../blocks/ticket-card.js';
 import { buildTicketForm } from '../../blocks/ticket-form.js';
-import type { TicketFormValues } from '../../domain/ticket.js';
+import { buildTicketCreated } from '../../blocks/ticket-prompts.js';
+import { isCannotPost } from '../../outbound/refusals.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { notKeptNotice } from '../../services/kept.js';
-import type { TicketDeps } from '../actions/ticket-card.js';
 import { detach } from '../after-ack.js';
-import { describeError, inviteFix, isCannotPost, workingText } from '../describe-error.js';
+import type { TicketFormDeps, ViewSubmission } from '../deps.js';
+import { describeError, inviteFix, workingText } from '../describe-error.js';
 import { replyError, updateView } from '../reply-error.js';
 import { requestLog } from '../route.js';
 import { readTicketForm } from './read-ticket-form.js';
 
 const title = 'New ticket';
-
-/**
- * Opens the create form. The trigger lasts 3 s and the group and agent lists come from the platform,
- * so a "Loading…" modal opens at once and the form replaces it when the lists are there.
- */
-export async function openTicketForm(
-  deps: TicketDeps & { waitMs: () => number },
-  client: WebClient,
-  triggerId: string,
-  user: string,
-  values: TicketFormValues,
-): Promise<void> {
-  const opened = await client.views.open({
-    trigger_id: triggerId,
-    view: buildWorkingView(title, workingText('Loading the groups and agents', deps.waitMs())),
-  });
-  const viewId = opened.view?.id as string;
-  // The agent defaults to the person, when they have a platform account.
-  const agent = values.agent ?? (await deps.tickets.agentFor(user));
-  const show = updateView(client, viewId);
-  await deps.tickets.formChoices(user).then(
-    (choices) => show(buildTicketForm({ values: { ...values, agent }, choices, metadata: '' })),
-    (error: unknown) =>
-      replyError({ kind: 'modal', show, title, log: requestLog(deps.logger, { user }) }, error),
-  );
-}
 
 /** The input a platform refusal names, as a block id of the form. */
 function fieldOf(error: unknown): string | undefined {
@@ -54,8 +29,9 @@ function fieldOf(error: unknown): string | undefined {
  * created, its card posted in the chosen channel (which then follows it), and the outcome shown. A
  * refusal brings the form back with everything typed and the reason.
  */
-export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => number }): void {
-  app.view(ids.views.ticketForm, async ({ ack, body, view, client }) => {
+export const handleTicketForm =
+  (deps: TicketFormDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     const read = readTicketForm(view.state.values);
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
     await ack({
@@ -70,14 +46,14 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
       const show = updateView(client, viewId);
       const channel = values.channel as string;
       // A refusal brings the form back with everything typed, the reason under the input it names.
-      const again = async (message: string, error: unknown) => {
+      const again = async (message: Mrkdwn, error: unknown) => {
         const field = fieldOf(error);
         const choices = await deps.tickets.formChoices(user).catch(() => ({ groups: [], users: [] }));
         return buildTicketForm({
           values,
           choices,
           metadata: '',
-          notices: [`Nothing was created. ${field ? 'Please check the field marked below.' : message}`],
+          notices: [md`Nothing was created. ${field ? 'Please check the field marked below.' : message}`],
           ...(field ? { problems: { [field]: message } } : {}),
         });
       };
@@ -88,7 +64,7 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
       if (!ticket) return;
       // The platform has the ticket now: from here on a failure concerns only its card.
       const card = buildTicketCard(ticket);
-      let outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created. Its card is in <#${channel}>, which follows it.`;
+      let problem: Mrkdwn | undefined;
       let extra = [] as typeof card.blocks;
       try {
         await deps.publisher.postCard(channel, ticket);
@@ -98,16 +74,18 @@ export function registerTicketForm(app: App, deps: TicketDeps & { waitMs: () => 
         // The channel a ticket was created from follows it.
         await deps.subscriptions.watch(channel, ticket, user);
       } catch (error) {
-        outcome = `:white_check_mark: Ticket *${ticket.reference ?? ticket.id}* is created, but ${
-          isCannotPost(error)
-            ? inviteFix(channel)
-            : `its card could not be posted: ${describeError(error, log)}`
-        }`;
+        problem = isCannotPost(error)
+          ? inviteFix(channel)
+          : md`its card could not be posted: ${describeError(error, log)}`;
         extra = card.blocks;
       }
       // A field the platform silently dropped is said, never lost (findings has it for the doctor).
       const dropped = notKeptNotice(ticket.notKept);
-      await show(buildResultView(title, dropped ? `${outcome}\n${dropped}` : outcome, extra));
+      await show(buildResultView(title, buildTicketCreated(ticket, { channel, problem, dropped }), extra));
     });
-  });
+  };
+
+/** Registers `handleTicketForm`. */
+export function registerTicketForm(app: App, deps: TicketFormDeps): void {
+  app.view(ids.views.ticketForm, handleTicketForm(deps));
 }

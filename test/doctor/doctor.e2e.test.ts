@@ -1,12 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import SQLite from 'better-sqlite3';
 import { Kysely, type Migration, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { type DoctorReport, runDoctor } from '../../src/doctor/doctor.js';
@@ -304,17 +303,27 @@ describe('npm run doctor, against the quirky simulator (the least convenient rea
 });
 
 describe('the manifest reader', () => {
-  it('reads the bot scopes, slash commands and shortcuts of manifest.yml as a YAML parser does', () => {
-    const text = readFileSync(join(root, 'manifest.yml'), 'utf8');
-    const yaml = parse(text) as {
-      oauth_config: { scopes: { bot: string[] } };
-      features: { slash_commands: { command: string }[]; shortcuts: Record<string, string>[] };
-    };
-    expect(parseManifest(text)).toEqual({
-      botScopes: yaml.oauth_config.scopes.bot,
-      commands: yaml.features.slash_commands.map((c) => c.command),
-      shortcuts: yaml.features.shortcuts,
-    });
+  it('reads the bot scopes, slash commands and shortcuts of manifest.yml', () => {
+    const facts = readManifest(join(root, 'manifest.yml'));
+    expect(facts.botScopes).toContain('commands');
+    expect(facts.botScopes).toContain('chat:write');
+    expect(facts.commands).toEqual(['/conference', '/ticket']);
+    expect(facts.shortcuts.map((s) => s.type).sort()).toEqual(['global', 'message']);
+    for (const s of facts.shortcuts) expect(s.callback_id && s.name).toBeTruthy();
+  });
+
+  it('names the problem of a malformed manifest', () => {
+    expect(() => parseManifest('oauth_config:\n  scopes: [unclosed\n')).toThrow(
+      /^manifest\.yml is not valid YAML: /,
+    );
+    expect(() => parseManifest('display_information:\n  name: x\n')).toThrow(
+      /^manifest\.yml: oauth_config: /,
+    );
+    expect(() =>
+      parseManifest(
+        'oauth_config:\n  scopes:\n    bot: [commands]\nfeatures:\n  shortcuts:\n    - type: odd\n',
+      ),
+    ).toThrow(/^manifest\.yml: features\.shortcuts\.0\.type: /);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
+import { type MrkdwnText, md } from '../blocks/mrkdwn.js';
 import type { Download } from '../platform/client.js';
 import { ConfdeskError } from '../services/errors.js';
 
@@ -11,7 +12,7 @@ import { ConfdeskError } from '../services/errors.js';
 export async function uploadToThread(
   client: WebClient,
   file: Download,
-  target: { channel: string; threadTs: string; filename: string; title: string; comment?: string },
+  target: { channel: string; threadTs: string; filename: string; title: string; comment?: MrkdwnText },
   knownLength?: number,
 ): Promise<void> {
   const length = file.contentLength ?? knownLength;
@@ -19,7 +20,7 @@ export async function uploadToThread(
     file.body.destroy();
     throw new ConfdeskError(
       'unknown_size',
-      'The video platform did not say how big this file is, so it cannot be sent to Slack.',
+      md`The video platform did not say how big this file is, so it cannot be sent to Slack.`,
     );
   }
   const filename = file.filename ?? target.filename;

@@ -1,43 +1,8 @@
-import type { KnownBlock } from '@slack/types';
-import type { DigestData } from '../domain/digest.js';
-import type { TicketRecord } from '../platform/schemas.js';
-import type { OutboxItem } from '../store/store.js';
-
 /*
- * What the jobs need of Slack beyond the Web API client, as ports: the jobs decide what and when,
- * the publisher (`slack/publisher.ts`) renders and writes. So jobs/ never imports blocks/.
+ * Covers: which of the platform's own events a change made from Slack already told, so a thread says
+ * it once (with the person's name) instead of twice. Pure rules, used by the publisher (which writes
+ * the cover with a person's line) and the poller (which leaves the covered events out).
  */
-
-/** A message as chat.postMessage takes it: its fallback text and its Block Kit blocks. */
-export interface OutgoingMessage {
-  text: string;
-  blocks?: KnownBlock[] | undefined;
-}
-
-/** Turns an outbox item (a card, a platform event, a state broadcast, a person's line) into its message. */
-export interface OutboxRenderer {
-  render(item: OutboxItem): Promise<OutgoingMessage>;
-}
-
-/** A version of a ticket the poller (scan or webhook) found on the platform. */
-export interface PlatformChange {
-  ticket: TicketRecord;
-  /** The version (`modified`, ISO) the poller saw before this one; undefined the first time it sees the ticket. */
-  previous: string | undefined;
-}
-
-/** Where the poller hands a changed ticket: every card of it is re-rendered (once per version). */
-export interface TicketChangeSink {
-  ticketChanged(change: PlatformChange): Promise<void>;
-}
-
-/** Renders a daily digest. */
-export interface DigestRenderer {
-  digest(data: DigestData, o: { late?: boolean; next?: Date }): OutgoingMessage;
-}
-
-/** Everything the jobs ask of the publisher. */
-export interface SlackPort extends OutboxRenderer, TicketChangeSink, DigestRenderer {}
 
 /**
  * The platform versions a change made from Slack produced, kept in its thread line's outbox payload

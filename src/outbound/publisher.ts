@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
+import { buildConferenceCard } from '../blocks/conference-card.js';
 import { buildDigest } from '../blocks/digest.js';
-import type { MessagePayload } from '../blocks/kit.js';
+import { buildJobNotice, type JobNotice } from '../blocks/job-notices.js';
+import type { MessagePayload, TextMessage } from '../blocks/kit.js';
 import {
   buildDeletedTicketCard,
   buildStateBroadcast,
@@ -9,18 +11,24 @@ import {
   eventText,
 } from '../blocks/ticket-card.js';
 import { buildPersonLine, type PersonLine } from '../blocks/ticket-line.js';
+import { type ChangeCover, fromTheStart } from '../domain/change-cover.js';
+import type { ConferenceSummary } from '../domain/conference.js';
 import type { DigestData } from '../domain/digest.js';
 import type { TicketSummary } from '../domain/ticket.js';
-import {
-  type ChangeCover,
-  fromTheStart,
-  type OutgoingMessage,
-  type PlatformChange,
-  type SlackPort,
-} from '../jobs/ports.js';
 import type { Logger } from '../observability/logger.js';
+import type { TicketRecord } from '../platform/schemas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { OutboxItem, Store } from '../store/store.js';
+
+/** A message as a job posts it: a builder's payload (its blocks, when it has any). */
+export type OutgoingMessage = MessagePayload | TextMessage;
+
+/** A version of a ticket the poller (scan or webhook) found on the platform. */
+export interface PlatformChange {
+  ticket: TicketRecord;
+  /** The version (`modified`, ISO) the poller saw before this one; undefined the first time it sees the ticket. */
+  previous: string | undefined;
+}
 
 /** A change a person made from Slack, as the ticket service answered it. */
 export type SlackChange =
@@ -77,7 +85,7 @@ export async function outboxMessage(
  * Cards are followed through the store's record of where they were posted, not through
  * subscriptions, so a card posted by `/ticket show` stays live too.
  */
-export class SlackPublisher implements SlackPort {
+export class SlackPublisher {
   /**
    * What each card (channel:ts) was last rendered as by this process (a hash of the message): a
    * change made from Slack reaches the publisher twice (the click, then the scan that finds its
@@ -87,6 +95,24 @@ export class SlackPublisher implements SlackPort {
   private readonly rendered = new Map<string, string>();
 
   constructor(private readonly o: PublisherOptions) {}
+
+  /** Posts a conference's card in a channel. Slack's refusals are thrown (see `isCannotPost`). */
+  async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<void> {
+    await this.o.slack.chat.postMessage({ channel, ...buildConferenceCard(conference) });
+  }
+
+  /** Re-renders a conference's card in place (after an edit). */
+  async showConferenceCard(
+    place: { channel: string; ts: string },
+    conference: ConferenceSummary,
+  ): Promise<void> {
+    await this.o.slack.chat.update({ ...place, ...buildConferenceCard(conference) });
+  }
+
+  /** Posts a reply a person asked for in a card's thread (a ticket's timeline). */
+  async postInThread(place: { channel: string; ts: string }, message: MessagePayload): Promise<void> {
+    await this.o.slack.chat.postMessage({ channel: place.channel, thread_ts: place.ts, ...message });
+  }
 
   /** Posts a ticket's card in a channel and records it there; answers its ts. Slack's refusals are thrown. */
   async postCard(channel: string, ticket: TicketSummary): Promise<string> {
@@ -166,6 +192,11 @@ export class SlackPublisher implements SlackPort {
   /** The message for an outbox item (delivery's port). */
   render(item: OutboxItem): Promise<OutgoingMessage> {
     return outboxMessage(item, async (id) => buildTicketCard(await this.o.tickets.summary(id)));
+  }
+
+  /** A job's private notice to a person (the jobs' port). */
+  notice(n: JobNotice): OutgoingMessage {
+    return buildJobNotice(n);
   }
 
   /** A daily digest (the digest job's port). */

@@ -5,7 +5,7 @@ const f = {} as BotFixture;
 useBot(f);
 
 // The statistics digest is for platform admins: here alice (New York) and bob (Tokyo) are admins too,
-// so that the zones of different people show. Refusals to everyone else are in test/slack/policy.test.ts.
+// so that the zones of different people show. Refusals to everyone else are in test/slack/policy.e2e.test.ts.
 beforeAll(() => {
   for (const u of f.platform.sim.state.users.values())
     if (u.username === 'alice' || u.username === 'bob') u.role = 'admin';

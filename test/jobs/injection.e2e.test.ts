@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import { mrkdwnTexts } from '../../src/dev/slack-double.js';
 import type { SimTicket } from '../../src/sim/model.js';
-import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
+import { type BotFixture, buttonClick, eventually, people, useBot } from '../helpers/bot.js';
 
 const f = {} as BotFixture;
 useBot(f, { pollIntervalMs: 200 });
@@ -67,6 +68,42 @@ describe('outside text through the poller and delivery', () => {
     expect(answer.body.text).toBe(
       'No ticket has the reference “&lt;!channel&gt;&lt;https://evil.example|click_me&gt;”.',
     );
+    expect(f.slack.violations).toEqual([]);
+  });
+
+  it('names a ticket whose platform reference is INJ-<!here>-1 as text in its Delete prompt', async () => {
+    const t = [...f.platform.sim.state.tickets.values()].find(
+      (x) => x.reference === 'ACME-1005',
+    ) as SimTicket;
+    await f.command('watch ACME-1005', people.admin.id, 'CJ4', '/ticket');
+    const card = await eventually(async () => f.store.find(String(t.id), 'CJ4'));
+    // Whoever created the ticket on the platform chose its reference.
+    t.reference = 'INJ-<!here>-1';
+    const click = buttonClick(f.slack, {
+      user: people.admin.id,
+      actionId: ids.actions.ticketMenu,
+      value: '',
+      channel: 'CJ4',
+      ts: card.ts,
+    });
+    click.actions = [
+      {
+        type: 'overflow',
+        action_id: ids.actions.ticketMenu,
+        block_id: 'b',
+        selected_option: { value: `delete:${t.id}` },
+        action_ts: '1',
+      },
+    ] as never;
+    await f.interact(click);
+    const prompt = await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).startsWith('Delete INJ-')),
+    );
+    // The fallback text (what a notification shows) and the section both show it, escaped.
+    expect(prompt.body.text).toBe('Delete INJ-&lt;!here&gt;-1?');
+    const texts = mrkdwnTexts(prompt.body);
+    expect(texts).toContain('Delete *INJ-&lt;!here&gt;-1*? It is removed from the video platform for good.');
+    for (const text of texts) expect(text).not.toContain('<!here>');
     expect(f.slack.violations).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverable, coveredBy, coverOf, fromTheStart } from '../../src/jobs/ports.js';
+import { coverable, coveredBy, coverOf, fromTheStart } from '../../src/domain/change-cover.js';
 
 const at = (s: string) => new Date(`2027-03-26T10:00:${s}Z`);
 

@@ -1,5 +1,13 @@
-import type { PlatformClient } from '../platform/client.js';
-import type { CheckResult } from './checks.js';
+/** A check's outcome: what it learnt, or the one sentence naming the fix (no secret in it). */
+export type CheckResult<T = undefined> = { ok: true; info: T } | { ok: false; problem: string };
+
+/** What the platform client records of its own failures (its `findings`), as readiness reads it. */
+interface PlatformFailures {
+  findings: {
+    readonly auth: { message: string } | undefined;
+    readonly unreachable: { message: string } | undefined;
+  };
+}
 
 /** One readiness check: ok, or the sentence saying what is wrong (no secret in it). */
 export interface CheckState {
@@ -31,7 +39,7 @@ export class PlatformReadiness {
   private running = false;
 
   constructor(
-    private readonly platform: PlatformClient,
+    private readonly platform: PlatformFailures,
     private readonly recheck: () => Promise<CheckResult<unknown>>,
     private readonly logger: ReadinessLogger,
     private readonly intervalMs = 60_000,
@@ -75,6 +83,69 @@ export class PlatformReadiness {
     } finally {
       this.running = false;
     }
+  }
+}
+
+/**
+ * A dependency that can fail after start (the store's database): probed every `intervalMs` in the
+ * background, each probe bounded by `timeoutMs`, so `/readyz` answers from the last probe at once
+ * and never hammers it. Transitions are logged once each way.
+ */
+export class ProbedCheck {
+  private last: CheckState = { ok: true };
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+
+  constructor(
+    private readonly probe: () => Promise<void>,
+    /** The sentence naming the fix for a failed probe. */
+    private readonly describe: (error: unknown) => string,
+    private readonly logger: ReadinessLogger,
+    private readonly intervalMs = 5_000,
+    private readonly timeoutMs = 2_000,
+  ) {}
+
+  state(): CheckState {
+    return this.last;
+  }
+
+  /** Probes once now (and records it); the periodic probes call this too. */
+  async check(): Promise<CheckState> {
+    if (this.running) return this.last;
+    this.running = true;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.probe(),
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`no answer within ${this.timeoutMs} ms`)),
+            this.timeoutMs,
+          );
+        }),
+      ]);
+      if (!this.last.ok) this.logger.info({}, 'store: reachable again');
+      this.last = { ok: true };
+    } catch (error) {
+      const problem = this.describe(error);
+      if (this.last.ok) this.logger.warn({}, problem);
+      this.last = { ok: false, problem };
+    } finally {
+      clearTimeout(timer);
+      this.running = false;
+    }
+    return this.last;
+  }
+
+  /** Starts the probes (unref'd: they never keep the process alive). */
+  start(): void {
+    this.timer ??= setInterval(() => void this.check(), this.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
   }
 }
 

@@ -1,26 +1,15 @@
-import { type Confdesk, createConfdesk } from '../confdesk.js';
-import type { Config } from '../config/config.js';
-import { runDoctor } from '../doctor/doctor.js';
-import type { Logger } from '../observability/logger.js';
-import { createPlatformClient, type PlatformClient } from '../platform/client.js';
-import type { Simulator } from '../sim/server.js';
-import type { Store } from '../store/store.js';
-import { openStore } from '../store/store.js';
-import { checkPlatform, checkSlack, storeProblem } from './checks.js';
-import { PlatformReadiness, Readiness } from './readiness.js';
-import { describeSimAccounts, provideSimAccounts } from './sim-accounts.js';
-
-/** A start that cannot go on: `problem` is the one sentence naming the fix. */
-export class StartupError extends Error {
-  readonly code = 'startup_failed';
-  constructor(
-    readonly problem: string,
-    readonly details?: unknown,
-  ) {
-    super(problem);
-    this.name = 'StartupError';
-  }
-}
+import { type Confdesk, createConfdesk } from './confdesk.js';
+import type { Config } from './config/config.js';
+import { runDoctor } from './doctor/doctor.js';
+import type { Logger } from './observability/logger.js';
+import { PlatformReadiness, ProbedCheck, Readiness } from './observability/readiness.js';
+import { createPlatformClient, type PlatformClient } from './platform/client.js';
+import type { Simulator } from './sim/server.js';
+import { checkPlatform, checkSlack, storeProblem } from './startup/checks.js';
+import { describeSimAccounts, provideSimAccounts } from './startup/sim-accounts.js';
+import { StartupError } from './startup/startup-error.js';
+import type { Store } from './store/store.js';
+import { openStore } from './store/store.js';
 
 /** The running bot and what it started, for whoever stops it. */
 export interface RunningConfdesk {
@@ -70,7 +59,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
   let credentials = config.platform.credentials;
   if (!baseUrl || !credentials) {
     // Loaded only when used: a production start with PLATFORM_URL never loads the simulator.
-    const { createSimulator } = await import('../sim/server.js');
+    const { createSimulator } = await import('./sim/server.js');
     sim = await createSimulator({ rateLimit: config.platform.rateLimitPerMinute, activityEveryMs: 60_000 });
     baseUrl = sim.url;
     credentials = { kind: 'token', token: sim.adminToken };
@@ -131,11 +120,20 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
   });
   const { slack } = confdesk;
   // Ready: the platform answers and takes our credentials, Slack reaches us, the store is migrated
-  // (openStore applied the migrations above, or the start would have stopped).
+  // (openStore applied the migrations above, or the start would have stopped) and still answers.
+  const storeReady = new ProbedCheck(
+    () => store.ping(),
+    (error) => `store: ${storeProblem(error, config.store)}`,
+    logger.child({ component: 'readiness' }),
+  );
+  storeReady.start();
   const readiness = new Readiness()
     .add('platform', () => platformReady.state())
-    .add('slack', () => slack.connection())
-    .add('store', () => ({ ok: true }));
+    .add('slack', () => {
+      const refused = confdesk.slackAccess.problem();
+      return refused ? { ok: false, problem: refused } : slack.connection();
+    })
+    .add('store', () => storeReady.state());
   if (sim) {
     const accounts = await provideSimAccounts({ slack: slack.app.client, sim, config: config.simAccounts });
     for (const problem of accounts.problems) logger.warn({}, problem);
@@ -158,6 +156,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     sim,
     async stop() {
       platformReady.stop();
+      storeReady.stop();
       await confdesk.stop();
       await platform.close();
       await store.close();

@@ -1,7 +1,9 @@
 import { ErrorCode } from '@slack/web-api';
 
 /**
- * What a failed chat.postMessage means for the message, decided once for every caller:
+ * The one reader of Slack's refusals (`{ok:false, error}` answers and 429s, as @slack/web-api throws
+ * them): every caller, a listener's reply or a job's post, asks `classifySlackError` what a failure
+ * means instead of reading `error.data.error` itself. What a failed call means for the message:
  * - `rate_limited`: nothing was posted; post again after `retryAfterMs`.
  * - `gone`: the channel refuses the bot (removed, archived, a scope taken away): nothing the bot
  *   posts there can arrive until a person acts; keep the channel's messages.
@@ -9,21 +11,26 @@ import { ErrorCode } from '@slack/web-api';
  *   nothing was posted; the same message can go in the channel itself.
  * - `refused`: Slack refuses this message for good (its content, or a channel setting); posting it
  *   again gives the same answer. `hint` says who can do something about it.
- * - `unknown`: network error, 5xx, Slack's own failure, a token problem, anything not listed: it may
- *   or may not have been posted, and it may pass; look before posting again.
+ * - `token`: the bot's token or its workspace refuses every call (revoked, expired, uninstalled): no
+ *   message can arrive until an admin acts; nothing was posted. Pause, and say so once.
+ * - `unknown`: network error, 5xx, Slack's own failure, anything not listed: it may or may not have
+ *   been posted, and it may pass; look before posting again.
  */
 export type SlackFailure =
   | { kind: 'rate_limited'; code: string; retryAfterMs: number }
   | { kind: 'gone'; code: string }
   | { kind: 'thread'; code: string }
   | { kind: 'refused'; code: string; hint: RefusalHint }
+  | { kind: 'token'; code: string }
   | { kind: 'unknown'; code: string | undefined };
 
 /** Who can do something about a refused message: nobody in the channel (`content`), or its admins (`channel`). */
 export type RefusalHint = 'content' | 'channel';
 
 /** Slack answers meaning the channel cannot receive messages from the bot any more. */
-export const goneCodes: ReadonlySet<string> = new Set([
+const goneCodes: ReadonlySet<string> = new Set([
+  // chat.postMessage's "make sure your app is a member of the conversation": one channel's, not the token's.
+  'no_permission',
   'not_in_channel',
   'channel_not_found',
   'is_archived',
@@ -77,6 +84,26 @@ const threadCodes: ReadonlySet<string> = new Set([
   'restricted_action_non_threadable_channel',
 ]);
 
+/**
+ * Answers that refuse the bot itself, whatever it asks: the token is not (or no longer) valid, or the
+ * workspace is not reachable with it (https://docs.slack.dev/reference/methods/chat.postMessage#errors,
+ * https://docs.slack.dev/reference/methods/auth.test#errors).
+ */
+const tokenCodes: ReadonlySet<string> = new Set([
+  'not_authed',
+  'invalid_auth',
+  'account_inactive',
+  'token_revoked',
+  'token_expired',
+  'org_login_required',
+  'ekm_access_denied',
+  'team_access_not_granted',
+  'team_added_to_org',
+  'team_not_found',
+  'app_uninstalled',
+  'enterprise_is_restricted',
+]);
+
 /** Posting limits answered `{ok:false}` rather than with a 429: nothing was posted. */
 const limitCodes: Readonly<Record<string, number>> = {
   rate_limited: 1_000,
@@ -85,23 +112,32 @@ const limitCodes: Readonly<Record<string, number>> = {
   message_limit_exceeded: 60_000,
 };
 
+/** Slack's own error code (`{ok:false,error}`) of a failed Web API call, when Slack answered one. */
+export function slackErrorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; data?: { error?: unknown } } | undefined;
+  return e?.code === ErrorCode.PlatformError && typeof e.data?.error === 'string' ? e.data.error : undefined;
+}
+
 /** Sorts a failed Slack Web API call (as @slack/web-api throws it) into what to do about the message. */
 export function classifySlackError(error: unknown): SlackFailure {
-  const e = error as { code?: unknown; retryAfter?: unknown; data?: { error?: unknown } } | undefined;
+  const e = error as { code?: unknown; retryAfter?: unknown } | undefined;
   if (e?.code === ErrorCode.RateLimitedError)
     return {
       kind: 'rate_limited',
       code: 'ratelimited',
       retryAfterMs: (typeof e.retryAfter === 'number' ? e.retryAfter : 1) * 1000,
     };
-  const code =
-    e?.code === ErrorCode.PlatformError && typeof e.data?.error === 'string' ? e.data.error : undefined;
+  const code = slackErrorCode(error);
   if (code === undefined) return { kind: 'unknown', code };
   const limit = limitCodes[code];
   if (limit !== undefined) return { kind: 'rate_limited', code, retryAfterMs: limit };
+  if (tokenCodes.has(code)) return { kind: 'token', code };
   if (goneCodes.has(code)) return { kind: 'gone', code };
   if (threadCodes.has(code)) return { kind: 'thread', code };
   const hint = Object.hasOwn(refusedCodes, code) ? refusedCodes[code] : undefined;
   if (hint) return { kind: 'refused', code, hint };
   return { kind: 'unknown', code };
 }
+
+/** The bot may not post in the channel (removed, archived, or never invited): a person can fix it. */
+export const isCannotPost = (error: unknown): boolean => classifySlackError(error).kind === 'gone';

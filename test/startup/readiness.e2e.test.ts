@@ -7,11 +7,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createConfdesk } from '../../src/confdesk.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { PlatformReadiness, Readiness } from '../../src/observability/readiness.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.js';
 import { createSimulator, type Simulator } from '../../src/sim/server.js';
 import type { SlackApp } from '../../src/slack/app.js';
 import { checkPlatform } from '../../src/startup/checks.js';
-import { PlatformReadiness, Readiness } from '../../src/startup/readiness.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { eventually } from '../helpers/bot.js';
 

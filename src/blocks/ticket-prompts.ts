@@ -1,0 +1,90 @@
+import type { TicketSummary } from '../domain/ticket.js';
+import { ids } from './ids.js';
+import {
+  actions,
+  button,
+  confirmDialog,
+  type MessagePayload,
+  message,
+  section,
+  type TextMessage,
+  textMessage,
+} from './kit.js';
+import { limits } from './limits.js';
+import { channelLink, finish, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
+import { buildTicketCard } from './ticket-card.js';
+
+/** A ticket as a sentence names it: its reference (the platform's, so outside text) or "ticket 12". */
+export const ticketName = (t: { id: string; reference?: string | undefined }): string =>
+  t.reference ?? `ticket ${t.id}`;
+
+/**
+ * The private Delete prompt of a ticket's menu: its button asks for confirmation once more. `place`
+ * is the button's value (the card's place, read back and checked when it is pressed).
+ */
+export function buildTicketDeletePrompt(
+  ticket: { id: string; reference?: string | undefined },
+  place: string,
+): MessagePayload {
+  const name = ticketName(ticket);
+  return message(md`Delete ${name}?`, [
+    section(md`Delete *${name}*? It is removed from the video platform for good.`),
+    actions([
+      button('Delete ticket', ids.actions.ticketDelete, {
+        style: 'danger',
+        value: place.slice(0, limits.buttonValue),
+        confirm: confirmDialog({
+          title: 'Delete this ticket?',
+          text: md`This cannot be undone.`,
+          confirm: 'Delete',
+          deny: 'Keep it',
+          danger: true,
+        }),
+      }),
+    ]),
+  ]);
+}
+
+/** What the Delete prompt becomes once the ticket is deleted. */
+export const buildTicketDeleted = (ticket: { id: string; reference?: string | undefined }): TextMessage =>
+  textMessage(md`Deleted ${ticketName(ticket)}.`);
+
+/** The comment of a file someone posted into a ticket's thread (`what`: "shared a file of", "exported"). */
+export const buildTicketFileComment = (userId: string, what: 'shared' | 'exported'): MrkdwnText =>
+  finish(
+    what === 'shared'
+      ? md`${mention(userId)} shared a file of the ticket.`
+      : md`${mention(userId)} exported the ticket.`,
+    limits.messageTextAdvised,
+  );
+
+/**
+ * A ticket's card that could not be posted in the channel, privately: why and how to fix it (`fix`),
+ * then the card's details without its buttons (they would act on a card that is not there).
+ */
+export function buildTicketCardNotPosted(ticket: TicketSummary, fix: Mrkdwn): MessagePayload {
+  const card = buildTicketCard(ticket);
+  return message(fix, [section(fix), ...card.blocks.filter((b) => b.type !== 'actions')]);
+}
+
+/** What the ticket form's submission did (the result view's sentence); `dropped` after it. */
+export function buildTicketCreated(
+  ticket: { id: string; reference?: string | undefined },
+  o: { channel: string; problem?: Mrkdwn | undefined; dropped?: Mrkdwn | undefined },
+): Mrkdwn {
+  const name = md`:white_check_mark: Ticket *${ticket.reference ?? ticket.id}*`;
+  const said = o.problem
+    ? md`${name} is created, but ${o.problem}`
+    : md`${name} is created. Its card is in ${channelLink(o.channel)}, which follows it.`;
+  return o.dropped ? md`${said}\n${o.dropped}` : said;
+}
+
+/** The edit form's outcome: the fields saved, or that nothing changed. */
+export const buildTicketEdited = (changed: readonly string[]): Mrkdwn =>
+  changed.length ? md`:white_check_mark: Saved: ${changed.join(', ')}.` : md`Nothing changed.`;
+
+/** The export form's outcome: in the card's thread, or ready but with no thread to post it in. */
+export const buildTicketExported = (inThread: boolean): Mrkdwn =>
+  inThread
+    ? md`:white_check_mark: The export is in the ticket card's thread.`
+    : md`The export is ready, but this card has no thread to post it in: use the card in the channel.`;

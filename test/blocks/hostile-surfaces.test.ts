@@ -1,0 +1,409 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { buildConferenceCard, buildDeletedCard } from '../../src/blocks/conference-card.js';
+import { buildConferenceForm } from '../../src/blocks/conference-form.js';
+import {
+  buildConferenceDetails,
+  buildConferenceList,
+  buildJoinReply,
+  buildMediaList,
+} from '../../src/blocks/conference-list.js';
+import {
+  buildConferenceCreated,
+  buildConferenceDeletePrompt,
+  buildConferenceFailure,
+  buildConferenceOutcome,
+  buildConferencePast,
+} from '../../src/blocks/conference-replies.js';
+import { buildDigest } from '../../src/blocks/digest.js';
+import { buildDigestForm } from '../../src/blocks/digest-form.js';
+import { buildDigestReply } from '../../src/blocks/digest-replies.js';
+import { buildDoctorReport } from '../../src/blocks/doctor.js';
+import { buildHome } from '../../src/blocks/home.js';
+import { buildJobNotice } from '../../src/blocks/job-notices.js';
+import { checkBlockKit, type Surface } from '../../src/blocks/limits.js';
+import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
+import { escaped, Mrkdwn } from '../../src/blocks/mrkdwn.js';
+import { buildSubscriptionReply, buildSubscriptions } from '../../src/blocks/subscriptions.js';
+import {
+  buildDeletedTicketCard,
+  buildStateBroadcast,
+  buildTicketCard,
+  buildTicketJoinReply,
+  buildTicketList,
+  buildTicketMediaList,
+  buildTimeline,
+  eventText,
+} from '../../src/blocks/ticket-card.js';
+import { buildTicketEditForm, buildTicketExportForm, buildTicketForm } from '../../src/blocks/ticket-form.js';
+import { buildPersonLine } from '../../src/blocks/ticket-line.js';
+import {
+  buildTicketCardNotPosted,
+  buildTicketCreated,
+  buildTicketDeleted,
+  buildTicketDeletePrompt,
+  buildTicketEdited,
+  buildTicketExported,
+  buildTicketFileComment,
+} from '../../src/blocks/ticket-prompts.js';
+import { buildUsage } from '../../src/blocks/usage.js';
+import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
+import type { ConferenceSummary } from '../../src/domain/conference.js';
+import type { TicketSummary } from '../../src/domain/ticket.js';
+
+/*
+ * Every surface the bot sends, rendered from ONE registry with hostile values in every outside field.
+ * The registry is checked against the builders src/blocks exports: a new `buildX` without an entry
+ * here fails the first test, so no surface can be forgotten.
+ */
+
+/** What an outsider (a requestor, a platform user, a person typing a command) can put in a text. */
+const hostile = [
+  '<!here>',
+  '<!channel>',
+  '<!everyone>',
+  '<@UEVIL123>',
+  '<#CEVIL>',
+  '<https://evil.example|ok>',
+  '&lt;',
+  '*',
+  '~',
+  'Imprimante \u202Eenilno\u202C',
+  'nul\u0000byte',
+  'zero\u200Bwidth\u200B<!channel>\u200B',
+  'All at once: <!here> <!channel> <@UEVIL123> <https://evil.example|ok> &lt; * ~ \u202E \u0000',
+  // 3,500 characters of all of it.
+  '<!here> <@UEVIL123> <https://evil.example|ok> &lt; *~\u202E\u0000 '.repeat(70).slice(0, 3_500),
+];
+
+const ticketOf = (s: string): TicketSummary => ({
+  id: '42',
+  reference: s,
+  subject: s,
+  description: s,
+  state: s,
+  type: s,
+  requestor: { name: s, emails: [s], phones: [s] },
+  agent: { id: '7', label: s },
+  group: { id: '3', name: s },
+  start: new Date('2027-04-02T14:30:00Z'),
+  duration: 30,
+  modified: new Date('2027-04-02T14:00:00Z'),
+  agentUrl: 'https://video.example.com/agent/42',
+  guestUrl: 'https://video.example.com/guest/42',
+});
+
+const conferenceOf = (s: string, participants = 3): ConferenceSummary => ({
+  id: '9',
+  name: s,
+  roomName: s,
+  start: new Date('2027-04-02T14:30:00Z'),
+  duration: 45,
+  status: s,
+  participants: Array.from({ length: participants }, (_, i) => `${s} ${i}`),
+  moderator: { id: '1', label: s },
+  joinUrl: 'https://video.example.com/join/9',
+});
+
+/** A rendering and the surface whose limits it must hold. */
+type Rendered = { payload: unknown; surface: Surface };
+const msg = (payload: unknown): Rendered => ({
+  // A sentence (Mrkdwn, or a finished string such as a file comment) goes out as a message's text.
+  payload:
+    payload instanceof Mrkdwn
+      ? { text: payload.text }
+      : typeof payload === 'string'
+        ? { text: payload }
+        : payload,
+  surface: 'message',
+});
+const modal = (payload: unknown): Rendered => ({ payload, surface: 'modal' });
+
+/** The registry: every builder of src/blocks, fed the hostile value `s` wherever outside text can go. */
+const surfaces: Record<string, (s: string) => Rendered[]> = {
+  buildTicketCard: (s) => [msg(buildTicketCard(ticketOf(s)))],
+  buildDeletedTicketCard: (s) => [msg(buildDeletedTicketCard(ticketOf(s), s))],
+  buildTimeline: (s) => [
+    msg(
+      buildTimeline(ticketOf(s), [
+        { eventName: s, timestamp: new Date('2027-04-02T14:31:00Z'), source: s },
+        { eventName: 'session.established', timestamp: new Date('2027-04-02T14:32:00Z') },
+      ]),
+    ),
+    msg(buildTimeline(ticketOf(s), [])),
+  ],
+  buildTicketList: (s) => [
+    msg(
+      buildTicketList(s, 10, 10, {
+        items: [ticketOf(s), { ...ticketOf(s), id: '43' }],
+        total: 30,
+        hasMore: true,
+      }),
+    ),
+  ],
+  buildTicketMediaList: (s) => [
+    msg(
+      buildTicketMediaList(
+        ticketOf(s),
+        [{ id: 'm1', type: s, title: s, filename: s, size: 2_000_000, created: new Date() }],
+        5,
+        { channel: 'C1', ts: '1.2' },
+      ),
+    ),
+  ],
+  buildTicketJoinReply: (s) => [
+    msg(buildTicketJoinReply(ticketOf(s))),
+    msg(buildTicketJoinReply({ ...ticketOf(s), agentUrl: undefined, guestUrl: undefined })),
+  ],
+  buildStateBroadcast: (s) => [
+    msg(buildStateBroadcast('42', { broadcast: true, reference: s, from: s, to: s })),
+    msg(buildStateBroadcast('42', { broadcast: true, text: `${s} is now *open* (was new).` })),
+  ],
+  buildPersonLine: (s) => [
+    msg(buildPersonLine({ line: 'moved', actor: s, from: s, to: s })),
+    msg(buildPersonLine({ line: 'edited', actor: 'UALICE', fields: [s, s] })),
+  ],
+  buildTicketDeletePrompt: (s) => [
+    msg(buildTicketDeletePrompt({ id: '42', reference: s }, JSON.stringify({ ticketId: '42', channel: s }))),
+  ],
+  buildTicketDeleted: (s) => [msg(buildTicketDeleted({ id: '42', reference: s }))],
+  buildTicketFileComment: (s) => [
+    msg(buildTicketFileComment(s, 'shared')),
+    msg(buildTicketFileComment(s, 'exported')),
+  ],
+  buildTicketEdited: (s) => [msg(buildTicketEdited([s, s])), msg(buildTicketEdited([]))],
+  buildTicketExported: () => [msg(buildTicketExported(true)), msg(buildTicketExported(false))],
+  buildTicketCardNotPosted: (s) => [msg(buildTicketCardNotPosted(ticketOf(s), escaped(s)))],
+  buildTicketCreated: (s) => [
+    msg(buildTicketCreated({ id: '42', reference: s }, { channel: s })),
+    msg(
+      buildTicketCreated(
+        { id: '42', reference: s },
+        { channel: 'C1', problem: escaped(s), dropped: escaped(s) },
+      ),
+    ),
+  ],
+  buildTicketForm: (s) => [
+    modal(
+      buildTicketForm({
+        values: { phones: [s], emails: [s], scopes: [s], name: s, subject: s, reference: s, description: s },
+        choices: { groups: [{ id: '3', name: s }], users: [{ id: '7', name: s }] },
+        metadata: '',
+        notices: [escaped(s)],
+        problems: { emails: escaped(s) },
+      }),
+    ),
+  ],
+  buildTicketEditForm: (s) => [
+    modal(
+      buildTicketEditForm({
+        values: { subject: s, description: s, reference: s },
+        choices: { groups: [{ id: '3', name: s }], users: [] },
+        metadata: '',
+        notices: [escaped(s)],
+      }),
+    ),
+  ],
+  // Its metadata is the bot's own (the card's place: Slack ids), never outside text.
+  buildTicketExportForm: () => [
+    modal(buildTicketExportForm(JSON.stringify({ ticketId: '42', channel: 'C1', ts: '1.2' }))),
+  ],
+  buildConferenceCard: (s) => [msg(buildConferenceCard(conferenceOf(s)))],
+  buildDeletedCard: (s) => [msg(buildDeletedCard(conferenceOf(s), s))],
+  buildConferenceDetails: (s) => [msg(buildConferenceDetails(conferenceOf(s, 300), 1))],
+  buildConferenceList: (s) => [
+    msg(
+      buildConferenceList(
+        { filter: 'all', search: s, offset: 10 },
+        { items: [conferenceOf(s), { ...conferenceOf(s), id: '10' }], total: 40, hasMore: true },
+      ),
+    ),
+  ],
+  buildMediaList: (s) => [
+    msg(
+      buildMediaList(
+        conferenceOf(s),
+        [{ id: s.slice(0, 60), type: s, title: s, format: s, size: 3_000, created: new Date() }],
+        9,
+      ),
+    ),
+  ],
+  buildJoinReply: (s) => [
+    msg(buildJoinReply({ name: s }, 'https://video.example.com/join/9')),
+    msg(buildJoinReply({ name: s }, undefined)),
+  ],
+  buildConferenceForm: (s) => [
+    modal(
+      buildConferenceForm({
+        mode: 'create',
+        values: { participants: [s], people: [], name: s, message: s, entryMode: s, serviceKey: s },
+        metadata: '{}',
+        notices: [escaped(s)],
+        problems: { participants: escaped(s) },
+      }),
+    ),
+  ],
+  buildConferenceFailure: (s) => [
+    msg(buildConferenceFailure(s, s)),
+    msg(buildConferenceFailure(escaped(s), s)),
+  ],
+  buildConferencePast: (s) => [msg(buildConferencePast(s, s, s))],
+  buildConferenceCreated: (s) => [
+    msg(buildConferenceCreated(conferenceOf(s), { dropped: escaped(s) })),
+    msg(buildConferenceCreated(conferenceOf(s), { dropped: escaped(s), problem: escaped(s) })),
+  ],
+  buildConferenceDeletePrompt: (s) => [msg(buildConferenceDeletePrompt(conferenceOf(s)))],
+  buildConferenceOutcome: (s) => [
+    msg(buildConferenceOutcome(conferenceOf(s), { kind: 'saved' }, escaped(s))),
+    msg(buildConferenceOutcome(conferenceOf(s), { kind: 'planned', channel: s, posted: true })),
+    msg(
+      buildConferenceOutcome(conferenceOf(s), {
+        kind: 'planned',
+        channel: 'C1',
+        posted: false,
+        fix: escaped(s),
+      }),
+    ),
+    msg(buildConferenceOutcome(conferenceOf(s), { kind: 'card-failed', mode: 'create', why: escaped(s) })),
+  ],
+  buildWorkingView: (s) => [modal(buildWorkingView(s, escaped(s)))],
+  buildResultView: (s) => [
+    modal(buildResultView(s, escaped(s), buildConferenceCard(conferenceOf(s)).blocks)),
+  ],
+  buildHome: (s) => [
+    { payload: buildHome({ account: true, admin: true }), surface: 'home' },
+    { payload: buildHome({ account: false, admin: false, noAccount: escaped(s) }), surface: 'home' },
+  ],
+  buildDigest: (s) => [
+    msg(
+      buildDigest(
+        {
+          date: '2027-04-01',
+          days: [{ date: '2027-04-01', stats: { session_count: 3 } as never }],
+          report: {
+            total: 2,
+            by_state: { [s]: 2 },
+            by_agent: [{ username: s, count: 2 }],
+            by_group: [{ name: s, count: 1 }],
+          } as never,
+          missing: [s],
+        },
+        { next: new Date('2027-04-02T07:00:00Z') },
+      ),
+    ),
+  ],
+  buildDigestForm: (s) => [
+    // The channel is a Slack id and the time is parsed: only the zone is as the person typed it.
+    modal(buildDigestForm({ channel: 'C1', time: '09:00', zone: s.slice(0, 100), weekdays: [1] })),
+  ],
+  buildDigestReply: (s) => {
+    const schedule = { id: s, channel: s, time: s, zone: s, weekdays: [1, 2], createdBy: s };
+    return [
+      msg(buildDigestReply({ kind: 'list', channel: s, schedules: [schedule, schedule] })),
+      msg(buildDigestReply({ kind: 'list', channel: s, schedules: [] })),
+      msg(buildDigestReply({ kind: 'no-such-id', channel: s, id: s })),
+      msg(buildDigestReply({ kind: 'none', channel: s })),
+      msg(buildDigestReply({ kind: 'removed', channel: s, count: 2 })),
+      msg(buildDigestReply({ kind: 'bad-time', words: s })),
+      msg(buildDigestReply({ kind: 'bad-days', words: s })),
+      msg(buildDigestReply({ kind: 'problem', problem: s })),
+      msg(buildDigestReply({ kind: 'not-understood', words: s })),
+      msg(buildDigestReply({ kind: 'saved', schedule, next: new Date(0), replaced: true })),
+    ];
+  },
+  buildDoctorReport: (s) => [
+    msg(
+      buildDoctorReport({
+        checks: (['configuration', 'slack', 'platform', 'store'] as const).map((section) => ({
+          section,
+          name: s,
+          status: 'blocking' as const,
+          detail: s,
+          blocking: true,
+        })),
+        platformRequests: 3,
+        blocking: true,
+        at: new Date(0),
+      }),
+    ),
+  ],
+  buildSubscriptions: (s) => {
+    const sub = (kind: 'watch' | 'follow') => ({
+      id: `${kind}-1`,
+      kind,
+      ticketId: s,
+      filter: { reference: s, group: s, states: [s, s] },
+      createdBy: s,
+    });
+    return [msg(buildSubscriptions(s, [sub('watch'), sub('follow')])), msg(buildSubscriptions(s, []))];
+  },
+  buildSubscriptionReply: (s) => [
+    msg(buildSubscriptionReply(s, { kind: 'followed', filter: { group: s } })),
+    ...(['watching', 'already-watching', 'unwatched', 'not-watching'] as const).map((kind) =>
+      msg(buildSubscriptionReply('C1', { kind, ticket: s })),
+    ),
+  ],
+  buildJobNotice: (s) => [
+    msg(buildJobNotice({ kind: 'set-aside', channel: s, what: 'event', reason: s, fix: 'channel' })),
+    msg(buildJobNotice({ kind: 'set-aside', channel: 'C1', what: 'card', reason: s, fix: 'operator' })),
+    msg(buildJobNotice({ kind: 'parked', channel: s, reason: s })),
+    msg(buildJobNotice({ kind: 'digest-refused', channel: s, reason: s })),
+    msg(buildJobNotice({ kind: 'digest-paused', channel: s })),
+  ],
+  buildUsage: (s) => [
+    msg(buildUsage('ticket', s)),
+    msg(buildUsage('conference', escaped(s))),
+    msg(buildUsage('digest')),
+  ],
+  // Not a builder by name, but the thread line of every platform event goes through it.
+  eventText: (s) => [
+    msg({ text: eventText({ eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }) }),
+  ],
+};
+
+/** Every string in a payload that is not parsed by Slack (plain_text, values, ids…). */
+function allStrings(v: unknown, out: string[] = []): string[] {
+  if (typeof v === 'string') out.push(v);
+  else if (Array.isArray(v)) for (const x of v) allStrings(x, out);
+  else if (typeof v === 'object' && v !== null) for (const x of Object.values(v)) allStrings(x, out);
+  return out;
+}
+
+const blocksDir = fileURLToPath(new URL('../../src/blocks/', import.meta.url));
+
+describe('every surface the bot sends, with hostile outside text', () => {
+  it('has an entry for every builder src/blocks exports', async () => {
+    const builders: string[] = [];
+    for (const file of readdirSync(blocksDir).filter((f) => f.endsWith('.ts'))) {
+      const mod = (await import(`${blocksDir}${file}`)) as Record<string, unknown>;
+      for (const [name, value] of Object.entries(mod))
+        if (name.startsWith('build') && typeof value === 'function') builders.push(name);
+    }
+    expect(builders.length).toBeGreaterThan(35);
+    expect(builders.filter((name) => !(name in surfaces))).toEqual([]);
+  });
+
+  for (const [name, render] of Object.entries(surfaces))
+    it(`${name}: no live mention, broadcast or link, no NUL, every limit held`, () => {
+      for (const s of hostile)
+        for (const [i, { payload, surface }] of render(s).entries()) {
+          const where = `${name}[${i}] with ${JSON.stringify(s.slice(0, 30))}`;
+          expect(checkBlockKit(payload, surface), where).toEqual([]);
+          // What Slack parses: the fallback text and every mrkdwn text object.
+          const texts = mrkdwnTexts(payload);
+          if (surface === 'message') expect(texts.length, where).toBeGreaterThan(0);
+          for (const text of texts) {
+            expect(strayTokens(text), where).toEqual([]);
+            expect(text.replace(/<!date\^/g, ''), where).not.toContain('<!');
+            expect(text, where).not.toContain('<@UEVIL123>');
+            expect(text, where).not.toContain('<#CEVIL>');
+            expect(text, where).not.toContain('<https://evil');
+            // Every `&` starts an entity: nothing escaped twice by mistake, no entity cut in half.
+            expect(text.replace(/&(?:amp|lt|gt);/g, ''), where).not.toContain('&');
+          }
+          // Nowhere, parsed or not (plain text, values, metadata): Slack refuses or cuts at a NUL.
+          for (const text of allStrings(payload)) expect(text, where).not.toContain('\u0000');
+        }
+    });
+});
