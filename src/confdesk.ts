@@ -106,8 +106,8 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
           handler: webhookHandler({
             ...o.webhook,
             logger: o.logger.child({ component: 'webhooks' }),
-            // Webhooks ask the poller to look at one ticket at once (before the jobs start: the next scan).
-            onTicket: async (id) => jobs?.onWebhook(id),
+            // What a webhook tells goes to the poller (before the jobs start: the first scan finds it).
+            onSignal: async (signal) => jobs?.onWebhook(signal),
             store: o.store,
             findings: o.platform.findings,
           }),

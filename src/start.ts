@@ -1,6 +1,7 @@
 import { type Confdesk, createConfdesk } from './confdesk.js';
 import type { Config } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
+import { describeBacklog } from './domain/ticket-feed.js';
 import type { Logger } from './observability/logger.js';
 import { PlatformReadiness, ProbedCheck, Readiness } from './observability/readiness.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
@@ -133,7 +134,12 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
       const refused = confdesk.slackAccess.problem();
       return refused ? { ok: false, problem: refused } : slack.connection();
     })
-    .add('store', () => storeReady.state());
+    .add('store', () => storeReady.state())
+    // A backlog is not a fault (nothing is lost, cards stay current): said, never "not ready".
+    .add('ticket events', () => {
+      const b = confdesk.jobs()?.lastBacklog();
+      return b ? { ok: true, detail: describeBacklog(b) } : { ok: true };
+    });
   if (sim) {
     const accounts = await provideSimAccounts({ slack: slack.app.client, sim, config: config.simAccounts });
     for (const problem of accounts.problems) logger.warn({}, problem);

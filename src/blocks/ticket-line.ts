@@ -33,3 +33,13 @@ export function buildPersonLine(p: PersonLine): { text: MrkdwnText } {
             : md`created the ticket`;
   return { text: fallbackText(md`${mention(p.actor)} ${what}.`) };
 }
+
+/**
+ * A state change the poller saw on a list page, for a card's thread ("The ticket moved from … to
+ * …"): facts queued as `{stateLine, from, to}`, rendered and escaped when delivered. The timeline
+ * read later (if any) leaves out the state events it told (its cover, `only: 'state'`).
+ */
+export function buildStateLine(p: { from?: unknown; to?: unknown }): { text: MrkdwnText } {
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  return { text: fallbackText(md`The ticket moved from ${state(str(p.from))} to ${state(str(p.to))}.`) };
+}

@@ -1,7 +1,8 @@
 import type { Config, PlatformCredentials } from '../config/config.js';
 import { missingSlackSettings } from '../config/config.js';
+import { describeBacklog, pollingRegime } from '../domain/ticket-feed.js';
 import type { FindingsSnapshot, PlatformFindings } from '../platform/findings.js';
-import type { RateBudget } from '../platform/rate-budget.js';
+import { defaultReserve, type RateBudget } from '../platform/rate-budget.js';
 import { checkSlack } from '../startup/checks.js';
 import type { StoreInspection } from '../store/store.js';
 import { guessChecks } from './guesses.js';
@@ -418,7 +419,37 @@ async function storeChecks(r: Report, ctx: DoctorContext): Promise<string | unde
       'warning',
       `the store has migrations this version does not know (${unknown.join(', ')}): a newer confdesk used it`,
     );
+  ticketEventChecks(r, ctx, s.ticketEvents);
   return s.lastWebhookAt;
+}
+
+/**
+ * The ticket events' backlog and the regime this enterprise is in: how far polling alone goes for
+ * the tickets the scans list (domain/ticket-feed.ts), and whether webhooks are needed.
+ */
+function ticketEventChecks(r: Report, ctx: DoctorContext, t: StoreInspection['ticketEvents']) {
+  if (!t) return;
+  const waiting = t.oldest ? Math.max(0, Date.now() - Date.parse(t.oldest)) : undefined;
+  r.add(
+    'webhooks',
+    'ticket events backlog',
+    t.reads > 100 ? 'warning' : 'ok',
+    describeBacklog({ reads: t.reads, verify: t.verify, oldestMs: waiting, drainMs: undefined }),
+  );
+  const limit = ctx.config.platform.rateLimitPerMinute;
+  const regime = pollingRegime({
+    openTickets: t.ticketsListed,
+    perMinute: limit,
+    reserve: ctx.platform.budget?.reserve ?? defaultReserve(limit),
+    pageSize: 100,
+    pollIntervalMin: ctx.config.pollIntervalS / 60,
+  });
+  r.add(
+    'webhooks',
+    'polling capacity',
+    regime.verdict === 'webhooks' && !ctx.config.webhook ? 'warning' : 'note',
+    regime.summary,
+  );
 }
 
 // ---------- webhooks ----------

@@ -15,7 +15,35 @@
 export interface ChangeCover {
   since: string | typeof fromTheStart | null;
   at: string;
+  /**
+   * `state`: a line the poller wrote from a list page ("open → done"): it tells only the state
+   * events of those versions (`stateEventNames`), not the rest of the timeline.
+   */
+  only?: 'state' | undefined;
 }
+
+/**
+ * The timeline event each state change writes (platform-facts.md names its events, not this
+ * mapping: INFERRED, the simulator's assumption). Used only to leave out of a thread the state
+ * events a list-driven state line already told; a wrong guess shows as one line told twice, never
+ * as one lost.
+ */
+export const stateEvents: Readonly<Record<string, string>> = {
+  open: 'ticket.approved',
+  invited: 'ticket.invitationSent',
+  inprogress: 'ticket.sessionStarted',
+  done: 'ticket.completed',
+  closed: 'ticket.closed',
+  cancelled: 'ticket.cancelled',
+  declined: 'ticket.invitationDeclined',
+  expired: 'ticket.invitationExpired',
+  rejected: 'ticket.rejected',
+};
+export const stateEventNames: ReadonlySet<string> = new Set(Object.values(stateEvents));
+
+/** Whether a channel asking for these event kinds (undefined: all) needs more than a list page shows. */
+export const wantsTimeline = (kinds: readonly string[] | undefined) =>
+  !kinds || kinds.some((k) => !stateEventNames.has(k));
 
 /** `since` of a creation's cover: from the ticket's first event on. */
 export const fromTheStart = 'start';
@@ -54,9 +82,25 @@ export function coverable(event: { eventName: string; source?: string | null | u
   );
 }
 
-/** The cover of an outbox item's payload, when it is a person's line with one. */
+/** Whether a line with this cover already told this platform event (so it is left out). */
+export function hides(
+  cover: ChangeCover,
+  event: { eventName: string; timestamp: Date; source?: string | null | undefined },
+): boolean {
+  return (
+    coverable(event) &&
+    coveredBy(cover, event.timestamp) &&
+    (cover.only !== 'state' || stateEventNames.has(event.eventName))
+  );
+}
+
+/** The cover of an outbox item's payload, when it is a line with one (a person's, or a state line). */
 export function coverOf(payload: Record<string, unknown>): ChangeCover | undefined {
-  const c = payload.cover as { at?: unknown; since?: unknown } | undefined;
+  const c = payload.cover as { at?: unknown; since?: unknown; only?: unknown } | undefined;
   if (!c || typeof c.at !== 'string') return undefined;
-  return { at: c.at, since: typeof c.since === 'string' ? c.since : null };
+  return {
+    at: c.at,
+    since: typeof c.since === 'string' ? c.since : null,
+    ...(c.only === 'state' ? { only: 'state' as const } : {}),
+  };
 }

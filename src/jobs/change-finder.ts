@@ -69,6 +69,8 @@ export class ChangeFinder {
   private readonly now: () => number;
   /** When this finder last saw the list's order by `modified` confirmed (see `verifyingScan`). */
   private verifiedAt = Number.NEGATIVE_INFINITY;
+  /** Every ticket the last scan listed, changed or not (their records are kept: webhooks need them). */
+  listed: TicketRecord[] = [];
 
   constructor(private readonly o: ChangeFinderOptions) {
     this.settle = o.settleMs ?? settleMs;
@@ -84,6 +86,7 @@ export class ChangeFinder {
    * a platform clock ahead of ours, or a ticket dated in the future, must not hide changes).
    */
   async changed(): Promise<TicketRecord[]> {
+    this.listed = [];
     const mode = this.mode();
     return (
       (mode === 'trusted' && (await this.trustedScan())) ||
@@ -146,6 +149,7 @@ export class ChangeFinder {
     for (;;) {
       const page = offset === 0 && firstPage ? firstPage : await this.orderedPage(offset);
       if (!page) return undefined;
+      if (page !== firstPage) this.listed.push(...page.items);
       const disorder = firstDisorder(page.items, 'desc');
       if (disorder) {
         this.ignored('desc', disorder);
@@ -178,6 +182,7 @@ export class ChangeFinder {
     // oldest first can settle the question (two requests instead of the whole list).
     const first = await this.orderedPage(0);
     if (!first) return undefined;
+    this.listed.push(...first.items);
     const early = firstDisorder(first.items, 'desc');
     if (early) {
       this.ignored('desc', early);
@@ -199,6 +204,7 @@ export class ChangeFinder {
       this.refused(error);
       return undefined;
     }
+    this.listed = seen;
     const changed = await this.changedOf(seen);
     const disorder = firstDisorder(seen, 'desc');
     if (disorder) this.ignored('desc', disorder);
@@ -265,6 +271,7 @@ export class ChangeFinder {
       background,
     );
     for await (const t of all) listed.push(t);
+    this.listed = listed;
     return this.changedOf(listed);
   }
 }

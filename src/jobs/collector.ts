@@ -1,15 +1,31 @@
-import { type ChangeCover, coverable, coveredBy, coverOf } from '../domain/change-cover.js';
+import {
+  type ChangeCover,
+  coverOf,
+  hides,
+  stateEventNames,
+  stateEvents,
+  wantsTimeline,
+} from '../domain/change-cover.js';
 import { followMatches } from '../domain/follow-filter.js';
 import type { Logger } from '../observability/logger.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
+import { settleTold } from '../outbound/told.js';
 import type { PlatformClient } from '../platform/client.js';
-import type { TicketRecord } from '../platform/schemas.js';
-import type { Store, Subscription } from '../store/store.js';
+import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
+import type { EventSignal, TicketSignal } from '../platform/webhook-signal.js';
+import type { NewOutboxItem, OutboxItem, Store, Subscription } from '../store/store.js';
 
 /*
  * What each channel gets of a changed ticket: the second of the poller's two jobs (the first, which
- * tickets changed, is `change-finder.ts`). The rules it applies are the domain's (`followMatches`,
- * the covers of `change-cover.ts`); the rights check is the caller's (`mayDeliver`).
+ * tickets changed, is `change-finder.ts`). Four ways in, one set of rules (`followMatches`, the
+ * covers of `change-cover.ts`; the rights check is the caller's `mayDeliver`):
+ * - `fromEvent`: a webhook told a timeline event whole: written with no platform request;
+ * - `fromTicket`: a ticket webhook told its new state: cards and broadcasts, no request;
+ * - `fromList`: a scan's list page shows a new version: cards, broadcasts and a state line from the
+ *   record, and the ticket goes to the read backlog when a channel wants more than the list shows;
+ * - `collect`: the ticket's timeline read (one request): every event its channels want, once.
+ * Every item's identity is the platform's (an event id, a version), so two ways seeing one change
+ * write it once (the outbox ignores an item it holds already).
  */
 
 const background = { priority: 'background' as const };
@@ -20,7 +36,10 @@ const background = { priority: 'background' as const };
  */
 const historyMs = 60_000;
 
-type NewItem = Parameters<Store['advance']>[0][number];
+/** The findings entry for "a webhook's `objectId` is the timeline event's id" (inferred). */
+export const eventIdGuess = 'webhook.conversationevent.objectId';
+/** The findings entry for what a `conversationevent` webhook carries (inferred). */
+export const eventPropsGuess = 'webhook.conversationevent.props';
 
 export interface CollectorOptions {
   platform: PlatformClient;
@@ -32,108 +51,355 @@ export interface CollectorOptions {
    * the ticket is looked at again on the next scan.
    */
   mayDeliver?: ((sub: Subscription, ticket: TicketRecord) => Promise<boolean>) | undefined;
-  /** Told of each new version of a ticket: every card of it is re-rendered (`outbound/publisher.ts`). */
+  /** Re-renders every card of a ticket (`outbound/publisher.ts`). */
   publisher?: Pick<SlackPublisher, 'ticketChanged'> | undefined;
+  /**
+   * How long a webhook's event waits before it may be posted (default 1.5 s): one that arrives a
+   * little late still goes out in the platform's order, and the line of the click that caused it
+   * (written a few milliseconds later) tells it once.
+   */
+  holdMs?: number;
 }
+
+interface Wanting {
+  channel: string;
+  sub: Subscription;
+  /** The event kinds the channel asked for (undefined: all). */
+  kinds: string[] | undefined;
+}
+
+const isoOf = (d: Date | undefined) => d?.toISOString() ?? '';
+
+/** A state broadcast's identity: the move, from the version seen before it (each path names it alike). */
+const broadcastId = (from: string | undefined, to: string | undefined, since: string) =>
+  `state:${from ?? ''}:${to ?? ''}:${since}`;
+
+/** A list-driven state line's identity: the state and the version that shows it. */
+const stateLineId = (to: string | undefined, modified: string) => `stateline:${to ?? ''}:${modified}`;
 
 /** Writes a changed ticket's events to the outbox, for each channel that wants them. */
 export class Collector {
   constructor(private readonly o: CollectorOptions) {}
 
   /** The channels interested in a ticket: those watching it, and those whose follow filter matches. */
-  private async channelsFor(t: TicketRecord): Promise<{ channel: string; sub: Subscription }[]> {
+  private async channelsFor(t: TicketRecord): Promise<Wanting[]> {
     const subs = await this.o.store.subscriptionsForTicket(String(t.id));
     const matching = subs.filter((s) => s.kind === 'watch' || followMatches(s.filter, t));
-    const wanted: Subscription[] = [];
+    const byChannel = new Map<string, Wanting>();
     for (const s of matching) {
-      if (!this.o.mayDeliver || (await this.o.mayDeliver(s, t))) wanted.push(s);
-      else
+      if (byChannel.has(s.channel)) continue;
+      if (this.o.mayDeliver && !(await this.o.mayDeliver(s, t))) {
         this.o.logger.info(
           { subscription: s.id, channel: s.channel, ticketId: String(t.id) },
           'not delivered: the person who added this subscription may not see this ticket',
         );
+        continue;
+      }
+      const kinds = Array.isArray(s.filter.events) ? (s.filter.events as string[]) : undefined;
+      byChannel.set(s.channel, { channel: s.channel, sub: s, kinds });
     }
-    const byChannel = new Map<string, Subscription>();
-    for (const s of wanted) if (!byChannel.has(s.channel)) byChannel.set(s.channel, s);
-    return [...byChannel].map(([channel, sub]) => ({ channel, sub }));
+    return [...byChannel.values()];
   }
 
   /**
-   * Fetches a changed ticket's events and writes those its channels want to the outbox, after the
-   * ticket's card for channels that have none yet; for channels that asked (`broadcast`), a state
-   * change also adds a message in the channel itself. A platform event of a change a person made from
-   * Slack is left out of the channels that got their line (`ChangeCover`; only the kinds such a change
-   * writes, see `coverable`). Then every card of a new version is re-rendered, by the publisher,
-   * whether or not a channel subscribes.
+   * A card item for each channel without the ticket's card yet. It goes first in its channel, before
+   * any event however old (`eventAt` ''), since the thread hangs on it.
    */
-  async collect(t: TicketRecord): Promise<number> {
-    const { platform, store } = this.o;
-    const ticketId = String(t.id);
-    const before = await store.lastSeen(ticketId);
-    const channels = await this.channelsFor(t);
-    const modified = t.modified?.toISOString() ?? '';
-    const seen = { ticketId, modified, state: t.state };
-    if (!channels.length) {
-      await store.markSeen(seen.ticketId, seen.modified, seen.state);
-      await this.cardsChanged(t, before?.modified);
-      return 0;
-    }
-    const events = [];
-    for await (const e of platform.paginate('listTicketEvents', { ticketId, limit: 100 }, background))
-      events.push(e);
-    const stateChanged = before !== undefined && before.state !== t.state;
-    const covers = await this.coversOf(ticketId);
-    const items: NewItem[] = [];
-    for (const { channel, sub } of channels) {
-      const item = (eventId: string, payload: Record<string, unknown>) =>
-        items.push({ ticketId, eventId, channel, payload });
-      if (!(await store.find(ticketId, channel))) item('card', { card: true });
-      const kinds = Array.isArray(sub.filter.events) ? (sub.filter.events as string[]) : undefined;
-      const since = sub.createdAt.getTime() - historyMs;
-      const said = covers.get(channel) ?? [];
-      for (const e of events)
-        if (
-          (!kinds || kinds.includes(e.eventName)) &&
-          e.timestamp.getTime() >= since &&
-          !(coverable(e) && said.some((c) => coveredBy(c, e.timestamp)))
-        )
-          item(e.id, {
-            eventName: e.eventName,
-            timestamp: e.timestamp.toISOString(),
-            source: e.source ?? null,
-          });
-      if (stateChanged && sub.filter.broadcast === true)
-        // Facts, not text: delivery renders them (buildStateBroadcast), escaping what the platform wrote.
-        item(`state:${t.state}:${modified}`, {
-          broadcast: true,
-          ticketId,
-          reference: t.reference ?? null,
-          from: before?.state ?? null,
-          to: t.state ?? null,
-        });
-    }
-    // The events and the version they come from are recorded together.
-    const written = await store.advance(items, seen);
-    await this.cardsChanged(t, before?.modified);
-    return written;
+  private async cardItems(ticketId: string, channels: Wanting[]) {
+    const items: NewOutboxItem[] = [];
+    for (const { channel } of channels)
+      if (!(await this.o.store.find(ticketId, channel)))
+        items.push({ ticketId, eventId: 'card', channel, payload: { card: true }, eventAt: '' });
+    return items;
   }
 
-  /** The changes people made from Slack on a ticket (their lines' covers), by channel. */
-  private async coversOf(ticketId: string): Promise<Map<string, ChangeCover[]>> {
+  /** The lines already in each channel's thread that tell platform events (their covers). */
+  private static covers(outbox: OutboxItem[]): Map<string, ChangeCover[]> {
     const byChannel = new Map<string, ChangeCover[]>();
-    for (const i of await this.o.store.outboxOf(ticketId)) {
+    for (const i of outbox) {
       const cover = coverOf(i.payload);
       if (cover) byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), cover]);
     }
     return byChannel;
   }
 
-  /** A version not looked at before (not a second look at the same one): the publisher re-renders the cards. */
+  /**
+   * Reads a ticket's timeline (one request) and writes the events its channels want and were not
+   * told yet, after the ticket's card for channels that have none; a state change also adds a
+   * message in channels that asked (`broadcast`) when `t` is a version not seen before (a read of the
+   * backlog passes the kept record: its version was seen by the scan that asked for the read).
+   * `readFrom` (ISO, when the read started): the backlog's wants until then are done.
+   */
+  async collect(t: TicketRecord, o: { readFrom?: string; versionSeen?: boolean } = {}): Promise<number> {
+    const { platform, store } = this.o;
+    const ticketId = String(t.id);
+    const before = o.versionSeen ? undefined : await store.lastSeen(ticketId);
+    const modified = isoOf(t.modified);
+    const seen = {
+      ticketId,
+      ...(o.versionSeen ? {} : { modified, state: t.state }),
+      readFrom: o.readFrom,
+    };
+    const channels = await this.channelsFor(t);
+    if (!channels.length) {
+      await store.advance([], seen);
+      await this.cardsChanged(t, before?.modified);
+      return 0;
+    }
+    const events = [];
+    for await (const e of platform.paginate('listTicketEvents', { ticketId, limit: 100 }, background))
+      events.push(e);
+    const outbox = await store.outboxOf(ticketId);
+    const covers = Collector.covers(outbox);
+    const known = new Set(outbox.map((i) => `${i.channel}\u0000${i.eventId}`));
+    const ids = new Set(events.map((e) => e.id));
+    const items: NewOutboxItem[] = [];
+    let aliases = 0;
+    let confirmed = 0;
+    for (const { channel, sub, kinds } of channels) {
+      // Events a webhook told under an id the timeline does not have: the same event, told already.
+      const pushed = outbox.filter((i) => i.channel === channel && i.payload.via === 'webhook');
+      confirmed += pushed.filter((i) => ids.has(i.eventId)).length;
+      const orphans = pushed.filter((i) => !ids.has(i.eventId));
+      const since = sub.createdAt.getTime() - historyMs;
+      const said = covers.get(channel) ?? [];
+      const mine: NewOutboxItem[] = [];
+      for (const e of events) {
+        if ((kinds && !kinds.includes(e.eventName)) || e.timestamp.getTime() < since) continue;
+        if (said.some((c) => hides(c, e)) || known.has(`${channel}\u0000${e.id}`)) continue;
+        const alias = orphans.findIndex(
+          (i) => i.payload.eventName === e.eventName && i.payload.timestamp === e.timestamp.toISOString(),
+        );
+        if (alias >= 0) {
+          orphans.splice(alias, 1);
+          aliases++;
+          continue;
+        }
+        mine.push({
+          ticketId,
+          eventId: e.id,
+          channel,
+          eventAt: e.timestamp.toISOString(),
+          payload: { eventName: e.eventName, timestamp: e.timestamp.toISOString(), source: e.source ?? null },
+        });
+      }
+      items.push(...(await this.cardItems(ticketId, [{ channel, sub, kinds }])), ...mine);
+    }
+    if (before && before.state !== t.state) items.push(...this.broadcasts(t, channels, before));
+    this.checkEventIds(aliases, confirmed);
+    const written = await store.advance(items, seen);
+    // A state line written meanwhile (a scan, at the same time) may tell one of them: settled.
+    if (written) await settleTold(store, ticketId);
+    if (!o.versionSeen) await this.cardsChanged(t, before?.modified);
+    return written;
+  }
+
+  /**
+   * A scan's list page shows a version of the ticket not seen before. `told`: the webhooks told its
+   * events up to this version (then the read is only a check, last in the backlog). Cards and
+   * broadcasts come from the record; a state change is told in the thread at once (a state line, for
+   * channels that want state events) unless the webhooks told it; the timeline is read later for
+   * channels that asked for kinds the list cannot show. No platform request here.
+   */
+  async fromList(t: TicketRecord, told: boolean): Promise<number> {
+    const { store } = this.o;
+    const ticketId = String(t.id);
+    const before = await store.lastSeen(ticketId);
+    const modified = isoOf(t.modified);
+    const channels = await this.channelsFor(t);
+    const items: NewOutboxItem[] = await this.cardItems(ticketId, channels);
+    const moved = before !== undefined && before.state !== t.state;
+    if (moved && !told) {
+      const cover: ChangeCover = { since: before.modified, at: modified, only: 'state' };
+      const stateEvent = t.state ? stateEvents[t.state] : undefined;
+      // A person's line (their click) may tell this version already, or a read its state event.
+      const outbox = await store.outboxOf(ticketId);
+      const said = Collector.covers(outbox);
+      const change = { eventName: stateEvent ?? 'ticket.state', timestamp: t.modified as Date, source: null };
+      const read = (channel: string) =>
+        outbox.some((i) => {
+          const at = typeof i.payload.timestamp === 'string' ? i.payload.timestamp : '';
+          return (
+            i.channel === channel &&
+            stateEventNames.has(String(i.payload.eventName)) &&
+            // Same second as the version seen counts: times are to the second.
+            at >= before.modified &&
+            at <= modified
+          );
+        });
+      for (const { channel, kinds } of channels)
+        if (
+          (!kinds || (stateEvent ? kinds.includes(stateEvent) : kinds.some((k) => stateEventNames.has(k)))) &&
+          !(said.get(channel) ?? []).some((c) => hides(c, change)) &&
+          !read(channel)
+        )
+          items.push({
+            ticketId,
+            eventId: stateLineId(t.state, modified),
+            channel,
+            eventAt: modified,
+            payload: { stateLine: true, from: before.state ?? null, to: t.state ?? null, cover },
+          });
+    }
+    if (moved) items.push(...this.broadcasts(t, channels, before));
+    const reads = channels.filter((c) => wantsTimeline(c.kinds));
+    // A channel new to the ticket (no card yet) gets the minute before its subscription: a read.
+    const fresh = items.some((i) => i.eventId === 'card');
+    const want = reads.length
+      ? {
+          since: modified,
+          priority: told && !fresh ? (1 as const) : (0 as const),
+          channels: reads.map((c) => c.channel),
+        }
+      : undefined;
+    const written = await store.advance(items, { ticketId, modified, state: t.state, want });
+    await this.cardsChanged(t, before?.modified);
+    return written;
+  }
+
+  /**
+   * A webhook told one timeline event whole: each channel that wants it gets it, with no platform
+   * request (the ticket as last kept decides who wants it). Held a moment (`holdMs`), so the thread
+   * keeps the platform's order and a person's line of the same change tells it once. Without a kept
+   * record (a ticket never seen), the ticket is read instead (the backlog).
+   */
+  async fromEvent(s: EventSignal): Promise<number> {
+    const { store } = this.o;
+    const t = await this.keptRecord(s.ticketId);
+    if (!t) {
+      await store.wantRead({
+        ticketId: s.ticketId,
+        since: s.timestamp.toISOString(),
+        priority: 0,
+        channels: [],
+      });
+      return 0;
+    }
+    const at = s.timestamp.toISOString();
+    const channels = await this.channelsFor(t);
+    const items: NewOutboxItem[] = [];
+    for (const { channel, sub, kinds } of channels) {
+      if (
+        (kinds && !kinds.includes(s.eventName)) ||
+        s.timestamp.getTime() < sub.createdAt.getTime() - historyMs
+      )
+        continue;
+      items.push(...(await this.cardItems(s.ticketId, [{ channel, sub, kinds }])), {
+        ticketId: s.ticketId,
+        eventId: s.eventId,
+        channel,
+        eventAt: at,
+        holdMs: this.o.holdMs ?? 1_500,
+        payload: { eventName: s.eventName, timestamp: at, source: s.source ?? null, via: 'webhook' },
+      });
+    }
+    const fresh = items.filter((i) => i.eventId === 'card').map((i) => i.channel);
+    const written = await store.advance(
+      items,
+      // A channel new to the ticket also gets the minute before its subscription: a read.
+      fresh.length ? { ticketId: s.ticketId, want: { since: at, priority: 0, channels: fresh } } : undefined,
+    );
+    await store.notePushed(s.ticketId, at);
+    // A line already in the thread may tell it (a person's click a moment before): settled, not posted.
+    if (written) await settleTold(store, s.ticketId);
+    return written;
+  }
+
+  /**
+   * A ticket webhook told its state: its cards show it and the channels that asked get the
+   * broadcast, with no platform request (the rest of the record as last kept). News older than the
+   * kept record (a late delivery, or the one a person's own click caused) changes nothing.
+   */
+  async fromTicket(s: TicketSignal): Promise<void> {
+    const { store } = this.o;
+    if (!s.state) return;
+    const kept = await store.knownTicket(s.ticketId);
+    const t = await this.keptRecord(s.ticketId, kept.record);
+    if (!t?.modified) return;
+    if (s.at && s.at.getTime() <= Date.parse(kept.recordModified ?? '')) return;
+    if (!s.at && t.state === s.state) return;
+    const next: TicketRecord = { ...t, state: s.state, modified: s.at ?? t.modified };
+    if (!(await this.keep(next))) return;
+    const before = await store.lastSeen(s.ticketId);
+    if (before && before.state !== s.state) {
+      const channels = await this.channelsFor(next);
+      // The state as seen changes with its broadcast; the version stays (the scan still reads it).
+      await store.advance(this.broadcasts(next, channels, before), {
+        ticketId: s.ticketId,
+        modified: before.modified,
+        state: s.state,
+      });
+    }
+    await this.refreshCards(next, isoOf(t.modified));
+  }
+
+  /** Keeps a ticket's record unless an older one than kept (a card never goes back); answers whether kept. */
+  private keep(t: TicketRecord): Promise<boolean> {
+    const modified = isoOf(t.modified);
+    if (!modified) return Promise.resolve(false);
+    return this.o.store.keepRecord(String(t.id), t as Record<string, unknown>, modified);
+  }
+
+  /** The record kept of a ticket (see `SlackPublisher.keep`), parsed again; undefined if none or unreadable. */
+  async keptRecord(ticketId: string, record?: Record<string, unknown>): Promise<TicketRecord | undefined> {
+    const raw = record ?? (await this.o.store.knownTicket(ticketId)).record;
+    const parsed = raw ? ticketRecord.safeParse(raw) : undefined;
+    return parsed?.success ? parsed.data : undefined;
+  }
+
+  private broadcasts(
+    t: TicketRecord,
+    channels: Wanting[],
+    before: { modified: string; state: string | undefined },
+  ): NewOutboxItem[] {
+    const ticketId = String(t.id);
+    return channels
+      .filter(({ sub }) => sub.filter.broadcast === true)
+      .map(({ channel }) => ({
+        ticketId,
+        eventId: broadcastId(before.state, t.state, before.modified),
+        channel,
+        eventAt: isoOf(t.modified) || undefined,
+        // Facts, not text: delivery renders them (buildStateBroadcast), escaping what the platform wrote.
+        payload: {
+          broadcast: true,
+          ticketId,
+          reference: t.reference ?? null,
+          from: before.state ?? null,
+          to: t.state ?? null,
+        },
+      }));
+  }
+
+  /**
+   * Checks the guess that a webhook's `objectId` is the timeline event's id, on each read of a
+   * ticket whose events webhooks told: events told under another id are found by name and time
+   * (`aliases`) and never told twice either way.
+   */
+  private checkEventIds(aliases: number, confirmed: number): void {
+    const findings = this.o.platform.findings;
+    if (aliases > 0)
+      findings.guess(
+        eventIdGuess,
+        'ignored',
+        `a conversationevent webhook's objectId is not the id the ticket's timeline gives its event (${aliases} matched by name and time instead); events are still told once`,
+      );
+    else if (confirmed > 0 && findings.statusOf(eventIdGuess) === 'unknown')
+      findings.guess(eventIdGuess, 'confirmed', 'webhook objectIds are the timeline’s event ids');
+  }
+
+  /**
+   * A version not looked at before (not a second look at the same one), and not older than the cards
+   * show: kept, and the cards are re-rendered.
+   */
   private async cardsChanged(t: TicketRecord, previous: string | undefined): Promise<void> {
-    const modified = t.modified?.toISOString();
-    if (!this.o.publisher || !modified || previous === modified) return;
+    if (!(await this.keep(t)) || previous === isoOf(t.modified)) return;
+    await this.refreshCards(t, previous);
+  }
+
+  private async refreshCards(t: TicketRecord, previous: string | undefined): Promise<void> {
     await this.o.publisher
-      .ticketChanged({ ticket: t, previous })
+      ?.ticketChanged({ ticket: t, previous })
       .catch((error: unknown) =>
         this.o.logger.warn({ err: error, ticketId: String(t.id) }, 'could not refresh the ticket’s cards'),
       );

@@ -2,9 +2,11 @@ import type { Logger } from '../observability/logger.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { TicketRecord } from '../platform/schemas.js';
+import type { WebhookSignal } from '../platform/webhook-signal.js';
 import type { Store, Subscription } from '../store/store.js';
 import { ChangeFinder, settleMs } from './change-finder.js';
-import { Collector } from './collector.js';
+import { Collector, eventPropsGuess } from './collector.js';
+import { type BacklogState, ReadBacklog } from './read-backlog.js';
 
 export { orderGuess, orderRefusal, settleMs } from './change-finder.js';
 
@@ -24,28 +26,34 @@ export interface PollerOptions {
    */
   keepGoing?: () => Promise<boolean>;
   pageSize?: number;
-  /** Tickets looked at once at most at the same time on a webhook's word (default 20). */
-  maxChecks?: number;
-  recheckGapMs?: number;
   /** See `settleMs` (benchmarks that run time faster shorten it). */
   settleMs?: number;
+  /** See `CollectorOptions.holdMs`; a ticket webhook waits as long before it changes a card. */
+  holdMs?: number;
+  /** See `ReadBacklogOptions.verifyGapMs`. */
+  verifyGapMs?: number;
   now?: () => number;
 }
 
 /**
- * The poller: a scan asks the change finder which tickets changed, then the collector writes what
- * each channel gets of each one (new events to the outbox with the version, in one transaction); a
- * webhook asks the collector about one ticket at once.
+ * The poller: a scan asks the change finder which tickets changed and gives each new version to
+ * the collector (cards, state lines and broadcasts from the list page; the timeline read later, from
+ * the read backlog, for channels that want more); webhooks give the collector what they tell, with no
+ * platform request when they tell enough.
  */
 export class Poller {
-  private readonly checks = new Map<string, { again: boolean; done: Promise<number> }>();
   private readonly finder: ChangeFinder;
   private readonly collector: Collector;
+  readonly backlog: ReadBacklog;
   private readonly settle: number;
+  private readonly hold: number;
   private readonly now: () => number;
+  /** Ticket webhooks waiting out their hold (see `onSignal`), so `stop` can wait for them. */
+  private readonly held = new Set<Promise<void>>();
 
   constructor(private readonly o: PollerOptions) {
     this.settle = o.settleMs ?? settleMs;
+    this.hold = o.holdMs ?? settleMs;
     this.now = o.now ?? Date.now;
     this.finder = new ChangeFinder({
       platform: o.platform,
@@ -60,57 +68,117 @@ export class Poller {
       logger: o.logger,
       mayDeliver: o.mayDeliver,
       publisher: o.publisher,
+      holdMs: this.hold,
+    });
+    this.backlog = new ReadBacklog({
+      platform: o.platform,
+      store: o.store,
+      collector: this.collector,
+      logger: o.logger,
+      now: this.now,
+      gapMs: this.settle,
+      ...(o.verifyGapMs !== undefined ? { verifyGapMs: o.verifyGapMs } : {}),
     });
   }
 
-  /** One scan; answers how many new outbox items it wrote. */
+  /**
+   * One scan (the list, then each new version from it, no other request), then the read backlog
+   * until nothing is due. Answers how many new outbox items it wrote.
+   */
   async scanOnce(): Promise<number> {
+    return (await this.findOnce()) + (await this.backlog.drain(this.o.keepGoing));
+  }
+
+  /** The scan alone: which tickets changed, and what the list page says of each. */
+  async findOnce(): Promise<number> {
     let written = 0;
-    for (const t of await this.finder.changed()) {
+    const changed = await this.finder.changed();
+    await this.keepRecords(this.finder.listed);
+    for (const t of changed) {
       // Changed within the last second or so: wait for that second to be over rather than read twice.
       // (At most that long: a platform clock ahead of ours only costs a second look.)
       const settled = Math.min(this.settle, (t.modified?.getTime() ?? 0) + this.settle - this.now());
       if (settled > 0) await new Promise((r) => setTimeout(r, settled));
       if (this.o.keepGoing && !(await this.o.keepGoing())) break;
-      written += await this.collector.collect(t);
+      written += await this.collector.fromList(t, await this.toldByWebhooks(t));
     }
     return written;
   }
 
-  /** What each channel gets of this version of a ticket (see `Collector.collect`). */
-  collect(t: TicketRecord): Promise<number> {
-    return this.collector.collect(t);
+  /**
+   * Keeps the record of every listed ticket that has none yet (a webhook's event about it is then
+   * written with no request); the changed ones are kept as they are looked at.
+   */
+  private async keepRecords(listed: TicketRecord[]): Promise<void> {
+    const missing = new Set(await this.o.store.recordsMissing(listed.map((t) => String(t.id))));
+    for (const t of listed)
+      if (missing.has(String(t.id)) && t.modified)
+        await this.o.store.keepRecord(String(t.id), t as Record<string, unknown>, t.modified.toISOString());
+  }
+
+  /** How many list pages the last scan read. */
+  lastScanPages(): number {
+    return Math.ceil(this.finder.listed.length / (this.o.pageSize ?? 100));
+  }
+
+  /** Whether webhooks told this version's events already (then its read is only a check). */
+  private async toldByWebhooks(t: TicketRecord): Promise<boolean> {
+    const { pushedAt } = await this.o.store.knownTicket(String(t.id));
+    return !!pushedAt && !!t.modified && t.modified.getTime() <= Date.parse(pushedAt);
   }
 
   /**
-   * Looks at one ticket now (a webhook said it changed): its new events go to the outbox. A flood
-   * of webhooks costs little: calls for a ticket already being looked at are folded into one more
-   * look, a second after the last one (`recheckGapMs`), and beyond `maxChecks` tickets at once the
-   * rest are left to the next scan, which finds every change anyway (webhooks only make it faster).
+   * What a webhook told: a whole event is written at once (no request); one that says too little puts
+   * its ticket in the read backlog; a ticket's new state changes its cards after `holdMs` (the click
+   * that caused it shows first). Answers once what must survive a crash is stored.
    */
-  checkTicket(ticketId: string): Promise<number> {
-    const running = this.checks.get(ticketId);
-    if (running) {
-      running.again = true;
-      return running.done;
-    }
-    if (this.checks.size >= (this.o.maxChecks ?? 20)) return Promise.resolve(0);
-    const entry = { again: false, done: Promise.resolve(0) };
-    entry.done = (async () => {
-      let written = 0;
-      try {
-        for (;;) {
-          entry.again = false;
-          written += await this.collector.collect(await this.o.platform.getTicket({ ticketId }, background));
-          if (!entry.again) break;
-          await new Promise((r) => setTimeout(r, this.o.recheckGapMs ?? 1_000));
-        }
-      } finally {
-        this.checks.delete(ticketId);
+  async onSignal(signal: WebhookSignal): Promise<void> {
+    const findings = this.o.platform.findings;
+    switch (signal.kind) {
+      case 'event':
+        if (findings.statusOf(eventPropsGuess) === 'unknown')
+          findings.guess(eventPropsGuess, 'confirmed', 'conversationevent webhooks carry the event whole');
+        await this.collector.fromEvent(signal);
+        return;
+      case 'partial':
+        findings.guess(
+          eventPropsGuess,
+          'ignored',
+          `conversationevent webhooks carry no ${signal.missing.join(' nor ')}: each costs one timeline read`,
+        );
+        await this.o.store.wantRead({
+          ticketId: signal.ticketId,
+          since: new Date(this.now()).toISOString(),
+          priority: 0,
+          channels: [],
+        });
+        return;
+      case 'ticket': {
+        const applied = new Promise<void>((r) => setTimeout(r, this.hold))
+          .then(() => this.collector.fromTicket(signal))
+          .catch((error: unknown) =>
+            this.o.logger.warn({ err: error, ticketId: signal.ticketId }, 'ticket webhook not applied'),
+          )
+          .finally(() => this.held.delete(applied));
+        this.held.add(applied);
+        return;
       }
-      return written;
-    })();
-    this.checks.set(ticketId, entry);
-    return entry.done;
+      case 'none':
+        return;
+    }
+  }
+
+  /** Reads one ticket and its timeline now (two requests): a test's or an operator's look. */
+  async checkTicket(ticketId: string): Promise<number> {
+    return this.collector.collect(await this.o.platform.getTicket({ ticketId }, background));
+  }
+
+  backlogState(): Promise<BacklogState> {
+    return this.backlog.state();
+  }
+
+  /** Waits for the ticket webhooks still held. */
+  async settled(): Promise<void> {
+    await Promise.all([...this.held]);
   }
 }

@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { describeBacklog } from '../domain/ticket-feed.js';
 import type { Logger } from '../observability/logger.js';
 import { deliveryClient, type SlackTarget } from '../outbound/clients.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
 import type { PlatformClient } from '../platform/client.js';
 import { runInLane } from '../platform/lane.js';
+import type { WebhookSignal } from '../platform/webhook-signal.js';
 import type { AccessService } from '../services/access.js';
 import type { DigestService } from '../services/digest.js';
 import type { TicketService } from '../services/tickets.js';
@@ -13,6 +15,7 @@ import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
 import { DigestJob } from './digest-job.js';
 import { Poller, settleMs } from './poller.js';
+import type { BacklogState } from './read-backlog.js';
 import { JobRunner } from './runner.js';
 
 export interface DeliveryJobOptions {
@@ -46,11 +49,14 @@ export interface JobsOptions extends DeliveryJobOptions {
 export interface Jobs {
   poller: Poller;
   /**
-   * A platform webhook said this ticket changed. The replica holding the poller's lease scans at once
-   * (one list request finds it and any other change; the next periodic scan is then a full interval
-   * later); another replica looks at that ticket alone.
+   * What a platform webhook told (any replica): written at once when it tells enough, else its
+   * ticket joins the read backlog, which the replica holding the poller's lease reads.
    */
-  onWebhook(ticketId: string): Promise<unknown>;
+  onWebhook(signal: WebhookSignal): Promise<unknown>;
+  /** The read backlog now (the doctor, the playground, the benchmarks). */
+  backlog(): Promise<BacklogState>;
+  /** The read backlog as last looked at (every few seconds; `/readyz`, which answers at once). */
+  lastBacklog(): BacklogState | undefined;
   /** Waits for runs in progress, then hands the poller's lease over at once. */
   stop(): Promise<void>;
 }
@@ -104,9 +110,15 @@ export function startJobs(o: JobsOptions): Jobs {
   const scale = o.timeScale ?? 1;
   // While webhooks arrive, scans only reconcile (webhooks can be lost): ten times rarer, so the
   // budget goes to the changes webhooks announce. Back to every POLL_INTERVAL after 10 quiet minutes.
+  // And a scan never takes more than half the background share of the budget (a long list is read
+  // less often), so the read backlog always gets the other half (see domain/ticket-feed.ts).
   let lastWebhook = Number.NEGATIVE_INFINITY;
+  const { budget } = o.platform;
   const scanEvery = () =>
-    Date.now() - lastWebhook < 600_000 / scale ? 10 * o.pollIntervalMs : o.pollIntervalMs;
+    Math.max(
+      Date.now() - lastWebhook < 600_000 / scale ? 10 * o.pollIntervalMs : o.pollIntervalMs,
+      (poller.lastScanPages() * budget.windowMs) / (Math.max(1, budget.perWindow - budget.reserve) / 2),
+    );
   const slack = deliveryClient(o.slack);
   // A leader that stops renewing (it crashed) is replaced after three intervals, a minute at least.
   const leaseMs = Math.max(3 * o.pollIntervalMs, 60_000);
@@ -124,7 +136,8 @@ export function startJobs(o: JobsOptions): Jobs {
     // The 'lead' job below renews the lease; a long scan only reads what it last learnt.
     keepGoing: async () => leading,
     settleMs: settleMs / scale,
-    recheckGapMs: 1_000 / scale,
+    holdMs: settleMs / scale,
+    verifyGapMs: 20_000 / scale,
   });
   const delivery = startDelivery(o, owner, slack);
   const runner = new JobRunner(o.logger);
@@ -146,18 +159,45 @@ export function startJobs(o: JobsOptions): Jobs {
     name: 'poll',
     everyMs: scanEvery,
     minGapMs: 1_000 / scale,
-    run: async () => (await lead()) && poller.scanOnce(),
+    run: async () => {
+      if (!(await lead())) return;
+      await poller.findOnce();
+      runner.trigger('read');
+    },
+  });
+  // The read backlog: one ticket's timeline at a time, on the background lane (the reserve stays
+  // for people however long it is); looked at every few seconds, and at once after a scan.
+  runner.start({
+    name: 'read',
+    everyMs: 5_000 / scale,
+    run: async () => leading && poller.backlog.drain(async () => leading),
+  });
+  // The backlog is looked at every few seconds (for `/readyz`); while it lasts, one line a minute
+  // says how long it is and when it should be read.
+  let lastBacklog: BacklogState | undefined;
+  let loggedAt = Number.NEGATIVE_INFINITY;
+  runner.start({
+    name: 'backlog',
+    everyMs: 5_000 / scale,
+    run: async () => {
+      lastBacklog = await poller.backlogState();
+      if (!leading || lastBacklog.reads === 0 || Date.now() - loggedAt < 60_000 / scale) return;
+      loggedAt = Date.now();
+      o.logger.info({ job: 'read', ...lastBacklog }, describeBacklog(lastBacklog));
+    },
   });
   return {
     poller,
-    async onWebhook(ticketId) {
+    async onWebhook(signal) {
       lastWebhook = Date.now();
-      if (leading) runner.trigger('poll');
       // Background work even though a request brought it: the reserve stays for people.
-      else await runInLane('background', () => poller.checkTicket(ticketId));
+      await runInLane('background', () => poller.onSignal(signal));
+      if (signal.kind === 'partial' && leading) runner.trigger('read');
     },
+    backlog: () => poller.backlogState(),
+    lastBacklog: () => lastBacklog,
     async stop() {
-      await Promise.all([runner.stop(), delivery.stop()]);
+      await Promise.all([runner.stop(), delivery.stop(), poller.settled()]);
       await o.store.releaseLease(pollerLease, owner);
     },
   };

@@ -1,29 +1,25 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
 import type { Logger } from '../observability/logger.js';
 import type { PlatformFindings } from '../platform/findings.js';
-import { looseMap } from '../platform/schemas.js';
+import {
+  readSignal,
+  type WebhookDelivery,
+  type WebhookSignal,
+  webhookDelivery,
+} from '../platform/webhook-signal.js';
 import type { Store } from '../store/store.js';
-
-/**
- * A platform webhook delivery (platform-facts.md): `{event, time, object, objectId, props}`; empty
- * `props` may come as `[]` (a PHP backend's empty object).
- */
-const delivery = z.looseObject({
-  event: z.string(),
-  object: z.string(),
-  objectId: z.union([z.string(), z.number()]),
-  props: looseMap.nullish(),
-});
 
 export interface WebhookOptions {
   secret: string;
   /** Header carrying the secret (the platform signs nothing). */
   header: string;
   logger: Logger;
-  /** Asked to look at one ticket at once (its events go through the usual outbox). */
-  onTicket: (ticketId: string) => Promise<unknown>;
+  /**
+   * Given what a delivery tells (`readSignal`); resolves once what must survive a crash is stored
+   * (the delivery is answered after it: one accepted is never lost).
+   */
+  onSignal: (signal: WebhookSignal) => Promise<unknown>;
   /** Where the time of the last accepted delivery is kept, for `npm run doctor` (another process). */
   store?: Pick<Store, 'noteWebhookDelivery'>;
   /** The running bot's findings (its doctor in Slack reads them). */
@@ -37,9 +33,10 @@ const sameSecret = (given: string, expected: string) => {
 };
 
 /**
- * `POST /webhooks/platform`: authenticated by the secret header, compared in constant time; answered
- * at once (202); a delivery about a ticket (or one of its timeline events) makes the poller look at
- * that ticket now. Webhooks can be lost: the poller keeps reconciling anyway.
+ * `POST /webhooks/platform`: authenticated by the secret header, compared in constant time; what it
+ * tells is stored (a timeline event in the outbox, or its ticket in the read backlog), then it is
+ * answered 202 (500 when the store failed: the platform may send it again). Webhooks can be lost:
+ * the poller keeps reconciling anyway.
  */
 export function webhookHandler(o: WebhookOptions) {
   return (req: IncomingMessage, res: ServerResponse) => {
@@ -55,10 +52,10 @@ export function webhookHandler(o: WebhookOptions) {
       size += c.length;
       if (size <= 64 * 1024) chunks.push(c);
     });
-    req.on('end', () => {
-      let parsed: z.output<typeof delivery> | undefined;
+    req.on('end', async () => {
+      let parsed: WebhookDelivery | undefined;
       try {
-        const r = delivery.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        const r = webhookDelivery.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
         parsed = r.success ? r.data : undefined;
       } catch {
         parsed = undefined;
@@ -69,18 +66,15 @@ export function webhookHandler(o: WebhookOptions) {
           .end('{"ok":false,"error":"not a webhook delivery"}');
         return;
       }
-      res.writeHead(202, { 'content-type': 'application/json' }).end('{"ok":true}');
       recordDelivery(o);
-      const ticketId =
-        parsed.object === 'ticket'
-          ? String(parsed.objectId)
-          : parsed.props?.ticketId !== undefined
-            ? String(parsed.props.ticketId)
-            : undefined;
-      if (ticketId)
-        o.onTicket(ticketId).catch((error: unknown) =>
-          o.logger.warn({ err: error, ticketId }, 'webhook follow-up failed'),
-        );
+      const signal = readSignal(parsed);
+      try {
+        await o.onSignal(signal);
+        res.writeHead(202, { 'content-type': 'application/json' }).end('{"ok":true}');
+      } catch (error) {
+        o.logger.warn({ err: error, object: parsed.object, event: parsed.event }, 'webhook not kept');
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"ok":false,"error":"not kept"}');
+      }
     });
   };
 }

@@ -13,6 +13,8 @@ interface PlatformFailures {
 export interface CheckState {
   ok: boolean;
   problem?: string;
+  /** What an operator may want to know while it is ok (the ticket events' backlog). */
+  detail?: string;
 }
 
 /** The body of `/readyz`: every check, with a sentence for the failing ones. */

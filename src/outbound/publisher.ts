@@ -10,7 +10,7 @@ import {
   buildTicketCard,
   eventText,
 } from '../blocks/ticket-card.js';
-import { buildPersonLine, type PersonLine } from '../blocks/ticket-line.js';
+import { buildPersonLine, buildStateLine, type PersonLine } from '../blocks/ticket-line.js';
 import { type ChangeCover, fromTheStart } from '../domain/change-cover.js';
 import type { ConferenceSummary } from '../domain/conference.js';
 import type { DigestData } from '../domain/digest.js';
@@ -19,6 +19,7 @@ import type { Logger } from '../observability/logger.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { OutboxItem, Store } from '../store/store.js';
+import { settleTold } from './told.js';
 
 /** A message as a job posts it: a builder's payload (its blocks, when it has any). */
 export type OutgoingMessage = MessagePayload | TextMessage;
@@ -37,6 +38,8 @@ export type SlackChange =
       move: { id: string; to?: string | undefined };
       before: TicketSummary;
       after: TicketSummary;
+      /** The record after the change: kept as the cards' version (see `keepRecord`). */
+      record?: TicketRecord | undefined;
     }
   | { kind: 'edited'; after: TicketSummary; changed: string[] }
   | { kind: 'deleted'; ticket: TicketSummary }
@@ -72,6 +75,7 @@ export async function outboxMessage(
   const p = item.payload;
   if (p.card === true) return card(item.ticketId);
   if (p.broadcast === true) return buildStateBroadcast(item.ticketId, p);
+  if (p.stateLine === true) return buildStateLine(p);
   if (typeof p.line === 'string' && typeof p.actor === 'string')
     return buildPersonLine(p as unknown as PersonLine);
   return { text: eventText(p) };
@@ -147,7 +151,8 @@ export class SlackPublisher {
     const who = actor as string;
     switch (change.kind) {
       case 'moved': {
-        const { before, after, move } = change;
+        const { before, after, move, record } = change;
+        await this.keep(record);
         await this.refresh(after.id, () => buildTicketCard(after));
         const at = iso(after.modified);
         return this.queueLine(
@@ -250,6 +255,18 @@ export class SlackPublisher {
     const channels = new Set((await this.o.store.forTicket(ticketId)).map((c) => c.channel));
     const payload: Record<string, unknown> = { ...line, ...(cover ? { cover } : {}) };
     await this.o.store.advance([...channels].map((channel) => ({ ticketId, eventId, channel, payload })));
+    // A webhook's event of this very change may be waiting already: the line tells it.
+    if (cover) await settleTold(this.o.store, ticketId);
+  }
+
+  /**
+   * Keeps a ticket's record as its cards' version (not an older one): a webhook that brings the same
+   * change a moment later then finds nothing newer to show.
+   */
+  async keep(record: TicketRecord | undefined): Promise<boolean> {
+    const modified = iso(record?.modified);
+    if (!record || !modified) return false;
+    return this.o.store.keepRecord(String(record.id), record as Record<string, unknown>, modified);
   }
 
   private remember(channel: string, ts: string, message: MessagePayload): void {

@@ -29,6 +29,10 @@ interface Waiter {
  * `X-RateLimit-Remaining`/`X-RateLimit-Reset` (or Reset alone) and 429s (another process may share the same user),
  * and serves waiting requests by priority: interactive before background.
  */
+/** The requests of a window kept for people by default: 20%, at least 1 when the budget is 2 or more. */
+export const defaultReserve = (perWindow: number) =>
+  perWindow >= 2 ? Math.max(1, Math.floor(perWindow * 0.2)) : 0;
+
 export class RateBudget {
   readonly perWindow: number;
   readonly windowMs: number;
@@ -49,10 +53,7 @@ export class RateBudget {
   constructor(options: RateBudgetOptions) {
     this.perWindow = options.perWindow;
     this.windowMs = options.windowMs ?? 60_000;
-    this.reserve = Math.min(
-      options.interactiveReserve ?? (this.perWindow >= 2 ? Math.max(1, Math.floor(this.perWindow * 0.2)) : 0),
-      this.perWindow - 1,
-    );
+    this.reserve = Math.min(options.interactiveReserve ?? defaultReserve(this.perWindow), this.perWindow - 1);
     this.now = options.now ?? Date.now;
   }
 

@@ -21,6 +21,8 @@ export class PlatformSide {
       adminToken: string;
       /** Where the simulator posts its webhooks: the bot's route, with the secret it was given. */
       webhook: { url: string; header: string; secret: string } | undefined;
+      /** The bot's ticket events backlog, in a sentence (its jobs look at it every few seconds). */
+      backlog?: () => string | undefined;
     },
   ) {}
 
@@ -30,7 +32,7 @@ export class PlatformSide {
       this.call<{ tickets: PlatformControls['tickets']; states: string[] }>('GET', '/_sim/tickets'),
       this.call<{ on: boolean }>('GET', '/_sim/webhook'),
     ]);
-    return { tickets: list.tickets, states: list.states, webhooks: webhook.on };
+    return { tickets: list.tickets, states: list.states, webhooks: webhook.on, backlog: this.o.backlog?.() };
   }
 
   /** Applies one change; throws an Error with the platform's words when it refuses. */

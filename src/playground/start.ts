@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../config/config.js';
 import { SlackDouble } from '../dev/slack-double.js';
 import { readManifest } from '../doctor/manifest.js';
+import { describeBacklog } from '../domain/ticket-feed.js';
 import type { Logger } from '../observability/logger.js';
 import { type RunningConfdesk, startConfdesk } from '../start.js';
 import { bundlePage, type DevTools, loadDevTools } from './bundle.js';
@@ -73,6 +74,10 @@ export async function startPlayground(o: {
         simUrl: sim.url,
         adminToken: sim.adminToken,
         webhook: o.webhook && { url: `${botUrl}/webhooks/platform`, ...o.webhook },
+        backlog: () => {
+          const b = o.bot.confdesk.jobs()?.lastBacklog();
+          return b && describeBacklog(b);
+        },
       })
     : undefined;
   await platform?.webhooks(true);

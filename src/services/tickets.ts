@@ -66,6 +66,8 @@ export interface MoveOutcome {
   move: TicketMove;
   before: TicketSummary;
   after: TicketSummary;
+  /** The platform's record after the move (the cards' known version: a webhook's older news is ignored). */
+  record: TicketRecord;
 }
 
 /**
@@ -356,6 +358,7 @@ export class TicketService {
         md`This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`,
       );
     await this.platform.updateTicket(move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id });
-    return { move, before, after: await this.get(ticketId) };
+    const record = await this.record(ticketId);
+    return { move, before, after: this.summarize(record, await this.groupNames()), record };
   }
 }

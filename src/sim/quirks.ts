@@ -22,6 +22,8 @@ export interface SimQuirks {
    * we guessed wrong looks like this): the record comes back without them.
    */
   ignoredCreateParams: string[];
+  /** `conversationevent.create` webhooks carry only `props.ticketId` (not the event's name, time, source). */
+  thinEventWebhooks: boolean;
 }
 
 /** Every quirk on: what `--quirks` and `quirks: true` select. */
@@ -34,6 +36,7 @@ export const allQuirks: SimQuirks = {
   unknownJoinLinkNames: true,
   expiredStaticToken: false,
   ignoredCreateParams: [],
+  thinEventWebhooks: true,
 };
 export const noQuirks: SimQuirks = {
   emptyObjectsAsArrays: false,
@@ -44,4 +47,5 @@ export const noQuirks: SimQuirks = {
   unknownJoinLinkNames: false,
   expiredStaticToken: false,
   ignoredCreateParams: [],
+  thinEventWebhooks: false,
 };

@@ -116,7 +116,8 @@ export class SimState {
       event: 'create',
       object: 'conversationevent',
       objectId: event.id,
-      props: { ticketId: ticket.id, eventName, source },
+      // What we assume the real platform sends (inferred; quirk `thinEventWebhooks` sends less).
+      props: { ticketId: ticket.id, eventName, timestamp: event.timestamp, source, data },
     });
     return event;
   }

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { emptyObjectsAsArrays } from './present.js';
+import { emptyObjectsAsArrays, iso } from './present.js';
 import type { SimQuirks } from './quirks.js';
 import type { SimChange } from './state.js';
 
@@ -18,6 +18,16 @@ export interface WebhookDelivery {
 }
 
 /**
+ * A timeline event's webhook `props` (not published: inferred): the event's ticket, name, time,
+ * source and data, or with `thinEventWebhooks` its ticket alone, as a platform that says less would.
+ */
+function propsOf(change: SimChange, quirks: SimQuirks): Record<string, unknown> {
+  if (change.object !== 'conversationevent') return change.props;
+  if (quirks.thinEventWebhooks) return { ticketId: change.props.ticketId };
+  return { ...change.props, timestamp: iso(change.props.timestamp as number) };
+}
+
+/**
  * Posts every change to the webhook target in force at that moment (none: nothing is sent), after
  * the answer that caused it, as the platform does; `deliveries` records each attempt for tests.
  */
@@ -30,7 +40,7 @@ export function createWebhookSender(
   const send = (change: SimChange) => {
     const to = target();
     if (!to) return;
-    const sent = { ...change, time: Math.floor(now() / 1000) };
+    const sent = { ...change, props: propsOf(change, quirks), time: Math.floor(now() / 1000) };
     const body = quirks.emptyObjectsAsArrays ? emptyObjectsAsArrays(sent) : sent;
     setImmediate(() => {
       request(to.url, {

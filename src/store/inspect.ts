@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { connect, type StoreOptions } from './db.js';
+import { backlogOf } from './outbox.js';
 import { type Database, migrations } from './schema.js';
 import { lastWebhookSetting, slackRefusalSetting } from './settings.js';
 
@@ -16,6 +17,10 @@ export interface StoreInspection {
   lastWebhookAt: string | undefined;
   /** Slack refuses the bot's token and the jobs are paused (`noteSlackRefusal`): its code and since when. */
   slackRefusal: { code: string; since: string } | undefined;
+  /** The ticket events' read backlog (`read_wants`), and how many tickets the scans list (`ticket_records`). */
+  ticketEvents:
+    | { reads: number; verify: number; oldest: string | undefined; ticketsListed: number }
+    | undefined;
 }
 
 /**
@@ -32,6 +37,7 @@ export async function inspectStore(options: StoreOptions): Promise<StoreInspecti
       known: Object.keys(migrations).sort(),
       lastWebhookAt: undefined,
       slackRefusal: undefined,
+      ticketEvents: undefined,
     };
   try {
     return await inspectDb(connection.db, connection.postgres ? 'postgres' : 'sqlite', options.schema);
@@ -68,6 +74,14 @@ export async function inspectDb(
         )?.value
       : undefined;
   const refusal = await setting(slackRefusalSetting);
+  let ticketEvents: StoreInspection['ticketEvents'];
+  if (inSchema('read_wants') && inSchema('ticket_records')) {
+    const listed = await db
+      .selectFrom('ticket_records')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    ticketEvents = { ...(await backlogOf(db)), ticketsListed: Number(listed.n) };
+  }
   return {
     backend,
     exists: true,
@@ -75,5 +89,6 @@ export async function inspectDb(
     known,
     lastWebhookAt: await setting(lastWebhookSetting),
     slackRefusal: refusal ? (JSON.parse(refusal) as { code: string; since: string }) : undefined,
+    ticketEvents,
   };
 }

@@ -27,7 +27,8 @@ const open = ['pending', 'unknown'] as const;
 export interface OutboxClaims {
   /**
    * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`, in
-   * the order they were written. A channel belongs to one owner at a time and waits while one of its
+   * the platform's order of their events where known (`event_at`), else the order they were written
+   * (a webhook's event arriving late still goes out in its place if it is held meanwhile). A channel belongs to one owner at a time and waits while one of its
    * items waits for a retry, so each channel's messages go out in order and at one pace, whatever the
    * number of replicas. At most `perChannel` items of one channel, so one batch spans many channels,
    * and the claimer's share of the channels with due items (they are split between the claimers seen
@@ -54,7 +55,9 @@ export const outboxClaims = ({ db, backend, now: clock }: Db): OutboxClaims => (
         .selectFrom('outbox')
         .selectAll()
         .select(
-          sql<number>`row_number() over (partition by channel order by created_at, position)`.as('rank'),
+          sql<number>`row_number() over (partition by channel order by coalesce(event_at, created_at), created_at, position)`.as(
+            'rank',
+          ),
         )
         .where('status', 'in', open)
         .where('available_at', '<=', now)
@@ -64,6 +67,7 @@ export const outboxClaims = ({ db, backend, now: clock }: Db): OutboxClaims => (
         .selectFrom(due.as('due'))
         .selectAll()
         .where('rank', '<=', perChannel)
+        .orderBy(sql`coalesce(event_at, created_at)`)
         .orderBy('created_at')
         .orderBy('position')
         .limit(limit)
@@ -85,7 +89,7 @@ export const outboxClaims = ({ db, backend, now: clock }: Db): OutboxClaims => (
         .where('name', 'like', `${claimerPrefix}%`)
         .where('until', '>=', now)
         .executeTakeFirstOrThrow();
-      // This claimer's share of the channels, in the order their items were written.
+      // This claimer's share of the channels, in the order of their items.
       const channels = [...new Set(rows.map((r) => r.channel))];
       const mine = new Set(channels.slice(0, Math.ceil(channels.length / Math.max(1, Number(claimers.n)))));
       const taken = rows.filter((r) => mine.has(r.channel));

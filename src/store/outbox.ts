@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { type Db, iso } from './db.js';
 import { type OutboxClaims, type OutboxItem, outboxClaims, toOutbox } from './outbox-claims.js';
 
@@ -10,6 +11,38 @@ export interface DeadLetter extends OutboxItem {
   settledAt: Date | undefined;
 }
 
+/** An item to write to the outbox. */
+export interface NewOutboxItem extends Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel' | 'payload'> {
+  /** The platform's time of the event (ISO): a channel's items go out in that order. */
+  eventAt?: string | undefined;
+  /** Not before this long (a webhook's event waits for its neighbours, and for a person's line that tells it). */
+  holdMs?: number | undefined;
+}
+
+/** A ticket whose timeline is still to be read (`read_wants`). */
+export interface ReadWant {
+  ticketId: string;
+  /** The oldest change waiting (ISO): the backlog is read oldest first. */
+  since: string;
+  /** 0: a change no webhook told; 1: a check that the webhooks told everything (read last). */
+  priority: 0 | 1;
+  /** The channels waiting for it (fairness between channels). */
+  channels: string[];
+  addedAt: string;
+}
+
+/** A ticket's version as the poller writes it with its events (`advance`). */
+export interface SeenVersion {
+  ticketId: string;
+  /** The version seen (undefined: the last one seen stays). */
+  modified?: string | undefined;
+  state?: string | undefined;
+  /** Its timeline is still to be read: added to the read backlog in the same transaction. */
+  want?: Omit<ReadWant, 'ticketId' | 'addedAt'> | undefined;
+  /** Its timeline was read from this time (ISO): the wants added until then are done. */
+  readFrom?: string | undefined;
+}
+
 /**
  * The outbox of ticket events (written by the poller, claimed and settled by delivery), and the last
  * version of each ticket the poller saw, written with it.
@@ -20,10 +53,7 @@ export interface OutboxRepository extends OutboxClaims {
    * crash leaves either all or none. Events already in the outbox (same ticket, event id, channel)
    * are ignored. Answers how many were new.
    */
-  advance(
-    items: Omit<OutboxItem, 'status' | 'attempts' | 'slackTs' | 'createdAt'>[],
-    seen?: { ticketId: string; modified: string; state: string | undefined },
-  ): Promise<number>;
+  advance(items: NewOutboxItem[], seen?: SeenVersion): Promise<number>;
   /**
    * Records the outcome of a delivery attempt (`reason`: why it is dead). With `leaseOwner` (claimed
    * items), only while that owner still holds the lease; answers whether it was recorded. A dead item
@@ -40,6 +70,12 @@ export interface OutboxRepository extends OutboxClaims {
     ticketId: string,
   ): Promise<{ modified: string; state: string | undefined; checkedAt: string } | undefined>;
   markSeen(ticketId: string, modified: string, state: string | undefined): Promise<void>;
+  /** Adds a ticket to the read backlog (or keeps its older `since` and higher priority). */
+  wantRead(want: Omit<ReadWant, 'addedAt'>): Promise<void>;
+  /** The read backlog, changes before checks, oldest first (at most `limit`). */
+  wantedReads(limit: number): Promise<ReadWant[]>;
+  /** The backlog's size by priority, and its oldest change waiting. */
+  backlogSize(): Promise<{ reads: number; verify: number; oldest: string | undefined }>;
 }
 
 export const outboxRepository = (c: Db): OutboxRepository => {
@@ -72,18 +108,29 @@ export const outboxRepository = (c: Db): OutboxRepository => {
               slack_ts: null,
               created_at: at,
               position,
+              event_at: i.eventAt ?? null,
+              ...(i.holdMs ? { available_at: iso(new Date(now().getTime() + i.holdMs)) } : {}),
             })
             .onConflict((oc) => oc.columns(['ticket_id', 'event_id', 'channel']).doNothing())
             .executeTakeFirst();
           fresh += Number(r.numInsertedOrUpdatedRows ?? 0);
         }
         if (seen) {
-          const v = version(seen.modified, seen.state);
-          await tx
-            .insertInto('ticket_versions')
-            .values({ ticket_id: seen.ticketId, ...v })
-            .onConflict((oc) => oc.column('ticket_id').doUpdateSet(v))
-            .execute();
+          if (seen.modified !== undefined) {
+            const v = version(seen.modified, seen.state);
+            await tx
+              .insertInto('ticket_versions')
+              .values({ ticket_id: seen.ticketId, ...v })
+              .onConflict((oc) => oc.column('ticket_id').doUpdateSet(v))
+              .execute();
+          }
+          if (seen.readFrom)
+            await tx
+              .deleteFrom('read_wants')
+              .where('ticket_id', '=', seen.ticketId)
+              .where('added_at', '<=', seen.readFrom)
+              .execute();
+          if (seen.want) await upsertWant(tx, { ticketId: seen.ticketId, ...seen.want }, at);
         }
         return fresh;
       }),
@@ -145,6 +192,27 @@ export const outboxRepository = (c: Db): OutboxRepository => {
       return r && { modified: r.modified, state: r.state ?? undefined, checkedAt: r.checked_at };
     },
 
+    wantRead: (want) => upsertWant(db, want, iso(now())),
+
+    async wantedReads(limit) {
+      const rows = await db
+        .selectFrom('read_wants')
+        .selectAll()
+        .orderBy('priority')
+        .orderBy('since')
+        .limit(limit)
+        .execute();
+      return rows.map((r) => ({
+        ticketId: r.ticket_id,
+        since: r.since,
+        priority: r.priority === 0 ? 0 : 1,
+        channels: JSON.parse(r.channels) as string[],
+        addedAt: r.added_at,
+      }));
+    },
+
+    backlogSize: () => backlogOf(db),
+
     async markSeen(ticketId, modified, state) {
       const v = version(modified, state);
       await db
@@ -155,3 +223,42 @@ export const outboxRepository = (c: Db): OutboxRepository => {
     },
   };
 };
+
+/** Adds a want, keeping the older `since` and the higher priority (0) of the two. */
+async function upsertWant(db: Db['db'], want: Omit<ReadWant, 'addedAt'>, at: string): Promise<void> {
+  await db
+    .insertInto('read_wants')
+    .values({
+      ticket_id: want.ticketId,
+      since: want.since,
+      added_at: at,
+      priority: want.priority,
+      channels: JSON.stringify(want.channels),
+    })
+    .onConflict((oc) =>
+      oc.column('ticket_id').doUpdateSet({
+        since: sql`case when read_wants.since < excluded.since then read_wants.since else excluded.since end`,
+        priority: sql`case when read_wants.priority < excluded.priority then read_wants.priority else excluded.priority end`,
+        added_at: at,
+        channels: (eb) => eb.ref('excluded.channels'),
+      }),
+    )
+    .execute();
+}
+
+/** The read backlog's size by priority and its oldest change (also what `inspect.ts` reports). */
+export async function backlogOf(
+  db: Db['db'],
+): Promise<{ reads: number; verify: number; oldest: string | undefined }> {
+  const rows = await db
+    .selectFrom('read_wants')
+    .select(['priority', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.min('since').as('oldest')])
+    .groupBy('priority')
+    .execute();
+  const of = (p: number) => rows.find((r) => Number(r.priority) === p);
+  return {
+    reads: Number(of(0)?.n ?? 0),
+    verify: Number(of(1)?.n ?? 0),
+    oldest: (of(0)?.oldest as string | null | undefined) ?? undefined,
+  };
+}

@@ -36,7 +36,25 @@ export interface Database {
     reason: string | null;
     /** When the last outcome was recorded (0004; null for items settled before). */
     settled_at: string | null;
+    /** The platform's time of the event, when known (0006): a channel's items go out in that order. */
+    event_at: string | null;
   };
+  /**
+   * What is known of a ticket without asking the platform (0006): its latest record (a list page, a
+   * read, a click's answer; never replaced by an older one) and the newest event a webhook told.
+   */
+  ticket_records: {
+    ticket_id: string;
+    record: string | null;
+    record_modified: string | null;
+    pushed_at: string | null;
+  };
+  /**
+   * Tickets whose timeline is still to be read (0006): the read backlog. `priority` 0: a change no
+   * webhook told; 1: a check that the webhooks told everything (read when nothing else is due).
+   * `since`: the oldest change waiting (oldest first); `channels`: JSON array (fairness between them).
+   */
+  read_wants: { ticket_id: string; since: string; added_at: string; priority: number; channels: string };
   /** Channels' daily statistics digests (issue 6). `weekdays`: JSON array, 1 = Monday … 7 = Sunday. */
   digest_schedules: {
     id: string;
@@ -206,6 +224,26 @@ export const migrations: Record<string, Migration> = {
         .createIndex('ticket_cards_place')
         .on('ticket_cards')
         .columns(['channel', 'ts'])
+        .execute();
+    },
+  },
+  '0006_webhook_first': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('outbox').addColumn('event_at', 'text').execute();
+      await db.schema
+        .createTable('ticket_records')
+        .addColumn('ticket_id', 'text', (c) => c.primaryKey())
+        .addColumn('record', 'text')
+        .addColumn('record_modified', 'text')
+        .addColumn('pushed_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('read_wants')
+        .addColumn('ticket_id', 'text', (c) => c.primaryKey())
+        .addColumn('since', 'text', (c) => c.notNull())
+        .addColumn('added_at', 'text', (c) => c.notNull())
+        .addColumn('priority', 'integer', (c) => c.notNull())
+        .addColumn('channels', 'text', (c) => c.notNull())
         .execute();
     },
   },

@@ -9,12 +9,21 @@ import { type SettingsRepository, settingsRepository } from './settings.js';
 import { type StatisticsRepository, statisticsRepository } from './statistics.js';
 import { type SubscriptionRepository, subscriptionRepository } from './subscriptions.js';
 import { type TicketCardRepository, ticketCardRepository } from './ticket-cards.js';
+import { type TicketRecordRepository, ticketRecordRepository } from './ticket-records.js';
 
 export type { StoreOptions } from './db.js';
 export type { StoredDigestSchedule } from './digests.js';
 export { inspectStore, type StoreInspection } from './inspect.js';
-export { claimerPrefix, type DeadLetter, type OutboxItem } from './outbox.js';
+export {
+  claimerPrefix,
+  type DeadLetter,
+  type NewOutboxItem,
+  type OutboxItem,
+  type ReadWant,
+  type SeenVersion,
+} from './outbox.js';
 export type { Subscription } from './subscriptions.js';
+export type { KnownTicket } from './ticket-records.js';
 export type {
   ChannelRepository,
   DigestRepository,
@@ -24,6 +33,7 @@ export type {
   StatisticsRepository,
   SubscriptionRepository,
   TicketCardRepository,
+  TicketRecordRepository,
 };
 
 /**
@@ -32,6 +42,7 @@ export type {
  * a job or service asks for the two or three repositories it uses (`Pick`ing or intersecting them).
  */
 export type Store = TicketCardRepository &
+  TicketRecordRepository &
   SubscriptionRepository &
   OutboxRepository &
   LeaseRepository &
@@ -57,6 +68,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
   return {
     backend: c.backend,
     ...ticketCardRepository(c),
+    ...ticketRecordRepository(c),
     ...subscriptionRepository(c),
     ...outboxRepository(c),
     ...leaseRepository(c),

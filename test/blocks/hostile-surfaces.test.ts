@@ -37,7 +37,7 @@ import {
   eventText,
 } from '../../src/blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm, buildTicketForm } from '../../src/blocks/ticket-form.js';
-import { buildPersonLine } from '../../src/blocks/ticket-line.js';
+import { buildPersonLine, buildStateLine } from '../../src/blocks/ticket-line.js';
 import {
   buildTicketCardNotPosted,
   buildTicketCreated,
@@ -160,6 +160,7 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
     msg(buildStateBroadcast('42', { broadcast: true, reference: s, from: s, to: s })),
     msg(buildStateBroadcast('42', { broadcast: true, text: `${s} is now *open* (was new).` })),
   ],
+  buildStateLine: (s) => [msg(buildStateLine({ from: s, to: s })), msg(buildStateLine({ to: 7 }))],
   buildPersonLine: (s) => [
     msg(buildPersonLine({ line: 'moved', actor: s, from: s, to: s })),
     msg(buildPersonLine({ line: 'edited', actor: 'UALICE', fields: [s, s] })),

@@ -135,7 +135,7 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
       /guesses +getTicket\.path +confirmed/,
       /guesses +join link \(ticket agent\) +confirmed +read from agent_url/,
       /guesses +join link \(conference\) +confirmed +read from url/,
-      /store +migrations +ok +5 of 5 applied \(latest 0005_card_places\)/,
+      /store +migrations +ok +6 of 6 applied \(latest 0006_webhook_first\)/,
       /webhooks +secret +note +not set/,
       /Nothing blocking \(exit code 0\)/,
     ])
@@ -243,14 +243,14 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
         dialect: new SqliteDialect({ database: new SQLite(join(other, 'confdesk.sqlite')) }),
       });
       const provider = { getMigrations: async () => migrations as Record<string, Migration> };
-      await new Migrator({ db, provider }).migrateTo('0004_dead_letters');
+      await new Migrator({ db, provider }).migrateTo('0005_card_places');
       await db.destroy();
       const report = await doctor(envOf({ DATA_DIR: other }));
       expect(blockingRows(report)).toEqual([
-        'migrations: 4 of 5 applied; missing 0005_card_places: `npm start` applies them when it opens the store (a bot still running on it is an older version: restart it with this one)',
+        'migrations: 5 of 6 applied; missing 0006_webhook_first: `npm start` applies them when it opens the store (a bot still running on it is an older version: restart it with this one)',
       ]);
       // Looking did not migrate it.
-      expect((await inspectStore({ dataDir: other })).applied).not.toContain('0005_card_places');
+      expect((await inspectStore({ dataDir: other })).applied).not.toContain('0006_webhook_first');
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
@@ -349,7 +349,7 @@ describe('/conference admin doctor', () => {
     expect(text).toContain('Nothing blocking');
     expect(text).toMatch(/\*bot token\* ok — valid: workspace Double/);
     expect(text).toMatch(/\*ticketList\.orderby\* /);
-    expect(text).toMatch(/\*migrations\* ok — 5 of 5 applied/);
+    expect(text).toMatch(/\*migrations\* ok — 6 of 6 applied/);
     expect(text).toMatch(/\*last delivery\* ok — \d{4}-\d\d-\d\dT/);
     // The HTTP-mode hint's placeholder is escaped, like every word from outside.
     expect(text).toContain('https://&lt;your-host&gt;/slack/events');

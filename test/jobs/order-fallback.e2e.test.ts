@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { stateEventNames } from '../../src/domain/change-cover.js';
 import { eventMetadataType } from '../../src/jobs/delivery.js';
 import { orderGuess } from '../../src/jobs/poller.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -57,7 +58,16 @@ describe('a platform that silently ignores the ticket list’s orderby, end to e
       ['CO4', t4, card4],
     ] as const) {
       const posted = eventIds(channel);
-      expect(posted.map((p) => p.id).sort()).toEqual(t.events.map((e) => e.id).sort());
+      const ids = posted.map((p) => p.id as string);
+      expect(new Set(ids).size).toBe(ids.length);
+      // A state change is told from the list page at once (a state line); its platform event, read
+      // later, is then left out: every other event is posted under its own id.
+      const told = ids.filter((id) => id.startsWith('stateline:'));
+      // (None when a read told the state event first: the line is then left out instead.)
+      expect(told.every((id) => /^stateline:inprogress:/.test(id)) && told.length <= 1).toBe(true);
+      if (channel === 'CO4') expect(told).toEqual([]);
+      const expected = t.events.filter((e) => !(told.length && stateEventNames.has(e.eventName)));
+      expect(ids.filter((id) => !told.includes(id)).sort()).toEqual(expected.map((e) => e.id).sort());
       expect(posted.every((p) => p.thread === card.ts)).toBe(true);
     }
     const logged = lines.filter((l) => l.guess === orderGuess);

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../../src/dev/slack-double.js';
@@ -34,6 +36,34 @@ afterAll(async () => {
   await client.end();
 });
 
+/**
+ * One URL in front of the replicas, as a load balancer is: each webhook delivery goes to the next
+ * replica in turn. Answers its port and how many deliveries each replica was given.
+ */
+async function roundRobin(ports: number[]): Promise<{ server: Server; port: number; given: number[] }> {
+  const given = ports.map(() => 0);
+  let next = 0;
+  const server = createServer((req, res) => {
+    const i = next++ % ports.length;
+    given[i] = (given[i] ?? 0) + 1;
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      fetch(`http://127.0.0.1:${ports[i]}${req.url}`, {
+        method: 'POST',
+        headers: Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !['host', 'content-length', 'connection'].includes(k)),
+        ) as Record<string, string>,
+        body: Buffer.concat(chunks),
+      })
+        .then(async (r) => res.writeHead(r.status).end(await r.text()))
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as AddressInfo).port, given };
+}
+
 describe.skipIf(!databaseUrl)('replicas on PostgreSQL', () => {
   for (const replicas of [2, 3])
     it(`${replicas} replicas deliver a stream of events exactly once, sharing the work`, async () => {
@@ -58,8 +88,10 @@ describe.skipIf(!databaseUrl)('replicas on PostgreSQL', () => {
           ),
         );
         const ports = await Promise.all(bots.map((b) => b.port));
-        // Webhooks reach the last replica; the poller's lease is whoever took it first.
-        hookTo(sim, ports.at(-1) as number);
+        // Webhooks reach the replicas through one URL, each delivery the next replica; the poller's
+        // lease is whoever took it first.
+        const front = await roundRobin(ports);
+        hookTo(sim, front.port);
         for (let k = 0; k < 40; k++) {
           sim.state.addEvent((watches[k % watches.length] as Watch).ticket, `stream.event${k}`, 'agent');
           await sleep(100);
@@ -71,6 +103,8 @@ describe.skipIf(!databaseUrl)('replicas on PostgreSQL', () => {
         expect(exactlyOnce(slack, watches)).toEqual([]);
         const posters = new Set(slack.callsOf('chat.postMessage').map((c) => c.token));
         expect(posters.size).toBeGreaterThan(1);
+        expect(front.given.every((n) => n > 0)).toBe(true);
+        front.server.close();
       } finally {
         killAll();
         await slack.stop();

@@ -101,8 +101,9 @@ describe('one route per ticket change', () => {
     const older = new Set(t.events.map((e) => e.id));
     f.platform.sim.state.setTicketState(t, 'open', 'agent');
     const [watching, showing] = cards as [SlackMessage, SlackMessage];
+    // Told from the scan's list page at once (a state line), no timeline read needed for it.
     await eventually(
-      () => threadOf(watching).some((m) => String(m.text).includes('ticket.approved')),
+      () => threadOf(watching).some((m) => String(m.text).startsWith('The ticket moved from')),
       10_000,
     );
     await scansSettle(t);
@@ -111,9 +112,11 @@ describe('one route per ticket change', () => {
       // Before: the card posted by /ticket show without a watch was never refreshed.
       expect(updatesOf(card) - (updates[i] as number)).toBe(1);
     }
+    // One line: the state line; the platform's ticket.approved, read later, is the same change.
     expect(linesSince(watching, threads[0] as number, older).map((m) => m.text)).toEqual([
-      expect.stringContaining('*ticket.approved*'),
+      expect.stringMatching(/^The ticket moved from .*new.* to .*open.*\.$/),
     ]);
+    expect(threadOf(watching).filter((m) => String(m.text).includes('ticket.approved'))).toEqual([]);
     // Platform events go to the channels that subscribe; a card shown without a watch stays quiet.
     expect(linesSince(showing, threads[1] as number, older)).toEqual([]);
   });

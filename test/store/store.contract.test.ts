@@ -347,6 +347,94 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  it('keeps a read backlog: the older change and the higher priority win, a read settles what came before it', async () => {
+    let clock = Date.parse('2027-01-01T10:00:00Z');
+    const store = await open(options(), () => new Date(clock));
+    await store.wantRead({ ticketId: '1', since: '2027-01-01T09:00:05Z', priority: 1, channels: ['C1'] });
+    await store.wantRead({
+      ticketId: '1',
+      since: '2027-01-01T09:00:09Z',
+      priority: 0,
+      channels: ['C1', 'C2'],
+    });
+    await store.wantRead({ ticketId: '2', since: '2027-01-01T09:00:01Z', priority: 1, channels: ['C3'] });
+    await store.wantRead({ ticketId: '3', since: '2027-01-01T09:00:07Z', priority: 0, channels: ['C3'] });
+    // Changes before checks, oldest first; ticket 1 kept its older `since` and took the higher priority.
+    expect((await store.wantedReads(10)).map((w) => [w.ticketId, w.priority, w.since, w.channels])).toEqual([
+      ['1', 0, '2027-01-01T09:00:05Z', ['C1', 'C2']],
+      ['3', 0, '2027-01-01T09:00:07Z', ['C3']],
+      ['2', 1, '2027-01-01T09:00:01Z', ['C3']],
+    ]);
+    expect(await store.backlogSize()).toEqual({ reads: 2, verify: 1, oldest: '2027-01-01T09:00:05Z' });
+    // A read that started before ticket 3 was wanted again leaves that new want in place.
+    const readFrom = new Date(clock).toISOString();
+    clock += 1_000;
+    await store.wantRead({ ticketId: '3', since: '2027-01-01T09:00:08Z', priority: 0, channels: ['C3'] });
+    await store.advance([], { ticketId: '3', readFrom });
+    await store.advance([], { ticketId: '1', readFrom });
+    expect((await store.wantedReads(10)).map((w) => w.ticketId)).toEqual(['3', '2']);
+    // A version and its want are written together with its items.
+    await store.advance([{ ticketId: '4', eventId: 'e', channel: 'C4', payload: {} }], {
+      ticketId: '4',
+      modified: '2027-01-01T09:30:00Z',
+      state: 'open',
+      want: { since: '2027-01-01T09:30:00Z', priority: 0, channels: ['C4'] },
+    });
+    expect(await store.lastSeen('4')).toMatchObject({ modified: '2027-01-01T09:30:00Z', state: 'open' });
+    expect((await store.wantedReads(10)).map((w) => w.ticketId)).toEqual(['3', '4', '2']);
+    await store.close();
+  });
+
+  it('keeps a ticket’s record unless an older one, and how far webhooks told it', async () => {
+    const store = await open(options());
+    expect(await store.knownTicket('7')).toEqual({
+      record: undefined,
+      recordModified: undefined,
+      pushedAt: undefined,
+    });
+    expect(await store.recordsMissing(['7', '8'])).toEqual(['7', '8']);
+    expect(await store.keepRecord('7', { id: 7, state: 'open' }, '2027-01-01T10:00:00.000Z')).toBe(true);
+    expect(await store.keepRecord('7', { id: 7, state: 'new' }, '2027-01-01T09:00:00.000Z')).toBe(false);
+    expect(await store.keepRecord('7', { id: 7, state: 'done' }, '2027-01-01T10:00:00.000Z')).toBe(true);
+    await store.notePushed('7', '2027-01-01T10:00:05.000Z');
+    await store.notePushed('7', '2027-01-01T10:00:01.000Z');
+    await store.notePushed('8', '2027-01-01T10:00:02.000Z');
+    expect(await store.knownTicket('7')).toEqual({
+      record: { id: 7, state: 'done' },
+      recordModified: '2027-01-01T10:00:00.000Z',
+      pushedAt: '2027-01-01T10:00:05.000Z',
+    });
+    // Ticket 8 has a webhook's word but no record yet.
+    expect(await store.recordsMissing(['7', '8'])).toEqual(['8']);
+    await store.close();
+  });
+
+  it('claims a channel’s items in the platform’s order of their events, a held one not before its time', async () => {
+    let clock = Date.parse('2027-01-01T10:00:00Z');
+    const store = await open(options(), () => new Date(clock));
+    const at = (eventId: string, eventAt: string | undefined, holdMs?: number) => ({
+      ticketId: '9',
+      eventId,
+      channel: 'CE',
+      payload: {},
+      eventAt,
+      holdMs,
+    });
+    await store.advance([at('card', '')]);
+    await store.advance([at('late', '2027-01-01T09:59:58Z', 1_500)]);
+    await store.advance([at('early', '2027-01-01T09:59:55Z', 1_500), at('line', undefined)]);
+    // Held: the channel waits for them (nothing overtakes a held item).
+    expect((await store.claim('w', 10, 60_000)).map((i) => i.eventId)).toEqual([]);
+    clock += 1_600;
+    expect((await store.claim('w', 10, 60_000)).map((i) => i.eventId)).toEqual([
+      'card',
+      'early',
+      'late',
+      'line',
+    ]);
+    await store.close();
+  });
+
   it('tells the doctor its migrations and last webhook delivery, read from beside without changing it', async () => {
     const o = options();
     const known = Object.keys(migrations).sort();
@@ -360,6 +448,7 @@ describe.each(backends)('the store, $name', ({ options }) => {
       applied: known,
       known,
       lastWebhookAt: undefined,
+      ticketEvents: { reads: 0, verify: 0, oldest: undefined, ticketsListed: 0 },
     });
     await store.noteWebhookDelivery(new Date('2027-01-01T10:00:00.000Z'));
     expect(await inspectStore(o)).toMatchObject({

@@ -61,6 +61,8 @@ export interface PlatformControls {
   tickets: { id: number; reference: string; title: string; state: string }[];
   states: string[];
   webhooks: boolean;
+  /** The bot's ticket events backlog, in a sentence (a busy desk: what is still to read). */
+  backlog?: string | undefined;
 }
 
 export interface State {

@@ -110,6 +110,7 @@ export function PlatformPanel({
             <label for="pf-webhooks">Webhooks</label>
             <span class="pane-note">the simulator posts each change to the bot at once</span>
           </div>
+          {platform.backlog && <p class="pane-note">Ticket events: {platform.backlog}</p>}
         </div>
       ) : (
         <div class="pane-body pane-note">
