@@ -65,14 +65,14 @@ const pollIntervalMs = 30_000 / speed;
  * minute, more than the platform's 10).
  */
 const personEveryMs = 5_000;
-/** The longest a configuration waits for its changes to be told after the last one: 10 minutes of life. */
-const drainCapMs = 600_000 / speed;
+/** The longest a configuration waits for its changes to be told after the last one: 30 minutes of life. */
+const drainCapMs = 1_800_000 / speed;
 /** How often the drain is sampled: every second of life. */
 const sampleMs = 1_000 / speed;
 /** The moves a watched ticket goes through, in turn (never `invited`: it sends invitations). */
 const cycle = ['open', 'inprogress', 'done', 'closed'];
 
-const logger = createLogger('silent');
+const logger = createLogger((process.env.BENCH_LOG as 'warn' | undefined) ?? 'silent');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const pct = (xs: number[], p: number) => {
   if (!xs.length) return Number.NaN;
@@ -248,13 +248,14 @@ interface Attribution {
  * refuses none in this bench, so each call is a post). A change is told by a post of its own event,
  * or by a state line of its ticket at its version or a later one, posted after the change (the
  * platform's times are to the second, so a line of an earlier move in the same second has the
- * same version); its post time is the earliest of these. Broadcasts (`state:…`) are not counted:
+ * same version); its post time is the earliest of these. A duplicate is an event id posted twice,
+ * or a move told by its own post and by a state line of that same move. Broadcasts (`state:…`) are not counted:
  * the bench's channels do not ask for them. Posts after `until` tell nothing (the change was lost)
  * but still count as duplicates.
  */
 function attribute(changes: Change[], posts: SlackCall[], until = Number.POSITIVE_INFINITY): Attribution {
   const direct = new Map<string, number>();
-  const lines = new Map<string, { modified: number; at: number }[]>();
+  const lines = new Map<string, { modified: number; to: string; at: number }[]>();
   const seen = new Set<string>();
   const duplicateLines: string[] = [];
   for (const c of posts) {
@@ -271,7 +272,11 @@ function attribute(changes: Change[], posts: SlackCall[], until = Number.POSITIV
     seen.add(key);
     if (c.at > until) continue;
     const line = stateLineOf(eventId);
-    if (line) lines.set(ticketId, [...(lines.get(ticketId) ?? []), { modified: line.modified, at: c.at }]);
+    if (line)
+      lines.set(ticketId, [
+        ...(lines.get(ticketId) ?? []),
+        { modified: line.modified, to: line.to, at: c.at },
+      ]);
     else direct.set(eventId, Math.min(direct.get(eventId) ?? c.at, c.at));
   }
   const toldAt = new Map<Change, number>();
@@ -281,7 +286,10 @@ function attribute(changes: Change[], posts: SlackCall[], until = Number.POSITIV
     const byLine = (lines.get(ch.ticketId) ?? [])
       .filter((l) => l.modified >= ch.modified && l.at >= ch.madeAt)
       .reduce<number | undefined>((min, l) => Math.min(min ?? l.at, l.at), undefined);
-    if (own !== undefined && byLine !== undefined)
+    // Told twice: its own post and a state line of that very move (same state, same version). A line
+    // of a later move also covers this one (it tells "from … to …"), but says nothing twice.
+    const sameMove = (lines.get(ch.ticketId) ?? []).some((l) => l.modified === ch.modified && l.to === ch.to);
+    if (own !== undefined && sameMove)
       duplicateLines.push(`ticket ${ch.ticketId} → ${ch.to} (${ch.eventId}): its own post and a state line`);
     const at = Math.min(own ?? Number.POSITIVE_INFINITY, byLine ?? Number.POSITIVE_INFINITY);
     if (at === Number.POSITIVE_INFINITY) continue;

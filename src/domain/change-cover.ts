@@ -87,11 +87,14 @@ export function hides(
   cover: ChangeCover,
   event: { eventName: string; timestamp: Date; source?: string | null | undefined },
 ): boolean {
-  return (
-    coverable(event) &&
-    coveredBy(cover, event.timestamp) &&
-    (cover.only !== 'state' || stateEventNames.has(event.eventName))
-  );
+  if (!coverable(event)) return false;
+  if (cover.only !== 'state') return coveredBy(cover, event.timestamp);
+  // A state line tells every state move from the version seen before it, that second included (a
+  // second move in the second of the version seen is one of them: times are to the second).
+  const t = event.timestamp.getTime();
+  const since =
+    cover.since === null || cover.since === fromTheStart ? Date.parse(cover.at) : Date.parse(cover.since);
+  return stateEventNames.has(event.eventName) && t >= since && t <= Date.parse(cover.at);
 }
 
 /** The cover of an outbox item's payload, when it is a line with one (a person's, or a state line). */

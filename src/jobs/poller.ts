@@ -32,6 +32,8 @@ export interface PollerOptions {
   holdMs?: number;
   /** See `ReadBacklogOptions.verifyGapMs`. */
   verifyGapMs?: number;
+  /** See `ReadBacklogOptions.paceMs`. */
+  readPaceMs?: () => number;
   now?: () => number;
 }
 
@@ -77,6 +79,7 @@ export class Poller {
       logger: o.logger,
       now: this.now,
       gapMs: this.settle,
+      ...(o.readPaceMs ? { paceMs: o.readPaceMs } : {}),
       ...(o.verifyGapMs !== undefined ? { verifyGapMs: o.verifyGapMs } : {}),
     });
   }

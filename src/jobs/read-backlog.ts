@@ -23,13 +23,18 @@ export interface ReadBacklogOptions {
   store: Store;
   collector: Collector;
   logger: Logger;
-  /** A check read at most this often (default 20 s): checks never take the budget from changes. */
+  /** A check read at most this often (default 20 s; the jobs give a third of the background share): checks never take the budget from changes. */
   verifyGapMs?: number;
   /**
    * A ticket is read again no sooner than this after its last read (default 1.5 s): a burst of
    * webhooks that each name it costs one read, then one more for what came during it.
    */
   gapMs?: number;
+  /**
+   * The least time between two reads (default none): the reads leave the scans their share of the
+   * budget, so a scan (and the state lines it brings) never queues behind a long backlog.
+   */
+  paceMs?: () => number;
   /** A ticket whose read failed is tried again after this long (default 5 s); the drain stops meanwhile. */
   retryMs?: number;
   now?: () => number;
@@ -49,6 +54,7 @@ export class ReadBacklog {
   private readonly notBefore = new Map<string, number>();
   private readonly reads: number[] = [];
   private lastVerify = Number.NEGATIVE_INFINITY;
+  private lastRead = Number.NEGATIVE_INFINITY;
   private running: Promise<number> | undefined;
   private readonly now: () => number;
 
@@ -89,6 +95,9 @@ export class ReadBacklog {
       want = this.pick(wants);
       if (!want) return undefined;
     }
+    const pause = this.lastRead + (this.o.paceMs?.() ?? 0) - this.now();
+    if (pause > 0) await new Promise((r) => setTimeout(r, pause));
+    this.lastRead = this.now();
     const { ticketId } = want;
     const readFrom = new Date(this.now()).toISOString();
     if (want.priority === 1) this.lastVerify = this.now();

@@ -114,11 +114,17 @@ export function startJobs(o: JobsOptions): Jobs {
   // less often), so the read backlog always gets the other half (see domain/ticket-feed.ts).
   let lastWebhook = Number.NEGATIVE_INFINITY;
   const { budget } = o.platform;
-  const scanEvery = () =>
+  const share = Math.max(1, budget.perWindow - budget.reserve);
+  const scanEvery = (): number =>
     Math.max(
       Date.now() - lastWebhook < 600_000 / scale ? 10 * o.pollIntervalMs : o.pollIntervalMs,
-      (poller.lastScanPages() * budget.windowMs) / (Math.max(1, budget.perWindow - budget.reserve) / 2),
+      (poller.lastScanPages() * budget.windowMs) / (share / 2),
     );
+  // The reads take what the scans leave of the background share, so a scan never waits behind them.
+  const readPaceMs = (): number => {
+    const scanShare: number = (poller.lastScanPages() * budget.windowMs) / scanEvery();
+    return budget.windowMs / Math.max(1, share - scanShare);
+  };
   const slack = deliveryClient(o.slack);
   // A leader that stops renewing (it crashed) is replaced after three intervals, a minute at least.
   const leaseMs = Math.max(3 * o.pollIntervalMs, 60_000);
@@ -127,7 +133,7 @@ export function startJobs(o: JobsOptions): Jobs {
     leading = await o.store.acquireLease(pollerLease, owner, leaseMs);
     return leading;
   };
-  const poller = new Poller({
+  const poller: Poller = new Poller({
     platform: o.platform,
     store: o.store,
     logger: o.logger.child({ job: 'poller' }),
@@ -137,7 +143,10 @@ export function startJobs(o: JobsOptions): Jobs {
     keepGoing: async () => leading,
     settleMs: settleMs / scale,
     holdMs: settleMs / scale,
-    verifyGapMs: 20_000 / scale,
+    // Checks of webhook-told tickets take at most a third of the background share (one per 22.5 s
+    // at 10 requests a minute), and only when no change waits.
+    verifyGapMs: (3 * budget.windowMs) / share,
+    readPaceMs: () => readPaceMs(),
   });
   const delivery = startDelivery(o, owner, slack);
   const runner = new JobRunner(o.logger);

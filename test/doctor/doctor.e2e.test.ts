@@ -137,6 +137,8 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
       /guesses +join link \(conference\) +confirmed +read from url/,
       /store +migrations +ok +6 of 6 applied \(latest 0006_webhook_first\)/,
       /webhooks +secret +note +not set/,
+      /webhooks +ticket events backlog +ok +no change waiting/,
+      /webhooks +polling capacity +note +\d+ tickets: 1 list page a scan, a scan every 30 s .*polling alone keeps up/,
       /Nothing blocking \(exit code 0\)/,
     ])
       expect(stdout).toMatch(expected);

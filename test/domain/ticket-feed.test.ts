@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hides, wantsTimeline } from '../../src/domain/change-cover.js';
 import { describeBacklog, pollingRegime } from '../../src/domain/ticket-feed.js';
@@ -15,6 +16,11 @@ describe('how far polling alone goes (the README’s capacity table)', () => {
     '%i tickets: %i pages, a scan every %f min, %f reads a minute left, %s',
     (n, pages, every, reads, verdict) => {
       expect(at(n)).toMatchObject({ pages, scanEveryMin: every, readsPerMin: reads, verdict });
+      // The README's table says the same, row for row.
+      const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+      expect(readme).toMatch(
+        new RegExp(`^\\| ${n.toLocaleString('en')} \\| ${pages} \\| [^|]+ \\| ${reads} \\|`, 'm'),
+      );
     },
   );
 
