@@ -84,15 +84,25 @@ export async function connect(
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
 }
 
+const droppedElsewhere = (error: unknown, schema: string | undefined) =>
+  (error as { code?: unknown } | undefined)?.code === '3F000' &&
+  !(schema && String((error as Error).message).includes(`"${schema}"`));
+
 /** Connects and applies pending migrations; an embedded store forgets a dead run's leases. */
 export async function openDb(options: StoreOptions): Promise<Db> {
   const { db, postgres } = (await connect(options)) as { db: Kysely<Database>; postgres: boolean };
-  const { error } = await new Migrator({
+  const migrator = new Migrator({
     db,
     provider,
     // Kysely looks for its bookkeeping tables by schema: name ours, or it may find another schema's.
     ...(postgres && options.schema ? { migrationTableSchema: options.schema } : {}),
-  }).migrateToLatest();
+  });
+  let { error } = await migrator.migrateToLatest();
+  // Kysely's look for its tables reads the whole catalog: a schema someone else drops at that very
+  // moment (another deployment, or a test run beside this one) fails it with "schema … does not
+  // exist" (3F000). That is not ours to fix: look again.
+  for (let tries = 0; tries < 3 && droppedElsewhere(error, options.schema); tries++)
+    ({ error } = await migrator.migrateToLatest());
   if (error) {
     await db.destroy();
     throw error;
