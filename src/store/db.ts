@@ -84,9 +84,25 @@ export async function connect(
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
 }
 
-const droppedElsewhere = (error: unknown, schema: string | undefined) =>
+/**
+ * Whether an error is PostgreSQL's "schema … does not exist" (3F000) about a schema other than ours:
+ * Kysely's catalog reads (the migrator's, the doctor's) read every schema's tables, so a schema
+ * someone else drops at that very moment (another deployment on the server, a test run beside this
+ * one) fails them. Not ours to fix: read again.
+ */
+export const droppedElsewhere = (error: unknown, schema: string | undefined) =>
   (error as { code?: unknown } | undefined)?.code === '3F000' &&
   !(schema && String((error as Error).message).includes(`"${schema}"`));
+
+/** A catalog read, read again (up to 3 times) while it fails on a schema dropped elsewhere. */
+export async function readCatalog<T>(read: () => Promise<T>, schema: string | undefined): Promise<T> {
+  for (let tries = 0; ; tries++)
+    try {
+      return await read();
+    } catch (error) {
+      if (tries >= 3 || !droppedElsewhere(error, schema)) throw error;
+    }
+}
 
 /** Connects and applies pending migrations; an embedded store forgets a dead run's leases. */
 export async function openDb(options: StoreOptions): Promise<Db> {
@@ -98,9 +114,7 @@ export async function openDb(options: StoreOptions): Promise<Db> {
     ...(postgres && options.schema ? { migrationTableSchema: options.schema } : {}),
   });
   let { error } = await migrator.migrateToLatest();
-  // Kysely's look for its tables reads the whole catalog: a schema someone else drops at that very
-  // moment (another deployment, or a test run beside this one) fails it with "schema … does not
-  // exist" (3F000). That is not ours to fix: look again.
+  // Kysely's look for its tables reads the whole catalog (see `droppedElsewhere`): look again.
   for (let tries = 0; tries < 3 && droppedElsewhere(error, options.schema); tries++)
     ({ error } = await migrator.migrateToLatest());
   if (error) {

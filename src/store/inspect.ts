@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { connect, type StoreOptions } from './db.js';
+import { connect, readCatalog, type StoreOptions } from './db.js';
 import { backlogOf } from './outbox.js';
 import { type Database, migrations } from './schema.js';
 import { lastWebhookSetting, slackRefusalSetting } from './settings.js';
@@ -53,7 +53,10 @@ export async function inspectDb(
   schema: string | undefined,
 ): Promise<StoreInspection> {
   const known = Object.keys(migrations).sort();
-  const tables = await db.introspection.getTables({ withInternalKyselyTables: true });
+  const tables = await readCatalog(
+    () => db.introspection.getTables({ withInternalKyselyTables: true }),
+    schema,
+  );
   const inSchema = (name: string) =>
     tables.some((t) => t.name === name && (backend === 'sqlite' || !schema || t.schema === schema));
   const raw = db as unknown as Kysely<Record<string, Record<string, string>>>;
