@@ -120,8 +120,10 @@ export function startJobs(o: JobsOptions): Jobs {
       Date.now() - lastWebhook < 600_000 / scale ? 10 * o.pollIntervalMs : o.pollIntervalMs,
       (poller.lastScanPages() * budget.windowMs) / (share / 2),
     );
-  // The reads take what the scans leave of the background share, so a scan never waits behind them.
+  // While the budget is short, the reads take what the scans leave of the background share, so a
+  // scan never waits behind them; while it has room, a read goes at once.
   const readPaceMs = (): number => {
+    if (o.platform.estimateWaitMs('background') === 0) return 0;
     const scanShare: number = (poller.lastScanPages() * budget.windowMs) / scanEvery();
     return budget.windowMs / Math.max(1, share - scanShare);
   };
