@@ -1,4 +1,4 @@
-import { DateTime, IANAZone } from 'luxon';
+import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
 
 /*
  * Times and durations as people type them, read in their own Slack time zone (users.info `tz`).
@@ -149,11 +149,16 @@ export function parseWhen(text: string, ctx: WhenContext): Parsed<DateTime> {
   }
   if (!clock) return fail(text, ': add a time of day, e.g. 3pm or 09:30');
 
-  const at = (d: DateTime) =>
-    DateTime.fromObject(
-      { year: d.year, month: d.month, day: d.day, hour: clock.hour, minute: clock.minute },
-      { zone },
-    );
+  const at = (d: DateTime) => {
+    const wall = { year: d.year, month: d.month, day: d.day, hour: clock.hour, minute: clock.minute };
+    const dt = DateTime.fromObject(wall, { zone });
+    // A wall time that happens twice is its later occurrence, whatever the shift (an hour, or 30
+    // minutes as on Lord Howe Island): the same wall time at the offset in force after the change.
+    const after = dt.plus({ hours: 3 }).offset;
+    if (after >= dt.offset) return dt;
+    const later = DateTime.fromObject(wall, { zone: FixedOffsetZone.instance(after) }).setZone(zone);
+    return later > dt && later.hour === dt.hour && later.minute === dt.minute ? later : dt;
+  };
   if (day) return { ok: true, value: at(day) };
   if (weekday !== undefined) {
     let candidate = at(now.plus({ days: (weekday - now.weekday + 7) % 7 }));

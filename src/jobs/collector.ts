@@ -253,6 +253,8 @@ export class Collector {
         }
       : undefined;
     const written = await store.advance(items, { ticketId, modified, state: t.state, want });
+    // A read beside this scan may have posted a state event this line tells: the line then stays out.
+    if (items.some((i) => i.payload.stateLine === true)) await settleTold(store, ticketId);
     await this.cardsChanged(t, before?.modified);
     return written;
   }

@@ -1,5 +1,5 @@
 import { type ChangeCover, coverOf, hides, stateEvents } from '../domain/change-cover.js';
-import type { OutboxRepository } from '../store/store.js';
+import type { OutboxItem, OutboxRepository } from '../store/store.js';
 
 /** Why an item was settled without a post (kept with it: the operator sees it). */
 export const toldByLine = 'told by a line already in the thread';
@@ -26,10 +26,32 @@ export async function settleTold(
     if (i.status !== 'pending' || !event) continue;
     // A state line is told by a person's line (never by itself, nor by another state line).
     const by = (covers.get(i.channel) ?? []).filter((c) => !(i.payload.stateLine && c.only === 'state'));
-    if (by.some((c) => hides(c, event)))
+    if (by.some((c) => hides(c, event)) || (i.payload.stateLine === true && stateEventOut(items, i)))
       settled += Number(await store.settle(i, { status: 'delivered', reason: toldByLine }));
   }
   return settled;
+}
+
+/**
+ * Whether a state line's move went out already as the platform's own state event (a timeline read
+ * that ran beside the scan): then the line is the one left out. (While both wait, the event is.)
+ */
+function stateEventOut(items: OutboxItem[], line: OutboxItem): boolean {
+  const cover = coverOf(line.payload);
+  return (
+    !!cover &&
+    items.some((i) => {
+      const event = toldAs(i.payload);
+      return (
+        i.channel === line.channel &&
+        // Posted, or on its way (not one settled here without a post: it has no ts).
+        (i.slackTs !== undefined || i.status === 'unknown') &&
+        typeof i.payload.eventName === 'string' &&
+        !!event &&
+        hides(cover, event)
+      );
+    })
+  );
 }
 
 /** The platform event an outbox item tells (a platform event's line, or a state line's version). */

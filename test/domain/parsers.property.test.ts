@@ -93,6 +93,12 @@ describe('the time parser (property-based)', () => {
       now: new Date('2026-10-01T00:00:00Z'),
     });
     expect(r.ok && r.value.toUTC().toISO()).toBe('2026-11-01T06:30:00.000Z');
+    // Lord Howe Island goes back 30 minutes (a counterexample the property once found).
+    const howe = parseWhen('2020-04-05 01:30', {
+      zone: 'Australia/Lord_Howe',
+      now: new Date('2020-01-01T00:00:00Z'),
+    });
+    expect(howe.ok && howe.value.toUTC().toISO()).toBe('2020-04-04T15:00:00.000Z');
   });
 
   it('round-trips what it accepts: accepted text → instant → written → the same instant', () => {
