@@ -8,7 +8,7 @@ import {
 } from '../domain/change-cover.js';
 import { followMatches } from '../domain/follow-filter.js';
 import type { Logger } from '../observability/logger.js';
-import type { SlackPublisher } from '../outbound/publisher.js';
+import { keepTicketRecord, type SlackPublisher } from '../outbound/publisher.js';
 import { settleTold } from '../outbound/told.js';
 import type { PlatformClient } from '../platform/client.js';
 import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
@@ -321,7 +321,7 @@ export class Collector {
     if (s.at && s.at.getTime() <= Date.parse(kept.recordModified ?? '')) return;
     if (!s.at && t.state === s.state) return;
     const next: TicketRecord = { ...t, state: s.state, modified: s.at ?? t.modified };
-    if (!(await this.keep(next))) return;
+    if (!(await keepTicketRecord(this.o.store, next))) return;
     const before = await store.lastSeen(s.ticketId);
     if (before && before.state !== s.state) {
       const channels = await this.channelsFor(next);
@@ -333,13 +333,6 @@ export class Collector {
       });
     }
     await this.refreshCards(next, isoOf(t.modified));
-  }
-
-  /** Keeps a ticket's record unless an older one than kept (a card never goes back); answers whether kept. */
-  private keep(t: TicketRecord): Promise<boolean> {
-    const modified = isoOf(t.modified);
-    if (!modified) return Promise.resolve(false);
-    return this.o.store.keepRecord(String(t.id), t as Record<string, unknown>, modified);
   }
 
   /** The record kept of a ticket (see `SlackPublisher.keep`), parsed again; undefined if none or unreadable. */
@@ -395,7 +388,7 @@ export class Collector {
    * show: kept, and the cards are re-rendered.
    */
   private async cardsChanged(t: TicketRecord, previous: string | undefined): Promise<void> {
-    if (!(await this.keep(t)) || previous === isoOf(t.modified)) return;
+    if (!(await keepTicketRecord(this.o.store, t)) || previous === isoOf(t.modified)) return;
     await this.refreshCards(t, previous);
   }
 

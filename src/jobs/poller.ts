@@ -1,5 +1,5 @@
 import type { Logger } from '../observability/logger.js';
-import type { SlackPublisher } from '../outbound/publisher.js';
+import { keepTicketRecord, type SlackPublisher } from '../outbound/publisher.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import type { WebhookSignal } from '../platform/webhook-signal.js';
@@ -114,9 +114,7 @@ export class Poller {
    */
   private async keepRecords(listed: TicketRecord[]): Promise<void> {
     const missing = new Set(await this.o.store.recordsMissing(listed.map((t) => String(t.id))));
-    for (const t of listed)
-      if (missing.has(String(t.id)) && t.modified)
-        await this.o.store.keepRecord(String(t.id), t as Record<string, unknown>, t.modified.toISOString());
+    for (const t of listed) if (missing.has(String(t.id))) await keepTicketRecord(this.o.store, t);
   }
 
   /** How many list pages the last scan read. */

@@ -24,6 +24,20 @@ import { settleTold } from './told.js';
 /** A message as a job posts it: a builder's payload (its blocks, when it has any). */
 export type OutgoingMessage = MessagePayload | TextMessage;
 
+/**
+ * Keeps a ticket's record as its cards' version, unless it is older than the one kept (a card never
+ * goes back): a webhook that brings the same change a moment later then finds nothing newer to show.
+ * Answers whether it was kept. The one writer of `keepRecord` (the publisher, the scans, the webhooks).
+ */
+export async function keepTicketRecord(
+  store: Pick<Store, 'keepRecord'>,
+  record: TicketRecord | undefined,
+): Promise<boolean> {
+  const modified = iso(record?.modified);
+  if (!record || !modified) return false;
+  return store.keepRecord(String(record.id), record as Record<string, unknown>, modified);
+}
+
 /** A version of a ticket the poller (scan or webhook) found on the platform. */
 export interface PlatformChange {
   ticket: TicketRecord;
@@ -38,7 +52,7 @@ export type SlackChange =
       move: { id: string; to?: string | undefined };
       before: TicketSummary;
       after: TicketSummary;
-      /** The record after the change: kept as the cards' version (see `keepRecord`). */
+      /** The record after the change: kept as the cards' version (see `keepTicketRecord`). */
       record?: TicketRecord | undefined;
     }
   | { kind: 'edited'; after: TicketSummary; changed: string[] }
@@ -152,7 +166,7 @@ export class SlackPublisher {
     switch (change.kind) {
       case 'moved': {
         const { before, after, move, record } = change;
-        await this.keep(record);
+        await keepTicketRecord(this.o.store, record);
         await this.refresh(after.id, () => buildTicketCard(after));
         const at = iso(after.modified);
         return this.queueLine(
@@ -257,16 +271,6 @@ export class SlackPublisher {
     await this.o.store.advance([...channels].map((channel) => ({ ticketId, eventId, channel, payload })));
     // A webhook's event of this very change may be waiting already: the line tells it.
     if (cover) await settleTold(this.o.store, ticketId);
-  }
-
-  /**
-   * Keeps a ticket's record as its cards' version (not an older one): a webhook that brings the same
-   * change a moment later then finds nothing newer to show.
-   */
-  async keep(record: TicketRecord | undefined): Promise<boolean> {
-    const modified = iso(record?.modified);
-    if (!record || !modified) return false;
-    return this.o.store.keepRecord(String(record.id), record as Record<string, unknown>, modified);
   }
 
   private remember(channel: string, ts: string, message: MessagePayload): void {

@@ -212,7 +212,9 @@ describe('platform webhooks whose props are []', () => {
         w.slack.messages.find(
           (m: SlackMessage) => m.channel === 'CQ6' && String(m.text).includes('*quirk.byWebhook*'),
         ),
-      5_000,
+      // A thin webhook costs a timeline read, which waits its turn in the read backlog: while the
+      // first scans have used the budget, reads are paced (up to ~10 s at 10 requests a minute).
+      15_000,
     );
     expect(posted.thread_ts).toBe(card.ts);
     // A media delivery with props [] (as the quirky simulator sends them) is accepted too.
