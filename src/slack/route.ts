@@ -33,6 +33,13 @@ export interface Click {
   /** The message clicked (its channel, ts, and whether it is an ephemeral reply). */
   container: { channel?: string | undefined; ts?: string | undefined; isEphemeral: boolean };
   triggerId: string;
+  /**
+   * Where the clicked element is: a message (the default), a modal (`view`: its id and hash, for
+   * `views.update`, and its private metadata) or the person's App Home. A click in a modal or on Home
+   * has no response_url: `respond` then tells failures in the modal, or in the person's DM with the bot.
+   */
+  surface: 'message' | 'modal' | 'home';
+  view?: { id: string; hash: string; privateMetadata: string; callbackId: string } | undefined;
   responseUrl: string;
   client: WebClient;
   /** Bolt's `respond`, typed so that only a builder's message (`Reply`) goes out. */
@@ -81,8 +88,18 @@ export class ActionRoutes {
         const route = this.routes.get(action.action_id.split(':')[0] ?? '');
         if (!route) return;
         const container = body.container as
-          | { channel_id?: string; message_ts?: string; thread_ts?: string; is_ephemeral?: boolean }
+          | {
+              type?: string;
+              channel_id?: string;
+              message_ts?: string;
+              thread_ts?: string;
+              is_ephemeral?: boolean;
+            }
           | undefined;
+        const v = body.view as
+          | { id?: string; hash?: string; private_metadata?: string; callback_id?: string; type?: string }
+          | undefined;
+        const where: Click['surface'] = v?.type === 'home' ? 'home' : v?.id ? 'modal' : 'message';
         const click: Click = {
           user: body.user.id,
           team: body.team?.id,
@@ -95,25 +112,44 @@ export class ActionRoutes {
             isEphemeral: container?.is_ephemeral ?? false,
           },
           triggerId: body.trigger_id,
+          surface: where,
+          view:
+            where === 'modal' && v?.id
+              ? {
+                  id: v.id,
+                  hash: v.hash ?? '',
+                  privateMetadata: v.private_metadata ?? '',
+                  callbackId: v.callback_id ?? '',
+                }
+              : undefined,
           responseUrl: body.response_url,
           client,
-          respond,
+          respond: respond ?? directReplyTo(client, body.user.id),
           log: requestLog(this.logger, { user: body.user.id, team: body.team?.id, action: action.action_id }),
         };
         const threadTs = container?.thread_ts !== container?.message_ts ? container?.thread_ts : undefined;
         detach(this.logger, async () => {
-          if (route.working) await tellIfSlow(respond, route.working, this.waitMs());
+          if (route.working && where === 'message') await tellIfSlow(respond, route.working, this.waitMs());
           await route.run(click).catch(async (error: unknown) => {
+            const viewId = click.view?.id;
             await replyError(
-              {
-                kind: 'button',
-                respond,
-                client,
-                user: click.user,
-                channel: click.channel ?? click.container.channel,
-                threadTs,
-                log: click.log,
-              },
+              viewId
+                ? {
+                    kind: 'modal',
+                    show: updateView(client, viewId),
+                    title: 'confdesk',
+                    log: click.log,
+                    channel: click.channel,
+                  }
+                : {
+                    kind: 'button',
+                    respond,
+                    client,
+                    user: click.user,
+                    channel: click.channel ?? click.container.channel,
+                    threadTs,
+                    log: click.log,
+                  },
               error,
             );
             await route.afterReply?.(click, error);
@@ -122,6 +158,21 @@ export class ActionRoutes {
       },
     );
   }
+}
+
+/**
+ * A click on Home has no response_url: its private replies go to the person's DM with the bot
+ * (the app's Messages tab), as text only.
+ */
+function directReplyTo(client: WebClient, user: string): Responder {
+  return async (message) => {
+    const m = message as { text?: string; blocks?: unknown[] };
+    await client.chat.postMessage({
+      channel: user,
+      text: m.text ?? '',
+      ...(m.blocks ? { blocks: m.blocks as never } : {}),
+    });
+  };
 }
 
 /**

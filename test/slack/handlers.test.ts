@@ -70,6 +70,7 @@ function click(user: string, actionId: string, value: string, place: { channel: 
     channel: place.channel,
     container: { channel: place.channel, ts: place.ts, isEphemeral: false },
     triggerId: 'trigger',
+    surface: 'message',
     responseUrl: `${slack.url}/response/handlers`,
     client: new WebClient('xoxb-handlers', { slackApiUrl: slack.apiUrl }),
     respond: async (r) => {
