@@ -33,6 +33,16 @@ export const ids = {
     ticketUnsubscribe: 'ticket_unsubscribe',
     ticketPage: 'ticket_page',
   },
+  /**
+   * The type-ahead menus (`external_select`), served from the options load URL by the directory
+   * (issue 22): the platform's users (any), agents, groups, and moderators.
+   */
+  options: {
+    users: 'pick_user',
+    agents: 'pick_agent',
+    groups: 'pick_group',
+    moderators: 'pick_moderator',
+  },
   /** Block ids of the ticket form: each input is named after its create input. */
   ticketForm: {
     channel: 'channel',
