@@ -3,6 +3,7 @@ import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/st
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
 import { deliveryClient, retryingClient } from './outbound/clients.js';
+import { HomeScreens } from './outbound/home-screens.js';
 import { SlackPublisher } from './outbound/publisher.js';
 import { SlackAccess } from './outbound/slack-access.js';
 import type { PlatformClient } from './platform/client.js';
@@ -10,6 +11,7 @@ import { AccessService } from './services/access.js';
 import { ConferenceService } from './services/conferences.js';
 import { DigestService } from './services/digest.js';
 import { DigestScheduleService } from './services/digest-schedules.js';
+import { HomeService } from './services/home.js';
 import { IdentityService } from './services/identity.js';
 import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
@@ -58,6 +60,16 @@ export interface Confdesk {
   stop(): Promise<void>;
 }
 
+/** The enterprise's head counts for the admins' Home (the users list is cached by the client). */
+async function enterpriseCounts(platform: PlatformClient) {
+  const me = await platform.getMe();
+  const [users, groups] = await Promise.all([
+    platform.listEnterpriseUsers({ enterpriseId: me.enterprise_id }),
+    platform.listGroups({ enterpriseId: me.enterprise_id }),
+  ]);
+  return { users: users.total ?? users.items.length, groups: groups.total ?? groups.items.length };
+}
+
 /** Builds the services, the publisher, the Bolt app, the webhook route and (on start) the jobs, once each. */
 export function createConfdesk(o: ConfdeskOptions): Confdesk {
   const now = o.now ?? (() => new Date());
@@ -74,18 +86,36 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   const identity = new IdentityService(web, o.platform);
   const access = new AccessService(identity);
   const tickets = new TicketService(o.platform, identity, access);
+  const conferences = new ConferenceService(o.platform, identity, access, now);
+  const digests = new DigestService(o.platform, o.store);
+  const homes = new HomeScreens({
+    slack: web,
+    home: new HomeService({
+      access,
+      tickets,
+      conferences,
+      digests,
+      store: o.store,
+      counts: () => enterpriseCounts(o.platform),
+      doctor: o.slack.doctor,
+      now,
+    }),
+    logger: o.logger.child({ component: 'home' }),
+  });
   const publisher = new SlackPublisher({
     slack: web,
     store: o.store,
     tickets,
     logger: o.logger.child({ component: 'publisher' }),
+    homes,
   });
   const deps: Deps = {
     identity,
     access,
     tickets,
-    conferences: new ConferenceService(o.platform, identity, access, now),
-    digests: new DigestService(o.platform, o.store),
+    conferences,
+    homes,
+    digests,
     schedules: new DigestScheduleService(o.store, now),
     subscriptions: new SubscriptionService(o.store),
     publisher,

@@ -32,6 +32,9 @@ export const ids = {
     ticketMediaPost: 'ticket_media_post',
     ticketUnsubscribe: 'ticket_unsubscribe',
     ticketPage: 'ticket_page',
+    // App Home (issue 22): Remove what the person set up.
+    homeSubscriptionRemove: 'home_subscription_remove',
+    homeDigestRemove: 'home_digest_remove',
   },
   /**
    * The type-ahead menus (`external_select`), served from the options load URL by the directory

@@ -45,16 +45,13 @@ export const ticketMenu = [
 ] as const;
 
 /**
- * The live ticket card: one message per ticket, edited in place. Its buttons are the moves the
- * ticket's state allows (destructive ones ask first), the agent's join link, Refresh and a menu.
+ * The moves a ticket's state allows, as buttons (destructive ones ask first): the card's and App
+ * Home's, so one route (`ticket_move`) applies them wherever they are clicked.
  */
-export function buildTicketCard(t: TicketSummary): MessagePayload {
-  const known = [t.requestor.name, ...t.requestor.emails, ...t.requestor.phones].filter((x): x is string =>
-    Boolean(x),
-  );
-  const requestor = known.length ? joinMd(known, '\n') : md`_unknown_`;
-  const moves: Button[] = movesFor(t.state).map((m) =>
-    button(m.label, `${ids.actions.ticketMove}:${m.id}`, {
+export function ticketMoveButtons(t: TicketSummary, unique = false): Button[] {
+  // Several tickets in one view (Home): the ticket id keeps each action id unique there.
+  return movesFor(t.state).map((m) =>
+    button(m.label, `${ids.actions.ticketMove}:${m.id}${unique ? `:${t.id}` : ''}`, {
       value: t.id,
       ...(m.style ? { style: m.style } : {}),
       ...(m.confirm
@@ -70,6 +67,21 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
         : {}),
     }),
   );
+}
+
+/** A ticket's title as people know it: its reference (or number) and subject. */
+export const ticketTitle = (t: TicketSummary): string => titleOf(t);
+
+/**
+ * The live ticket card: one message per ticket, edited in place. Its buttons are the moves the
+ * ticket's state allows (destructive ones ask first), the agent's join link, Refresh and a menu.
+ */
+export function buildTicketCard(t: TicketSummary): MessagePayload {
+  const known = [t.requestor.name, ...t.requestor.emails, ...t.requestor.phones].filter((x): x is string =>
+    Boolean(x),
+  );
+  const requestor = known.length ? joinMd(known, '\n') : md`_unknown_`;
+  const moves = ticketMoveButtons(t);
   // Join links grant a role in the session: given on a click, privately, to those who may have them.
   const tools: ActionsBlockElement[] = [
     ...(t.agentUrl || t.guestUrl

@@ -42,6 +42,10 @@ const finished = [
   'cancelled',
 ] as const satisfies readonly TicketState[];
 
+/** Whether a ticket in this state still needs someone (new, open, invited, in progress). */
+export const isActiveState = (state: string | undefined): boolean =>
+  (active as readonly string[]).includes(state ?? '');
+
 /** Every move, in the order the card shows them. */
 export const ticketMoves: readonly TicketMove[] = [
   { id: 'accept', label: 'Accept', to: 'open', from: ['new'], style: 'primary' },

@@ -19,6 +19,7 @@ import type { Logger } from '../observability/logger.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { OutboxItem, Store } from '../store/store.js';
+import type { HomeScreens } from './home-screens.js';
 import { settleTold } from './told.js';
 
 /** A message as a job posts it: a builder's payload (its blocks, when it has any). */
@@ -69,6 +70,8 @@ export interface PublisherOptions {
   store: Store;
   tickets: Pick<TicketService, 'summary'>;
   logger: Logger;
+  /** The App Homes that list tickets: told each change, whoever made it. */
+  homes?: Pick<HomeScreens, 'shows' | 'ticketChanged'> | undefined;
 }
 
 /** Card renders remembered per process (see `rendered`); the oldest are forgotten beyond this. */
@@ -163,6 +166,12 @@ export class SlackPublisher {
   async ticketChanged(change: PlatformChange | SlackChange, actor?: string): Promise<void> {
     if (!('kind' in change)) return this.platformChanged(change);
     const who = actor as string;
+    const homes = this.o.homes;
+    if (homes) {
+      const t = change.kind === 'moved' || change.kind === 'edited' ? change.after : change.ticket;
+      const gone = change.kind === 'deleted' ? { ...t, state: 'deleted' } : t;
+      if (homes.shows(t.id)) await homes.ticketChanged(gone);
+    }
     switch (change.kind) {
       case 'moved': {
         const { before, after, move, record } = change;
@@ -224,6 +233,11 @@ export class SlackPublisher {
   }
 
   private async platformChanged({ ticket, previous }: PlatformChange): Promise<void> {
+    const homes = this.o.homes;
+    if (homes?.shows(String(ticket.id)))
+      await homes
+        .ticketChanged(await this.o.tickets.summary(ticket))
+        .catch((error: unknown) => this.o.logger.warn({ err: error }, 'could not refresh App Homes'));
     let card: MessagePayload | undefined;
     await this.refresh(
       String(ticket.id),

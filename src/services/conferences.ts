@@ -230,14 +230,14 @@ export class ConferenceService {
     return { conference, ...(conference.joinUrl ? { url: conference.joinUrl } : {}) };
   }
 
-  /** One page of the actor's conferences (as moderator or participant). */
-  async list(actorId: string, q: ListQuery) {
+  /** One page of the actor's conferences (as moderator or participant); App Home asks for a longer one. */
+  async list(actorId: string, q: ListQuery, limit = listPageSize) {
     const actor = await this.access.require(actorId, 'conference.list');
     const now = this.now();
     const page = await this.platform.listConferences({
       user: Number(actor.id),
       offset: q.offset,
-      limit: listPageSize,
+      limit,
       ...(q.search ? { search: q.search } : {}),
       ...(q.filter === 'upcoming'
         ? { since: new Date(now.getTime() - 24 * 3600_000), order: 'asc' as const }

@@ -1,5 +1,5 @@
 import { DateTime } from 'luxon';
-import type { DigestData } from '../domain/digest.js';
+import type { DayStatistics, DigestData } from '../domain/digest.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { StatisticsRecord, TicketsReport } from '../platform/schemas.js';
 import type { StatisticsRepository } from '../store/store.js';
@@ -36,6 +36,12 @@ export class DigestService {
       missing.push('the tickets report');
     }
     return { date, days, report, missing };
+  }
+
+  /** One finished day's statistics (App Home's overview): kept once read, so a second look is free. */
+  async day(date: string): Promise<DayStatistics | undefined> {
+    const me = await this.platform.getMe({}, background);
+    return this.statistics(Number(me.enterprise_id), date, true);
   }
 
   private async statistics(enterpriseId: number, date: string, past: boolean) {

@@ -9,7 +9,7 @@ import {
   type TicketSummary,
 } from '../domain/ticket.js';
 import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
-import { findMove, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
+import { findMove, isActiveState, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
 import type { PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
 import { ticketJoinLinks } from '../platform/join-links.js';
@@ -256,6 +256,20 @@ export class TicketService {
     const items = page.items.map((r) => this.summarize(r, groups));
     const hasMore = page.nextOffset !== undefined || offset + page.items.length < (page.total ?? 0);
     return { items, total: page.total, hasMore };
+  }
+
+  /**
+   * The person's tickets that still need someone (App Home): one list request of their latest
+   * `limit`, the finished ones left out. `total` is the platform's count of all their tickets.
+   */
+  async openOf(actorSlackId: string, limit: number) {
+    const actor = await this.access.require(actorSlackId, 'ticket.list-mine');
+    const [page, groups] = await Promise.all([
+      this.platform.listTickets({ offset: 0, limit, user: actor.id }),
+      this.groupNames(),
+    ]);
+    const items = page.items.map((r) => this.summarize(r, groups)).filter((t) => isActiveState(t.state));
+    return { items, more: page.nextOffset !== undefined || page.items.length < (page.total ?? 0) };
   }
 
   /** A ticket's media (snapshots, documents, recordings), for those who may act on it. */

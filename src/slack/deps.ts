@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { DoctorReport } from '../domain/doctor-report.js';
 import type { Logger } from '../observability/logger.js';
+import type { HomeScreens } from '../outbound/home-screens.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { AccessService } from '../services/access.js';
 import type { ConferenceService } from '../services/conferences.js';
@@ -9,7 +10,7 @@ import type { DigestScheduleService } from '../services/digest-schedules.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
 import type { TicketService } from '../services/tickets.js';
-import type { TicketCardRepository } from '../store/store.js';
+import type { DigestRepository, SubscriptionRepository, TicketCardRepository } from '../store/store.js';
 
 /*
  * What the listeners need, by surface family, in one module below every surface folder (a surface
@@ -47,6 +48,15 @@ export interface ConferenceDeps {
   doctor?: (() => Promise<DoctorReport>) | undefined;
 }
 
+/** What App Home's listeners need: the Homes (publish, refresh) and what its buttons change. */
+export interface HomeDeps {
+  homes: Pick<HomeScreens, 'opened' | 'refresh'>;
+  access: AccessService;
+  store: Pick<SubscriptionRepository, 'subscriptionsBy' | 'removeSubscription'> &
+    Pick<DigestRepository, 'digestSchedules' | 'removeDigestSchedule'>;
+  logger: Logger;
+}
+
 /** What the digest listeners need. */
 export interface DigestDeps {
   schedules: DigestScheduleService;
@@ -68,7 +78,8 @@ export type ViewSubmission = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMidd
 
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */
 export type Deps = ConferenceDeps &
-  TicketDeps & {
+  TicketDeps &
+  HomeDeps & {
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };

@@ -143,7 +143,7 @@ export class ActionRoutes {
                   }
                 : {
                     kind: 'button',
-                    respond,
+                    respond: click.respond,
                     client,
                     user: click.user,
                     channel: click.channel ?? click.container.channel,

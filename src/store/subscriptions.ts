@@ -19,6 +19,8 @@ export interface SubscriptionRepository {
   subscriptionsOf(channel: string): Promise<Subscription[]>;
   /** The watches of a ticket and every follow (whose filter the caller applies). */
   subscriptionsForTicket(ticketId: string): Promise<Subscription[]>;
+  /** What one person set up, in every channel, the oldest first (their App Home). */
+  subscriptionsBy(user: string): Promise<Subscription[]>;
 }
 
 export const subscriptionRepository = ({ db, now }: Db): SubscriptionRepository => ({
@@ -57,6 +59,16 @@ export const subscriptionRepository = ({ db, now }: Db): SubscriptionRepository 
       .selectFrom('subscriptions')
       .selectAll()
       .where((eb) => eb.or([eb('ticket_id', '=', ticketId), eb('kind', '=', 'follow')]))
+      .orderBy('created_at')
+      .execute();
+    return rows.map(toSubscription);
+  },
+
+  async subscriptionsBy(user) {
+    const rows = await db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('created_by', '=', user)
       .orderBy('created_at')
       .execute();
     return rows.map(toSubscription);

@@ -167,7 +167,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
         'modal',
       ),
     ).toEqual([]);
-    expect(checkBlockKit(buildHome(), 'home')).toEqual([]);
+    expect(checkBlockKit(buildHome({ loading: false, subscriptions: [], digests: [] }), 'home')).toEqual([]);
   });
 });
 

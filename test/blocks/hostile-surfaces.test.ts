@@ -273,8 +273,42 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
     modal(buildResultView(s, escaped(s), buildConferenceCard(conferenceOf(s)).blocks)),
   ],
   buildHome: (s) => [
-    { payload: buildHome({ account: true, admin: true }), surface: 'home' },
-    { payload: buildHome({ account: false, admin: false, noAccount: escaped(s) }), surface: 'home' },
+    {
+      payload: buildHome({
+        account: { id: '1', username: s, role: s, email: s },
+        loading: false,
+        conferences: { items: [conferenceOf(s), { ...conferenceOf(s), joinUrl: undefined }], more: true },
+        tickets: { items: [ticketOf(s)], more: true },
+        subscriptions: [
+          { id: 'a', channel: 'C1', kind: 'watch', ticketId: '1', filter: { reference: s } },
+          { id: 'b', channel: 'C1', kind: 'follow', ticketId: undefined, filter: { search: s, group: s } },
+        ],
+        digests: [{ id: 'd', channel: 'C1', zone: 'Europe/Paris', time: '09:00', weekdays: [1, 2] }],
+        admin: {
+          users: 3,
+          groups: 1,
+          yesterday: { date: '2026-11-24', stats: undefined },
+          doctor: 'checking',
+        },
+        tools: [{ label: s, actionId: 'people_open' }],
+      }),
+      surface: 'home',
+    },
+    {
+      payload: buildHome({ loading: false, noAccount: escaped(s), subscriptions: [], digests: [] }),
+      surface: 'home',
+    },
+    {
+      payload: buildHome({
+        account: { id: '1', email: 'a@b.c' },
+        loading: false,
+        conferences: { failed: escaped(s) },
+        tickets: { failed: escaped(s) },
+        subscriptions: [],
+        digests: [],
+      }),
+      surface: 'home',
+    },
   ],
   buildDigest: (s) => [
     msg(

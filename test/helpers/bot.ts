@@ -103,7 +103,7 @@ export async function startBot(
     },
     platform: platform.client,
     store,
-    logger: options.logger ?? createLogger('silent'),
+    logger: options.logger ?? createLogger((process.env.TEST_LOG as 'silent') ?? 'silent'),
     now: () => botNow,
     webhook: options.webhookSecret
       ? { secret: options.webhookSecret, header: 'X-Webhook-Secret' }
@@ -219,6 +219,35 @@ export function buttonClick(
       message_ts: o.ts ?? '0.0',
       is_ephemeral: o.ephemeral ?? false,
     },
+    actions: [{ type: 'button', action_id: o.actionId, block_id: 'b', value: o.value, action_ts: '1' }],
+  };
+}
+
+/** A click on a button in a modal or on App Home: no channel, no response_url; the view is the container. */
+export function viewClick(
+  slack: SlackDouble,
+  o: {
+    user: string;
+    actionId: string;
+    value: string;
+    view: {
+      id: string;
+      type: 'home' | 'modal';
+      hash?: string;
+      private_metadata?: string;
+      callback_id?: string;
+    };
+  },
+) {
+  return {
+    type: 'block_actions',
+    user: { id: o.user },
+    team: { id: slack.teamId },
+    api_app_id: 'A1',
+    token: 'legacy',
+    trigger_id: `trigger-${Math.random()}`,
+    container: { type: 'view', view_id: o.view.id },
+    view: { hash: 'h', private_metadata: '', callback_id: '', ...o.view },
     actions: [{ type: 'button', action_id: o.actionId, block_id: 'b', value: o.value, action_ts: '1' }],
   };
 }

@@ -99,6 +99,8 @@ describe.each(backends)('the store, $name', ({ options }) => {
     expect((await store.subscriptionsForTicket('7')).map((s) => s.id).sort()).toEqual(['s1', 's2']);
     expect((await store.subscriptionsForTicket('8')).map((s) => s.id)).toEqual(['s2']);
     expect((await store.subscriptionsOf('C2'))[0]?.filter).toEqual({ group: '10' });
+    expect((await store.subscriptionsBy('U2')).map((s) => [s.id, s.channel])).toEqual([['s2', 'C2']]);
+    expect(await store.subscriptionsBy('U3')).toEqual([]);
     expect(await store.removeSubscription('s1')).toBe(true);
     expect(await store.removeSubscription('s1')).toBe(false);
     await store.close();

@@ -22,7 +22,8 @@ const renderCard = async (
 export const handleTicketMove =
   (deps: TicketDeps): ClickHandler =>
   async ({ user, value, actionId, container }) => {
-    const moveId = actionId.slice(ids.actions.ticketMove.length + 1);
+    // `ticket_move:<move>` on a card, `ticket_move:<move>:<ticket>` on Home (several tickets in one view).
+    const moveId = actionId.split(':')[1] ?? '';
     const ticketId = await ticketOfCard(deps, container, value);
     const moved = await deps.tickets.move(user, ticketId, moveId);
     await deps.publisher.ticketChanged({ kind: 'moved', ...moved }, user);

@@ -1,0 +1,202 @@
+import { type HomeAdmin, type HomeData, type HomeList, homeLimits } from '../blocks/home.js';
+import { escaped, type Mrkdwn, md } from '../blocks/mrkdwn.js';
+import type { ConferenceSummary } from '../domain/conference.js';
+import type { DoctorReport } from '../domain/doctor-report.js';
+import type { TicketSummary } from '../domain/ticket.js';
+import { isActiveState } from '../domain/ticket-workflow.js';
+import { PlatformError } from '../platform/errors.js';
+import { runInLane } from '../platform/lane.js';
+import type { DigestRepository, SubscriptionRepository } from '../store/store.js';
+import type { AccessService } from './access.js';
+import type { ConferenceService } from './conferences.js';
+import type { DigestService } from './digest.js';
+import { ConfdeskError } from './errors.js';
+import type { TicketService } from './tickets.js';
+
+/** How long a person's platform data on Home is reused: opening Home twice in a minute reads once. */
+export const homeTtlMs = 60_000;
+/** The admin overview and the doctor's verdict change slowly and cost more: kept longer. */
+export const overviewTtlMs = 15 * 60_000;
+
+export interface HomeServiceOptions {
+  access: AccessService;
+  tickets: Pick<TicketService, 'openOf'>;
+  conferences: Pick<ConferenceService, 'list'>;
+  digests: Pick<DigestService, 'day'>;
+  store: Pick<SubscriptionRepository, 'subscriptionsBy'> & Pick<DigestRepository, 'digestSchedules'>;
+  /** The enterprise's head counts (users, groups), for the admins' overview. */
+  counts: () => Promise<{ users?: number | undefined; groups?: number | undefined }>;
+  /** The doctor (absent: no verdict on Home). */
+  doctor?: (() => Promise<DoctorReport>) | undefined;
+  now: () => Date;
+}
+
+interface Kept<T> {
+  at: number;
+  value: T;
+}
+
+/** Why a Home list is missing, in a sentence (the rest of Home still shows). */
+const unreadable = (error: unknown): Mrkdwn =>
+  error instanceof ConfdeskError
+    ? error.userMessage
+    : error instanceof PlatformError
+      ? md`The video platform did not give it: ${escaped(error.userMessage)}`
+      : md`It could not be read just now; it shows again when you next open Home.`;
+
+/**
+ * What each person's App Home shows, read within the budget: every platform read runs in the
+ * background lane (a person's command never waits behind a Home), a person's lists are kept a
+ * minute, the admins' overview and the doctor's verdict fifteen. What the store holds (their
+ * subscriptions and digests) is read afresh each time. The service also remembers whose Home shows
+ * which ticket, so a ticket's change (a click anywhere, a webhook, a scan) updates those Homes from
+ * the change itself, with no platform read (`ticketChanged`).
+ */
+export class HomeService {
+  private readonly lists = new Map<
+    string,
+    Kept<{ conferences: HomeList<ConferenceSummary>; tickets: HomeList<TicketSummary> }>
+  >();
+  private overview: Kept<Omit<HomeAdmin, 'doctor'>> | undefined;
+  private doctorReport: Kept<DoctorReport> | undefined;
+  private doctorRun: Promise<void> | undefined;
+  /** ticket id → the people whose kept Home lists it. */
+  private readonly viewers = new Map<string, Set<string>>();
+
+  constructor(private readonly o: HomeServiceOptions) {}
+
+  /**
+   * The person's Home as far as it is known without waiting (`cachedOnly`), or read now (in the
+   * background lane). A list that could not be read says so, and the rest still shows.
+   */
+  async data(slackId: string, cachedOnly = false): Promise<HomeData> {
+    return runInLane('background', async () => {
+      const asker = await this.o.access.asker(slackId);
+      const base = {
+        subscriptions: (await this.o.store.subscriptionsBy(slackId)).slice(0, 50),
+        digests: (await this.o.store.digestSchedules()).filter((d) => d.createdBy === slackId),
+      };
+      if (!asker.account)
+        return {
+          ...base,
+          loading: false,
+          noAccount:
+            asker.noAccount?.userMessage ?? md`confdesk needs your video platform account to act for you.`,
+        };
+      const admin = this.o.access.may(asker, 'admin.doctor');
+      const now = this.o.now().getTime();
+      let lists = this.lists.get(slackId);
+      if (!cachedOnly && (!lists || now - lists.at >= homeTtlMs)) {
+        lists = { at: now, value: await this.readLists(slackId) };
+        this.keepLists(slackId, lists);
+      }
+      let adminPart: HomeAdmin | undefined;
+      if (admin) {
+        if (!cachedOnly && (!this.overview || now - this.overview.at >= overviewTtlMs))
+          this.overview = { at: now, value: await this.readOverview() };
+        adminPart = { ...(this.overview?.value ?? {}), doctor: this.verdict(now, cachedOnly) };
+      }
+      return {
+        ...base,
+        loading: lists === undefined,
+        account: asker.account,
+        ...(lists ? lists.value : {}),
+        ...(adminPart ? { admin: adminPart } : {}),
+      };
+    });
+  }
+
+  /** Whether a kept Home lists this ticket. */
+  showing(ticketId: string): boolean {
+    return (this.viewers.get(ticketId)?.size ?? 0) > 0;
+  }
+
+  /** A person's Home lists are read again at the next look (they changed something there). */
+  forget(slackId: string): void {
+    this.lists.delete(slackId);
+  }
+
+  /**
+   * A ticket changed: the people whose kept Home lists it get the new version in place (or lose it
+   * when it no longer needs anyone). Answers whose Home to publish again. No platform read.
+   */
+  ticketChanged(ticket: TicketSummary): string[] {
+    const who = [...(this.viewers.get(ticket.id) ?? [])];
+    for (const slackId of who) {
+      const kept = this.lists.get(slackId);
+      const list = kept?.value.tickets;
+      if (!kept || !list || !('items' in list)) continue;
+      const items = list.items.flatMap((t) =>
+        t.id !== ticket.id ? [t] : isActiveState(ticket.state) ? [ticket] : [],
+      );
+      kept.value = { ...kept.value, tickets: { ...list, items } };
+    }
+    return who;
+  }
+
+  /** The doctor's verdict: kept 15 minutes; a stale one is shown while a new run goes in the background. */
+  private verdict(now: number, cachedOnly: boolean): HomeAdmin['doctor'] {
+    const kept = this.doctorReport;
+    if (this.o.doctor && !cachedOnly && (!kept || now - kept.at >= overviewTtlMs)) void this.runDoctor();
+    if (!kept) return this.o.doctor ? 'checking' : undefined;
+    const count = (s: string) => kept.value.checks.filter((c) => c.status === s).length;
+    return { blocking: count('blocking'), warnings: count('warning'), at: kept.value.at };
+  }
+
+  /** Runs the doctor once at a time, in the background lane; its report is kept for the next look. */
+  runDoctor(): Promise<void> {
+    const doctor = this.o.doctor;
+    if (!doctor) return Promise.resolve();
+    this.doctorRun ??= runInLane('background', doctor)
+      .then((report) => {
+        this.doctorReport = { at: this.o.now().getTime(), value: report };
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.doctorRun = undefined;
+      });
+    return this.doctorRun;
+  }
+
+  private async readLists(slackId: string) {
+    const shown = <T>(items: T[], more: boolean, max: number): HomeList<T> => ({
+      items: items.slice(0, max),
+      more: more || items.length > max,
+    });
+    const [conferences, tickets] = await Promise.all([
+      this.o.conferences.list(slackId, { filter: 'upcoming', offset: 0 }, 50).then(
+        (p): HomeList<ConferenceSummary> => shown(p.items, p.hasMore, homeLimits.conferences),
+        (error: unknown): HomeList<ConferenceSummary> => ({ failed: unreadable(error) }),
+      ),
+      this.o.tickets.openOf(slackId, 100).then(
+        (p): HomeList<TicketSummary> => shown(p.items, p.more, homeLimits.tickets),
+        (error: unknown): HomeList<TicketSummary> => ({ failed: unreadable(error) }),
+      ),
+    ]);
+    return { conferences, tickets };
+  }
+
+  private keepLists(
+    slackId: string,
+    kept: Kept<{ conferences: HomeList<ConferenceSummary>; tickets: HomeList<TicketSummary> }>,
+  ): void {
+    for (const set of this.viewers.values()) set.delete(slackId);
+    this.lists.set(slackId, kept);
+    const tickets = kept.value.tickets;
+    if (!('items' in tickets)) return;
+    for (const t of tickets.items) {
+      const set = this.viewers.get(t.id) ?? new Set<string>();
+      set.add(slackId);
+      this.viewers.set(t.id, set);
+    }
+  }
+
+  private async readOverview(): Promise<Omit<HomeAdmin, 'doctor'>> {
+    const yesterday = new Date(this.o.now().getTime() - 86_400_000).toISOString().slice(0, 10);
+    const [counts, stats] = await Promise.all([
+      this.o.counts().catch(() => ({})),
+      this.o.digests.day(yesterday).catch(() => undefined),
+    ]);
+    return { ...counts, yesterday: { date: yesterday, stats } };
+  }
+}
