@@ -10,6 +10,7 @@ import { AccessService } from './services/access.js';
 import { ConferenceService } from './services/conferences.js';
 import { DigestService } from './services/digest.js';
 import { DigestScheduleService } from './services/digest-schedules.js';
+import { Directory } from './services/directory.js';
 import { IdentityService } from './services/identity.js';
 import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
@@ -71,9 +72,11 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     store: o.store,
     logger: o.logger.child({ component: 'slack-access' }),
   });
+  // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
+  const directory = new Directory(o.platform);
   const identity = new IdentityService(web, o.platform);
   const access = new AccessService(identity);
-  const tickets = new TicketService(o.platform, identity, access);
+  const tickets = new TicketService(o.platform, identity, access, directory);
   const publisher = new SlackPublisher({
     slack: web,
     store: o.store,
@@ -94,6 +97,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     now,
     doctor: o.slack.doctor,
     waitMs: () => o.platform.estimateWaitMs('interactive'),
+    directory,
   };
 
   let jobs: Jobs | undefined;
@@ -142,6 +146,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
           tickets,
           access,
           digests: deps.digests,
+          directory,
         });
       return port;
     },
