@@ -59,10 +59,11 @@ export function buildIndex<T extends DirectoryEntry>(entries: readonly T[]): Dir
 
 /** How one folded term matches an indexed row; undefined when it does not. */
 const rankOf = (row: { starts: string; words: string }, term: string): MatchRank | undefined => {
+  // Most entries do not match at all: one search tells (a field's or a word's start is in it too).
+  if (!row.starts.includes(term)) return undefined;
   if (row.starts.includes(sep + term)) return 0;
   if (row.words.includes(sep + term)) return 1;
-  if (row.starts.includes(term)) return 2;
-  return undefined;
+  return 2;
 };
 
 /**
@@ -91,8 +92,11 @@ export function search<T extends DirectoryEntry>(
       }
       if (r > worst) worst = r;
     }
-    if (!matched || !keep(row.entry)) continue;
-    buckets[worst].push(row.entry);
+    if (!matched) continue;
+    const bucket = buckets[worst];
+    // A lesser rank holding `limit` already cannot show more.
+    if (bucket.length >= limit || !keep(row.entry)) continue;
+    bucket.push(row.entry);
     // The best rank is full: nothing later can come before what it holds.
     if (buckets[0].length >= limit) break;
   }
