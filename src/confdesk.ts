@@ -74,7 +74,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   });
   // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
   const directory = new Directory(o.platform);
-  const identity = new IdentityService(web, o.platform);
+  const identity = new IdentityService(web, o.platform, Date.now, directory);
   const access = new AccessService(identity);
   const tickets = new TicketService(o.platform, identity, access, directory);
   const publisher = new SlackPublisher({
