@@ -11,6 +11,7 @@ import { AccessService } from './services/access.js';
 import { ConferenceService } from './services/conferences.js';
 import { DigestService } from './services/digest.js';
 import { DigestScheduleService } from './services/digest-schedules.js';
+import { Directory } from './services/directory.js';
 import { HomeService } from './services/home.js';
 import { IdentityService } from './services/identity.js';
 import { SubscriptionService } from './services/subscriptions.js';
@@ -60,16 +61,6 @@ export interface Confdesk {
   stop(): Promise<void>;
 }
 
-/** The enterprise's head counts for the admins' Home (the users list is cached by the client). */
-async function enterpriseCounts(platform: PlatformClient) {
-  const me = await platform.getMe();
-  const [users, groups] = await Promise.all([
-    platform.listEnterpriseUsers({ enterpriseId: me.enterprise_id }),
-    platform.listGroups({ enterpriseId: me.enterprise_id }),
-  ]);
-  return { users: users.total ?? users.items.length, groups: groups.total ?? groups.items.length };
-}
-
 /** Builds the services, the publisher, the Bolt app, the webhook route and (on start) the jobs, once each. */
 export function createConfdesk(o: ConfdeskOptions): Confdesk {
   const now = o.now ?? (() => new Date());
@@ -83,9 +74,11 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     store: o.store,
     logger: o.logger.child({ component: 'slack-access' }),
   });
-  const identity = new IdentityService(web, o.platform);
+  // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
+  const directory = new Directory(o.platform);
+  const identity = new IdentityService(web, o.platform, Date.now, directory);
   const access = new AccessService(identity);
-  const tickets = new TicketService(o.platform, identity, access);
+  const tickets = new TicketService(o.platform, identity, access, directory);
   const conferences = new ConferenceService(o.platform, identity, access, now);
   const digests = new DigestService(o.platform, o.store);
   const homes = new HomeScreens({
@@ -96,7 +89,11 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
       conferences,
       digests,
       store: o.store,
-      counts: () => enterpriseCounts(o.platform),
+      // The directory has them (loaded in the background lane, refreshed every 15 minutes).
+      counts: async () => {
+        const d = directory.snapshot() ?? (await directory.refresh());
+        return { users: d.byId.size, groups: d.groupById.size };
+      },
       doctor: o.slack.doctor,
       now,
     }),
@@ -124,6 +121,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     now,
     doctor: o.slack.doctor,
     waitMs: () => o.platform.estimateWaitMs('interactive'),
+    directory,
   };
 
   let jobs: Jobs | undefined;
@@ -172,6 +170,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
           tickets,
           access,
           digests: deps.digests,
+          directory,
         });
       return port;
     },

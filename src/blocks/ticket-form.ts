@@ -1,4 +1,4 @@
-import type { ModalView, StaticSelect } from '@slack/types';
+import type { ExternalSelect, ModalView } from '@slack/types';
 import type { TicketEdit, TicketFormChoices, TicketFormValues } from '../domain/ticket.js';
 import { ticketStates } from '../domain/ticket-workflow.js';
 import { languages } from './conference-form.js';
@@ -18,18 +18,27 @@ export interface TicketFormOptions {
   problems?: Record<string, Mrkdwn>;
 }
 
-const select = (
+/**
+ * A type-ahead menu of the enterprise's people or groups (served by the options handler from the
+ * directory: no cap at 100), prefilled with `initial` under its known label. `choices` holds the
+ * labels of the prefilled ids only.
+ */
+const picker = (
+  actionId: string,
   choices: { id: string; name: string }[],
   initial: string | undefined,
   placeholder: string,
-): StaticSelect => {
-  const options = choices.slice(0, limits.selectOptions).map((c) => option(c.id, c.name));
-  const chosen = options.find((o) => o.value === initial);
+): ExternalSelect => {
+  const known = choices.find((c) => c.id === initial);
   return {
-    type: 'static_select',
+    type: 'external_select',
+    action_id: actionId,
     placeholder: plain(placeholder, limits.placeholder),
-    options: options.length ? options : [option('none', 'None available')],
-    ...(chosen ? { initial_option: chosen } : {}),
+    // Opening the menu lists the first names at once; typing narrows them.
+    min_query_length: 0,
+    ...(initial && initial.length <= limits.optionValue
+      ? { initial_option: option(initial, known?.name ?? `#${initial}`) }
+      : {}),
   };
 };
 const checks = {
@@ -88,8 +97,15 @@ export function buildTicketForm(o: TicketFormOptions): ModalView {
     input(f.description, 'Description', textInput(v.description, { multiline: true })),
     input(f.reference, 'Reference', textInput(v.reference)),
     input(f.type, 'Type', textInput(v.type)),
-    input(f.groupId, 'Group', select(o.choices.groups, v.groupId, 'Pick a group')),
-    input(f.agent, 'Agent', select(o.choices.users, v.agent, 'Pick an agent'), { hint: 'Left empty: you.' }),
+    input(f.groupId, 'Group', picker(ids.options.groups, o.choices.groups, v.groupId, 'Type a group’s name')),
+    input(
+      f.agent,
+      'Agent',
+      picker(ids.options.agents, o.choices.users, v.agent, 'Type a name, e-mail or login'),
+      {
+        hint: 'Left empty: you.',
+      },
+    ),
     input(f.startTime, 'Starts', {
       type: 'datetimepicker',
       ...(v.startTime ? { initial_date_time: Math.floor(v.startTime.getTime() / 1000) } : {}),
@@ -168,8 +184,16 @@ export function buildTicketEditForm(o: {
           ? { initial_option: option(v.state, v.state) }
           : {}),
       }),
-      input(e.agent, 'Agent', select(o.choices.users, v.agent, 'Pick an agent')),
-      input(e.groupId, 'Group', select(o.choices.groups, v.groupId, 'Pick a group')),
+      input(
+        e.agent,
+        'Agent',
+        picker(ids.options.agents, o.choices.users, v.agent, 'Type a name, e-mail or login'),
+      ),
+      input(
+        e.groupId,
+        'Group',
+        picker(ids.options.groups, o.choices.groups, v.groupId, 'Type a group’s name'),
+      ),
     ],
   };
 }

@@ -119,6 +119,15 @@ export const policy = {
   /** `/conference admin doctor`: the doctor's report (configuration, Slack, platform, store). */
   'admin.doctor': { who: ['admin'], refusal: `see the doctor’s report: it ${adminsOnly}` },
 
+  // issue 22: pickers (the type-ahead directory and identity links)
+  /** The type-ahead pickers: the enterprise's people and groups, for someone with an account. */
+  'directory.search': {
+    who: ['account'],
+    refusal: 'search the video platform’s people without a platform account',
+  },
+  /** `/conference admin link|unlink`: which platform account a Slack person acts as. */
+  'identity.link': { who: ['admin'], refusal: `link Slack people to platform accounts: it ${adminsOnly}` },
+
   /** App Home: everyone sees the help; the New conference button needs an account. */
   'home.view': { who: ['anyone'], refusal: 'see the home tab' },
   'home.new-conference': { who: ['account'], refusal: 'create conferences without a platform account' },

@@ -63,7 +63,10 @@ export interface TicketFormValues {
   state?: string | undefined;
 }
 
-/** The enterprise's groups and users the selects offer (Slack allows 100 options a select). */
+/**
+ * The labels of the group and agent a form is prefilled with (the menus are type-ahead, served from
+ * the directory: no list of everyone travels with the form).
+ */
 export interface TicketFormChoices {
   groups: { id: string; name: string }[];
   users: { id: string; name: string }[];

@@ -10,6 +10,7 @@ import { runInLane } from '../platform/lane.js';
 import type { WebhookSignal } from '../platform/webhook-signal.js';
 import type { AccessService } from '../services/access.js';
 import type { DigestService } from '../services/digest.js';
+import type { Directory } from '../services/directory.js';
 import type { TicketService } from '../services/tickets.js';
 import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
@@ -42,6 +43,8 @@ export interface JobsOptions extends DeliveryJobOptions {
   /** The digests' figures (the same service the listeners use). */
   digests: DigestService;
   pollIntervalMs: number;
+  /** The type-ahead menus' people and groups, refreshed by a job (absent: not refreshed). */
+  directory?: Directory;
   /** Benchmarks run time faster: the jobs' own delays (settling, gaps, webhook health) are divided by it. */
   timeScale?: number;
 }
@@ -62,6 +65,9 @@ export interface Jobs {
 }
 
 const pollerLease = 'poller';
+
+/** How often the type-ahead menus' directory is read again (issue 22). */
+export const directoryRefreshMs = 15 * 60_000;
 
 /** This process's name in leases. */
 const processName = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
@@ -183,6 +189,20 @@ export function startJobs(o: JobsOptions): Jobs {
     everyMs: 5_000 / scale,
     run: async () => leading && poller.backlog.drain(async () => leading),
   });
+  // issue 22: pickers. The directory of the type-ahead menus, every 15 minutes, and 10 s after the
+  // bot changed a user (`invalidate`; a burst of changes costs one refresh). A refresh costs
+  // `directoryRefreshCost(users)` requests: 2,000 people, 5 pages of 500 + the groups (+ /users/me
+  // when its cache expired) = 7 every 15 minutes, about 0.5 a minute of the ~10 (5%).
+  if (o.directory) {
+    const directory = o.directory;
+    runner.start({
+      name: 'directory',
+      everyMs: directoryRefreshMs / scale,
+      minGapMs: 10_000 / scale,
+      run: () => directory.refresh(),
+    });
+    directory.whenStale(() => runner.trigger('directory'));
+  }
   // The backlog is looked at every few seconds (for `/readyz`); while it lasts, one line a minute
   // says how long it is and when it should be read.
   let lastBacklog: BacklogState | undefined;

@@ -15,6 +15,7 @@ import { endpoints } from '../platform/endpoints.js';
 import { ticketJoinLinks } from '../platform/join-links.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import type { AccessService } from './access.js';
+import type { Directory } from './directory.js';
 import { ConfdeskError } from './errors.js';
 import type { IdentityService } from './identity.js';
 import { notKept, type SentField, wireNames } from './kept.js';
@@ -80,6 +81,8 @@ export class TicketService {
     private readonly platform: PlatformClient,
     private readonly identity: IdentityService,
     private readonly access: AccessService,
+    /** The people and groups the type-ahead menus search (their labels prefill the forms). */
+    private readonly directory?: Directory,
   ) {}
 
   /** The card's view of a record, its join links read by the platform's reader (which records where it found them). */
@@ -94,25 +97,27 @@ export class TicketService {
   }
 
   /**
-   * The groups and agents the person may give a ticket to (the first 100 of each: Slack's limit for a
-   * select): an admin, every group and user; anyone else, their own groups and the people in them.
+   * The labels of the group and agent a form is prefilled with, from the directory (the menus are
+   * type-ahead: the options handler serves the rest). Refuses a person without a platform account
+   * before the form opens.
    */
-  async formChoices(actorSlackId: string): Promise<TicketFormChoices> {
-    const actor = await this.access.require(actorSlackId, 'ticket.create');
-    const admin = actor.role === 'admin';
-    const me = await this.platform.getMe();
-    const groups = [...(await this.groupNames())].filter(([id]) => admin || actor.groupIds.includes(id));
+  async formChoices(
+    actorSlackId: string,
+    picked: { agent?: string | undefined; groupId?: string | undefined } = {},
+  ): Promise<TicketFormChoices> {
+    await this.access.require(actorSlackId, 'ticket.create');
+    // A first load waits a little (the form opens behind a working view); a later one never does.
+    await this.directory?.within(1_500);
     const users: TicketFormChoices['users'] = [];
-    for await (const u of this.platform.paginate('listEnterpriseUsers', { enterpriseId: me.enterprise_id })) {
-      const theirs = (u.groups ?? []).map((g) =>
-        String(typeof g === 'object' && g !== null ? (g as { id?: unknown }).id : g),
-      );
-      if (!admin && String(u.id) !== actor.id && !theirs.some((g) => actor.groupIds.includes(g))) continue;
-      const name = [u.first_name, u.last_name].filter(Boolean).join(' ') || u.username || `user ${u.id}`;
-      users.push({ id: String(u.id), name: u.username ? `${name} (${u.username})` : name });
-      if (users.length === 100) break;
+    const groups: TicketFormChoices['groups'] = [];
+    const agent = picked.agent && this.directory?.user(picked.agent);
+    if (agent) users.push({ id: agent.id, name: agent.label });
+    if (picked.groupId) {
+      const name =
+        this.directory?.group(picked.groupId)?.label ?? (await this.groupNames()).get(picked.groupId);
+      if (name) groups.push({ id: picked.groupId, name });
     }
-    return { groups: groups.map(([id, name]) => ({ id, name })), users };
+    return { groups, users };
   }
 
   /** The person's platform user id, to preselect them as agent; undefined without an account. */

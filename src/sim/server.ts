@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { seedCrowd } from './crowd.js';
 import { noFaults, type SimFaults } from './faults.js';
 import { createSimHttp, type RequestLogEntry, type SimSettings } from './http.js';
 import { allQuirks, noQuirks, type SimQuirks } from './quirks.js';
@@ -40,6 +41,8 @@ export interface SimulatorOptions {
   /** Lifetime of tokens from `POST /api/v3/token`. Default 86 400 s. */
   tokenTtlSeconds?: number;
   seed?: boolean;
+  /** issue 22: this many more people in the seeded enterprise (`crowd.ts`), for the type-ahead pickers. */
+  crowd?: number;
   faults?: Partial<SimFaults>;
   /** `true`: every quirk of `allQuirks` (the static token still works); or a selection. */
   quirks?: boolean | Partial<SimQuirks>;
@@ -90,6 +93,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
   const webhooks = createWebhookSender(() => settings.webhook, quirks, now);
   const state = new SimState(now, webhooks.send, () => publicUrl);
   const seeded = options.seed === false ? undefined : state.seed();
+  if (options.crowd) seedCrowd(state, options.crowd);
   if (!seeded) {
     state.enterprises.set(1, {
       id: 1,

@@ -9,6 +9,7 @@ import { clipCommandText } from './clip-command-text.js';
 import { registerCommands } from './commands/index.js';
 import type { Deps } from './deps.js';
 import { registerEvents } from './events/index.js';
+import { registerPickers } from './options/pickers.js';
 import { guardReceiver } from './receiver-guard.js';
 import { registerErrorHandler } from './route.js';
 import { registerShortcuts } from './shortcuts/index.js';
@@ -106,6 +107,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerViews(app, deps);
   registerShortcuts(app, deps);
   registerEvents(app, deps);
+  // issue 22: the type-ahead menus' options load URL (Slack posts them to the same endpoint).
+  registerPickers(app, deps);
 
   return {
     app,

@@ -7,6 +7,7 @@ import type { AccessService } from '../services/access.js';
 import type { ConferenceService } from '../services/conferences.js';
 import type { DigestService } from '../services/digest.js';
 import type { DigestScheduleService } from '../services/digest-schedules.js';
+import type { Directory } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
 import type { TicketService } from '../services/tickets.js';
@@ -76,10 +77,19 @@ export type TicketFormDeps = TicketDeps & {
 /** A view submission's listener arguments, as Bolt gives them (`handleX(deps)` returns such a listener). */
 export type ViewSubmission = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
+// issue 22: pickers
+/** What the type-ahead menus need: the directory in memory and the rights of the person typing. */
+export interface PickerDeps {
+  directory: Directory;
+  access: AccessService;
+  logger: Logger;
+}
+
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */
 export type Deps = ConferenceDeps &
   TicketDeps &
-  HomeDeps & {
+  HomeDeps &
+  PickerDeps & {
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };

@@ -36,7 +36,7 @@ export async function openTicketForm(
   // The agent defaults to the person, when they have a platform account.
   const agent = values.agent ?? (await deps.tickets.agentFor(user));
   const show = updateView(client, viewId);
-  await deps.tickets.formChoices(user).then(
+  await deps.tickets.formChoices(user, { agent, groupId: values.groupId }).then(
     (choices) => show(buildTicketForm({ values: { ...values, agent }, choices, metadata: '' })),
     (error: unknown) =>
       replyError({ kind: 'modal', show, title, log: requestLog(deps.logger, { user }) }, error),

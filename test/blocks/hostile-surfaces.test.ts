@@ -25,6 +25,7 @@ import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { checkBlockKit, type Surface } from '../../src/blocks/limits.js';
 import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
 import { escaped, Mrkdwn } from '../../src/blocks/mrkdwn.js';
+import { buildOptions, buildOptionsNotice } from '../../src/blocks/options.js';
 import { buildSubscriptionReply, buildSubscriptions } from '../../src/blocks/subscriptions.js';
 import {
   buildDeletedTicketCard,
@@ -119,6 +120,25 @@ const msg = (payload: unknown): Rendered => ({
   surface: 'message',
 });
 const modal = (payload: unknown): Rendered => ({ payload, surface: 'modal' });
+
+/**
+ * A type-ahead answer (issue 22) checked as the menu Slack shows it: its options in a select of a
+ * modal (the count, each text's and value's length).
+ */
+const menuOf = (answer: { options: unknown[] }): Rendered =>
+  modal({
+    type: 'modal',
+    title: { type: 'plain_text', text: 'Menu' },
+    submit: { type: 'plain_text', text: 'Save' },
+    blocks: [
+      {
+        type: 'input',
+        block_id: 'menu',
+        label: { type: 'plain_text', text: 'Menu' },
+        element: { type: 'static_select', action_id: 'value', options: answer.options },
+      },
+    ],
+  });
 
 /** The registry: every builder of src/blocks, fed the hostile value `s` wherever outside text can go. */
 const surfaces: Record<string, (s: string) => Rendered[]> = {
@@ -386,6 +406,16 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
     msg(buildJobNotice({ kind: 'digest-refused', channel: s, reason: s })),
     msg(buildJobNotice({ kind: 'digest-paused', channel: s })),
   ],
+  // issue 22: pickers. 150 people named `s` (past Slack's 100), one with an id past 75 characters.
+  buildOptions: (s) => [
+    menuOf(
+      buildOptions([
+        { id: 'x'.repeat(80), label: s },
+        ...Array.from({ length: 150 }, (_, i) => ({ id: String(i), label: `${s} ${s} (${s})` })),
+      ]),
+    ),
+  ],
+  buildOptionsNotice: (s) => [menuOf(buildOptionsNotice(s))],
   buildUsage: (s) => [
     msg(buildUsage('ticket', s)),
     msg(buildUsage('conference', escaped(s))),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ids } from '../../src/blocks/ids.js';
 import { type BotFixture, eventually, formState, people, submission, useBot } from '../helpers/bot.js';
+import { optionsOf, suggestion } from '../helpers/suggest.js';
 
 type Json = Record<string, unknown>;
 const f = {} as BotFixture;
@@ -22,10 +23,9 @@ async function createTicket(subject: string) {
   await eventually(() => f.slack.callsOf('views.update').length > updates);
   const form = lastView();
   expect(form.callback_id).toBe(ids.views.ticketForm);
-  const groupBlock = (form.blocks as Json[]).find((b) => b.block_id === 'groupId') as Json;
-  const level1 = ((groupBlock.element as Json).options as Json[]).find((o) =>
-    JSON.stringify(o).includes('Level 1'),
-  ) as Json;
+  // The group menu is type-ahead: what it answers for "Level 1".
+  const answer = await f.interact(suggestion(people.admin.id, ids.options.groups, 'Level 1'));
+  const level1 = optionsOf(answer.body).find((o) => o.text.text === 'Level 1') as unknown as Json;
   const values = formState(form, {
     emails: 'jane.doe@example.com',
     subject,

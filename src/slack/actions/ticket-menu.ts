@@ -94,20 +94,20 @@ export const handleEdit =
       view: buildWorkingView('Edit ticket', workingText('Loading the ticket', deps.waitMs())),
     });
     const show = updateView(client, opened.view?.id as string);
-    await Promise.all([
-      deps.tickets.forAction(user, place.ticketId, 'ticket.edit'),
-      deps.tickets.formChoices(user),
-    ]).then(
-      ([ticket, choices]) =>
-        show(
-          buildTicketEditForm({ values: editableFields(ticket), choices, metadata: JSON.stringify(place) }),
-        ),
-      (error: unknown) =>
+    await deps.tickets
+      .forAction(user, place.ticketId, 'ticket.edit')
+      .then(async (ticket) => {
+        const values = editableFields(ticket);
+        // The prefilled agent's and group's labels: from the directory, in memory once it is loaded.
+        const choices = await deps.tickets.formChoices(user, values);
+        return show(buildTicketEditForm({ values, choices, metadata: JSON.stringify(place) }));
+      })
+      .catch((error: unknown) =>
         replyError(
           { kind: 'modal', show, title: 'Edit ticket', tell: respond, log, channel: container.channel },
           error,
         ),
-    );
+      );
   };
 
 /** The card's menu: its entry's handler, for the ticket the card's record names. */

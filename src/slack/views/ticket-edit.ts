@@ -42,7 +42,7 @@ export const handleTicketEdit =
     const again = async (message: Mrkdwn) =>
       buildTicketEditForm({
         values,
-        choices: await deps.tickets.formChoices(user).catch(() => ({ groups: [], users: [] })),
+        choices: await deps.tickets.formChoices(user, values).catch(() => ({ groups: [], users: [] })),
         metadata,
         notices: [md`Nothing was saved. ${message}`],
       });

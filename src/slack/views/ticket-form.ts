@@ -48,7 +48,7 @@ export const handleTicketForm =
       // A refusal brings the form back with everything typed, the reason under the input it names.
       const again = async (message: Mrkdwn, error: unknown) => {
         const field = fieldOf(error);
-        const choices = await deps.tickets.formChoices(user).catch(() => ({ groups: [], users: [] }));
+        const choices = await deps.tickets.formChoices(user, values).catch(() => ({ groups: [], users: [] }));
         return buildTicketForm({
           values,
           choices,

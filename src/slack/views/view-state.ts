@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { noChoice } from '../../blocks/options.js';
 
 /** The parts of a submitted view's state the forms use (Slack's `view.state.values`). */
 const element = z.looseObject({
@@ -17,7 +18,12 @@ const stateValues = z.record(z.string(), z.record(z.string(), element));
 export function viewState(raw: unknown) {
   const parsed = stateValues.safeParse(raw);
   const state = parsed.success ? parsed.data : {};
-  const get = (blockId: string) => state[blockId]?.value;
+  // Inputs answer under action id `value`, except the type-ahead menus, whose action id names the
+  // list the options handler serves: a block holds one element either way.
+  const get = (blockId: string) => {
+    const block = state[blockId];
+    return block?.value ?? (block ? Object.values(block)[0] : undefined);
+  };
   const str = (blockId: string) => get(blockId)?.value?.trim() || undefined;
   return {
     get,
@@ -37,7 +43,11 @@ export function viewState(raw: unknown) {
       return typeof dt === 'number' ? new Date(dt * 1000) : undefined;
     },
     chosen: (blockId: string) => new Set((get(blockId)?.selected_options ?? []).map((o) => o.value)),
-    option: (blockId: string) => get(blockId)?.selected_option?.value,
+    option: (blockId: string) => {
+      const value = get(blockId)?.selected_option?.value;
+      // The type-ahead's "nothing to pick, because…" line is no choice.
+      return value === noChoice ? undefined : value;
+    },
     time: (blockId: string) => get(blockId)?.selected_time ?? undefined,
     conversation: (blockId: string) => get(blockId)?.selected_conversation ?? undefined,
   };
