@@ -11,6 +11,7 @@ import { ConferenceService } from './services/conferences.js';
 import { DigestService } from './services/digest.js';
 import { DigestScheduleService } from './services/digest-schedules.js';
 import { IdentityService } from './services/identity.js';
+import { PeopleService } from './services/people.js';
 import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
@@ -93,6 +94,8 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     logger: o.logger,
     now,
     doctor: o.slack.doctor,
+    // issue 22: people
+    people: new PeopleService(o.platform, access, now),
     waitMs: () => o.platform.estimateWaitMs('interactive'),
   };
 

@@ -7,6 +7,7 @@ import type { ConferenceService } from '../services/conferences.js';
 import type { DigestService } from '../services/digest.js';
 import type { DigestScheduleService } from '../services/digest-schedules.js';
 import type { IdentityService } from '../services/identity.js';
+import type { PeopleService } from '../services/people.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
 import type { TicketService } from '../services/tickets.js';
 import type { TicketCardRepository } from '../store/store.js';
@@ -45,6 +46,8 @@ export interface ConferenceDeps {
   digests: DigestService;
   /** `/conference admin doctor`: runs the doctor (absent: the command says it is not wired). */
   doctor?: (() => Promise<DoctorReport>) | undefined;
+  /** issue 22: `/conference admin people|groups` and `/conference password` (absent: not wired). */
+  people?: PeopleService | undefined;
 }
 
 /** What the digest listeners need. */
@@ -55,6 +58,15 @@ export interface DigestDeps {
   digests: DigestService;
   logger: Logger;
   now: () => Date;
+}
+
+// issue 22: people
+/** What the People and Groups screens and the password reset need. */
+export interface PeopleDeps {
+  people: PeopleService;
+  logger: Logger;
+  /** About how long the platform's rate budget will hold the next interactive call, in ms. */
+  waitMs: () => number;
 }
 
 /** What the ticket listeners that open or answer a form need: also how long the platform will take. */
@@ -68,7 +80,8 @@ export type ViewSubmission = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMidd
 
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */
 export type Deps = ConferenceDeps &
-  TicketDeps & {
+  TicketDeps &
+  PeopleDeps & {
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };
