@@ -35,6 +35,21 @@ const groupIdOf = (g: unknown): string | undefined =>
 const fieldNames: Record<string, keyof NewPerson> = { cell_phone: 'cellPhone' };
 
 /**
+ * The parameter an error body names, if any: `field` or `parameter`, or "Parameter x" in its text
+ * (the spec shows no error shape: tolerated).
+ */
+function fieldOfBody(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  for (const k of ['field', 'parameter', 'param']) if (typeof b[k] === 'string') return b[k] as string;
+  for (const k of ['details', 'message', 'error']) {
+    const m = typeof b[k] === 'string' ? /\bParameter (\w+)/i.exec(b[k] as string) : null;
+    if (m) return m[1];
+  }
+  return undefined;
+}
+
+/**
  * A platform refusal of a write, as a sentence without the password in it: a platform that echoes
  * its input in an error ("password 'x' is too short") must not get it into Slack or the log.
  */
@@ -52,8 +67,8 @@ function refusal(error: unknown, secret: string | undefined): unknown {
     error.status < 500 &&
     error.status !== 429
   ) {
-    const body = error.body as { field?: unknown } | undefined;
-    const field = typeof body?.field === 'string' ? (fieldNames[body.field] ?? body.field) : undefined;
+    const wire = fieldOfBody(error.body);
+    const field = wire === undefined ? undefined : (fieldNames[wire] ?? wire);
     return new ConfdeskError(
       'user_refused',
       md`The video platform refused: ${scrub(error.detail ?? error.label)}.`,

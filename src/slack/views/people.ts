@@ -85,8 +85,9 @@ export function readPersonEdit(
 export const handlePeopleBrowserSubmit =
   (deps: PeopleDeps) =>
   async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
-    const state = view.state.values as Record<string, Record<string, { value?: string | null }>>;
-    const search = (state[p.search]?.[ids.actions.peopleSearch]?.value ?? '').trim().slice(0, 500);
+    const state = view.state.values as Record<string, Record<string, { value?: unknown }> | undefined>;
+    const typed = state[p.search]?.[ids.actions.peopleSearch]?.value;
+    const search = (typeof typed === 'string' ? typed : '').trim().slice(0, 500);
     await ack({
       response_action: 'update',
       view: buildWorkingView('People', workingText('Searching', deps.waitMs())),
