@@ -24,7 +24,7 @@ import {
   textMessage,
 } from './kit.js';
 import { limits } from './limits.js';
-import { joinMd, type Mrkdwn, md } from './mrkdwn.js';
+import { clipPlain, joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
 /*
  * The admin screens of the enterprise's people and groups (issue 22), all modals: the People browser
@@ -107,7 +107,7 @@ export function buildPeopleBrowser(page: PeoplePage, o: { notice?: Mrkdwn } = {}
         action_id: ids.actions.peopleSearch,
         dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
         placeholder: plain('Press Enter to search', limits.placeholder),
-        ...(page.search ? { initial_value: page.search.slice(0, 500) } : {}),
+        ...(page.search ? { initial_value: clipPlain(page.search, 500) } : {}),
       },
     },
     actions([button('New user', ids.actions.personNew, { style: 'primary' })]),
