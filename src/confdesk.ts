@@ -14,6 +14,7 @@ import { DigestScheduleService } from './services/digest-schedules.js';
 import { Directory } from './services/directory.js';
 import { HomeService } from './services/home.js';
 import { IdentityService } from './services/identity.js';
+import { PeopleService } from './services/people.js';
 import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
@@ -120,6 +121,8 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     logger: o.logger,
     now,
     doctor: o.slack.doctor,
+    // issue 22: people
+    people: new PeopleService(o.platform, access, now),
     waitMs: () => o.platform.estimateWaitMs('interactive'),
     directory,
   };

@@ -9,6 +9,13 @@ export const ids = {
     ticketExport: 'ticket_export',
     digestForm: 'digest_form',
     working: 'working',
+    // issue 22: people
+    /** The People browser (its submit button is Search) and the Groups browser. */
+    peopleBrowser: 'people_browser',
+    groupsBrowser: 'groups_browser',
+    personCreate: 'person_create',
+    personEdit: 'person_edit',
+    personDelete: 'person_delete',
   },
   actions: {
     conferenceJoin: 'conference_join',
@@ -35,6 +42,24 @@ export const ids = {
     // App Home (issue 22): Remove what the person set up.
     homeSubscriptionRemove: 'home_subscription_remove',
     homeDigestRemove: 'home_digest_remove',
+    // issue 22: people
+    /** Opens the People browser (App Home, anywhere): admins only. */
+    peopleOpen: 'people_open',
+    /** Opens the Groups browser (App Home, anywhere): admins only. */
+    groupsOpen: 'groups_open',
+    /** Sends the reset e-mail for the clicker's own login (App Home). */
+    passwordResetOwn: 'password_reset_own',
+    /** The People browser's search box (Enter searches: `dispatch_action`). */
+    peopleSearch: 'people_search',
+    /** Previous/Next of the People browser (`:prev`/`:next`), value: the query and offset. */
+    peoplePage: 'people_page',
+    /** A person's row menu (`:<user id>`): show, edit, reset, delete. */
+    personMenu: 'person_menu',
+    /** The People browser's New user button. */
+    personNew: 'person_new',
+    /** A group's Members button (`:<group id>`), and Previous/Next of the member list. */
+    groupMembers: 'group_members',
+    groupMembersPage: 'group_members_page',
   },
   /**
    * The type-ahead menus (`external_select`), served from the options load URL by the directory
@@ -45,6 +70,24 @@ export const ids = {
     agents: 'pick_agent',
     groups: 'pick_group',
     moderators: 'pick_moderator',
+  },
+  // issue 22: people
+  /** Block ids of the People browser and of the user forms: each input is named after its create/update input. */
+  people: {
+    search: 'people_search',
+    username: 'username',
+    /** Not `password`: Bolt's debug log of a submission is scrubbed by this name too (bolt-logger.ts). */
+    password: 'user_password',
+    email: 'email',
+    cellPhone: 'cell_phone',
+    firstName: 'firstName',
+    lastName: 'lastName',
+    avatar: 'avatar',
+    phoneNumber: 'phoneNumber',
+    jobTitle: 'jobTitle',
+    audioOnly: 'audioOnly',
+    clickToChat: 'clickToChat',
+    maxOngoingChat: 'maxOngoingChat',
   },
   /** Block ids of the ticket form: each input is named after its create input. */
   ticketForm: {

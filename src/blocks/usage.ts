@@ -29,6 +29,8 @@ export const usages = {
     md`• \`/conference show <id or room name>\` · \`/conference delete <id>\``,
     md`• \`/conference digest at 9:00 [weekdays] [in Europe/Paris]\` · \`digest list\` · \`digest off\` · \`digest now\` — daily statistics here`,
     md`• \`/conference admin doctor\` — platform admins: the doctor’s report (configuration, Slack, platform, store), privately`,
+    md`• \`/conference admin people [search]\` · \`/conference admin groups\` — platform admins: the enterprise’s users (search, create, edit, delete, password reset) and groups`,
+    md`• \`/conference password\` sends you the video platform’s password reset e-mail; admins: \`/conference password <login>\` for anyone`,
     md`• \`/conference help\` shows this message`,
   ),
   digest: lines(

@@ -31,6 +31,8 @@ export type ConferenceCommand =
   | { kind: 'digest'; args: string }
   /** `/conference admin …`: platform admins' tools (`doctor`). */
   | { kind: 'admin'; args: string }
+  /** issue 22: `/conference password [login]`: the platform's reset e-mail (one's own without a login). */
+  | { kind: 'password'; login?: string }
   | { kind: 'create'; request: ConferenceRequestText }
   | { kind: 'usage'; error: string };
 
@@ -179,7 +181,16 @@ export function formatConferenceRequest(r: ConferenceRequestText): string {
   ].join(' ');
 }
 
-const subcommands = ['help', 'list', 'show', 'delete', 'digest', 'admin'] as const;
+const subcommands = [
+  'help',
+  'list',
+  'show',
+  'delete',
+  'digest',
+  'admin',
+  // issue 22: people
+  'password',
+] as const;
 
 /** Reads the whole `/conference` text: a subcommand, or the words of a conference to create. */
 export function parseConferenceCommand(text: string): ConferenceCommand {
@@ -196,6 +207,11 @@ export function parseConferenceCommand(text: string): ConferenceCommand {
       return { kind: 'digest', args: arg };
     case 'admin':
       return { kind: 'admin', args: arg };
+    // issue 22: people
+    case 'password':
+      if (/\s/.test(arg))
+        return { kind: 'usage', error: '`/conference password` takes one login, or none for your own.' };
+      return arg ? { kind: 'password', login: arg } : { kind: 'password' };
     case 'list': {
       const f = arg.toLowerCase();
       if (f === '' || f === 'upcoming') return { kind: 'list', filter: 'upcoming' };

@@ -127,6 +127,26 @@ export const policy = {
   },
   /** `/conference admin link|unlink`: which platform account a Slack person acts as. */
   'identity.link': { who: ['admin'], refusal: `link Slack people to platform accounts: it ${adminsOnly}` },
+  // issue 22: people and groups (platform admins), password reset (anyone for their own login).
+  'people.list': { who: ['admin'], refusal: `list the platform’s users: that ${adminsOnly}` },
+  'people.see': { who: ['admin'], refusal: `see a platform user’s details: that ${adminsOnly}` },
+  'people.create': { who: ['admin'], refusal: `create platform users: that ${adminsOnly}` },
+  'people.edit': { who: ['admin'], refusal: `edit platform users: that ${adminsOnly}` },
+  'people.delete': { who: ['admin'], refusal: `delete platform users: that ${adminsOnly}` },
+  'groups.list': {
+    who: ['admin'],
+    refusal: `list the platform’s groups and their members: that ${adminsOnly}`,
+  },
+  /** The reset e-mail for one's own login. */
+  'password.reset-own': {
+    who: ['account'],
+    refusal: 'reset a video platform password without a platform account',
+  },
+  /** The reset e-mail for someone else's login. */
+  'password.reset-any': {
+    who: ['admin'],
+    refusal: `send a password reset to someone else: that ${adminsOnly}. \`/conference password\` alone resets yours`,
+  },
 
   /** App Home: everyone sees the help; the New conference button needs an account. */
   'home.view': { who: ['anyone'], refusal: 'see the home tab' },

@@ -3,6 +3,19 @@ import type { Logger } from './logger.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 
+/**
+ * Bolt writes request bodies as JSON text, where pino's key redaction cannot reach: the value under
+ * any key naming a password (a create-user form's `user_password` input state, a `password` field)
+ * is replaced in the text itself — a string, or an object up to three levels deep (an input’s state).
+ */
+const jsonString = String.raw`"(?:[^"\\]|\\.)*"`;
+const objectOf = (inner: string) => String.raw`\{(?:${jsonString}|[^{}"]|${inner})*\}`;
+const jsonObject = objectOf(objectOf(objectOf('(?!)')));
+const secretInText = new RegExp(String.raw`("[A-Za-z_]*password"\s*:\s*)(${jsonString}|${jsonObject})`, 'gi');
+
+/** Bolt's text with every password value replaced. */
+export const scrubSecrets = (text: string): string => text.replace(secretInText, '$1"[redacted]"');
+
 /** Bolt's logger interface over pino, so Bolt's own lines are structured and redacted like ours. */
 export function boltLogger(base: Logger): SlackLogger {
   let logger = base.child({ component: 'bolt' });
@@ -11,7 +24,7 @@ export function boltLogger(base: Logger): SlackLogger {
     (level: Level) =>
     (...msgs: unknown[]) => {
       if (!logger.isLevelEnabled(level)) return;
-      logger[level](msgs.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' '));
+      logger[level](scrubSecrets(msgs.map((m) => (typeof m === 'string' ? m : JSON.stringify(m))).join(' ')));
     };
   return {
     debug: log('debug'),

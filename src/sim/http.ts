@@ -17,6 +17,12 @@ import type { WebhookConfig } from './webhooks.js';
  * themselves are registered by `routes/*.ts`.
  */
 
+/** A request's query for the log: a user's or a token request's password replaced (not a conference PIN). */
+function withoutPasswords(path: string, query: Record<string, string>): Record<string, string> {
+  if (!('password' in query) || path.startsWith('/api/v3/conferences')) return query;
+  return { ...query, password: '[redacted]' };
+}
+
 /** One answered `/api/v3` request, as `GET /_sim/requests` and `Simulator.requests` list it. */
 export interface RequestLogEntry {
   method: string;
@@ -288,7 +294,8 @@ export function createSimHttp({ state, now, quirks, faults, settings, adminToken
         requests.push({
           method,
           path: url.pathname,
-          query: Object.fromEntries(url.searchParams),
+          // issue 22: the log (shown by the playground) never holds a user's password.
+          query: withoutPasswords(url.pathname, Object.fromEntries(url.searchParams)),
           status,
           userId,
           at: now(),

@@ -9,6 +9,7 @@ import type { DigestService } from '../services/digest.js';
 import type { DigestScheduleService } from '../services/digest-schedules.js';
 import type { Directory } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
+import type { PeopleService } from '../services/people.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
 import type { TicketService } from '../services/tickets.js';
 import type { DigestRepository, SubscriptionRepository, TicketCardRepository } from '../store/store.js';
@@ -47,6 +48,8 @@ export interface ConferenceDeps {
   digests: DigestService;
   /** `/conference admin doctor`: runs the doctor (absent: the command says it is not wired). */
   doctor?: (() => Promise<DoctorReport>) | undefined;
+  /** issue 22: `/conference admin people|groups` and `/conference password` (absent: not wired). */
+  people?: PeopleService | undefined;
 }
 
 /** What App Home's listeners need: the Homes (publish, refresh) and what its buttons change. */
@@ -66,6 +69,15 @@ export interface DigestDeps {
   digests: DigestService;
   logger: Logger;
   now: () => Date;
+}
+
+// issue 22: people
+/** What the People and Groups screens and the password reset need. */
+export interface PeopleDeps {
+  people: PeopleService;
+  logger: Logger;
+  /** About how long the platform's rate budget will hold the next interactive call, in ms. */
+  waitMs: () => number;
 }
 
 /** What the ticket listeners that open or answer a form need: also how long the platform will take. */
@@ -89,7 +101,8 @@ export interface PickerDeps {
 export type Deps = ConferenceDeps &
   TicketDeps &
   HomeDeps &
-  PickerDeps & {
+  PickerDeps &
+  PeopleDeps & {
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };

@@ -115,3 +115,22 @@ export function readFormMetadata(raw: string | undefined): FormMetadata {
   const m = formMetadata.safeParse(parseJson(raw));
   return m.success ? m.data : { mode: 'create' };
 }
+
+// issue 22: people
+/** The People browser's query (its private_metadata and its Previous/Next values): search and offset. */
+export const peopleQuery = z.object({ q: z.string().max(500), o: z.number().int().min(0).max(1_000_000) });
+
+/** A person's row menu entry: `<entry>:<platform user id>`. */
+export const personMenuValue = z
+  .string()
+  .regex(/^(show|edit|reset|delete):\d{1,20}$/)
+  .transform((v) => {
+    const [kind, userId] = v.split(':') as [string, string];
+    return { kind: kind as 'show' | 'edit' | 'reset' | 'delete', userId };
+  });
+
+/** The user edit and delete modals' private_metadata: the platform user id. */
+export const personMetadata = z.object({ u: platformId });
+
+/** A page of a group's members: the group id and the offset. */
+export const membersPage = z.object({ g: platformId, o: z.number().int().min(0).max(1_000_000) });

@@ -26,6 +26,16 @@ import { checkBlockKit, type Surface } from '../../src/blocks/limits.js';
 import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
 import { escaped, Mrkdwn } from '../../src/blocks/mrkdwn.js';
 import { buildOptions, buildOptionsNotice } from '../../src/blocks/options.js';
+import {
+  buildGroupMembers,
+  buildGroupsBrowser,
+  buildPeopleBrowser,
+  buildPeopleOutcome,
+  buildPeopleOutcomeMessage,
+  buildPersonDeleteConfirm,
+  buildPersonDetails,
+  buildPersonForm,
+} from '../../src/blocks/people.js';
 import { buildSubscriptionReply, buildSubscriptions } from '../../src/blocks/subscriptions.js';
 import {
   buildDeletedTicketCard,
@@ -51,6 +61,7 @@ import {
 import { buildUsage } from '../../src/blocks/usage.js';
 import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
 import type { ConferenceSummary } from '../../src/domain/conference.js';
+import type { PlatformPerson } from '../../src/domain/people.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
 
 /*
@@ -105,6 +116,28 @@ const conferenceOf = (s: string, participants = 3): ConferenceSummary => ({
   participants: Array.from({ length: participants }, (_, i) => `${s} ${i}`),
   moderator: { id: '1', label: s },
   joinUrl: 'https://video.example.com/join/9',
+});
+
+// issue 22: people
+const personOf = (s: string, i = 0): PlatformPerson => ({
+  id: String(100 + i),
+  username: s,
+  email: s,
+  cellPhone: s,
+  firstName: s,
+  lastName: s,
+  role: s,
+  groups: [
+    { id: '3', name: s },
+    { id: '4', name: undefined },
+  ],
+  details: { avatar: s, phoneNumber: s, jobTitle: s, audioOnly: 1, clickToChat: 0, maxOngoingChat: 3 },
+});
+const peoplePageOf = (s: string, n: number) => ({
+  items: Array.from({ length: n }, (_, i) => personOf(s, i)),
+  offset: 20,
+  total: 2_000,
+  search: s,
 });
 
 /** A rendering and the surface whose limits it must hold. */
@@ -420,6 +453,65 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
     msg(buildUsage('ticket', s)),
     msg(buildUsage('conference', escaped(s))),
     msg(buildUsage('digest')),
+  ],
+  // issue 22: people
+  buildPeopleBrowser: (s) => [
+    modal(buildPeopleBrowser(peoplePageOf(s, 2_000), { notice: escaped(s) })),
+    modal(buildPeopleBrowser({ items: [], offset: 0, total: 0, search: s })),
+  ],
+  buildPersonDetails: (s) => [modal(buildPersonDetails(personOf(s)))],
+  buildPersonForm: (s) => [
+    modal(
+      buildPersonForm({
+        mode: 'create',
+        values: { username: s, email: s, cellPhone: s, firstName: s, lastName: s },
+        notices: [escaped(s)],
+        problems: { username: escaped(s), user_password: escaped(s) },
+      }),
+    ),
+    modal(
+      buildPersonForm({
+        mode: 'edit',
+        values: personOf(s).details,
+        metadata: '{"u":"100"}',
+        who: s,
+        problems: { jobTitle: escaped(s) },
+      }),
+    ),
+  ],
+  buildPersonDeleteConfirm: (s) => [
+    modal(
+      buildPersonDeleteConfirm(
+        personOf(s),
+        { openTickets: { count: 100, atLeast: true }, upcomingConferences: { count: 1, atLeast: false } },
+        '{"u":"100"}',
+      ),
+    ),
+    modal(
+      buildPersonDeleteConfirm(
+        personOf(s),
+        { openTickets: { count: 0, atLeast: false }, upcomingConferences: { count: 0, atLeast: false } },
+        '{"u":"100"}',
+      ),
+    ),
+  ],
+  buildGroupsBrowser: (s) => [
+    modal(
+      buildGroupsBrowser(Array.from({ length: 500 }, (_, i) => ({ id: String(i), name: s, memberCount: i }))),
+    ),
+  ],
+  buildGroupMembers: (s) => [
+    modal(buildGroupMembers({ id: '3', name: s, memberCount: 2_000 }, peoplePageOf(s, 40))),
+  ],
+  buildPeopleOutcome: (s) => [
+    modal(buildPeopleOutcome({ kind: 'created', username: s, id: '9' })),
+    modal(buildPeopleOutcome({ kind: 'updated', person: personOf(s) })),
+    modal(buildPeopleOutcome({ kind: 'deleted', person: personOf(s) })),
+    modal(buildPeopleOutcome({ kind: 'reset', login: s, own: false })),
+  ],
+  buildPeopleOutcomeMessage: (s) => [
+    msg(buildPeopleOutcomeMessage({ kind: 'reset', login: s, own: true })),
+    msg(buildPeopleOutcomeMessage({ kind: 'reset', login: s, own: false })),
   ],
   // Not a builder by name, but the thread line of every platform event goes through it.
   eventText: (s) => [

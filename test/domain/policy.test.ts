@@ -48,6 +48,31 @@ describe('the policy', () => {
     expect(decide('ticket.follow-group', stranger, { kind: 'group', groupId: '10' }).allowed).toBe(false);
   });
 
+  // issue 22: people
+  it('keeps the people and groups tools for admins, and one’s own password reset for any account', () => {
+    for (const action of [
+      'people.list',
+      'people.see',
+      'people.create',
+      'people.edit',
+      'people.delete',
+      'groups.list',
+      'password.reset-any',
+    ] as const) {
+      expect(decide(action, admin).allowed, action).toBe(true);
+      const refused = decide(action, agent);
+      expect(refused.allowed, action).toBe(false);
+      expect((refused as { why: string }).why, action).toMatch(/^You cannot .+ video platform admins/);
+      expect(decide(action, nobody).allowed, action).toBe(false);
+    }
+    expect(decide('password.reset-own', agent).allowed).toBe(true);
+    expect(decide('password.reset-own', admin).allowed).toBe(true);
+    expect(decide('password.reset-own', nobody)).toEqual({
+      allowed: false,
+      why: 'You cannot reset a video platform password without a platform account.',
+    });
+  });
+
   it('is the table the README shows, row for row', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const columns = ['anyone', 'account', 'member', 'owner', 'participant', 'admin'];

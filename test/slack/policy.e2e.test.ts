@@ -110,7 +110,8 @@ async function toldAfter(act: () => Promise<unknown>, user: string): Promise<str
     ...f.slack.callsOf('chat.postEphemeral').slice(marks.ephemerals),
   ];
   // A "Working…"/"Loading…" step is not an answer: wait for what comes after it.
-  const working = /(Working|Looking up|Loading|Creating|Saving|Exporting)[^"]*…/;
+  const working =
+    /(Working|Looking up|Loading|Creating|Saving|Exporting|Deleting|Searching|Sending|Opening)[^"]*…/;
   const ack = await act();
   const acked = ack && typeof ack === 'object' && 'body' in ack ? (ack as { body: unknown }).body : undefined;
   const answered = (x: unknown) => !working.test(JSON.stringify(x));
@@ -197,6 +198,38 @@ async function formOpenedByAdmin(name: '/conference' | '/ticket') {
 interface Door {
   /** What the action is about (the policy's subject), and the action done as `who`. */
   setup(who: Who): Promise<{ subject?: Subject; act: () => Promise<unknown>; also?: Action[] }>;
+}
+
+// issue 22: people
+/** A modal of the People screens, as the double holds it, for a forged click or submission in it. */
+function peopleModal(callbackId: string, privateMetadata = '') {
+  const id = `VPOL${++serial}`;
+  const view = { id, type: 'modal', callback_id: callbackId, private_metadata: privateMetadata, blocks: [] };
+  f.slack.views.set(id, { id, view });
+  return view;
+}
+const typed = (value: string) => ({ value: { type: 'plain_text_input', value } });
+/** A click on a person's row menu in the People browser (carol's row). */
+function personMenuClick(who: Who, entry: 'show' | 'reset') {
+  const view = peopleModal(ids.views.peopleBrowser, '{"q":"","o":0}');
+  const userId = simUser('carol').id;
+  const payload = buttonClick(f.slack, {
+    user: who.id,
+    actionId: ids.actions.personMenu,
+    value: '',
+    channel: 'CPOL',
+  });
+  (payload as Json).view = { ...view, hash: 'h' };
+  (payload as Json).actions = [
+    {
+      type: 'overflow',
+      action_id: `${ids.actions.personMenu}:${userId}`,
+      block_id: 'b',
+      selected_option: { value: `${entry}:${userId}`, text: { type: 'plain_text', text: entry } },
+      action_ts: '1',
+    },
+  ];
+  return { act: () => f.interact(payload) };
 }
 
 /** One door per action of the table: the compiler makes sure a new action gets one. */
@@ -356,6 +389,51 @@ const doors: Record<Action, Door> = {
     }),
   },
   'admin.doctor': { setup: async (who) => ({ act: command(who, '/conference', 'admin doctor') }) },
+  // issue 22: people
+  'people.list': { setup: async (who) => ({ act: command(who, '/conference', 'admin people') }) },
+  'people.see': { setup: async (who) => personMenuClick(who, 'show') },
+  'people.create': {
+    setup: async (who) => {
+      const view = peopleModal(ids.views.personCreate);
+      const values = {
+        username: typed(`policy${++serial}`),
+        user_password: typed('Policy-Secret-1'),
+        email: typed(`policy${serial}@acme.example`),
+      };
+      return { act: () => f.interact(submission(view, who.id, values)) };
+    },
+  },
+  'people.edit': {
+    setup: async (who) => {
+      const view = peopleModal(ids.views.personEdit, JSON.stringify({ u: String(simUser('carol').id) }));
+      const values = { jobTitle: typed(`Edited by ${who.id}`) };
+      return { act: () => f.interact(submission(view, who.id, values)) };
+    },
+  },
+  'people.delete': {
+    setup: async (who) => {
+      const doomed = f.platform.sim.state.addUser({
+        enterpriseId: 1,
+        username: `doomed${++serial}`,
+        password: 'x',
+        email: `doomed${serial}@acme.example`,
+        cellPhone: undefined,
+        firstName: 'Doomed',
+        lastName: String(serial),
+        role: 'agent',
+        groups: [],
+      });
+      const view = peopleModal(ids.views.personDelete, JSON.stringify({ u: String(doomed.id) }));
+      return { act: () => f.interact(submission(view, who.id, {})) };
+    },
+  },
+  'groups.list': { setup: async (who) => ({ act: command(who, '/conference', 'admin groups') }) },
+  'password.reset-own': { setup: async (who) => ({ act: command(who, '/conference', 'password') }) },
+  'password.reset-any': {
+    setup: async (who) => ({
+      act: command(who, '/conference', `password ${who.id === carol.id ? 'alice' : 'carol'}`),
+    }),
+  },
   'home.view': {
     setup: async (who) => ({
       act: () => f.event({ type: 'app_home_opened', user: who.id, tab: 'home', channel: 'D1' }),

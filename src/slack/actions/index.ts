@@ -4,6 +4,7 @@ import { ActionRoutes } from '../route.js';
 import { registerConferenceActions } from './conference-card.js';
 import { registerConferenceNewButton } from './conference-new.js';
 import { registerHomeActions } from './home.js';
+import { registerPeopleActions } from './people.js';
 import { registerTicketActions } from './ticket-card.js';
 import { registerTicketList } from './ticket-list.js';
 import { registerTicketMenu } from './ticket-menu.js';
@@ -19,5 +20,7 @@ export function registerActions(app: App, deps: Deps): void {
   registerTicketList(routes, deps);
   registerTicketUnsubscribe(routes, deps);
   registerHomeActions(routes, deps);
+  // issue 22: people
+  registerPeopleActions(routes, deps);
   routes.install(app);
 }

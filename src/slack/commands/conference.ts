@@ -25,6 +25,7 @@ import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-e
 import type { Responder } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
+import { adminUsage, handleAdminPeople, handlePasswordCommand, peopleAdminWords } from './people.js';
 
 /** A failed `/conference`, replacing its "Working…", with the form button. */
 const failure = (problem: Mrkdwn | string, text: string) => ({
@@ -141,15 +142,19 @@ export const handleConferenceCommand = (deps: ConferenceDeps) => {
         });
       case 'usage':
         return ack({ response_type: 'ephemeral', ...buildUsage('conference', cmd.error) });
+      // issue 22: people
+      case 'password':
+        await ack(working('Working on the password reset'));
+        return later(() => handlePasswordCommand(deps, cmd.login, { user, respond }));
       case 'admin': {
-        if (cmd.args.toLowerCase() !== 'doctor')
-          return ack({
-            response_type: 'ephemeral',
-            ...buildUsage(
-              'conference',
-              md`\`/conference admin\` knows one command: \`/conference admin doctor\`.`,
-            ),
-          });
+        // issue 22: people
+        if (peopleAdminWords.test(cmd.args)) {
+          await ack();
+          return later(() =>
+            handleAdminPeople(deps, cmd.args, { user, triggerId: command.trigger_id, client, log, channel }),
+          );
+        }
+        if (cmd.args.toLowerCase() !== 'doctor') return ack({ response_type: 'ephemeral', ...adminUsage() });
         await ack(working('Working through the doctor’s checks'));
         return later(async () => {
           await deps.access.require(user, 'admin.doctor');

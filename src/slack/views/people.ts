@@ -1,0 +1,196 @@
+import type { App } from '@slack/bolt';
+import { ids } from '../../blocks/ids.js';
+import { buildWorkingView } from '../../blocks/modal.js';
+import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import {
+  buildPeopleBrowser,
+  buildPeopleOutcome,
+  buildPersonForm,
+  type NewPersonValues,
+} from '../../blocks/people.js';
+import type { PersonUpdate } from '../../domain/people.js';
+import { endpoints } from '../../platform/endpoints.js';
+import type { PeopleDeps, ViewSubmission } from '../deps.js';
+import { workingText } from '../describe-error.js';
+import { personMetadata, readJson } from '../payloads.js';
+import { updateView } from '../reply-error.js';
+import { afterAck, requestLog } from '../route.js';
+import { problemOf, viewState } from './view-state.js';
+
+/*
+ * Submissions of the People screens (issue 22): the browser's Search button, the create form, the
+ * edit form and the delete confirmation. The create form's password is read once, handed to the
+ * service, and appears in no view, metadata, message or log line.
+ */
+
+const p = ids.people;
+const createRules = endpoints.createUser.input.shape;
+
+/** The create form as typed (without the password) and the password, or the rule breaks by block id. */
+export function readPersonCreate(
+  raw: unknown,
+):
+  | { ok: true; values: NewPersonValues; password: string }
+  | { ok: false; values: NewPersonValues; errors: Record<string, string> } {
+  const { str, get } = viewState(raw);
+  const values: NewPersonValues = {
+    username: str(p.username),
+    email: str(p.email),
+    cellPhone: str(p.cellPhone)?.replace(/[\s.()-]/g, ''),
+    firstName: str(p.firstName),
+    lastName: str(p.lastName),
+  };
+  // Not trimmed: spaces may be part of a password.
+  const password = get(p.password)?.value ?? '';
+  const errors: Record<string, string> = {};
+  const check = (blockId: string, problem: string | undefined) => {
+    if (problem) errors[blockId] = problem;
+  };
+  if (!values.username) errors[p.username] = 'Give the login of the new user.';
+  else if (/\s/.test(values.username)) errors[p.username] = 'A login has no spaces.';
+  if (!password) errors[p.password] = 'Give a password (the platform sends nothing by itself).';
+  if (!values.email && !values.cellPhone) errors[p.email] = 'Give an e-mail or a cell phone number.';
+  if (values.email) check(p.email, problemOf(createRules.email, values.email));
+  if (values.cellPhone) check(p.cellPhone, problemOf(createRules.cellPhone, values.cellPhone));
+  return Object.keys(errors).length ? { ok: false, values, errors } : { ok: true, values, password };
+}
+
+/** The edit form's update fields as typed (empty ones left out), or the rule breaks by block id. */
+export function readPersonEdit(
+  raw: unknown,
+): { ok: true; values: PersonUpdate } | { ok: false; values: PersonUpdate; errors: Record<string, string> } {
+  const { str, int } = viewState(raw);
+  const values: PersonUpdate = {
+    firstName: str(p.firstName),
+    lastName: str(p.lastName),
+    avatar: str(p.avatar),
+    phoneNumber: str(p.phoneNumber),
+    jobTitle: str(p.jobTitle),
+    audioOnly: int(p.audioOnly),
+    clickToChat: int(p.clickToChat),
+    maxOngoingChat: int(p.maxOngoingChat),
+  };
+  const errors: Record<string, string> = {};
+  for (const k of ['audioOnly', 'clickToChat'] as const) {
+    const v = values[k];
+    if (v !== undefined && v !== 0 && v !== 1) errors[p[k]] = 'Give 0 (no) or 1 (yes).';
+  }
+  const max = values.maxOngoingChat;
+  if (max !== undefined && (!Number.isInteger(max) || max < 0))
+    errors[p.maxOngoingChat] = 'Give a whole number.';
+  return Object.keys(errors).length ? { ok: false, values, errors } : { ok: true, values };
+}
+
+/** The Search button of the People browser: the first page of what the box holds, in place. */
+export const handlePeopleBrowserSubmit =
+  (deps: PeopleDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+    const state = view.state.values as Record<string, Record<string, { value?: unknown }> | undefined>;
+    const typed = state[p.search]?.[ids.actions.peopleSearch]?.value;
+    const search = (typeof typed === 'string' ? typed : '').trim().slice(0, 500);
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView('People', workingText('Searching', deps.waitMs())),
+    });
+    const user = body.user.id;
+    const show = updateView(client, view.id);
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    afterAck({ kind: 'modal', show, title: 'People', log }, async () =>
+      show(buildPeopleBrowser(await deps.people.list(user, { search, offset: 0 }))),
+    );
+  };
+
+/**
+ * The create form: rule breaks inline at once; otherwise "Working…", the user created, the outcome.
+ * A refusal brings the form back with what was typed except the password, the reason under the
+ * input it names.
+ */
+export const handlePersonCreate =
+  (deps: PeopleDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+    const read = readPersonCreate(view.state.values);
+    if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView('New user', workingText('Creating the user', deps.waitMs())),
+    });
+    const user = body.user.id;
+    const { values, password } = read;
+    const show = updateView(client, view.id);
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    const blocks = p as Record<string, string>;
+    const again = (message: Mrkdwn, error: unknown) => {
+      const named = (error as { field?: unknown })?.field;
+      const field = typeof named === 'string' ? blocks[named] : undefined;
+      return buildPersonForm({
+        mode: 'create',
+        values,
+        notices: [
+          md`Nothing was created: type the password again. ${field ? 'Please check the field marked below.' : message}`,
+        ],
+        ...(field ? { problems: { [field]: message } } : {}),
+      });
+    };
+    afterAck({ kind: 'modal', show, title: 'New user', again, log }, async () => {
+      const created = await deps.people.create(user, {
+        ...values,
+        username: values.username ?? '',
+        password,
+      });
+      await show(buildPeopleOutcome({ kind: 'created', ...created }));
+    });
+  };
+
+/** The edit form: the fields given are saved; a refusal brings the form back with the reason. */
+export const handlePersonEdit =
+  (deps: PeopleDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+    const read = readPersonEdit(view.state.values);
+    if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
+    const { u: userId } = readJson(personMetadata, view.private_metadata);
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView('Edit user', workingText('Saving the user', deps.waitMs())),
+    });
+    const user = body.user.id;
+    const show = updateView(client, view.id);
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    const again = (message: Mrkdwn) =>
+      buildPersonForm({
+        mode: 'edit',
+        values: read.values,
+        metadata: view.private_metadata,
+        who: `user ${userId}`,
+        notices: [md`Nothing was saved. ${message}`],
+      });
+    afterAck({ kind: 'modal', show, title: 'Edit user', again, log }, async () => {
+      const person = await deps.people.update(user, userId, read.values);
+      await show(buildPeopleOutcome({ kind: 'updated', person }));
+    });
+  };
+
+/** The delete confirmation's Delete. */
+export const handlePersonDelete =
+  (deps: PeopleDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+    const { u: userId } = readJson(personMetadata, view.private_metadata);
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView('Delete user', workingText('Deleting the user', deps.waitMs())),
+    });
+    const user = body.user.id;
+    const show = updateView(client, view.id);
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    afterAck({ kind: 'modal', show, title: 'Delete user', log }, async () => {
+      const person = await deps.people.remove(user, userId);
+      await show(buildPeopleOutcome({ kind: 'deleted', person }));
+    });
+  };
+
+/** Registers the People screens' submissions. */
+export function registerPeopleViews(app: App, deps: PeopleDeps): void {
+  app.view(ids.views.peopleBrowser, handlePeopleBrowserSubmit(deps));
+  app.view(ids.views.personCreate, handlePersonCreate(deps));
+  app.view(ids.views.personEdit, handlePersonEdit(deps));
+  app.view(ids.views.personDelete, handlePersonDelete(deps));
+}
