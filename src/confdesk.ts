@@ -11,6 +11,7 @@ import { ConferenceService } from './services/conferences.js';
 import { DigestService } from './services/digest.js';
 import { DigestScheduleService } from './services/digest-schedules.js';
 import { IdentityService } from './services/identity.js';
+import { MediaService } from './services/media.js';
 import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
@@ -94,6 +95,8 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     now,
     doctor: o.slack.doctor,
     waitMs: () => o.platform.estimateWaitMs('interactive'),
+    // issue 22: media
+    media: new MediaService(o.platform, identity, access),
   };
 
   let jobs: Jobs | undefined;

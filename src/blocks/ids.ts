@@ -9,6 +9,12 @@ export const ids = {
     ticketExport: 'ticket_export',
     digestForm: 'digest_form',
     working: 'working',
+    // issue 22: media
+    mediaLibrary: 'media_library',
+    mediaDetails: 'media_details',
+    mediaEdit: 'media_edit',
+    mediaShare: 'media_share',
+    mediaFilter: 'media_filter',
   },
   actions: {
     conferenceJoin: 'conference_join',
@@ -32,6 +38,16 @@ export const ids = {
     ticketMediaPost: 'ticket_media_post',
     ticketUnsubscribe: 'ticket_unsubscribe',
     ticketPage: 'ticket_page',
+    // issue 22: media
+    /** Opens the media library modal (App Home's button; a click carries a trigger). */
+    mediaOpen: 'media_open',
+    /** A library row's menu: `show|edit|share|delete:<media id>`. */
+    mediaRow: 'media_row',
+    mediaPage: 'media_page',
+    mediaFilter: 'media_filter_open',
+    /** The delete prompt's buttons (in the library modal). */
+    mediaDeleteConfirm: 'media_delete_confirm',
+    mediaDeleteCancel: 'media_delete_cancel',
   },
   /**
    * The type-ahead menus (`external_select`), served from the options load URL by the directory
@@ -79,6 +95,10 @@ export const ids = {
     agent: 'agent',
     groupId: 'groupId',
   },
+  // issue 22: media. Block ids of the media forms: the edit's are the update's field names.
+  mediaEdit: { title: 'title', description: 'description', lat: 'lat', lng: 'lng' },
+  mediaShare: { channel: 'channel', thread: 'thread' },
+  mediaFilter: { filters: 'filters' },
   /** Block ids of the conference form: each input is named after its create parameter. */
   conferenceForm: {
     channel: 'channel',

@@ -29,6 +29,7 @@ export const usages = {
     md`• \`/conference show <id or room name>\` · \`/conference delete <id>\``,
     md`• \`/conference digest at 9:00 [weekdays] [in Europe/Paris]\` · \`digest list\` · \`digest off\` · \`digest now\` — daily statistics here`,
     md`• \`/conference admin doctor\` — platform admins: the doctor’s report (configuration, Slack, platform, store), privately`,
+    md`• \`/conference media [type:recording] [status:completed] [source:<s>] [tag:<t>] [user:<login or e-mail>] [group:"Level 1"] [conversation:<id>] [since:YYYY-MM-DD] [until:YYYY-MM-DD] [words]\` — the media library: browse, show, edit, delete, share into a channel`,
     md`• \`/conference help\` shows this message`,
   ),
   digest: lines(

@@ -31,6 +31,8 @@ export type ConferenceCommand =
   | { kind: 'digest'; args: string }
   /** `/conference admin …`: platform admins' tools (`doctor`). */
   | { kind: 'admin'; args: string }
+  /** issue 22: `/conference media [filters]`: the media library modal (filters: `domain/media.ts`). */
+  | { kind: 'media'; args: string }
   | { kind: 'create'; request: ConferenceRequestText }
   | { kind: 'usage'; error: string };
 
@@ -179,7 +181,7 @@ export function formatConferenceRequest(r: ConferenceRequestText): string {
   ].join(' ');
 }
 
-const subcommands = ['help', 'list', 'show', 'delete', 'digest', 'admin'] as const;
+const subcommands = ['help', 'list', 'show', 'delete', 'digest', 'admin', 'media'] as const;
 
 /** Reads the whole `/conference` text: a subcommand, or the words of a conference to create. */
 export function parseConferenceCommand(text: string): ConferenceCommand {
@@ -196,6 +198,8 @@ export function parseConferenceCommand(text: string): ConferenceCommand {
       return { kind: 'digest', args: arg };
     case 'admin':
       return { kind: 'admin', args: arg };
+    case 'media':
+      return { kind: 'media', args: arg };
     case 'list': {
       const f = arg.toLowerCase();
       if (f === '' || f === 'upcoming') return { kind: 'list', filter: 'upcoming' };

@@ -7,6 +7,7 @@ import type { ConferenceService } from '../services/conferences.js';
 import type { DigestService } from '../services/digest.js';
 import type { DigestScheduleService } from '../services/digest-schedules.js';
 import type { IdentityService } from '../services/identity.js';
+import type { MediaService } from '../services/media.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
 import type { TicketService } from '../services/tickets.js';
 import type { TicketCardRepository } from '../store/store.js';
@@ -63,12 +64,24 @@ export type TicketFormDeps = TicketDeps & {
   waitMs: () => number;
 };
 
+// issue 22: media
+/** What the media library's listeners need (and the card buttons that share a media). */
+export interface MediaDeps {
+  media: MediaService;
+  access: AccessService;
+  identity: IdentityService;
+  logger: Logger;
+  /** About how long the platform's rate budget will hold the next interactive call, in ms. */
+  waitMs: () => number;
+}
+
 /** A view submission's listener arguments, as Bolt gives them (`handleX(deps)` returns such a listener). */
 export type ViewSubmission = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */
 export type Deps = ConferenceDeps &
-  TicketDeps & {
+  TicketDeps &
+  MediaDeps & {
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { ActionRoutes } from '../route.js';
 import { registerConferenceActions } from './conference-card.js';
 import { registerConferenceNewButton } from './conference-new.js';
+import { registerMediaLibrary } from './media-library.js';
 import { registerTicketActions } from './ticket-card.js';
 import { registerTicketList } from './ticket-list.js';
 import { registerTicketMenu } from './ticket-menu.js';
@@ -17,5 +18,7 @@ export function registerActions(app: App, deps: Deps): void {
   registerTicketMenu(routes, deps);
   registerTicketList(routes, deps);
   registerTicketUnsubscribe(routes, deps);
+  // issue 22: media
+  registerMediaLibrary(routes, deps);
   routes.install(app);
 }

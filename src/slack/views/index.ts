@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { registerConferenceForm } from './conference-form.js';
 import { registerDigestForm } from './digest-form.js';
+import { registerMediaForms } from './media-forms.js';
 import { registerTicketEdit } from './ticket-edit.js';
 import { registerTicketExport } from './ticket-export.js';
 import { registerTicketForm } from './ticket-form.js';
@@ -13,4 +14,6 @@ export function registerViews(app: App, deps: Deps): void {
   registerTicketForm(app, deps);
   registerTicketEdit(app, deps);
   registerTicketExport(app, deps);
+  // issue 22: media
+  registerMediaForms(app, deps);
 }
