@@ -14,6 +14,7 @@ import { DigestScheduleService } from './services/digest-schedules.js';
 import { Directory } from './services/directory.js';
 import { HomeService } from './services/home.js';
 import { IdentityService } from './services/identity.js';
+import { MediaService } from './services/media.js';
 import { PeopleService } from './services/people.js';
 import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
@@ -125,6 +126,8 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     people: new PeopleService(o.platform, access, now),
     waitMs: () => o.platform.estimateWaitMs('interactive'),
     directory,
+    // issue 22: media
+    media: new MediaService(o.platform, identity, access),
   };
 
   let jobs: Jobs | undefined;

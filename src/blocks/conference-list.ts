@@ -6,11 +6,12 @@ import {
   type MediaSummary,
 } from '../domain/conference.js';
 import { buildConferenceCard, whenText } from './conference-card.js';
-import { formatMinutes, humanSize } from './format.js';
+import { formatMinutes } from './format.js';
 import { ids } from './ids.js';
 import { type Block, button, context, type MessagePayload, message, section } from './kit.js';
 import { limits } from './limits.js';
-import { clipPlain, date, empty, escapeOutside, joinMd, type Mrkdwn, md } from './mrkdwn.js';
+import { mediaLine } from './media.js';
+import { clipPlain, empty, escapeOutside, type Mrkdwn, md } from './mrkdwn.js';
 
 const filterTitle = (q: ListQuery): Mrkdwn =>
   q.search
@@ -110,14 +111,6 @@ export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessageP
   return { text: card.text, blocks };
 }
 
-const icons: Record<string, string> = {
-  recording: '🎬',
-  video: '🎬',
-  snapshot: '📷',
-  picture: '📷',
-  image: '📷',
-};
-
 /** Recordings and snapshots of one conference, ephemeral. */
 export function buildMediaList(
   conference: { id: string; name: string },
@@ -129,19 +122,8 @@ export function buildMediaList(
     return message(title, [section(md`*${title}*\nNothing recorded or captured yet.`)]);
   const max = limits.messageBlocks - 2;
   const blocks: Block[] = [section(md`*${title}*`)];
-  for (const m of medias.slice(0, max)) {
-    const bits = [
-      m.created ? date(m.created, '{date_short_pretty} {time}') : undefined,
-      m.format ? clipPlain(m.format, 100) : undefined,
-      m.size ? humanSize(m.size) : undefined,
-      `id ${clipPlain(m.id, 100)}`,
-    ].filter((x) => x !== undefined);
-    blocks.push(
-      section(
-        md`${icons[m.type?.toLowerCase() ?? ''] ?? '📎'} *${clipPlain(m.title || m.type || 'Media', 1_000)}*\n${joinMd(bits, ' · ')}`,
-      ),
-    );
-  }
+  // One line per media, as the media library shows it (`blocks/media.ts`).
+  for (const m of medias.slice(0, max)) blocks.push(section(mediaLine(m)));
   const shown = Math.min(medias.length, max);
   if ((total ?? medias.length) > shown) blocks.push(context(md`${shown} of ${total ?? medias.length} shown`));
   return message(title, blocks);

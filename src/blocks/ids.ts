@@ -16,6 +16,12 @@ export const ids = {
     personCreate: 'person_create',
     personEdit: 'person_edit',
     personDelete: 'person_delete',
+    // issue 22: media
+    mediaLibrary: 'media_library',
+    mediaDetails: 'media_details',
+    mediaEdit: 'media_edit',
+    mediaShare: 'media_share',
+    mediaFilter: 'media_filter',
   },
   actions: {
     conferenceJoin: 'conference_join',
@@ -60,6 +66,16 @@ export const ids = {
     /** A group's Members button (`:<group id>`), and Previous/Next of the member list. */
     groupMembers: 'group_members',
     groupMembersPage: 'group_members_page',
+    // issue 22: media
+    /** Opens the media library modal (App Home's button; a click carries a trigger). */
+    mediaOpen: 'media_open',
+    /** A library row's menu: `show|edit|share|delete:<media id>`. */
+    mediaRow: 'media_row',
+    mediaPage: 'media_page',
+    mediaFilter: 'media_filter_open',
+    /** The delete prompt's buttons (in the library modal). */
+    mediaDeleteConfirm: 'media_delete_confirm',
+    mediaDeleteCancel: 'media_delete_cancel',
   },
   /**
    * The type-ahead menus (`external_select`), served from the options load URL by the directory
@@ -125,6 +141,10 @@ export const ids = {
     agent: 'agent',
     groupId: 'groupId',
   },
+  // issue 22: media. Block ids of the media forms: the edit's are the update's field names.
+  mediaEdit: { title: 'title', description: 'description', lat: 'lat', lng: 'lng' },
+  mediaShare: { channel: 'channel', thread: 'thread' },
+  mediaFilter: { filters: 'filters' },
   /** Block ids of the conference form: each input is named after its create parameter. */
   conferenceForm: {
     channel: 'channel',

@@ -37,6 +37,13 @@ export const limits = {
   messageTextAdvised: 4_000,
 } as const;
 
+/**
+ * issue 22: media. The largest file Slack takes in its upload flow: "1 GB" (files up to 1 GB can be
+ * uploaded: https://slack.com/help/articles/201330736-Add-files-to-Slack). Counted in decimal bytes,
+ * the lower reading, so a file that passes here is never refused for its size by Slack.
+ */
+export const slackFileMaxBytes = 1_000_000_000;
+
 export type Surface = 'message' | 'modal' | 'home';
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import type { ActionsBlockElement, Button } from '@slack/types';
 import type { TicketMediaItem, TicketSummary } from '../domain/ticket.js';
 import { movesFor, stateIcon } from '../domain/ticket-workflow.js';
-import { formatMinutes, humanSize } from './format.js';
+import { formatMinutes } from './format.js';
 import { ids } from './ids.js';
 import {
   actions,
@@ -17,6 +17,7 @@ import {
   section,
 } from './kit.js';
 import { limits } from './limits.js';
+import { mediaLine } from './media.js';
 import {
   clipMd,
   clipPlain,
@@ -261,17 +262,11 @@ export function buildTicketMediaList(
   const title = md`Media of ${clipPlain(titleOf(t), 200)}`;
   const blocks: Block[] = [section(md`*${title}*`)];
   if (items.length === 0) blocks.push(context(md`No snapshot, document or recording yet.`));
+  // One line per media, as the media library shows it (`blocks/media.ts`).
   for (const m of items.slice(0, limits.messageBlocks - 2)) {
-    const bits = [
-      m.type ? clipPlain(m.type, 100) : undefined,
-      m.size ? humanSize(m.size) : undefined,
-      m.created ? date(m.created, '{date_short_pretty} {time}') : undefined,
-    ].filter((x) => x !== undefined);
     blocks.push({
       type: 'section',
-      text: mrkdwn(
-        md`*${clipPlain(m.title || m.filename || `Media ${m.id}`, 1_000)}*\n${joinMd(bits, ' · ')}`,
-      ),
+      text: mrkdwn(mediaLine(m)),
       ...(place.channel && place.ts
         ? {
             accessory: button('Post in the thread', `${ids.actions.ticketMediaPost}:${m.id}`, {

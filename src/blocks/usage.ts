@@ -31,6 +31,7 @@ export const usages = {
     md`• \`/conference admin doctor\` — platform admins: the doctor’s report (configuration, Slack, platform, store), privately`,
     md`• \`/conference admin people [search]\` · \`/conference admin groups\` — platform admins: the enterprise’s users (search, create, edit, delete, password reset) and groups`,
     md`• \`/conference password\` sends you the video platform’s password reset e-mail; admins: \`/conference password <login>\` for anyone`,
+    md`• \`/conference media [type:recording] [status:completed] [source:<s>] [tag:<t>] [user:<login or e-mail>] [group:"Level 1"] [conversation:<id>] [since:YYYY-MM-DD] [until:YYYY-MM-DD] [words]\` — the media library: browse, show, edit, delete, share into a channel`,
     md`• \`/conference help\` shows this message`,
   ),
   digest: lines(

@@ -108,7 +108,16 @@ export class SlackDouble {
   /** Channels the bot is not in: posting there answers `not_in_channel`. */
   readonly notInChannel = new Set<string>();
   readonly views = new Map<string, { id: string; view: Record<string, unknown> }>();
-  readonly uploads = new Map<string, { filename: string; bytes: Buffer | undefined }>();
+  /**
+   * Files posted to upload URLs: `size` counts every byte received (the file's, or the whole body when
+   * a multipart one is past `keepUploadBytes`); `bytes` holds them up to `keepUploadBytes`.
+   */
+  readonly uploads = new Map<
+    string,
+    { filename: string; bytes: Buffer | undefined; size?: number | undefined }
+  >();
+  /** Uploads up to this size are kept whole (`uploads[].bytes`); bigger ones are only counted. */
+  keepUploadBytes = 16 * 1024 * 1024;
   /**
    * Block Kit payloads that broke Slack's limits (the double answered them `invalid_blocks`, as Slack
    * does), and texts with a live token the bot did not write (`<!channel>`, an outside link): Slack
@@ -384,10 +393,11 @@ export class SlackDouble {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', this.url);
+    if (url.pathname.startsWith('/upload/')) return this.receiveUpload(url, req, res);
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
-    const url = new URL(req.url ?? '/', this.url);
     const scopes = url.pathname.startsWith('/api/') ? { 'x-oauth-scopes': this.grantedScopes.join(',') } : {};
     const reply = (status: number, body: unknown, headers: Record<string, string> = {}): void => {
       res
@@ -413,14 +423,6 @@ export class SlackDouble {
       } else this.respond(target, body);
       this.changed();
       reply(200, { ok: true });
-      return;
-    }
-    if (url.pathname.startsWith('/upload/')) {
-      const id = url.pathname.slice('/upload/'.length);
-      const upload = this.uploads.get(id);
-      if (!upload) return reply(404, { ok: false, error: 'unknown_upload' });
-      upload.bytes = fileBytes(req.headers['content-type'], raw);
-      res.writeHead(200).end(`OK - ${upload.bytes.length}`);
       return;
     }
     const method = url.pathname.replace(/^\/api\//, '');
@@ -456,6 +458,31 @@ export class SlackDouble {
     if (answer.ok && mutating.has(method)) this.changed();
     if (fault?.kind === 'lost_response') return reply(500, { ok: false, error: 'fatal_error' });
     reply(200, answer);
+  }
+
+  /**
+   * An upload URL's POST (files upload v2), counted as it streams in: the bytes are kept only up to
+   * `keepUploadBytes` (tests and the playground read small files back); a bigger file is counted, never
+   * buffered, so a 200 MB share costs this double no memory either.
+   */
+  private async receiveUpload(url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const upload = this.uploads.get(url.pathname.slice('/upload/'.length));
+    if (!upload) {
+      req.resume();
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"ok":false,"error":"unknown_upload"}');
+      return;
+    }
+    let kept: Buffer[] | undefined = [];
+    let size = 0;
+    for await (const c of req) {
+      const chunk = c as Buffer;
+      size += chunk.length;
+      if (kept && size <= this.keepUploadBytes) kept.push(chunk);
+      else kept = undefined;
+    }
+    upload.bytes = kept ? fileBytes(req.headers['content-type'], Buffer.concat(kept)) : undefined;
+    upload.size = upload.bytes?.length ?? size;
+    res.writeHead(200).end(`OK - ${upload.size}`);
   }
 
   /** Checks a payload against Block Kit limits, recording any violation. */
@@ -637,7 +664,7 @@ export class SlackDouble {
           id: string;
           title?: string;
         }[];
-        const missing = files.find((f) => !this.uploads.get(f.id)?.bytes);
+        const missing = files.find((f) => this.uploads.get(f.id)?.size === undefined);
         if (missing) return { ok: false, error: 'file_not_uploaded' };
         if (a.channel_id) {
           this.messages.push({
@@ -655,7 +682,7 @@ export class SlackDouble {
                 id: f.id,
                 name,
                 ...(f.title ? { title: f.title } : {}),
-                size: upload?.bytes?.length ?? 0,
+                size: upload?.size ?? 0,
                 mimetype: mimeTypeOf(name),
               };
             }),

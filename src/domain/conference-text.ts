@@ -33,6 +33,8 @@ export type ConferenceCommand =
   | { kind: 'admin'; args: string }
   /** issue 22: `/conference password [login]`: the platform's reset e-mail (one's own without a login). */
   | { kind: 'password'; login?: string }
+  /** issue 22: `/conference media [filters]`: the media library modal (filters: `domain/media.ts`). */
+  | { kind: 'media'; args: string }
   | { kind: 'create'; request: ConferenceRequestText }
   | { kind: 'usage'; error: string };
 
@@ -181,16 +183,7 @@ export function formatConferenceRequest(r: ConferenceRequestText): string {
   ].join(' ');
 }
 
-const subcommands = [
-  'help',
-  'list',
-  'show',
-  'delete',
-  'digest',
-  'admin',
-  // issue 22: people
-  'password',
-] as const;
+const subcommands = ['help', 'list', 'show', 'delete', 'digest', 'admin', 'password', 'media'] as const;
 
 /** Reads the whole `/conference` text: a subcommand, or the words of a conference to create. */
 export function parseConferenceCommand(text: string): ConferenceCommand {
@@ -212,6 +205,8 @@ export function parseConferenceCommand(text: string): ConferenceCommand {
       if (/\s/.test(arg))
         return { kind: 'usage', error: '`/conference password` takes one login, or none for your own.' };
       return arg ? { kind: 'password', login: arg } : { kind: 'password' };
+    case 'media':
+      return { kind: 'media', args: arg };
     case 'list': {
       const f = arg.toLowerCase();
       if (f === '' || f === 'upcoming') return { kind: 'list', filter: 'upcoming' };

@@ -7,8 +7,8 @@
  * - anyone       any Slack person, even without a platform account;
  * - account      a person with a platform account (found by their Slack e-mail);
  * - participant  invited to the conference (their e-mail is among its participants);
- * - member       in the user group of the ticket (or of the group the action names);
- * - owner        the ticket's agent, the conference's moderator, the subscription's author;
+ * - member       in the user group of the ticket or media (or of the group the action names);
+ * - owner        the ticket's agent, the conference's moderator, the subscription's author, the media's owner;
  * - admin        a platform admin (role `admin`).
  * Standings do not imply one another: an admin is allowed by the rows that name `admin`.
  */
@@ -26,6 +26,8 @@ const ticketTeam = ['owner', 'member', 'admin'] as const;
 const onlyTicketTeam = 'only its agent, the members of its group and video platform admins can';
 const conferencePeople = ['participant', 'owner', 'admin'] as const;
 const adminsOnly = 'is for video platform admins: ask one of them';
+const mediaTeam = ['owner', 'member', 'admin'] as const;
+const onlyMediaTeam = 'only its owner, the members of its group and video platform admins can';
 
 /**
  * The policy, one row per action. Read it as "<action>: <who> may; otherwise <refusal>". Refusals
@@ -151,6 +153,18 @@ export const policy = {
   /** App Home: everyone sees the help; the New conference button needs an account. */
   'home.view': { who: ['anyone'], refusal: 'see the home tab' },
   'home.new-conference': { who: ['account'], refusal: 'create conferences without a platform account' },
+
+  // issue 22: media library (`/conference media`). Subject: the media (its owner and its group).
+  'media.list': { who: ['account'], refusal: 'browse the media library without a platform account' },
+  /** Listing someone else's media or everyone's (`user:<other>`, `user:all`). */
+  'media.list-all': {
+    who: ['admin'],
+    refusal: `list other people’s media: that ${adminsOnly}. Try \`group:\` and one of your groups`,
+  },
+  'media.see': { who: mediaTeam, refusal: `see this media: ${onlyMediaTeam} see it` },
+  'media.edit': { who: mediaTeam, refusal: `edit this media: ${onlyMediaTeam} edit it` },
+  'media.delete': { who: mediaTeam, refusal: `delete this media: ${onlyMediaTeam} delete it` },
+  'media.share': { who: mediaTeam, refusal: `share this media: ${onlyMediaTeam} share it` },
 } as const satisfies Record<string, Rule>;
 
 /** Every action a door can ask about. */
@@ -176,7 +190,9 @@ export type Subject =
   | { kind: 'conference'; moderatorId: string | undefined; participants: readonly string[] }
   | { kind: 'group'; groupId: string | undefined }
   | { kind: 'moderator'; moderatorId: string }
-  | { kind: 'subscription'; createdBy: string };
+  | { kind: 'subscription'; createdBy: string }
+  /** issue 22: a media item (owner and group ids as its record names them, when it does). */
+  | { kind: 'media'; ownerId: string | undefined; groupId: string | undefined };
 
 const none: Subject = { kind: 'none' };
 
@@ -205,6 +221,10 @@ export function standingsOf(person: Person, subject: Subject = none): Set<Standi
       break;
     case 'moderator':
       if (subject.moderatorId === a.id) out.add('owner');
+      break;
+    case 'media':
+      if (subject.ownerId !== undefined && subject.ownerId === a.id) out.add('owner');
+      if (inGroup(subject.groupId)) out.add('member');
       break;
   }
   return out;

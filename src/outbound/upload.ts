@@ -4,17 +4,35 @@ import { type MrkdwnText, md } from '../blocks/mrkdwn.js';
 import type { Download } from '../platform/client.js';
 import { ConfdeskError } from '../services/errors.js';
 
-/**
- * Streams a platform download into a Slack thread with the files upload v2 flow
- * (files.getUploadURLExternal → upload → files.completeUploadExternal), never holding the whole file
- * in memory. https://api.slack.com/messaging/files#upload
- */
-export async function uploadToThread(
+/** Where an upload goes: a channel, in a thread of it when `threadTs` is given. */
+export interface UploadTarget {
+  channel: string;
+  threadTs?: string | undefined;
+  filename: string;
+  title: string;
+  comment?: MrkdwnText | undefined;
+}
+
+/** `uploadFile` into a thread (the ticket cards' files and exports). */
+export const uploadToThread = (
   client: WebClient,
   file: Download,
-  target: { channel: string; threadTs: string; filename: string; title: string; comment?: MrkdwnText },
+  target: UploadTarget & { threadTs: string },
   knownLength?: number,
-): Promise<void> {
+) => uploadFile(client, file, target, knownLength);
+
+/**
+ * Streams a platform download into a Slack channel or thread with the files upload v2 flow
+ * (files.getUploadURLExternal → upload → files.completeUploadExternal), never holding the whole file
+ * in memory: the platform's body is piped into the upload POST as it arrives.
+ * https://api.slack.com/messaging/files#upload
+ */
+export async function uploadFile(
+  client: WebClient,
+  file: Download,
+  target: UploadTarget,
+  knownLength?: number,
+): Promise<{ fileId: string }> {
   const length = file.contentLength ?? knownLength;
   if (!length) {
     file.body.destroy();
@@ -38,7 +56,8 @@ export async function uploadToThread(
   await client.files.completeUploadExternal({
     files: [{ id: slot.file_id as string, title: target.title }],
     channel_id: target.channel,
-    thread_ts: target.threadTs,
+    ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
     ...(target.comment ? { initial_comment: target.comment } : {}),
-  });
+  } as Parameters<WebClient['files']['completeUploadExternal']>[0]);
+  return { fileId: slot.file_id as string };
 }

@@ -8,6 +8,7 @@ import {
   type MediaSummary,
   summarize,
 } from '../domain/conference.js';
+import { mediaItemOf } from '../domain/media.js';
 import type { Action, Subject } from '../domain/policy.js';
 import type { PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
@@ -261,14 +262,8 @@ export class ConferenceService {
   ): Promise<{ conference: ConferenceSummary; items: MediaSummary[]; total?: number }> {
     const { conference } = await this.managed(actorId, ref, 'conference.media');
     const page = await this.platform.listConferenceMedias({ conferenceId: conference.id, limit: 48 });
-    const items = page.items.map((m) => ({
-      id: String(m.id),
-      type: m.type,
-      title: m.title,
-      created: m.created,
-      size: m.size,
-      format: m.format,
-    }));
+    // Read as the media library reads every media record (owner, group, thumbnail tolerated).
+    const items = page.items.map(mediaItemOf);
     return { conference, items, ...(page.total !== undefined ? { total: page.total } : {}) };
   }
 

@@ -1,4 +1,5 @@
 import { md } from '../blocks/mrkdwn.js';
+import { type MediaItem, mediaItemOf } from '../domain/media.js';
 import type { Action, Subject } from '../domain/policy.js';
 import {
   editableFields,
@@ -285,10 +286,11 @@ export class TicketService {
   }
 
   /**
-   * Streams one media file of a ticket, for those who may see its media: the media must be one of
-   * that ticket's (a button's value names both, and is not trusted).
+   * One media of a ticket, for those who may see its media: the media must be one of that ticket's (a
+   * button's value names both, and is not trusted). Sharing it is the media library's
+   * (`MediaService.sourceOf`), so the card and the library stream files the same way.
    */
-  async download(actorSlackId: string, ticketId: string, mediaId: string) {
+  async mediaOf(actorSlackId: string, ticketId: string, mediaId: string): Promise<MediaItem> {
     const { items } = await this.medias(actorSlackId, ticketId);
     const media = items.find((m) => String(m.id) === mediaId);
     if (!media)
@@ -296,7 +298,7 @@ export class TicketService {
         'stale_button',
         md`This file is not among the ticket’s media any more: open Media on the card again.`,
       );
-    return { media, file: await this.platform.downloadMedia({ mediaId }) };
+    return mediaItemOf(media);
   }
 
   /** Exports a ticket (format as the platform names it; with or without its timeline) and streams the file. */

@@ -117,6 +117,8 @@ export interface SimMedia {
   conversationId: string;
   ticketId: number | undefined;
   conferenceId: number | undefined;
+  /** Its user group (presented as `group_id`, a guess: the spec does not show the record). */
+  groupId: number | undefined;
   tags: string[];
   created: number;
   content: SimContent;

@@ -157,6 +157,7 @@ export function presentMedia(m: SimMedia, state: SimState) {
     ticket_id: m.ticketId ?? null,
     conference_id: m.conferenceId ?? null,
     user_id: m.userId,
+    group_id: m.groupId ?? null,
     tags: m.tags,
     created: iso(m.created),
   };

@@ -233,6 +233,8 @@ export class SimState {
     conferenceId?: number | undefined;
     description?: string | undefined;
     tags?: string[] | undefined;
+    /** Default: the ticket's group, else the owner's first group. */
+    groupId?: number | undefined;
   }): SimMedia {
     const id = this.nextId('media');
     const ext = m.format.split('/')[1]?.replace('jpeg', 'jpg') ?? 'bin';
@@ -255,6 +257,10 @@ export class SimState {
         .slice(0, 32),
       ticketId: m.ticketId,
       conferenceId: m.conferenceId,
+      groupId:
+        m.groupId ??
+        (m.ticketId !== undefined ? this.tickets.get(m.ticketId)?.groupId : undefined) ??
+        this.users.get(m.userId)?.groups[0],
       tags: m.tags ?? [],
       created: this.now(),
       content: m.content,

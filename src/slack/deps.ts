@@ -9,6 +9,7 @@ import type { DigestService } from '../services/digest.js';
 import type { DigestScheduleService } from '../services/digest-schedules.js';
 import type { Directory } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
+import type { MediaService } from '../services/media.js';
 import type { PeopleService } from '../services/people.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
 import type { TicketService } from '../services/tickets.js';
@@ -86,6 +87,17 @@ export type TicketFormDeps = TicketDeps & {
   waitMs: () => number;
 };
 
+// issue 22: media
+/** What the media library's listeners need (and the card buttons that share a media). */
+export interface MediaDeps {
+  media: MediaService;
+  access: AccessService;
+  identity: IdentityService;
+  logger: Logger;
+  /** About how long the platform's rate budget will hold the next interactive call, in ms. */
+  waitMs: () => number;
+}
+
 /** A view submission's listener arguments, as Bolt gives them (`handleX(deps)` returns such a listener). */
 export type ViewSubmission = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
@@ -102,7 +114,8 @@ export type Deps = ConferenceDeps &
   TicketDeps &
   HomeDeps &
   PickerDeps &
-  PeopleDeps & {
+  PeopleDeps &
+  MediaDeps & {
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };

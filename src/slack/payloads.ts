@@ -77,6 +77,26 @@ export type FormMetadata = z.infer<typeof formMetadata>;
 /** The digest form's private_metadata: the schedule being changed, if any. */
 export const digestMetadata = z.object({ scheduleId: z.string().uuid().nullish() });
 
+// issue 22: media
+/** The media library's query, in its buttons and metadata: the filters' text and the offset. */
+export const libraryQuery = z.object({ q: z.string().max(1_000), o: z.number().int().min(0).max(100_000) });
+/** The library's Delete button: the query to show after, and the media. */
+export const mediaDeleteValue = libraryQuery.extend({ m: platformId });
+/** A library row's menu entry: `<verb>:<media id>`. */
+export const mediaRowValue = z
+  .string()
+  .regex(/^(show|edit|share|delete):\d{1,20}$/)
+  .transform((v) => {
+    const [verb, mediaId] = v.split(':') as [string, string];
+    return { verb: verb as 'show' | 'edit' | 'share' | 'delete', mediaId };
+  });
+/** The media forms' private_metadata: the media (edit, share) and the library view to refresh. */
+export const mediaFormMetadata = z.object({
+  m: platformId.optional(),
+  v: z.string().regex(/^V[A-Z0-9]{1,30}$/),
+  q: libraryQuery.optional(),
+});
+
 /** The refusal for a value the bot did not write, or wrote for something else. */
 export const staleValue = () =>
   new ConfdeskError(

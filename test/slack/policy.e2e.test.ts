@@ -442,11 +442,59 @@ const doors: Record<Action, Door> = {
   'home.new-conference': {
     setup: async (who) => ({ act: click(who, ids.actions.conferenceNew, '', { channel: 'D1' }) }),
   },
+  // issue 22: media
+  'media.list': { setup: async (who) => ({ act: command(who, '/conference', 'media') }) },
+  'media.list-all': {
+    setup: async (who) => ({ also: ['media.list'], act: command(who, '/conference', 'media user:all') }),
+  },
+  'media.see': { setup: (who) => mediaRow(who, 'show') },
+  'media.edit': { setup: (who) => mediaRow(who, 'edit') },
+  'media.delete': { setup: (who) => mediaRow(who, 'delete') },
+  'media.share': { setup: (who) => mediaRow(who, 'share') },
 };
+
+/** A fresh media of carol's (group Level 2), and a library row's menu entry on it, as `who`, in a library modal. */
+async function mediaRow(who: Who, verb: string) {
+  const carolUser = simUser('carol');
+  const m = f.platform.sim.state.addMedia({
+    enterpriseId: 1,
+    userId: carolUser.id,
+    type: 'snapshot',
+    title: `Policy media ${++serial}`,
+    format: 'image/png',
+    content: { kind: 'bytes', data: Buffer.from('png') },
+  });
+  const library = { type: 'modal', callback_id: ids.views.mediaLibrary, private_metadata: '{"q":"","o":0}' };
+  const viewId = f.slack.pushModal(who.id, {
+    ...library,
+    title: { type: 'plain_text', text: 'Media library' },
+  });
+  const payload = buttonClick(f.slack, {
+    user: who.id,
+    actionId: ids.actions.mediaRow,
+    value: '',
+    channel: 'CPOL',
+  });
+  Object.assign(payload as Json, {
+    container: { type: 'view', view_id: viewId },
+    view: { id: viewId, hash: 'h', ...library },
+    actions: [
+      {
+        type: 'overflow',
+        action_id: `${ids.actions.mediaRow}:${m.id}`,
+        block_id: 'b',
+        selected_option: { value: `${verb}:${m.id}`, text: { type: 'plain_text', text: verb } },
+        action_ts: '1',
+      },
+    ],
+  });
+  const subject: Subject = { kind: 'media', ownerId: String(carolUser.id), groupId: String(m.groupId) };
+  return { subject, act: () => f.interact(payload) };
+}
 
 /** Reads the bot may make to refuse: who the person is (identity) and the object asked about. */
 const decisionRead =
-  /^\/api\/v3\/(users\/(id|me)|enterprises\/\d+\/(users|groups)|groups|tickets\/\d+|tickets|conferences\/\d+)$/;
+  /^\/api\/v3\/(users\/(id|me)|enterprises\/\d+\/(users|groups)|groups|tickets\/\d+|tickets|conferences\/\d+|medias\/\d+)$/;
 
 describe('the authorization matrix, generated from the policy table', () => {
   it('covers every action of the table', () => {

@@ -4,6 +4,7 @@ import { ActionRoutes } from '../route.js';
 import { registerConferenceActions } from './conference-card.js';
 import { registerConferenceNewButton } from './conference-new.js';
 import { registerHomeActions } from './home.js';
+import { registerMediaLibrary } from './media-library.js';
 import { registerPeopleActions } from './people.js';
 import { registerTicketActions } from './ticket-card.js';
 import { registerTicketList } from './ticket-list.js';
@@ -22,5 +23,7 @@ export function registerActions(app: App, deps: Deps): void {
   registerHomeActions(routes, deps);
   // issue 22: people
   registerPeopleActions(routes, deps);
+  // issue 22: media
+  registerMediaLibrary(routes, deps);
   routes.install(app);
 }

@@ -7,11 +7,13 @@ import {
   buildTicketDeletePrompt,
   buildTicketFileComment,
 } from '../../blocks/ticket-prompts.js';
+import { mediaItemOf } from '../../domain/media.js';
 import { editableFields } from '../../domain/ticket.js';
-import { uploadToThread } from '../../outbound/upload.js';
 import { ticketOfCard, trustedPlace } from '../card-place.js';
-import type { TicketDeps, TicketFormDeps } from '../deps.js';
+import type { MediaDeps, TicketDeps, TicketFormDeps } from '../deps.js';
 import { workingText } from '../describe-error.js';
+import { ephemeral } from '../ephemeral.js';
+import { shareMediaFile } from '../media-library.js';
 import {
   type CardPlace,
   cardPlace,
@@ -43,14 +45,7 @@ export const handleMedia =
   (deps: TicketDeps): MenuEntry =>
   async ({ user, respond }, place) => {
     const { ticket, items, total } = await deps.tickets.medias(user, place.ticketId);
-    const list = items.map((m) => ({
-      id: String(m.id),
-      type: m.type,
-      title: m.title,
-      filename: m.filename,
-      size: m.size,
-      created: m.created,
-    }));
+    const list = items.map(mediaItemOf);
     await respond({
       response_type: 'ephemeral',
       replace_original: false,
@@ -138,25 +133,22 @@ export const handleTicketDelete =
 
 /** A media list's "Post in the thread": the file, streamed from the platform into the card's thread. */
 export const handleTicketMediaPost =
-  (deps: TicketDeps): ClickHandler =>
-  async ({ user, value, client }) => {
+  (deps: TicketDeps & Pick<MediaDeps, 'media'>): ClickHandler =>
+  async ({ user, value, client, respond }) => {
     const m = readJson(mediaPost, value);
     // The thread must be this ticket's card, as the store knows it.
     const place = await trustedPlace(deps, { ticketId: m.k, channel: m.c, ts: m.t });
     if (!place.ts) throw staleValue();
-    const { file } = await deps.tickets.download(user, m.k, m.m);
-    await uploadToThread(
-      client,
-      file,
-      {
-        channel: m.c,
-        threadTs: m.t,
-        filename: m.n ?? `media-${m.m}`,
-        title: m.n ?? `Media ${m.m}`,
-        comment: buildTicketFileComment(user, 'shared'),
-      },
-      m.s,
-    );
+    // Checked as the ticket's media (`ticket.media`), then shared as the library shares any media.
+    const media = await deps.tickets.mediaOf(user, m.k, m.m);
+    const { shared, message } = await shareMediaFile(client, await deps.media.sourceOf(media), {
+      user,
+      channel: m.c,
+      threadTs: m.t,
+      limit: deps.media.maxUploadBytes,
+      comment: buildTicketFileComment(user, 'shared'),
+    });
+    if (!shared) await respond(ephemeral(message));
   };
 
 /**
@@ -164,7 +156,10 @@ export const handleTicketMediaPost =
  * checks the person may act on the ticket; the delete prompt's button and the media list's buttons
  * are answered here too.
  */
-export function registerTicketMenu(routes: ActionRoutes, deps: TicketFormDeps): void {
+export function registerTicketMenu(
+  routes: ActionRoutes,
+  deps: TicketFormDeps & Pick<MediaDeps, 'media'>,
+): void {
   routes.on(ids.actions.ticketMenu, handleTicketMenu(deps));
   routes.on(ids.actions.ticketDelete, handleTicketDelete(deps), { working: 'Deleting the ticket' });
   routes.on(ids.actions.ticketMediaPost, handleTicketMediaPost(deps), { working: 'Fetching the file' });

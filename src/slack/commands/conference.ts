@@ -17,11 +17,13 @@ import {
   isCompleteRequest,
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
+import { parseMediaFilters } from '../../domain/media.js';
 import { parseWhen, pastGraceMs } from '../../domain/time.js';
 import { notKeptNotice } from '../../services/kept.js';
 import { formFromText, postCard } from '../conference-flows.js';
-import type { ConferenceDeps } from '../deps.js';
+import type { ConferenceDeps, MediaDeps } from '../deps.js';
 import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
+import { openMediaLibrary } from '../media-library.js';
 import type { Responder } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
@@ -90,7 +92,7 @@ async function createFromText(
  * `/conference`: acks at once (the platform may take seconds), then answers through the response_url.
  * Text that is complete creates directly; otherwise the form opens prefilled with what was understood.
  */
-export const handleConferenceCommand = (deps: ConferenceDeps) => {
+export const handleConferenceCommand = (deps: ConferenceDeps & MediaDeps) => {
   const working = (what: string) => ({
     response_type: 'ephemeral' as const,
     ...textMessage(workingText(what, deps.conferences.waitMs())),
@@ -172,6 +174,23 @@ export const handleConferenceCommand = (deps: ConferenceDeps) => {
           await respond({ response_type: 'ephemeral', replace_original: true, ...buildDoctorReport(report) });
         });
       }
+      // issue 22: the media library modal, with the filters typed (a bad one is told in the modal).
+      case 'media': {
+        const filters = parseMediaFilters(cmd.args);
+        if (!filters.ok)
+          return ack({ response_type: 'ephemeral', ...buildUsage('conference', filters.error) });
+        await ack();
+        return later(() =>
+          openMediaLibrary(deps, {
+            user,
+            triggerId: command.trigger_id,
+            client,
+            log,
+            text: cmd.args,
+            channel,
+          }),
+        );
+      }
       case 'list': {
         await ack(working('Looking up your conferences'));
         const q = { filter: cmd.filter, search: cmd.search, offset: 0 };
@@ -217,6 +236,6 @@ export const handleConferenceCommand = (deps: ConferenceDeps) => {
 };
 
 /** Registers `handleConferenceCommand`. */
-export function registerConferenceCommand(app: App, deps: ConferenceDeps): void {
+export function registerConferenceCommand(app: App, deps: ConferenceDeps & MediaDeps): void {
   app.command(ids.commands.conference, handleConferenceCommand(deps));
 }

@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import type { Deps } from '../deps.js';
 import { registerConferenceForm } from './conference-form.js';
 import { registerDigestForm } from './digest-form.js';
+import { registerMediaForms } from './media-forms.js';
 import { registerPeopleViews } from './people.js';
 import { registerTicketEdit } from './ticket-edit.js';
 import { registerTicketExport } from './ticket-export.js';
@@ -16,4 +17,6 @@ export function registerViews(app: App, deps: Deps): void {
   registerTicketExport(app, deps);
   // issue 22: people
   registerPeopleViews(app, deps);
+  // issue 22: media
+  registerMediaForms(app, deps);
 }

@@ -1,0 +1,133 @@
+import type { ModalView } from '@slack/types';
+import { ids } from '../../blocks/ids.js';
+import {
+  buildMediaDeletePrompt,
+  buildMediaDetails,
+  buildMediaEditForm,
+  buildMediaFilterForm,
+  buildMediaShareForm,
+} from '../../blocks/media.js';
+import { buildWorkingView } from '../../blocks/modal.js';
+import { md } from '../../blocks/mrkdwn.js';
+import type { MediaDeps } from '../deps.js';
+import { workingText } from '../describe-error.js';
+import { libraryTitle, loadLibrary, openMediaLibrary } from '../media-library.js';
+import {
+  libraryQuery,
+  mediaDeleteValue,
+  mediaRowValue,
+  parseJson,
+  readJson,
+  readValue,
+  staleValue,
+} from '../payloads.js';
+import { replyError, updateView } from '../reply-error.js';
+import type { ActionRoutes, Click, ClickHandler } from '../route.js';
+
+/*
+ * issue 22: the media library modal's buttons. Each one checks the person's rights again (a value
+ * can be forged); the library is updated in place, the detail view and the forms are pushed over it.
+ */
+
+/** The library view a click came from (its id); a library button outside a modal was not made by us. */
+const libraryOf = (c: Click) => {
+  if (!c.view) throw staleValue();
+  return c.view;
+};
+
+/**
+ * Pushes a working view over the library at once (the trigger lasts 3 s), then the view `load` builds,
+ * in place; what `load` throws is told in the pushed view, the library stays beneath.
+ */
+async function pushThenLoad(c: Click, deps: MediaDeps, title: string, load: () => Promise<ModalView>) {
+  const pushed = await c.client.views.push({
+    trigger_id: c.triggerId,
+    view: buildWorkingView(title, workingText('Looking up the media', deps.waitMs())),
+  });
+  const show = updateView(c.client, pushed.view?.id as string);
+  await load().then(show, (error: unknown) =>
+    replyError({ kind: 'modal', show, title, log: c.log, channel: c.channel }, error),
+  );
+}
+
+/** App Home's (or any message's) button: the library, with no filter. */
+export const handleMediaOpen =
+  (deps: MediaDeps): ClickHandler =>
+  ({ user, triggerId, client, log, channel }) =>
+    openMediaLibrary(deps, { user, triggerId, client, log, ...(channel ? { channel } : {}) });
+
+/** A row's menu: Show, Edit and Share push their view; Delete asks in the library itself. */
+export const handleMediaRow =
+  (deps: MediaDeps): ClickHandler =>
+  async (c) => {
+    const { verb, mediaId } = readValue(mediaRowValue, c.value);
+    const library = libraryOf(c);
+    const shown = libraryQuery.safeParse(parseJson(library.privateMetadata));
+    const metadata = JSON.stringify({
+      m: mediaId,
+      v: library.id,
+      ...(shown.success ? { q: shown.data } : {}),
+    });
+    switch (verb) {
+      case 'show':
+        return pushThenLoad(c, deps, 'Media', async () =>
+          buildMediaDetails(await deps.media.forAction(c.user, mediaId, 'media.see')),
+        );
+      case 'edit':
+        return pushThenLoad(c, deps, 'Edit media', async () =>
+          buildMediaEditForm(await deps.media.forAction(c.user, mediaId, 'media.edit'), metadata),
+        );
+      case 'share':
+        return pushThenLoad(c, deps, 'Share media', async () =>
+          buildMediaShareForm(await deps.media.forAction(c.user, mediaId, 'media.share'), metadata),
+        );
+      case 'delete': {
+        const q = readJson(libraryQuery, library.privateMetadata);
+        const m = await deps.media.forAction(c.user, mediaId, 'media.delete');
+        return updateView(c.client, library.id)(buildMediaDeletePrompt(m, q));
+      }
+    }
+  };
+
+/** Previous/Next, and the delete prompt's Cancel: the page asked for, in place. */
+export const handleMediaPage =
+  (deps: MediaDeps): ClickHandler =>
+  async (c) => {
+    const library = libraryOf(c);
+    const q = readJson(libraryQuery, c.value);
+    await updateView(c.client, library.id)(await loadLibrary(deps, c.user, q));
+  };
+
+/** The Filter button: the filter form, over the library (no platform call: pushed at once). */
+export const handleMediaFilter = (): ClickHandler => async (c) => {
+  const library = libraryOf(c);
+  const q = readJson(libraryQuery, c.value);
+  await c.client.views.push({
+    trigger_id: c.triggerId,
+    view: buildMediaFilterForm(q, JSON.stringify({ v: library.id })),
+  });
+};
+
+/** The delete prompt's Delete (after Slack's confirmation): the media goes, the list comes back. */
+export const handleMediaDelete =
+  (deps: MediaDeps): ClickHandler =>
+  async (c) => {
+    const library = libraryOf(c);
+    const { m: mediaId, ...q } = readJson(mediaDeleteValue, c.value);
+    const show = updateView(c.client, library.id);
+    await show(buildWorkingView(libraryTitle, workingText('Deleting the media', deps.waitMs())));
+    const gone = await deps.media.remove(c.user, mediaId);
+    await show(
+      await loadLibrary(deps, c.user, q, md`Deleted “${gone.title || gone.filename || `media ${gone.id}`}”.`),
+    );
+  };
+
+/** Registers the library's buttons (`ids.actions.mediaOpen` is the one App Home can carry). */
+export function registerMediaLibrary(routes: ActionRoutes, deps: MediaDeps): void {
+  routes.on(ids.actions.mediaOpen, handleMediaOpen(deps));
+  routes.on(ids.actions.mediaRow, handleMediaRow(deps));
+  routes.on(ids.actions.mediaPage, handleMediaPage(deps));
+  routes.on(ids.actions.mediaFilter, handleMediaFilter());
+  routes.on(ids.actions.mediaDeleteConfirm, handleMediaDelete(deps));
+  routes.on(ids.actions.mediaDeleteCancel, handleMediaPage(deps));
+}

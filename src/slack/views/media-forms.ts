@@ -1,0 +1,139 @@
+import type { App } from '@slack/bolt';
+import { ids } from '../../blocks/ids.js';
+import type { LibraryQuery } from '../../blocks/media.js';
+import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import { md } from '../../blocks/mrkdwn.js';
+import { parseMediaFilters, readMediaEdit, readThreadRef } from '../../domain/media.js';
+import type { MediaDeps, ViewSubmission } from '../deps.js';
+import { workingText } from '../describe-error.js';
+import { libraryTitle, loadLibrary, shareMediaFile } from '../media-library.js';
+import { mediaFormMetadata, readJson } from '../payloads.js';
+import { updateView } from '../reply-error.js';
+import { afterAck, requestLog } from '../route.js';
+import { viewState } from './view-state.js';
+
+/*
+ * issue 22: the media library's forms (pushed over the library): Filter, Edit, Share. Input problems
+ * are inline errors (nothing is sent); the rest runs after the ack and is told in the modal.
+ */
+
+/** Filter: the same words as `/conference media …`; the library shows the first page of the result. */
+export const handleMediaFilterForm =
+  (deps: MediaDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+    const text = viewState(view.state.values).str(ids.mediaFilter.filters) ?? '';
+    const parsed = parseMediaFilters(text);
+    if (!parsed.ok) {
+      await ack({ response_action: 'errors', errors: { [ids.mediaFilter.filters]: parsed.error } });
+      return;
+    }
+    await ack();
+    const user = body.user.id;
+    const { v } = readJson(mediaFormMetadata, view.private_metadata);
+    const show = updateView(client, v);
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    afterAck({ kind: 'modal', show, title: libraryTitle, log }, async () => {
+      await show(buildWorkingView(libraryTitle, workingText('Looking up the media', deps.waitMs())));
+      await show(await loadLibrary(deps, user, { q: text, o: 0 }));
+    });
+  };
+
+/** Edit: title, description, location (checked inline); saved, then the library refreshed. */
+export const handleMediaEditForm =
+  (deps: MediaDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+    const { str } = viewState(view.state.values);
+    const e = ids.mediaEdit;
+    const read = readMediaEdit({
+      title: str(e.title) ?? '',
+      description: str(e.description) ?? '',
+      lat: str(e.lat),
+      lng: str(e.lng),
+    });
+    if (!read.ok) {
+      await ack({ response_action: 'errors', errors: read.errors });
+      return;
+    }
+    const title = 'Edit media';
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView(title, workingText('Saving the media', deps.waitMs())),
+    });
+    const user = body.user.id;
+    const show = updateView(client, view.id);
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    afterAck({ kind: 'modal', show, title, log }, async () => {
+      const { m, v, q } = readJson(mediaFormMetadata, view.private_metadata);
+      if (!m) throw new Error('media edit form without a media id');
+      const saved = await deps.media.edit(user, m, read.values);
+      await show(
+        buildResultView(title, md`Saved “${saved.title || saved.filename || `media ${saved.id}`}”.`),
+      );
+      await reloadLibrary(deps, client, v, user, q).catch((error: unknown) =>
+        log.warn({ err: error }, 'could not refresh the media library'),
+      );
+    });
+  };
+
+/** Share: a channel and an optional thread; the file streamed there, or the link past Slack's limit. */
+export const handleMediaShareForm =
+  (deps: MediaDeps) =>
+  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+    const { conversation, str } = viewState(view.state.values);
+    const s = ids.mediaShare;
+    const channel = conversation(s.channel);
+    const thread = readThreadRef(str(s.thread));
+    if (!channel) {
+      await ack({ response_action: 'errors', errors: { [s.channel]: 'Pick the channel to share it in.' } });
+      return;
+    }
+    if (!thread.ok) {
+      await ack({ response_action: 'errors', errors: { [s.thread]: thread.error } });
+      return;
+    }
+    if (thread.channel && thread.channel !== channel) {
+      await ack({
+        response_action: 'errors',
+        errors: { [s.thread]: 'This message is in another channel: pick that channel, or another message.' },
+      });
+      return;
+    }
+    const title = 'Share media';
+    await ack({
+      response_action: 'update',
+      view: buildWorkingView(title, workingText('Sending the file to Slack', deps.waitMs())),
+    });
+    const user = body.user.id;
+    const show = updateView(client, view.id);
+    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
+    afterAck({ kind: 'modal', show, title, log, channel }, async () => {
+      const { m } = readJson(mediaFormMetadata, view.private_metadata);
+      if (!m) throw new Error('media share form without a media id');
+      const source = await deps.media.shareSource(user, m);
+      const { message } = await shareMediaFile(client, source, {
+        user,
+        channel,
+        threadTs: thread.ts,
+        limit: deps.media.maxUploadBytes,
+      });
+      await show(buildResultView(title, message));
+    });
+  };
+
+/** The library beneath a form, refreshed with the query it showed. */
+async function reloadLibrary(
+  deps: MediaDeps,
+  client: ViewSubmission['client'],
+  viewId: string,
+  user: string,
+  q: LibraryQuery | undefined,
+) {
+  if (q) await updateView(client, viewId)(await loadLibrary(deps, user, q));
+}
+
+/** Registers the three forms. */
+export function registerMediaForms(app: App, deps: MediaDeps): void {
+  app.view(ids.views.mediaFilter, handleMediaFilterForm(deps));
+  app.view(ids.views.mediaEdit, handleMediaEditForm(deps));
+  app.view(ids.views.mediaShare, handleMediaShareForm(deps));
+}
