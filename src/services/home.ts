@@ -1,7 +1,9 @@
 import { type HomeAdmin, type HomeData, type HomeList, homeLimits } from '../blocks/home.js';
+import { ids } from '../blocks/ids.js';
 import { escaped, type Mrkdwn, md } from '../blocks/mrkdwn.js';
 import type { ConferenceSummary } from '../domain/conference.js';
 import type { DoctorReport } from '../domain/doctor-report.js';
+import type { Action } from '../domain/policy.js';
 import type { TicketSummary } from '../domain/ticket.js';
 import { isActiveState } from '../domain/ticket-workflow.js';
 import { PlatformError } from '../platform/errors.js';
@@ -35,6 +37,14 @@ interface Kept<T> {
   at: number;
   value: T;
 }
+
+/** The tools Home offers, each to those the policy lets open it. */
+const homeTools: readonly { label: string; actionId: string; action: Action }[] = [
+  { label: 'Media library', actionId: ids.actions.mediaOpen, action: 'media.list' },
+  { label: 'People', actionId: ids.actions.peopleOpen, action: 'people.list' },
+  { label: 'Groups', actionId: ids.actions.groupsOpen, action: 'groups.list' },
+  { label: 'Reset my password', actionId: ids.actions.passwordResetOwn, action: 'password.reset-own' },
+];
 
 /** Why a Home list is missing, in a sentence (the rest of Home still shows). */
 const unreadable = (error: unknown): Mrkdwn =>
@@ -100,6 +110,9 @@ export class HomeService {
         ...base,
         loading: lists === undefined,
         account: asker.account,
+        tools: homeTools
+          .filter((t) => this.o.access.may(asker, t.action))
+          .map(({ label, actionId }) => ({ label, actionId })),
         ...(lists ? lists.value : {}),
         ...(adminPart ? { admin: adminPart } : {}),
       };

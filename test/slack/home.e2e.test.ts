@@ -89,6 +89,10 @@ describe('App Home', () => {
     // Her account and role; no enterprise overview for an agent.
     expect(json).toContain('alice@acme.example');
     expect(json).not.toContain('Your enterprise');
+    // Her tools: the media library and her own password, not the admins' People and Groups.
+    expect(json).toContain(`"action_id":"${ids.actions.mediaOpen}"`);
+    expect(json).toContain(`"action_id":"${ids.actions.passwordResetOwn}"`);
+    expect(json).not.toContain(`"action_id":"${ids.actions.peopleOpen}"`);
     expect(shownTickets()).toHaveLength(homeLimits.tickets);
     firstTicket = shownTickets()[0] as number;
   });
@@ -190,6 +194,8 @@ describe('App Home', () => {
       (u) => u.enterpriseId === 1 && !u.deleted,
     ).length;
     expect(json).toContain(`*Users*\\n${users}`);
+    for (const tool of [ids.actions.peopleOpen, ids.actions.groupsOpen, ids.actions.mediaOpen])
+      expect(json).toContain(`"action_id":"${tool}"`);
   });
 
   it('shows a person without a platform account how to get one, and nothing else of the platform', async () => {
