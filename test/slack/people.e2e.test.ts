@@ -330,6 +330,12 @@ describe('editing and deleting a user', () => {
     await f.interact(submission(again, people.admin.id, {}));
     await viewNow(String(again.id), (v) => text(v).includes('was deleted'));
     expect(f.platform.sim.state.users.get(carol.id)?.deleted).toBe(true);
+    // The browser under the confirmation is shown again without her.
+    const refreshed = await viewNow(
+      String(view.id),
+      (v) => rangeOf(v)?.[2] === 49 && !text(v).includes('Carol'),
+    );
+    expect(text(refreshed)).toContain('*Bob Durand*');
   });
 });
 
