@@ -177,7 +177,7 @@ export type PersonFormOptions = {
   /** Problems under the inputs they concern, by block id. */
   problems?: Record<string, Mrkdwn>;
 } & (
-  | { mode: 'create'; values: NewPersonValues }
+  | { mode: 'create'; values: NewPersonValues; metadata?: string }
   | { mode: 'edit'; values: PersonUpdate; metadata: string; who: string }
 );
 
@@ -206,6 +206,7 @@ export function buildPersonForm(o: PersonFormOptions): ModalView {
     return {
       type: 'modal',
       callback_id: ids.views.personCreate,
+      ...(o.metadata ? { private_metadata: o.metadata } : {}),
       title: modalTitle('New user'),
       submit: viewButton('Create'),
       close: viewButton('Cancel'),

@@ -149,8 +149,19 @@ export const personMenuValue = z
     return { kind: kind as 'show' | 'edit' | 'reset' | 'delete', userId };
   });
 
-/** The user edit and delete modals' private_metadata: the platform user id. */
-export const personMetadata = z.object({ u: platformId });
+/** The People browser a pushed modal came from (its view id and query), to refresh it after a write. */
+export const browserRef = z.object({
+  id: z.string().regex(/^V[A-Z0-9]{1,30}$/),
+  q: z.string().max(500),
+  o: z.number().int().min(0).max(1_000_000),
+});
+export type BrowserRef = z.infer<typeof browserRef>;
+
+/** The user edit and delete modals' private_metadata: the platform user id, and the browser under them. */
+export const personMetadata = z.object({ u: platformId, b: browserRef.optional() });
+
+/** The create form's private_metadata: the browser under it (never anything typed in the form). */
+export const createMetadata = z.object({ b: browserRef.optional() });
 
 /** A page of a group's members: the group id and the offset. */
 export const membersPage = z.object({ g: platformId, o: z.number().int().min(0).max(1_000_000) });

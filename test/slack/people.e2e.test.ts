@@ -125,6 +125,9 @@ describe('the People browser', () => {
   it('opens with the enterprise’s users, 20 a page, each with login, e-mail, role and groups, and pages in place', async () => {
     const view = await openBrowser();
     expect(rangeOf(view)).toEqual([1, 20, 49]);
+    const userReads = () =>
+      f.platform.sim.requests.filter((r) => r.path === '/api/v3/enterprises/1/users').length;
+    const reads = userReads();
     expect(text(view)).toContain('*Alice Martin* · `alice`');
     expect(text(view)).toContain('alice@acme.example · agent · Level 1');
     expect(text(view)).not.toContain('oscar'); // another enterprise's admin
@@ -137,6 +140,8 @@ describe('the People browser', () => {
     expect(() => elementOf(third, `${ids.actions.peoplePage}:next`)).toThrow();
     await pressButton(third, people.admin.id, `${ids.actions.peoplePage}:prev`);
     expect(rangeOf(await viewNow(String(view.id), (v) => rangeOf(v)?.[0] === 21))).toEqual([21, 40, 49]);
+    // Paging reads the cached list: no platform request.
+    expect(userReads()).toBe(reads);
   });
 
   it('finds a person by last name when Enter is pressed in the search box', async () => {
@@ -325,6 +330,12 @@ describe('editing and deleting a user', () => {
     await f.interact(submission(again, people.admin.id, {}));
     await viewNow(String(again.id), (v) => text(v).includes('was deleted'));
     expect(f.platform.sim.state.users.get(carol.id)?.deleted).toBe(true);
+    // The browser under the confirmation is shown again without her.
+    const refreshed = await viewNow(
+      String(view.id),
+      (v) => rangeOf(v)?.[2] === 49 && !text(v).includes('Carol'),
+    );
+    expect(text(refreshed)).toContain('*Bob Durand*');
   });
 });
 

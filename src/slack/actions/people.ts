@@ -11,8 +11,11 @@ import {
 import { personName } from '../../domain/people.js';
 import type { PeopleDeps } from '../deps.js';
 import {
+  type BrowserRef,
+  browserRef,
   idValue,
   membersPage,
+  parseJson,
   peopleQuery,
   personMenuValue,
   readJson,
@@ -34,6 +37,14 @@ const modalOf = (click: Click) => {
   if (!click.view) throw staleValue();
   return click.view;
 };
+
+/** The People browser clicked in, as a pushed modal carries it (absent if its metadata is not the bot's). */
+function browserOf(click: Click): BrowserRef | undefined {
+  const view = modalOf(click);
+  const query = peopleQuery.safeParse(parseJson(view.privateMetadata));
+  const ref = browserRef.safeParse({ id: view.id, ...(query.success ? query.data : {}) });
+  return ref.success ? ref.data : undefined;
+}
 
 /** Home (or any) button: the People browser. */
 export const handlePeopleOpen =
@@ -92,7 +103,7 @@ export const handlePeoplePage =
 export const handlePersonMenu =
   (deps: PeopleDeps): ClickHandler =>
   async (c) => {
-    modalOf(c);
+    const browser = browserOf(c);
     const { kind, userId } = readValue(personMenuValue, c.value);
     const push = (title: string, working: string, load: Parameters<typeof pushThenLoad>[2]) =>
       pushThenLoad(
@@ -100,7 +111,7 @@ export const handlePersonMenu =
         { triggerId: c.triggerId, title, working: peopleWorking(deps, working), log: c.log },
         load,
       );
-    const metadata = JSON.stringify({ u: userId });
+    const metadata = JSON.stringify({ u: userId, ...(browser ? { b: browser } : {}) });
     switch (kind) {
       case 'show':
         return push('User', 'Looking up the user', async () =>
@@ -141,8 +152,13 @@ export const handlePersonNew =
         log: c.log,
       },
       async () => {
+        const browser = browserOf(c);
         await deps.people.mayCreate(c.user);
-        return buildPersonForm({ mode: 'create', values: {} });
+        return buildPersonForm({
+          mode: 'create',
+          values: {},
+          ...(browser ? { metadata: JSON.stringify({ b: browser }) } : {}),
+        });
       },
     );
 

@@ -9,10 +9,11 @@ import {
   type NewPersonValues,
 } from '../../blocks/people.js';
 import type { PersonUpdate } from '../../domain/people.js';
+import type { Logger } from '../../observability/logger.js';
 import { endpoints } from '../../platform/endpoints.js';
 import type { PeopleDeps, ViewSubmission } from '../deps.js';
 import { workingText } from '../describe-error.js';
-import { personMetadata, readJson } from '../payloads.js';
+import { type BrowserRef, createMetadata, parseJson, personMetadata, readJson } from '../payloads.js';
 import { updateView } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
 import { problemOf, viewState } from './view-state.js';
@@ -81,6 +82,26 @@ export function readPersonEdit(
   return Object.keys(errors).length ? { ok: false, values, errors } : { ok: true, values };
 }
 
+/**
+ * The People browser under a pushed modal, shown again after a write (a deleted person gone, a new one
+ * there). A failure here is only logged: the write is done and its outcome is what the person sees.
+ */
+async function refreshBrowser(
+  deps: PeopleDeps,
+  client: ViewSubmission['client'],
+  user: string,
+  browser: BrowserRef | undefined,
+  log: Logger,
+): Promise<void> {
+  if (!browser) return;
+  try {
+    const page = await deps.people.list(user, { search: browser.q, offset: browser.o });
+    await updateView(client, browser.id)(buildPeopleBrowser(page));
+  } catch (error) {
+    log.warn({ err: error }, 'could not refresh the People browser');
+  }
+}
+
 /** The Search button of the People browser: the first page of what the box holds, in place. */
 export const handlePeopleBrowserSubmit =
   (deps: PeopleDeps) =>
@@ -116,6 +137,8 @@ export const handlePersonCreate =
     });
     const user = body.user.id;
     const { values, password } = read;
+    const meta = createMetadata.safeParse(parseJson(view.private_metadata));
+    const browser = meta.success ? meta.data.b : undefined;
     const show = updateView(client, view.id);
     const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
     const blocks = p as Record<string, string>;
@@ -138,6 +161,7 @@ export const handlePersonCreate =
         password,
       });
       await show(buildPeopleOutcome({ kind: 'created', ...created }));
+      await refreshBrowser(deps, client, user, browser, log);
     });
   };
 
@@ -147,7 +171,7 @@ export const handlePersonEdit =
   async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     const read = readPersonEdit(view.state.values);
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
-    const { u: userId } = readJson(personMetadata, view.private_metadata);
+    const { u: userId, b: browser } = readJson(personMetadata, view.private_metadata);
     await ack({
       response_action: 'update',
       view: buildWorkingView('Edit user', workingText('Saving the user', deps.waitMs())),
@@ -166,6 +190,7 @@ export const handlePersonEdit =
     afterAck({ kind: 'modal', show, title: 'Edit user', again, log }, async () => {
       const person = await deps.people.update(user, userId, read.values);
       await show(buildPeopleOutcome({ kind: 'updated', person }));
+      await refreshBrowser(deps, client, user, browser, log);
     });
   };
 
@@ -173,7 +198,7 @@ export const handlePersonEdit =
 export const handlePersonDelete =
   (deps: PeopleDeps) =>
   async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
-    const { u: userId } = readJson(personMetadata, view.private_metadata);
+    const { u: userId, b: browser } = readJson(personMetadata, view.private_metadata);
     await ack({
       response_action: 'update',
       view: buildWorkingView('Delete user', workingText('Deleting the user', deps.waitMs())),
@@ -184,6 +209,7 @@ export const handlePersonDelete =
     afterAck({ kind: 'modal', show, title: 'Delete user', log }, async () => {
       const person = await deps.people.remove(user, userId);
       await show(buildPeopleOutcome({ kind: 'deleted', person }));
+      await refreshBrowser(deps, client, user, browser, log);
     });
   };
 
