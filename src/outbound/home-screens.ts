@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { buildHome } from '../blocks/home.js';
+import type { ConferenceSummary } from '../domain/conference.js';
 import type { TicketSummary } from '../domain/ticket.js';
 import type { Logger } from '../observability/logger.js';
 import type { HomeService } from '../services/home.js';
@@ -43,6 +44,18 @@ export class HomeScreens {
     for (const slackId of this.o.home.ticketChanged(ticket)) {
       try {
         await this.publish(slackId, buildHome(await this.o.home.data(slackId, true)));
+      } catch (error) {
+        this.o.logger.warn({ err: error, user: slackId }, 'could not refresh a Home tab');
+      }
+    }
+  }
+
+  /** A conference changed from Slack: the Homes it concerns are read and published again (background lane). */
+  async conferenceChanged(c: ConferenceSummary | { id: string; participants: string[] }): Promise<void> {
+    const moderatorId = 'moderator' in c ? c.moderator?.id : undefined;
+    for (const slackId of this.o.home.conferenceChanged({ ...c, moderatorId })) {
+      try {
+        await this.refresh(slackId);
       } catch (error) {
         this.o.logger.warn({ err: error, user: slackId }, 'could not refresh a Home tab');
       }

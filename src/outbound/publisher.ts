@@ -71,7 +71,7 @@ export interface PublisherOptions {
   tickets: Pick<TicketService, 'summary'>;
   logger: Logger;
   /** The App Homes that list tickets: told each change, whoever made it. */
-  homes?: Pick<HomeScreens, 'shows' | 'ticketChanged'> | undefined;
+  homes?: Pick<HomeScreens, 'shows' | 'ticketChanged' | 'conferenceChanged'> | undefined;
 }
 
 /** Card renders remembered per process (see `rendered`); the oldest are forgotten beyond this. */
@@ -120,6 +120,17 @@ export class SlackPublisher {
   /** Posts a conference's card in a channel. Slack's refusals are thrown (see `isCannotPost`). */
   async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<void> {
     await this.o.slack.chat.postMessage({ channel, ...buildConferenceCard(conference) });
+    this.conferenceChanged(conference);
+  }
+
+  /**
+   * A conference was created, edited or deleted from Slack: the App Homes it concerns are read again,
+   * detached (the person's reply does not wait for other people's Homes).
+   */
+  conferenceChanged(conference: ConferenceSummary | { id: string; participants: string[] }): void {
+    void this.o.homes
+      ?.conferenceChanged(conference)
+      .catch((error: unknown) => this.o.logger.warn({ err: error }, 'could not refresh App Homes'));
   }
 
   /** Re-renders a conference's card in place (after an edit). */
@@ -128,6 +139,7 @@ export class SlackPublisher {
     conference: ConferenceSummary,
   ): Promise<void> {
     await this.o.slack.chat.update({ ...place, ...buildConferenceCard(conference) });
+    this.conferenceChanged(conference);
   }
 
   /** Posts a reply a person asked for in a card's thread (a ticket's timeline). */

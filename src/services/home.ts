@@ -70,6 +70,8 @@ export class HomeService {
   private overview: Kept<Omit<HomeAdmin, 'doctor'>> | undefined;
   private doctorReport: Kept<DoctorReport> | undefined;
   private doctorRun: Promise<void> | undefined;
+  /** Who each kept Home belongs to on the platform (to know whom a conference concerns). */
+  private readonly accounts = new Map<string, { id: string; email: string }>();
   /** ticket id → the people whose kept Home lists it. */
   private readonly viewers = new Map<string, Set<string>>();
 
@@ -99,6 +101,7 @@ export class HomeService {
       if (!cachedOnly && (!lists || now - lists.at >= homeTtlMs)) {
         lists = { at: now, value: await this.readLists(slackId) };
         this.keepLists(slackId, lists);
+        this.accounts.set(slackId, { id: asker.account.id, email: asker.account.email.toLowerCase() });
       }
       let adminPart: HomeAdmin | undefined;
       if (admin) {
@@ -143,6 +146,31 @@ export class HomeService {
         t.id !== ticket.id ? [t] : isActiveState(ticket.state) ? [ticket] : [],
       );
       kept.value = { ...kept.value, tickets: { ...list, items } };
+    }
+    return who;
+  }
+
+  /**
+   * A conference was created, edited or deleted from Slack: the people it concerns (its moderator,
+   * its participants, or whose Home lists it) whose Home was read in the last 15 minutes get their
+   * lists read again at their next publish. Answers whose Home to publish again.
+   */
+  conferenceChanged(c: {
+    id: string;
+    participants: readonly string[];
+    moderatorId?: string | undefined;
+  }): string[] {
+    const now = this.o.now().getTime();
+    const emails = new Set(c.participants.map((p) => p.toLowerCase()));
+    const who: string[] = [];
+    for (const [slackId, kept] of this.lists) {
+      const account = this.accounts.get(slackId);
+      const listed =
+        'items' in kept.value.conferences && kept.value.conferences.items.some((x) => x.id === c.id);
+      const concerned = account && (emails.has(account.email) || account.id === c.moderatorId);
+      if (now - kept.at >= overviewTtlMs || !(listed || concerned)) continue;
+      this.lists.delete(slackId);
+      who.push(slackId);
     }
     return who;
   }

@@ -41,7 +41,7 @@ export interface ConferenceDeps {
   /** The policy applied to a Slack person (`domain/policy.ts`). */
   access: AccessService;
   /** Where conference cards go out to Slack. */
-  publisher: Pick<SlackPublisher, 'postConferenceCard' | 'showConferenceCard'>;
+  publisher: Pick<SlackPublisher, 'postConferenceCard' | 'showConferenceCard' | 'conferenceChanged'>;
   logger: Logger;
   now: () => Date;
   /** For `/conference digest` (the channel's daily statistics): its schedules and its figures. */

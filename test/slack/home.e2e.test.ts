@@ -185,6 +185,17 @@ describe('App Home', () => {
     await eventually(() => !JSON.stringify(f.slack.homes.get(people.alice.id)).includes('CSUBS'));
   });
 
+  it('shows a conference planned from Slack on the Homes it concerns', async () => {
+    await openHome(people.alice.id, (j) => j.includes('Standup'));
+    const res = await f.command(
+      `${people.alice.email} today 11:30 30m "Fresh plan"`,
+      people.admin.id,
+      'CHOMECONF',
+    );
+    expect(res.status).toBe(200);
+    await eventually(() => JSON.stringify(f.slack.homes.get(people.alice.id)).includes('Fresh plan'), 10_000);
+  });
+
   it('shows an admin the enterprise at a glance and the doctor’s verdict', async () => {
     const { json } = await openHome(
       people.admin.id,

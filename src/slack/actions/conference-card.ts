@@ -35,6 +35,7 @@ export function handleConferenceActions(
   onClick(ids.actions.conferenceDelete, async ({ user, value, respond }) => {
     const c = await deps.conferences.remove(user, readValue(idValue, value));
     await respond({ replace_original: true, ...buildDeletedCard(c, user) });
+    deps.publisher.conferenceChanged(c);
   });
 
   onClick(

@@ -44,8 +44,14 @@ async function refreshCard(
 ) {
   if (meta.channel && meta.ts)
     await deps.publisher.showConferenceCard({ channel: meta.channel, ts: meta.ts }, conference);
-  else if (meta.responseUrl)
-    await postToResponseUrl(meta.responseUrl, { replace_original: true, ...buildConferenceCard(conference) });
+  else {
+    deps.publisher.conferenceChanged(conference);
+    if (meta.responseUrl)
+      await postToResponseUrl(meta.responseUrl, {
+        replace_original: true,
+        ...buildConferenceCard(conference),
+      });
+  }
 }
 
 /** After the ack: creates or updates, then shows the outcome, or the form again with the reason. */
