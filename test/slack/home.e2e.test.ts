@@ -145,6 +145,21 @@ describe('App Home', () => {
     await eventually(() => firstMoveOf(id).id !== before);
   });
 
+  it('shows a change the platform reports (a scan’s or webhook’s version) on the Homes that list the ticket', async () => {
+    const id = shownTickets()[3] as number;
+    const sim = f.platform.sim.state;
+    const ticket = sim.tickets.get(id);
+    if (!ticket) throw new Error('no ticket');
+    const before = firstMoveOf(id).id;
+    sim.setTicketState(ticket, 'inprogress', 'agent');
+    // What the poller and the webhooks hand the publisher: the ticket's new record.
+    const record = await f.platform.client.getTicket({ ticketId: String(id) });
+    const published = f.slack.callsOf('views.publish').length;
+    await f.confdesk.deps.publisher.ticketChanged({ ticket: record, previous: undefined });
+    await eventually(() => firstMoveOf(id).id !== before);
+    expect(f.slack.callsOf('views.publish').length).toBe(published + 1);
+  });
+
   it('refuses a move from Home to someone outside the ticket’s team, and changes nothing', async () => {
     const id = shownTickets()[2] as number;
     const before = f.platform.sim.state.tickets.get(id)?.state;
