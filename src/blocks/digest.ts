@@ -6,7 +6,8 @@ import { type Block, context, type MessagePayload, message, mrkdwn, plain, secti
 import { limits } from './limits.js';
 import { date, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
-const labels: Record<Metric, string> = {
+/** What people call each metric (the digest's and App Home's). */
+export const metricLabels: Record<Metric, string> = {
   session_count: 'Sessions',
   session_duration: 'Session time',
   session_billing_duration: 'Billable time',
@@ -52,7 +53,7 @@ export function sparkline(values: (number | undefined)[]): string {
 function metricField(metric: Metric, data: DigestData): Mrkdwn {
   const today = data.days.at(-1)?.stats;
   const value = metricValue(today, metric);
-  const title = md`*${labels[metric]}*`;
+  const title = md`*${metricLabels[metric]}*`;
   if (value === undefined) return md`${title}\n_not available: the platform did not give it_`;
   const before = metricValue(data.days.at(-2)?.stats, metric);
   const change =

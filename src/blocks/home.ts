@@ -6,7 +6,7 @@ import { describeFilter } from '../domain/follow-filter.js';
 import type { TicketSummary } from '../domain/ticket.js';
 import { stateIcon } from '../domain/ticket-workflow.js';
 import { whenText } from './conference-card.js';
-import { formatMetric } from './digest.js';
+import { formatMetric, metricLabels } from './digest.js';
 import { ids } from './ids.js';
 import { actions, type Block, button, context, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
@@ -56,14 +56,6 @@ export interface HomeData {
 export const homeLimits = { conferences: 10, tickets: 10, subscriptions: 10, digests: 5 } as const;
 
 const overviewMetrics: readonly Metric[] = ['session_count', 'session_duration', 'user_count', 'disk_usage'];
-const metricLabels: Record<Metric, string> = {
-  session_count: 'Sessions',
-  session_duration: 'Session time',
-  session_billing_duration: 'Billable time',
-  user_count: 'Active users',
-  disk_usage: 'Disk used',
-  sms_count: 'SMS sent',
-};
 
 const heading = (text: Mrkdwn): Block => section(md`*${text}*`);
 

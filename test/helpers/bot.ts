@@ -239,16 +239,11 @@ export function viewClick(
     };
   },
 ) {
+  const { response_url: _url, channel: _channel, ...click } = buttonClick(slack, { ...o, channel: '' });
   return {
-    type: 'block_actions',
-    user: { id: o.user },
-    team: { id: slack.teamId },
-    api_app_id: 'A1',
-    token: 'legacy',
-    trigger_id: `trigger-${Math.random()}`,
+    ...click,
     container: { type: 'view', view_id: o.view.id },
     view: { hash: 'h', private_metadata: '', callback_id: '', ...o.view },
-    actions: [{ type: 'button', action_id: o.actionId, block_id: 'b', value: o.value, action_ts: '1' }],
   };
 }
 
