@@ -82,8 +82,12 @@ export const handleMediaRow =
           buildMediaShareForm(await deps.media.forAction(c.user, mediaId, 'media.share'), metadata),
         );
       case 'delete': {
-        const q = readJson(libraryQuery, library.privateMetadata);
-        const m = await deps.media.forAction(c.user, mediaId, 'media.delete');
+        // A refusal is told in a view pushed over the library, which stays as it was.
+        const m = await deps.media
+          .forAction(c.user, mediaId, 'media.delete')
+          .catch((error: unknown) => pushThenLoad(c, deps, 'Delete media', () => Promise.reject(error)));
+        if (!m) return;
+        const q = shown.success ? shown.data : { q: '', o: 0 };
         return updateView(c.client, library.id)(buildMediaDeletePrompt(m, q));
       }
     }
