@@ -401,6 +401,64 @@ describe('the media library', () => {
     expect(json(details)).not.toContain('<!channel>');
   });
 
+  it('shares a conference’s recording from its card’s list, the library’s way', async () => {
+    const incident = [...f.platform.sim.state.conferences.values()].find((c) => c.name === 'Incident review');
+    const recording = [...f.platform.sim.state.medias.values()].find(
+      (x) => x.conferenceId === incident?.id,
+    ) as SimMedia;
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.admin.id,
+        actionId: ids.actions.conferenceMedia,
+        value: String(incident?.id),
+        channel: 'CCONF',
+        ts: '1.1',
+      }),
+    );
+    const list = await eventually(() =>
+      f.slack.responses.find((r) => JSON.stringify(r.body.blocks ?? '').includes(ids.actions.mediaShareOpen)),
+    );
+    const share = (list.body.blocks as Json[]).map((b) => b.accessory as Json).find(Boolean) as Json;
+    expect(share.value).toBe(String(recording.id));
+    const form = await viewAfter(
+      () =>
+        f.interact(
+          buttonClick(f.slack, {
+            user: people.admin.id,
+            actionId: share.action_id as string,
+            value: share.value as string,
+            channel: 'CCONF',
+            ephemeral: true,
+          }),
+        ),
+      undefined,
+    );
+    await eventually(() => viewOf(form).callback_id === ids.views.mediaShare);
+    await f.interact(submission(viewOf(form), people.admin.id, formState(viewOf(form))));
+    const posted = await eventually(() =>
+      f.slack.messages.find((x) => x.channel === 'CCONF' && (x.metadata as Json | undefined)?.files),
+    );
+    const fileId = ((posted.metadata as Json).files as string[])[0] as string;
+    expect(f.slack.uploads.get(fileId)?.size).toBe(f.platform.sim.state.mediaSize(recording));
+    // alice is one of its participants, but the recording is the admin's (Level 2): refused, and why.
+    const opens = f.slack.callsOf('views.update').length;
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.alice.id,
+        actionId: share.action_id as string,
+        value: share.value as string,
+        channel: 'CCONF',
+        ephemeral: true,
+      }),
+    );
+    await eventually(() =>
+      f.slack
+        .callsOf('views.update')
+        .slice(opens)
+        .some((c) => JSON.stringify(c.args.view).includes('You cannot share this media')),
+    );
+  });
+
   it('opens from an App Home button (ids.actions.mediaOpen)', async () => {
     const payload = buttonClick(f.slack, {
       user: people.alice.id,

@@ -12,11 +12,13 @@ import { md } from '../../blocks/mrkdwn.js';
 import type { MediaDeps } from '../deps.js';
 import { workingText } from '../describe-error.js';
 import { libraryTitle, loadLibrary, openMediaLibrary } from '../media-library.js';
+import { openModalThenLoad } from '../modal-flow.js';
 import {
   libraryQuery,
   mediaDeleteValue,
   mediaRowValue,
   parseJson,
+  platformIdValue,
   readJson,
   readValue,
   staleValue,
@@ -126,6 +128,32 @@ export const handleMediaDelete =
     );
   };
 
+/**
+ * "Share…" beside a media outside the library (a conference's Recordings & snapshots): the library's
+ * share form in a modal of its own, for those who may share it.
+ */
+export const handleMediaShareOpen =
+  (deps: MediaDeps): ClickHandler =>
+  ({ user, value, triggerId, client, log, channel }) => {
+    const mediaId = readValue(platformIdValue, value);
+    return openModalThenLoad(
+      client,
+      {
+        triggerId,
+        title: 'Share media',
+        working: workingText('Looking up the media', deps.waitMs()),
+        log,
+        channel,
+      },
+      async () =>
+        buildMediaShareForm(
+          await deps.media.forAction(user, mediaId, 'media.share'),
+          JSON.stringify({ m: mediaId }),
+          channel,
+        ),
+    );
+  };
+
 /** Registers the library's buttons (`ids.actions.mediaOpen` is the one App Home can carry). */
 export function registerMediaLibrary(routes: ActionRoutes, deps: MediaDeps): void {
   routes.on(ids.actions.mediaOpen, handleMediaOpen(deps));
@@ -134,4 +162,5 @@ export function registerMediaLibrary(routes: ActionRoutes, deps: MediaDeps): voi
   routes.on(ids.actions.mediaFilter, handleMediaFilter());
   routes.on(ids.actions.mediaDeleteConfirm, handleMediaDelete(deps));
   routes.on(ids.actions.mediaDeleteCancel, handleMediaPage(deps));
+  routes.on(ids.actions.mediaShareOpen, handleMediaShareOpen(deps));
 }
