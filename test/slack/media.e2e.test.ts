@@ -459,6 +459,62 @@ describe('the media library', () => {
     );
   });
 
+  it('a ticket card’s “Post in the thread” goes the library’s way too: past the limit, a link instead', async () => {
+    const t = [...f.platform.sim.state.tickets.values()].find((x) => x.reference === 'ACME-1001');
+    await f.command('show ACME-1001', people.alice.id, 'CTK', '/ticket');
+    const card = await eventually(() =>
+      f.slack.messages.find(
+        (x) => x.channel === 'CTK' && !x.thread_ts && String(x.text).startsWith('ACME-1001'),
+      ),
+    );
+    const payload = buttonClick(f.slack, {
+      user: people.alice.id,
+      actionId: ids.actions.ticketMenu,
+      value: '',
+      channel: 'CTK',
+      ts: card.ts,
+    }) as Json;
+    payload.actions = [
+      {
+        type: 'overflow',
+        action_id: ids.actions.ticketMenu,
+        block_id: 'b',
+        selected_option: { value: `media:${t?.id}` },
+        action_ts: '1',
+      },
+    ];
+    await f.interact(payload);
+    const list = await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).startsWith('Media of ACME-1001')),
+    );
+    expect(JSON.stringify(list.body.blocks)).toContain('📄 *Router manual*');
+    const post = (list.body.blocks as Json[])
+      .map((b) => b.accessory as Json | undefined)
+      .find(Boolean) as Json;
+    const media = f.confdesk.deps.media;
+    const limit = media.maxUploadBytes;
+    media.maxUploadBytes = 5;
+    try {
+      const slots = f.slack.callsOf('files.getUploadURLExternal').length;
+      await f.interact(
+        buttonClick(f.slack, {
+          user: people.alice.id,
+          actionId: post.action_id as string,
+          value: post.value as string,
+          channel: 'CTK',
+          ephemeral: true,
+        }),
+      );
+      const told = await eventually(() =>
+        f.slack.responses.find((r) => String(r.body.text).includes('past Slack’s file size limit')),
+      );
+      expect(String(told.body.text)).toMatch(/\/api\/v3\/medias\/\d+\/download/);
+      expect(f.slack.callsOf('files.getUploadURLExternal').length).toBe(slots);
+    } finally {
+      media.maxUploadBytes = limit;
+    }
+  });
+
   it('opens from an App Home button (ids.actions.mediaOpen)', async () => {
     const payload = buttonClick(f.slack, {
       user: people.alice.id,
