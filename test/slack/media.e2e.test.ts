@@ -167,12 +167,19 @@ describe('the media library', () => {
     const mine = addMedia('alice', { title: 'Alice own shot' });
     addMedia('carol', { title: 'Carol own shot' });
     const from = f.platform.sim.requests.length;
-    const library = await openLibrary(people.alice.id);
+    // Both match the search; only hers may be listed (her default is user=<her id>).
+    const library = await openLibrary(people.alice.id, 'own shot');
     expect(json(library)).toContain('Alice own shot');
     expect(json(library)).not.toContain('Carol own shot');
     const list = f.platform.sim.requests.slice(from).find((r) => r.path === '/api/v3/medias');
     expect(list?.query.user).toBe(String(simUser('alice').id));
     expect(mine.userId).toBe(simUser('alice').id);
+    // Her group's media, when she names the group: bob's (Level 1), not carol's (Level 2).
+    addMedia('bob', { title: 'Team shot of bob' });
+    addMedia('carol', { title: 'Team shot of carol' });
+    const team = await openLibrary(people.alice.id, 'group:"Level 1" team shot');
+    expect(json(team)).toContain('Team shot of bob');
+    expect(json(team)).not.toContain('Team shot of carol');
     // user:all is an admin's: refused, with the table's sentence.
     const all = await openLibrary(people.alice.id, 'user:all');
     expect(json(all)).toContain('You cannot list other people’s media');
