@@ -45,8 +45,9 @@ export const handleMediaEditForm =
   async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     const { str } = viewState(view.state.values);
     const e = ids.mediaEdit;
+    // An empty title keeps the one there (a media needs a name); an empty description clears it.
     const read = readMediaEdit({
-      title: str(e.title) ?? '',
+      title: str(e.title),
       description: str(e.description) ?? '',
       lat: str(e.lat),
       lng: str(e.lng),
