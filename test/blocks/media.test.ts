@@ -44,7 +44,7 @@ describe('the media builders', () => {
       .map((b) => b.accessory as Json | undefined)
       .filter((a) => a?.type === 'overflow');
     expect(menus).toHaveLength(10);
-    expect((menus[0]?.options as Json[]).map((o) => o.value)).toEqual([
+    expect(((menus[0] as Json).options as Json[]).map((o) => o.value)).toEqual([
       'show:5000',
       'edit:5000',
       'share:5000',
