@@ -122,8 +122,18 @@ export function buildMediaList(
     return message(title, [section(md`*${title}*\nNothing recorded or captured yet.`)]);
   const max = limits.messageBlocks - 2;
   const blocks: Block[] = [section(md`*${title}*`)];
-  // One line per media, as the media library shows it (`blocks/media.ts`).
-  for (const m of medias.slice(0, max)) blocks.push(section(mediaLine(m)));
+  // One line per media, as the media library shows it (`blocks/media.ts`), shared the library's way.
+  for (const m of medias.slice(0, max))
+    blocks.push(
+      section(
+        mediaLine(m),
+        // A platform id only (the action id and value carry it).
+        /^\d{1,20}$/.test(m.id)
+          ? { accessory: button('Share…', `${ids.actions.mediaShareOpen}:${m.id}`, { value: m.id }) }
+          : {},
+      ),
+    );
+
   const shown = Math.min(medias.length, max);
   if ((total ?? medias.length) > shown) blocks.push(context(md`${shown} of ${total ?? medias.length} shown`));
   return message(title, blocks);

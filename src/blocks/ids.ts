@@ -76,6 +76,8 @@ export const ids = {
     /** The delete prompt's buttons (in the library modal). */
     mediaDeleteConfirm: 'media_delete_confirm',
     mediaDeleteCancel: 'media_delete_cancel',
+    /** "Share…" beside a media outside the library (a conference's recordings): the share form. */
+    mediaShareOpen: 'media_share_open',
   },
   /**
    * The type-ahead menus (`external_select`), served from the options load URL by the directory

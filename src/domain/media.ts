@@ -183,16 +183,6 @@ const example: Record<keyof MediaFilterText, string> = {
   search: 'router',
 };
 
-/** The filters written back as text (the modal's filter field, the paging buttons' value). */
-export function mediaFiltersText(f: MediaFilterText): string {
-  const q = (v: string) => (/\s/.test(v) ? `"${v}"` : v);
-  const parts = (Object.keys(filterKeys) as (keyof typeof filterKeys)[])
-    .filter((k) => f[filterKeys[k]] !== undefined)
-    .map((k) => `${k}:${q(f[filterKeys[k]] as string)}`);
-  if (f.search) parts.push(f.search);
-  return parts.join(' ');
-}
-
 /** The edit form's values as typed. */
 export interface MediaEditText {
   title?: string | undefined;

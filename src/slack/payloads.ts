@@ -78,6 +78,8 @@ export type FormMetadata = z.infer<typeof formMetadata>;
 export const digestMetadata = z.object({ scheduleId: z.string().uuid().nullish() });
 
 // issue 22: media
+/** A platform id alone in a button's value (a media's). */
+export const platformIdValue = platformId;
 /** The media library's query, in its buttons and metadata: the filters' text and the offset. */
 export const libraryQuery = z.object({ q: z.string().max(1_000), o: z.number().int().min(0).max(100_000) });
 /** The library's Delete button: the query to show after, and the media. */
@@ -93,7 +95,10 @@ export const mediaRowValue = z
 /** The media forms' private_metadata: the media (edit, share) and the library view to refresh. */
 export const mediaFormMetadata = z.object({
   m: platformId.optional(),
-  v: z.string().regex(/^V[A-Z0-9]{1,30}$/),
+  v: z
+    .string()
+    .regex(/^V[A-Z0-9]{1,30}$/)
+    .optional(),
   q: libraryQuery.optional(),
 });
 

@@ -23,8 +23,19 @@ import { buildDoctorReport } from '../../src/blocks/doctor.js';
 import { buildHome } from '../../src/blocks/home.js';
 import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { checkBlockKit, type Surface } from '../../src/blocks/limits.js';
+import {
+  buildMediaDeletePrompt,
+  buildMediaDetails,
+  buildMediaEditForm,
+  buildMediaFileComment,
+  buildMediaFilterForm,
+  buildMediaLibrary,
+  buildMediaShared,
+  buildMediaShareForm,
+  buildMediaTooBig,
+} from '../../src/blocks/media.js';
 import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
-import { escaped, Mrkdwn } from '../../src/blocks/mrkdwn.js';
+import { channelLink, escaped, Mrkdwn } from '../../src/blocks/mrkdwn.js';
 import { buildOptions, buildOptionsNotice } from '../../src/blocks/options.js';
 import {
   buildGroupMembers,
@@ -61,6 +72,7 @@ import {
 import { buildUsage } from '../../src/blocks/usage.js';
 import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
 import type { ConferenceSummary } from '../../src/domain/conference.js';
+import type { MediaItem } from '../../src/domain/media.js';
 import type { PlatformPerson } from '../../src/domain/people.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
 
@@ -138,6 +150,23 @@ const peoplePageOf = (s: string, n: number) => ({
   offset: 20,
   total: 2_000,
   search: s,
+// issue 22: media
+const mediaOf = (s: string, id = '5001'): MediaItem => ({
+  id,
+  type: s,
+  status: s,
+  title: s,
+  description: s,
+  filename: s,
+  format: s,
+  size: 209_715_200,
+  created: new Date('2027-04-02T14:30:00Z'),
+  ownerId: '101',
+  groupId: '10',
+  thumbnailUrl: 'https://video.example.com/thumbs/5001.png',
+  url: 'https://video.example.com/files/5001.mp4',
+  lat: 48.8566,
+  lng: 2.3522,
 });
 
 /** A rendering and the surface whose limits it must hold. */
@@ -513,6 +542,41 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
     msg(buildPeopleOutcomeMessage({ kind: 'reset', login: s, own: true })),
     msg(buildPeopleOutcomeMessage({ kind: 'reset', login: s, own: false })),
   ],
+  // issue 22: media
+  buildMediaLibrary: (s) => [
+    modal(
+      buildMediaLibrary(
+        { q: s.slice(0, 1_000), o: 10 },
+        {
+          items: Array.from({ length: 120 }, (_, i) => mediaOf(s, String(5000 + i))),
+          offset: 10,
+          limit: 10,
+          total: 300,
+          hasMore: true,
+          hidden: 2,
+        },
+        escaped(s),
+      ),
+    ),
+    modal(buildMediaLibrary({ q: '', o: 0 }, { items: [], offset: 0, limit: 10, hasMore: false })),
+  ],
+  buildMediaDetails: (s) => [
+    modal(buildMediaDetails(mediaOf(s))),
+    modal(buildMediaDetails({ id: '1', title: undefined })),
+  ],
+  buildMediaEditForm: (s) => [modal(buildMediaEditForm(mediaOf(s), '{"m":"5001","v":"V1"}'))],
+  buildMediaShareForm: (s) => [
+    modal(buildMediaShareForm(mediaOf(s), '{"m":"5001","v":"V1"}', 'C1')),
+    modal(buildMediaShareForm({ ...mediaOf(s), size: 5e9 }, '{}')),
+  ],
+  buildMediaFilterForm: (s) => [modal(buildMediaFilterForm({ q: s.slice(0, 1_000), o: 0 }, '{"v":"V1"}'))],
+  buildMediaDeletePrompt: (s) => [modal(buildMediaDeletePrompt(mediaOf(s), { q: s.slice(0, 1_000), o: 0 }))],
+  buildMediaShared: () => [msg(buildMediaShared(channelLink('C1'), true))],
+  buildMediaTooBig: (s) => [
+    msg(buildMediaTooBig(mediaOf(s), 2e9, 'https://video.example.com/api/v3/medias/5001/download', 1e9)),
+    msg(buildMediaTooBig(mediaOf(s), 2e9, undefined, 1e9)),
+  ],
+  buildMediaFileComment: (s) => [msg(buildMediaFileComment('UALICE', mediaOf(s)))],
   // Not a builder by name, but the thread line of every platform event goes through it.
   eventText: (s) => [
     msg({ text: eventText({ eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }) }),

@@ -62,6 +62,38 @@ describe('the Slack double', () => {
     expect(slack.messages.find((m) => m.channel === 'C9')?.thread_ts).toBe('1.000001');
   });
 
+  it('counts an upload past keepUploadBytes as it streams in, without keeping it', async () => {
+    const slot = await client.files.getUploadURLExternal({ filename: 'big.bin', length: 300_000 });
+    slack.keepUploadBytes = 100_000;
+    try {
+      const chunk = Buffer.alloc(60_000, 1);
+      const body = (async function* () {
+        for (let i = 0; i < 5; i++) yield chunk;
+      })();
+      const res = await fetch(
+        slot.upload_url as string,
+        {
+          method: 'POST',
+          body: ReadableStream.from(body),
+          duplex: 'half',
+        } as RequestInit,
+      );
+      expect(res.status).toBe(200);
+    } finally {
+      slack.keepUploadBytes = 16 * 1024 * 1024;
+    }
+    const upload = slack.uploads.get(slot.file_id as string);
+    expect(upload?.size).toBe(300_000);
+    expect(upload?.bytes).toBeUndefined();
+    await client.files.completeUploadExternal({
+      files: [{ id: slot.file_id as string }],
+      channel_id: 'CBIG',
+    });
+    expect(slack.messages.find((m) => m.channel === 'CBIG')?.files).toEqual([
+      expect.objectContaining({ name: 'big.bin', size: 300_000 }),
+    ]);
+  });
+
   it('shows files of an upload under their message (name, size, type), and marks updated messages edited', async () => {
     await client.files.uploadV2({ channel_id: 'CF1', file: Buffer.from('png!'), filename: 'shot.png' });
     const m = slack.messages.find((x) => x.channel === 'CF1');

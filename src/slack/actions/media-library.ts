@@ -12,11 +12,13 @@ import { md } from '../../blocks/mrkdwn.js';
 import type { MediaDeps } from '../deps.js';
 import { workingText } from '../describe-error.js';
 import { libraryTitle, loadLibrary, openMediaLibrary } from '../media-library.js';
+import { openModalThenLoad } from '../modal-flow.js';
 import {
   libraryQuery,
   mediaDeleteValue,
   mediaRowValue,
   parseJson,
+  platformIdValue,
   readJson,
   readValue,
   staleValue,
@@ -82,8 +84,12 @@ export const handleMediaRow =
           buildMediaShareForm(await deps.media.forAction(c.user, mediaId, 'media.share'), metadata),
         );
       case 'delete': {
-        const q = readJson(libraryQuery, library.privateMetadata);
-        const m = await deps.media.forAction(c.user, mediaId, 'media.delete');
+        // A refusal is told in a view pushed over the library, which stays as it was.
+        const m = await deps.media
+          .forAction(c.user, mediaId, 'media.delete')
+          .catch((error: unknown) => pushThenLoad(c, deps, 'Delete media', () => Promise.reject(error)));
+        if (!m) return;
+        const q = shown.success ? shown.data : { q: '', o: 0 };
         return updateView(c.client, library.id)(buildMediaDeletePrompt(m, q));
       }
     }
@@ -122,6 +128,32 @@ export const handleMediaDelete =
     );
   };
 
+/**
+ * "Share…" beside a media outside the library (a conference's Recordings & snapshots): the library's
+ * share form in a modal of its own, for those who may share it.
+ */
+export const handleMediaShareOpen =
+  (deps: MediaDeps): ClickHandler =>
+  ({ user, value, triggerId, client, log, channel }) => {
+    const mediaId = readValue(platformIdValue, value);
+    return openModalThenLoad(
+      client,
+      {
+        triggerId,
+        title: 'Share media',
+        working: workingText('Looking up the media', deps.waitMs()),
+        log,
+        channel,
+      },
+      async () =>
+        buildMediaShareForm(
+          await deps.media.forAction(user, mediaId, 'media.share'),
+          JSON.stringify({ m: mediaId }),
+          channel,
+        ),
+    );
+  };
+
 /** Registers the library's buttons (`ids.actions.mediaOpen` is the one App Home can carry). */
 export function registerMediaLibrary(routes: ActionRoutes, deps: MediaDeps): void {
   routes.on(ids.actions.mediaOpen, handleMediaOpen(deps));
@@ -130,4 +162,5 @@ export function registerMediaLibrary(routes: ActionRoutes, deps: MediaDeps): voi
   routes.on(ids.actions.mediaFilter, handleMediaFilter());
   routes.on(ids.actions.mediaDeleteConfirm, handleMediaDelete(deps));
   routes.on(ids.actions.mediaDeleteCancel, handleMediaPage(deps));
+  routes.on(ids.actions.mediaShareOpen, handleMediaShareOpen(deps));
 }

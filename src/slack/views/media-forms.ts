@@ -7,7 +7,7 @@ import { parseMediaFilters, readMediaEdit, readThreadRef } from '../../domain/me
 import type { MediaDeps, ViewSubmission } from '../deps.js';
 import { workingText } from '../describe-error.js';
 import { libraryTitle, loadLibrary, shareMediaFile } from '../media-library.js';
-import { mediaFormMetadata, readJson } from '../payloads.js';
+import { mediaFormMetadata, readJson, staleValue } from '../payloads.js';
 import { updateView } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
 import { viewState } from './view-state.js';
@@ -30,6 +30,7 @@ export const handleMediaFilterForm =
     await ack();
     const user = body.user.id;
     const { v } = readJson(mediaFormMetadata, view.private_metadata);
+    if (!v) throw staleValue();
     const show = updateView(client, v);
     const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
     afterAck({ kind: 'modal', show, title: libraryTitle, log }, async () => {
@@ -44,8 +45,9 @@ export const handleMediaEditForm =
   async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     const { str } = viewState(view.state.values);
     const e = ids.mediaEdit;
+    // An empty title keeps the one there (a media needs a name); an empty description clears it.
     const read = readMediaEdit({
-      title: str(e.title) ?? '',
+      title: str(e.title),
       description: str(e.description) ?? '',
       lat: str(e.lat),
       lng: str(e.lng),
@@ -124,11 +126,11 @@ export const handleMediaShareForm =
 async function reloadLibrary(
   deps: MediaDeps,
   client: ViewSubmission['client'],
-  viewId: string,
+  viewId: string | undefined,
   user: string,
   q: LibraryQuery | undefined,
 ) {
-  if (q) await updateView(client, viewId)(await loadLibrary(deps, user, q));
+  if (q && viewId) await updateView(client, viewId)(await loadLibrary(deps, user, q));
 }
 
 /** Registers the three forms. */
