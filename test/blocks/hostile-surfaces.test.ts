@@ -150,6 +150,8 @@ const peoplePageOf = (s: string, n: number) => ({
   offset: 20,
   total: 2_000,
   search: s,
+});
+
 // issue 22: media
 const mediaOf = (s: string, id = '5001'): MediaItem => ({
   id,
