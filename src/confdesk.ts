@@ -12,6 +12,7 @@ import { DigestService } from './services/digest.js';
 import { DigestScheduleService } from './services/digest-schedules.js';
 import { Directory } from './services/directory.js';
 import { IdentityService } from './services/identity.js';
+import { IdentityLinkService } from './services/identity-links.js';
 import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
@@ -74,7 +75,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   });
   // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
   const directory = new Directory(o.platform);
-  const identity = new IdentityService(web, o.platform, Date.now, directory);
+  const identity = new IdentityService(web, o.platform, Date.now, directory, o.store);
   const access = new AccessService(identity);
   const tickets = new TicketService(o.platform, identity, access, directory);
   const publisher = new SlackPublisher({
@@ -98,6 +99,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     doctor: o.slack.doctor,
     waitMs: () => o.platform.estimateWaitMs('interactive'),
     directory,
+    links: new IdentityLinkService(access, identity, o.store, o.platform, directory, now),
   };
 
   let jobs: Jobs | undefined;

@@ -17,14 +17,16 @@ import {
   isCompleteRequest,
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
+import { parseLinkCommand } from '../../domain/identity-link-text.js';
 import { parseWhen, pastGraceMs } from '../../domain/time.js';
 import { notKeptNotice } from '../../services/kept.js';
 import { formFromText, postCard } from '../conference-flows.js';
-import type { ConferenceDeps } from '../deps.js';
+import type { ConferenceDeps, LinkDeps } from '../deps.js';
 import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
 import type { Responder } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
+import { handleLinkCommand } from './identity-link.js';
 
 /** A failed `/conference`, replacing its "Working…", with the form button. */
 const failure = (problem: Mrkdwn | string, text: string) => ({
@@ -89,7 +91,7 @@ async function createFromText(
  * `/conference`: acks at once (the platform may take seconds), then answers through the response_url.
  * Text that is complete creates directly; otherwise the form opens prefilled with what was understood.
  */
-export const handleConferenceCommand = (deps: ConferenceDeps) => {
+export const handleConferenceCommand = (deps: ConferenceDeps & LinkDeps) => {
   const working = (what: string) => ({
     response_type: 'ephemeral' as const,
     ...textMessage(workingText(what, deps.conferences.waitMs())),
@@ -142,6 +144,17 @@ export const handleConferenceCommand = (deps: ConferenceDeps) => {
       case 'usage':
         return ack({ response_type: 'ephemeral', ...buildUsage('conference', cmd.error) });
       case 'admin': {
+        // issue 22: pickers. `admin link @person <account>` and `admin unlink @person`.
+        const linking = parseLinkCommand(cmd.args);
+        if (linking) {
+          if (linking.kind === 'bad')
+            return ack({ response_type: 'ephemeral', ...textMessage(md`${linking.problem}`) });
+          await ack(working(linking.kind === 'link' ? 'Linking the accounts' : 'Removing the link'));
+          return later(async () => {
+            const message = await handleLinkCommand(deps, linking, { user, team: command.team_id });
+            await respond({ response_type: 'ephemeral', replace_original: true, ...textMessage(message) });
+          });
+        }
         if (cmd.args.toLowerCase() !== 'doctor')
           return ack({
             response_type: 'ephemeral',
@@ -212,6 +225,6 @@ export const handleConferenceCommand = (deps: ConferenceDeps) => {
 };
 
 /** Registers `handleConferenceCommand`. */
-export function registerConferenceCommand(app: App, deps: ConferenceDeps): void {
+export function registerConferenceCommand(app: App, deps: ConferenceDeps & LinkDeps): void {
   app.command(ids.commands.conference, handleConferenceCommand(deps));
 }
