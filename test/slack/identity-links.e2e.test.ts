@@ -18,7 +18,7 @@ const simId = (username: string) =>
 async function admin(text: string, who: string = people.admin.id): Promise<string> {
   const { body, responseUrl } = await f.command(`admin ${text}`, who);
   const acked = JSON.stringify(body ?? '');
-  if (!/Linking|Removing/.test(acked)) return acked;
+  if (!/Looking up|Working/.test(acked)) return acked;
   const reply = await eventually(() =>
     f.slack.responses.find(
       (r) => r.path.endsWith(responseUrl.split('/').at(-1) as string) && r.body.replace_original,

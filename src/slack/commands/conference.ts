@@ -149,7 +149,9 @@ export const handleConferenceCommand = (deps: ConferenceDeps & LinkDeps) => {
         if (linking) {
           if (linking.kind === 'bad')
             return ack({ response_type: 'ephemeral', ...textMessage(md`${linking.problem}`) });
-          await ack(working(linking.kind === 'link' ? 'Linking the accounts' : 'Removing the link'));
+          await ack(
+            working(linking.kind === 'link' ? 'Looking up the platform account' : 'Working on the link'),
+          );
           return later(async () => {
             const message = await handleLinkCommand(deps, linking, { user, team: command.team_id });
             await respond({ response_type: 'ephemeral', replace_original: true, ...textMessage(message) });
