@@ -29,6 +29,7 @@ export const usages = {
     md`• \`/conference show <id or room name>\` · \`/conference delete <id>\``,
     md`• \`/conference digest at 9:00 [weekdays] [in Europe/Paris]\` · \`digest list\` · \`digest off\` · \`digest now\` — daily statistics here`,
     md`• \`/conference admin doctor\` — platform admins: the doctor’s report (configuration, Slack, platform, store), privately`,
+    md`• \`/conference admin link @person <platform e-mail|login|id>\` · \`admin unlink @person\` — platform admins: who someone acts as when their e-mails differ`,
     md`• \`/conference help\` shows this message`,
   ),
   digest: lines(
