@@ -170,6 +170,9 @@ export function ExternalSelect(p: ElementProps) {
     timer.current = setTimeout(() => void ask(value), 200);
   };
   const pick = (o: Option) => {
+    // Answers still on their way (an earlier keystroke's) must not open the list again.
+    clearTimeout(timer.current);
+    latest.current++;
     setFound(undefined);
     setQuery('');
     void change({ type: 'external_select', selected_option: o });
