@@ -14,6 +14,7 @@ import { DigestScheduleService } from './services/digest-schedules.js';
 import { Directory } from './services/directory.js';
 import { HomeService } from './services/home.js';
 import { IdentityService } from './services/identity.js';
+import { IdentityLinkService } from './services/identity-links.js';
 import { MediaService } from './services/media.js';
 import { PeopleService } from './services/people.js';
 import { SubscriptionService } from './services/subscriptions.js';
@@ -78,7 +79,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   });
   // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
   const directory = new Directory(o.platform);
-  const identity = new IdentityService(web, o.platform, Date.now, directory);
+  const identity = new IdentityService(web, o.platform, Date.now, directory, o.store);
   const access = new AccessService(identity);
   const tickets = new TicketService(o.platform, identity, access, directory);
   const conferences = new ConferenceService(o.platform, identity, access, now);
@@ -128,6 +129,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     directory,
     // issue 22: media
     media: new MediaService(o.platform, identity, access),
+    links: new IdentityLinkService(access, identity, o.store, o.platform, directory, now),
   };
 
   let jobs: Jobs | undefined;

@@ -135,7 +135,7 @@ export function buildConferenceForm(o: ConferenceFormOptions): ModalView {
       {
         hint:
           o.mode === 'create'
-            ? 'Matched to their video platform account by e-mail. Left empty: you.'
+            ? 'Matched to their video platform account (an admin’s link, else their e-mail). Left empty: you.'
             : 'Matched to their video platform account by e-mail. Left empty: unchanged.',
       },
     ),

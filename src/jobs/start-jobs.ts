@@ -189,8 +189,8 @@ export function startJobs(o: JobsOptions): Jobs {
     everyMs: 5_000 / scale,
     run: async () => leading && poller.backlog.drain(async () => leading),
   });
-  // issue 22: pickers. The directory of the type-ahead menus, every 15 minutes, and 10 s after the
-  // bot changed a user (`invalidate`; a burst of changes costs one refresh). A refresh costs
+  // issue 22: pickers. The directory of the type-ahead menus, once loaded, every 15 minutes and 10 s
+  // after the bot changed a user (`invalidate`; a burst of changes costs one refresh). A refresh costs
   // `directoryRefreshCost(users)` requests: 2,000 people, 5 pages of 500 + the groups (+ /users/me
   // when its cache expired) = 7 every 15 minutes, about 0.5 a minute of the ~10 (5%).
   if (o.directory) {
@@ -199,7 +199,9 @@ export function startJobs(o: JobsOptions): Jobs {
       name: 'directory',
       everyMs: directoryRefreshMs / scale,
       minGapMs: 10_000 / scale,
-      run: () => directory.refresh(),
+      // Loaded first by the first person who types (nothing spent for a bot no one types in):
+      // from then on kept fresh.
+      run: async () => directory.snapshot() && directory.refresh(),
     });
     directory.whenStale(() => runner.trigger('directory'));
   }

@@ -67,6 +67,19 @@ const bodies = {
     values: json.optional(),
   }),
   submit: z.object({ as: user, viewId: z.string(), values: json }),
+  // issue 22: what a person typed into a type-ahead menu.
+  suggest: z.object({
+    as: user,
+    container: z.discriminatedUnion('type', [
+      z.object({ type: z.literal('message'), channel: z.string(), ts: z.string() }),
+      z.object({ type: z.literal('ephemeral'), id: z.string() }),
+      z.object({ type: z.literal('view'), viewId: z.string() }),
+      z.object({ type: z.literal('home') }),
+    ]),
+    block_id: z.string(),
+    action_id: z.string(),
+    value: z.string().max(200),
+  }),
   close: z.object({ as: user, viewId: z.string() }),
   shortcut: z.object({
     as: user,
@@ -127,6 +140,11 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
       const b = bodies.action.parse(raw);
       known(b.as);
       return o.side.action(b.as, b.container, b.action, b.values);
+    },
+    '/api/suggest': async (raw) => {
+      const b = bodies.suggest.parse(raw);
+      known(b.as);
+      return o.side.suggest(b.as, b.container, b.block_id, b.action_id, b.value);
     },
     '/api/submit': async (raw) => {
       const b = bodies.submit.parse(raw);

@@ -141,6 +141,47 @@ export class SlackSide {
     return this.gesture(payload);
   }
 
+  /**
+   * What `as` typed into a type-ahead menu (`external_select`), sent to the options load URL as
+   * Slack does (a signed `block_suggestion`, the same endpoint here); answers the options the bot
+   * gave. https://api.slack.com/reference/block-kit/block-elements#external_select (issue 22)
+   */
+  async suggest(
+    as: string,
+    container: Container,
+    blockId: string,
+    actionId: string,
+    value: string,
+  ): Promise<Answer & { options?: Json[] }> {
+    const slack = this.o.slack;
+    const view =
+      container.type === 'view'
+        ? slack.modals(as).find((m) => m.id === container.viewId)?.view
+        : container.type === 'home'
+          ? slack.homes.get(as)
+          : undefined;
+    const payload: Json = {
+      type: 'block_suggestion',
+      ...this.common(as),
+      container:
+        container.type === 'message'
+          ? { type: 'message', message_ts: container.ts, channel_id: container.channel }
+          : view
+            ? { type: 'view', view_id: view.id }
+            : {},
+      ...(view ? { view: this.viewPayload(as, view, {}) } : {}),
+      ...(container.type === 'message' ? { channel: { id: container.channel } } : {}),
+      block_id: blockId,
+      action_id: actionId,
+      value,
+    };
+    const answer = await this.interact(payload);
+    if (!answer.ok) return answer;
+    const body = answer.body as { options?: Json[]; option_groups?: { options?: Json[] }[] } | undefined;
+    const options = body?.options ?? (body?.option_groups ?? []).flatMap((g) => g.options ?? []);
+    return { ok: true, options };
+  }
+
   /** Submits `as`'s modal `viewId` with `values` (`state.values`, as Slack sends them). */
   async submit(as: string, viewId: string, values: Json): Promise<Answer> {
     const slack = this.o.slack;

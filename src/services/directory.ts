@@ -136,6 +136,13 @@ export class Directory {
     return this.current?.byId.get(id);
   }
 
+  /** A known user by login (case-insensitive). */
+  userByLogin(login: string): DirectoryUser | undefined {
+    const wanted = login.toLowerCase();
+    for (const u of this.current?.byId.values() ?? []) if (u.username?.toLowerCase() === wanted) return u;
+    return undefined;
+  }
+
   /** A known group by id. */
   group(id: string): DirectoryGroup | undefined {
     return this.current?.groupById.get(id);

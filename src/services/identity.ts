@@ -4,6 +4,7 @@ import { TtlCache } from '../platform/cache.js';
 import type { PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
 import type { UserRecord } from '../platform/schemas.js';
+import type { UserLinkRepository } from '../store/store.js';
 import type { Directory } from './directory.js';
 import { ConfdeskError, noPlatformAccount } from './errors.js';
 
@@ -44,6 +45,8 @@ export class IdentityService {
      * rather than by paging through every user on their first request (21 requests for 2,000 people).
      */
     private readonly directory?: Pick<Directory, 'user'>,
+    /** issue 22: the links admins made by hand (`/conference admin link`), read before the e-mail. */
+    private readonly links?: Pick<UserLinkRepository, 'userLink'>,
   ) {
     this.cache = new TtlCache(profileTtlMs, now, 5_000);
   }
@@ -62,8 +65,22 @@ export class IdentityService {
     });
   }
 
-  /** The platform account of a Slack user; a `no_platform_account` error when there is none. */
+  /**
+   * The platform account of a Slack user: the one an admin linked them to, else the one with their
+   * Slack e-mail; a `no_platform_account` error when there is none.
+   */
   async platformUser(userId: string): Promise<PlatformUser> {
+    const linked = await this.linkOf(userId);
+    if (linked)
+      return this.cache.getOrLoad(`account:${linked}`, 'platform', async () => {
+        const account = await this.accountById(linked, undefined);
+        if (!account)
+          throw new ConfdeskError(
+            'no_platform_account',
+            md`You are linked to the video platform account ${linked}, which no longer exists. Ask a platform admin to link you again (\`/conference admin link\`).`,
+          );
+        return account;
+      });
     const profile = await this.profile(userId);
     const email = profile.email;
     if (!email) throw noPlatformAccount(undefined);
@@ -75,24 +92,65 @@ export class IdentityService {
         if (error instanceof PlatformHttpError && error.status === 404) throw noPlatformAccount(email);
         throw error;
       }
-      const known = this.directory?.user(id);
-      if (known)
-        return { id, username: known.username, role: known.role, email, groupIds: [...known.groupIds] };
-      const me = await this.platform.getMe();
-      let record: UserRecord | undefined;
-      for await (const u of this.platform.paginate('listEnterpriseUsers', {
-        enterpriseId: me.enterprise_id,
-      })) {
-        if (String(u.id) === id) {
-          record = u;
-          break;
+      return (
+        (await this.accountById(id, email)) ?? {
+          id,
+          username: undefined,
+          role: undefined,
+          email,
+          groupIds: [],
         }
-      }
-      const groupIds = (record?.groups ?? []).map((g) =>
-        String(typeof g === 'object' && g !== null ? (g as { id?: unknown }).id : g),
       );
-      return { id, username: record?.username, role: record?.role, email, groupIds };
     });
+  }
+
+  /**
+   * The link's forgotten (after `link` or `unlink`): the person's next request reads it again. Other
+   * replicas learn it when their cache of it expires (10 minutes).
+   */
+  forgetLink(userId: string): void {
+    this.cache.invalidate([`link:${userId}`]);
+  }
+
+  /** The platform user id an admin linked the person to, if any (cached like the profile). */
+  private async linkOf(userId: string): Promise<string | undefined> {
+    const links = this.links;
+    if (!links) return undefined;
+    const found = await this.cache.getOrLoad(`link:${userId}`, `link:${userId}`, async () => ({
+      id: (await links.userLink(userId))?.platformUserId,
+    }));
+    return found.id;
+  }
+
+  /**
+   * A platform user's account by id: from the directory when it knows them, else by paging through
+   * the enterprise's users; undefined when there is no such user. `email`: the one that found them.
+   */
+  async accountById(id: string, email: string | undefined): Promise<PlatformUser | undefined> {
+    const known = this.directory?.user(id);
+    if (known)
+      return {
+        id,
+        username: known.username,
+        role: known.role,
+        email: email ?? known.email ?? '',
+        groupIds: [...known.groupIds],
+      };
+    const me = await this.platform.getMe();
+    let record: UserRecord | undefined;
+    for await (const u of this.platform.paginate('listEnterpriseUsers', {
+      enterpriseId: me.enterprise_id,
+    })) {
+      if (String(u.id) === id) {
+        record = u;
+        break;
+      }
+    }
+    if (!record) return undefined;
+    const groupIds = (record.groups ?? []).map((g) =>
+      String(typeof g === 'object' && g !== null ? (g as { id?: unknown }).id : g),
+    );
+    return { id, username: record.username, role: record.role, email: email ?? record.email ?? '', groupIds };
   }
 
   /** E-mails of Slack users (mentions, people pickers); names those without one. */

@@ -9,6 +9,7 @@ import type { DigestService } from '../services/digest.js';
 import type { DigestScheduleService } from '../services/digest-schedules.js';
 import type { Directory } from '../services/directory.js';
 import type { IdentityService } from '../services/identity.js';
+import type { IdentityLinkService } from '../services/identity-links.js';
 import type { MediaService } from '../services/media.js';
 import type { PeopleService } from '../services/people.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
@@ -109,13 +110,19 @@ export interface PickerDeps {
   logger: Logger;
 }
 
+/** `/conference admin link|unlink`: the links between Slack people and platform accounts. */
+export interface LinkDeps {
+  links: IdentityLinkService;
+}
+
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */
 export type Deps = ConferenceDeps &
   TicketDeps &
   HomeDeps &
   PickerDeps &
   PeopleDeps &
-  MediaDeps & {
+  MediaDeps &
+  LinkDeps & {
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };

@@ -80,7 +80,17 @@ export interface Database {
   /** Named leases: which replica runs a singleton job (the poller) right now. */
   leases: { name: string; owner: string; until: string };
   settings: { scope: string; key: string; value: string };
-  user_links: { slack_user_id: string; platform_user_id: string; email: string | null; updated_at: string };
+  /**
+   * Slack people linked by hand to a platform account (0007, issue 22): identity uses the link before
+   * the e-mail match, for people whose Slack and platform e-mails differ.
+   */
+  user_links: {
+    team_id: string;
+    slack_user_id: string;
+    platform_user_id: string;
+    linked_by: string;
+    linked_at: string;
+  };
   installations: { team_id: string; value: string; updated_at: string };
 }
 
@@ -245,6 +255,24 @@ export const migrations: Record<string, Migration> = {
         .addColumn('priority', 'integer', (c) => c.notNull())
         .addColumn('channels', 'text', (c) => c.notNull())
         .execute();
+    },
+  },
+  // issue 22: pickers (identity links). 0001 made a `user_links` table no code ever wrote (keyed by
+  // the Slack id alone, with an e-mail): it is replaced by the links admins make by hand.
+  '0007_user_links': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.dropTable('user_links').ifExists().execute();
+      await db.schema
+        .createTable('user_links')
+        .addColumn('team_id', 'text', (c) => c.notNull())
+        .addColumn('slack_user_id', 'text', (c) => c.notNull())
+        .addColumn('platform_user_id', 'text', (c) => c.notNull())
+        .addColumn('linked_by', 'text', (c) => c.notNull())
+        .addColumn('linked_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('user_links_pk', ['team_id', 'slack_user_id'])
+        .execute();
+      // Identity knows a person by their Slack id (unique across an Enterprise Grid's workspaces).
+      await db.schema.createIndex('user_links_slack_user').on('user_links').column('slack_user_id').execute();
     },
   },
 };

@@ -10,6 +10,7 @@ import { type StatisticsRepository, statisticsRepository } from './statistics.js
 import { type SubscriptionRepository, subscriptionRepository } from './subscriptions.js';
 import { type TicketCardRepository, ticketCardRepository } from './ticket-cards.js';
 import { type TicketRecordRepository, ticketRecordRepository } from './ticket-records.js';
+import { type UserLinkRepository, userLinkRepository } from './user-links.js';
 
 export type { StoreOptions } from './db.js';
 export type { StoredDigestSchedule } from './digests.js';
@@ -24,6 +25,7 @@ export {
 } from './outbox.js';
 export type { Subscription } from './subscriptions.js';
 export type { KnownTicket } from './ticket-records.js';
+export type { UserLink } from './user-links.js';
 export type {
   ChannelRepository,
   DigestRepository,
@@ -34,6 +36,7 @@ export type {
   SubscriptionRepository,
   TicketCardRepository,
   TicketRecordRepository,
+  UserLinkRepository,
 };
 
 /**
@@ -49,7 +52,8 @@ export type Store = TicketCardRepository &
   DigestRepository &
   ChannelRepository &
   StatisticsRepository &
-  SettingsRepository & {
+  SettingsRepository &
+  UserLinkRepository & {
     readonly backend: 'sqlite' | 'postgres';
     /** Its backend, the migrations applied, the last webhook delivery: what `npm run doctor` reports. */
     inspect(): Promise<StoreInspection>;
@@ -76,6 +80,7 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     ...channelRepository(c),
     ...statisticsRepository(c),
     ...settingsRepository(c),
+    ...userLinkRepository(c),
     inspect: () => inspectDb(c.db, c.backend, schema),
     ping: async () => void (await sql`select 1`.execute(c.db)),
     close: () => c.db.destroy(),

@@ -135,7 +135,7 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
       /guesses +getTicket\.path +confirmed/,
       /guesses +join link \(ticket agent\) +confirmed +read from agent_url/,
       /guesses +join link \(conference\) +confirmed +read from url/,
-      /store +migrations +ok +6 of 6 applied \(latest 0006_webhook_first\)/,
+      /store +migrations +ok +7 of 7 applied \(latest 0007_user_links\)/,
       /webhooks +secret +note +not set/,
       /webhooks +ticket events backlog +ok +no change waiting/,
       /webhooks +polling capacity +note +\d+ tickets: 1 list page a scan, a scan every 30 s .*polling alone keeps up/,
@@ -245,14 +245,14 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
         dialect: new SqliteDialect({ database: new SQLite(join(other, 'confdesk.sqlite')) }),
       });
       const provider = { getMigrations: async () => migrations as Record<string, Migration> };
-      await new Migrator({ db, provider }).migrateTo('0005_card_places');
+      await new Migrator({ db, provider }).migrateTo('0006_webhook_first');
       await db.destroy();
       const report = await doctor(envOf({ DATA_DIR: other }));
       expect(blockingRows(report)).toEqual([
-        'migrations: 5 of 6 applied; missing 0006_webhook_first: `npm start` applies them when it opens the store (a bot still running on it is an older version: restart it with this one)',
+        'migrations: 6 of 7 applied; missing 0007_user_links: `npm start` applies them when it opens the store (a bot still running on it is an older version: restart it with this one)',
       ]);
       // Looking did not migrate it.
-      expect((await inspectStore({ dataDir: other })).applied).not.toContain('0006_webhook_first');
+      expect((await inspectStore({ dataDir: other })).applied).not.toContain('0007_user_links');
     } finally {
       rmSync(other, { recursive: true, force: true });
     }
@@ -351,7 +351,7 @@ describe('/conference admin doctor', () => {
     expect(text).toContain('Nothing blocking');
     expect(text).toMatch(/\*bot token\* ok — valid: workspace Double/);
     expect(text).toMatch(/\*ticketList\.orderby\* /);
-    expect(text).toMatch(/\*migrations\* ok — 6 of 6 applied/);
+    expect(text).toMatch(/\*migrations\* ok — 7 of 7 applied/);
     expect(text).toMatch(/\*last delivery\* ok — \d{4}-\d\d-\d\dT/);
     // The HTTP-mode hint's placeholder is escaped, like every word from outside.
     expect(text).toContain('https://&lt;your-host&gt;/slack/events');

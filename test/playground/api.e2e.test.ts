@@ -110,11 +110,16 @@ describe('the playground, driven through its JSON API', () => {
       const form = await eventually(async () =>
         (await state(ada)).modals.find((m) => m.view.callback_id === ids.views.ticketForm),
       );
-      type Select = { options: { text: { text: string }; value: string }[] };
-      const groupBlock = (form.view.blocks as { block_id: string; element: Select }[]).find(
-        (b) => b.block_id === 'groupId',
-      );
-      const options = groupBlock?.element.options ?? [];
+      // The group menu is a type-ahead: what Ada types goes to the bot as a block_suggestion.
+      const typed = await post('/api/suggest', {
+        as: ada,
+        container: { type: 'view', viewId: form.id },
+        block_id: 'groupId',
+        action_id: ids.options.groups,
+        value: 'lev',
+      });
+      const options = (typed.options ?? []) as { text: { text: string }; value: string }[];
+      expect(options.map((o) => o.text.text)).toEqual(['Level 1', 'Level 2']);
       const level1 = options.find((o) => o.text.text === 'Level 1');
       const values = formState(form.view, { groupId: { selected_option: level1 } });
       expect(await post('/api/submit', { as: ada, viewId: form.id, values })).toEqual({ ok: true });
@@ -191,6 +196,31 @@ describe('the playground, driven through its JSON API', () => {
       expect(await post('/api/platform', { op: 'webhooks', on: true })).toEqual({ ok: true });
       expect((await state(ada)).platform?.webhooks).toBe(true);
     });
+  });
+
+  it('/api/suggest answers a type-ahead as the bot does: people for Ada, only why for Nico (no account)', async () => {
+    await say(ada, '/ticket');
+    const form = await eventually(async () =>
+      (await state(ada)).modals.find((m) => m.view.callback_id === ids.views.ticketForm),
+    );
+    const typed = (as: string, value: string) =>
+      post('/api/suggest', {
+        as,
+        container: { type: 'view', viewId: form.id },
+        block_id: 'agent',
+        action_id: ids.options.agents,
+        value,
+      });
+    const forAda = await typed(ada, 'ali');
+    expect(forAda.ok).toBe(true);
+    expect((forAda.options as { text: { text: string } }[]).map((o) => o.text.text)).toEqual([
+      'Alice Martin (alice)',
+    ]);
+    const forNico = await typed(nico, 'ali');
+    expect((forNico.options as { text: { text: string } }[]).map((o) => o.text.text)).toEqual([
+      'Your Slack e-mail has no account on the video platform',
+    ]);
+    await post('/api/close', { as: ada, viewId: form.id });
   });
 
   it('/api/home publishes the Home tab for that person only', async () => {

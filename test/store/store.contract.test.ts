@@ -460,4 +460,40 @@ describe.each(backends)('the store, $name', ({ options }) => {
     });
     await store.close();
   });
+
+  // issue 22: identity links
+  it('keeps a Slack person’s link to a platform account per workspace, replaces it, and removes it', async () => {
+    const o = options();
+    let store = await open(o);
+    expect(await store.userLink('UALICE')).toBeUndefined();
+    const at = new Date('2027-03-26T10:00:00.000Z');
+    await store.linkUser({
+      team: 'T1',
+      slackUserId: 'UALICE',
+      platformUserId: '12',
+      linkedBy: 'UADMIN',
+      linkedAt: at,
+    });
+    await store.linkUser({
+      team: 'T1',
+      slackUserId: 'UALICE',
+      platformUserId: '13',
+      linkedBy: 'UROOT',
+      linkedAt: new Date(at.getTime() + 1_000),
+    });
+    await store.close();
+    store = await open(o);
+    expect(await store.userLink('UALICE')).toEqual({
+      team: 'T1',
+      slackUserId: 'UALICE',
+      platformUserId: '13',
+      linkedBy: 'UROOT',
+      linkedAt: new Date(at.getTime() + 1_000),
+    });
+    expect(await store.unlinkUser('T2', 'UALICE')).toBe(false);
+    expect(await store.unlinkUser('T1', 'UALICE')).toBe(true);
+    expect(await store.unlinkUser('T1', 'UALICE')).toBe(false);
+    expect(await store.userLink('UALICE')).toBeUndefined();
+    await store.close();
+  });
 });

@@ -3,8 +3,8 @@
  * a screen reader and a test find them by their visible text and labels.
  * https://api.slack.com/reference/block-kit/block-elements
  */
-import { useState } from 'preact/hooks';
-import type { Container, Json } from './api.js';
+import { useRef, useState } from 'preact/hooks';
+import { type Container, type Json, post } from './api.js';
 import { epochToWallClock, wallClockToEpoch } from './dates.js';
 import { safeHref } from './links.js';
 import type { ElementState, StateValues } from './state-values.js';
@@ -125,6 +125,94 @@ export function StaticSelect(p: ElementProps) {
           ))
         : options(p.el).map(option)}
     </select>
+  );
+}
+
+/**
+ * A type-ahead menu (external_select, issue 22): what the person types goes to the bot as Slack
+ * sends it (a signed `block_suggestion` to the options load URL, through the page server), and the
+ * options it answers are listed to pick from. Slack asks from `min_query_length` characters (3 by
+ * default; 0: as soon as the menu opens).
+ */
+export function ExternalSelect(p: ElementProps) {
+  const env = useEnv();
+  const state = useElementState(p);
+  const change = useChange(p);
+  const selected = state?.selected_option as Option | null | undefined;
+  const [query, setQuery] = useState('');
+  const [found, setFound] = useState<Option[] | undefined>(undefined);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const latest = useRef(0);
+  const minLength = Number(p.el.min_query_length ?? 3);
+  const listId = `${p.inputId ?? `${p.surface.key}-${p.blockId}`}-options`;
+  const ask = async (value: string) => {
+    const asked = ++latest.current;
+    const answer = (await post('/api/suggest', {
+      as: env.as?.id ?? '',
+      container: p.surface.container as unknown as Json,
+      block_id: p.blockId,
+      action_id: String(p.el.action_id),
+      value,
+    })) as { ok: boolean; error?: string; options?: Option[] };
+    // An answer to an older keystroke arriving late is dropped, as Slack drops it.
+    if (asked !== latest.current) return;
+    setProblem(answer.ok ? undefined : answer.error);
+    setFound(answer.ok ? (answer.options ?? []) : []);
+  };
+  const typed = (value: string) => {
+    setQuery(value);
+    clearTimeout(timer.current);
+    if (value.length < minLength) {
+      setFound(undefined);
+      return;
+    }
+    timer.current = setTimeout(() => void ask(value), 200);
+  };
+  const pick = (o: Option) => {
+    // Answers still on their way (an earlier keystroke's) must not open the list again.
+    clearTimeout(timer.current);
+    latest.current++;
+    setFound(undefined);
+    setQuery('');
+    void change({ type: 'external_select', selected_option: o });
+  };
+  return (
+    <div class="bk-typeahead">
+      <input
+        id={p.inputId}
+        type="text"
+        role="combobox"
+        class="bk-text"
+        aria-autocomplete="list"
+        aria-expanded={found !== undefined}
+        aria-controls={listId}
+        aria-label={p.inputId ? undefined : plainOf(p.el.placeholder) || 'Type to search'}
+        placeholder={selected ? plainOf(selected.text) : plainOf(p.el.placeholder) || 'Type to search'}
+        value={query}
+        onFocus={() => {
+          if (minLength === 0 && found === undefined) void ask(query);
+        }}
+        onInput={(e) => typed(e.currentTarget.value)}
+      />
+      {selected ? <div class="bk-typeahead-chosen">Chosen: {plainOf(selected.text)}</div> : null}
+      {problem ? <div class="bk-typeahead-chosen">{problem}</div> : null}
+      {found !== undefined ? (
+        <ul id={listId} class="bk-typeahead-list" aria-label="Options">
+          {found.length === 0 ? (
+            <li class="bk-typeahead-none">No matches</li>
+          ) : (
+            found.map((o) => (
+              <li key={o.value}>
+                <button type="button" onClick={() => pick(o)}>
+                  {plainOf(o.text)}
+                </button>
+              </li>
+            ))
+          )}
+        </ul>
+      ) : null}
+    </div>
   );
 }
 
@@ -380,8 +468,9 @@ export function Element(p: ElementProps) {
     case 'button':
       return <ButtonElement {...p} />;
     case 'static_select':
-    case 'external_select':
       return <StaticSelect {...p} />;
+    case 'external_select':
+      return <ExternalSelect {...p} />;
     case 'users_select':
       return <EntitySelect {...p} kind="user" />;
     case 'conversations_select':

@@ -17,16 +17,18 @@ import {
   isCompleteRequest,
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
+import { parseLinkCommand } from '../../domain/identity-link-text.js';
 import { parseMediaFilters } from '../../domain/media.js';
 import { parseWhen, pastGraceMs } from '../../domain/time.js';
 import { notKeptNotice } from '../../services/kept.js';
 import { formFromText, postCard } from '../conference-flows.js';
-import type { ConferenceDeps, MediaDeps } from '../deps.js';
+import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
 import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
 import { openMediaLibrary } from '../media-library.js';
 import type { Responder } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
+import { handleLinkCommand } from './identity-link.js';
 import { adminUsage, handleAdminPeople, handlePasswordCommand, peopleAdminWords } from './people.js';
 
 /** A failed `/conference`, replacing its "Working…", with the form button. */
@@ -92,7 +94,7 @@ async function createFromText(
  * `/conference`: acks at once (the platform may take seconds), then answers through the response_url.
  * Text that is complete creates directly; otherwise the form opens prefilled with what was understood.
  */
-export const handleConferenceCommand = (deps: ConferenceDeps & MediaDeps) => {
+export const handleConferenceCommand = (deps: ConferenceDeps & MediaDeps & LinkDeps) => {
   const working = (what: string) => ({
     response_type: 'ephemeral' as const,
     ...textMessage(workingText(what, deps.conferences.waitMs())),
@@ -155,6 +157,19 @@ export const handleConferenceCommand = (deps: ConferenceDeps & MediaDeps) => {
           return later(() =>
             handleAdminPeople(deps, cmd.args, { user, triggerId: command.trigger_id, client, log, channel }),
           );
+        }
+        // issue 22: `admin link @person <account>` and `admin unlink @person`.
+        const linking = parseLinkCommand(cmd.args);
+        if (linking) {
+          if (linking.kind === 'bad')
+            return ack({ response_type: 'ephemeral', ...textMessage(md`${linking.problem}`) });
+          await ack(
+            working(linking.kind === 'link' ? 'Looking up the platform account' : 'Working on the link'),
+          );
+          return later(async () => {
+            const message = await handleLinkCommand(deps, linking, { user, team: command.team_id });
+            await respond({ response_type: 'ephemeral', replace_original: true, ...textMessage(message) });
+          });
         }
         if (cmd.args.toLowerCase() !== 'doctor') return ack({ response_type: 'ephemeral', ...adminUsage() });
         await ack(working('Working through the doctor’s checks'));
@@ -236,6 +251,6 @@ export const handleConferenceCommand = (deps: ConferenceDeps & MediaDeps) => {
 };
 
 /** Registers `handleConferenceCommand`. */
-export function registerConferenceCommand(app: App, deps: ConferenceDeps & MediaDeps): void {
+export function registerConferenceCommand(app: App, deps: ConferenceDeps & MediaDeps & LinkDeps): void {
   app.command(ids.commands.conference, handleConferenceCommand(deps));
 }

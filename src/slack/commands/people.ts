@@ -50,4 +50,7 @@ export async function handlePasswordCommand(
 
 /** The help line for `/conference admin` words that are not known. */
 export const adminUsage = () =>
-  buildUsage('conference', md`\`/conference admin\` knows: \`doctor\`, \`people [search]\`, \`groups\`.`);
+  buildUsage(
+    'conference',
+    md`\`/conference admin\` knows: \`doctor\`, \`people [search]\`, \`groups\`, \`link @person <account>\`, \`unlink @person\`.`,
+  );
