@@ -124,7 +124,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     now,
     doctor: o.slack.doctor,
     // issue 22: people
-    people: new PeopleService(o.platform, access, now),
+    people: new PeopleService(o.platform, access, now, () => directory.invalidate()),
     waitMs: () => o.platform.estimateWaitMs('interactive'),
     directory,
     // issue 22: media

@@ -98,6 +98,8 @@ export class PeopleService {
     private readonly platform: PlatformClient,
     private readonly access: AccessService,
     private readonly now: () => Date = () => new Date(),
+    /** Told after each create, edit and delete (the type-ahead directory reloads soon). */
+    private readonly changed: () => void = () => undefined,
   ) {}
 
   private async enterpriseId(): Promise<number> {
@@ -203,6 +205,7 @@ export class PeopleService {
         ...(input.firstName ? { firstName: input.firstName } : {}),
         ...(input.lastName ? { lastName: input.lastName } : {}),
       });
+      this.changed();
       return { id: String(answer.id), username: input.username };
     } catch (error) {
       throw refusal(error, input.password);
@@ -215,6 +218,7 @@ export class PeopleService {
     const given = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
     try {
       await this.platform.updateUser({ userId: Number(userId), ...given });
+      this.changed();
     } catch (error) {
       throw refusal(error, undefined);
     }
@@ -268,6 +272,7 @@ export class PeopleService {
       throw new ConfdeskError('delete_self', md`You cannot delete your own platform account from Slack.`);
     try {
       await this.platform.deleteUser({ userId: Number(userId) });
+      this.changed();
     } catch (error) {
       throw refusal(error, undefined);
     }
