@@ -49,7 +49,13 @@ try {
   await ui.openChannel('support');
   await ui.say('/ticket new jane.doe@example.com Router does not boot');
   const ticketForm = ui.dialog('New ticket');
-  await ticketForm.getByLabel(/^Group/).selectOption({ label: 'Level 1' });
+  // The group and agent menus are type-ahead (issue 22): typed, answered by the bot, picked.
+  await ticketForm.getByLabel(/^Group/).fill('lev');
+  await ticketForm.getByRole('button', { name: 'Level 1', exact: true }).click();
+  await ticketForm.getByLabel(/^Agent(?! notification)/).fill('mar');
+  await ticketForm.getByRole('button', { name: 'Alice Martin (alice)' }).waitFor();
+  await shot('pickers-typeahead', ticketForm);
+  await ticketForm.getByRole('button', { name: 'Alice Martin (alice)' }).click();
   await ticketForm.getByRole('button', { name: 'Create' }).click();
   await ui.closeConfirmation('is created');
   await ui.actAs('Alice Martin');
@@ -83,6 +89,29 @@ try {
     .first()
     .waitFor();
   await shot('digest', digest);
+
+  // App Home of a platform admin, then the People and Media library modals it opens.
+  await page.locator('.side-item', { hasText: 'confdesk' }).click();
+  const home = page.locator('.home');
+  await home.getByText('Your enterprise').waitFor();
+  await home.getByText(/doctor finds/).waitFor();
+  await shot('app-home', page.locator('.main'));
+  await home.getByRole('button', { name: 'People', exact: true }).click();
+  const peopleModal = ui.dialog('People');
+  await peopleModal.getByText('alice@acme.example').first().waitFor();
+  await shot('people', peopleModal);
+  await peopleModal
+    .getByRole('button', { name: /^(Close|Cancel)$/ })
+    .first()
+    .click();
+  await peopleModal.waitFor({ state: 'detached' });
+  await home.getByRole('button', { name: 'Media library', exact: true }).click();
+  const library = ui.dialog('Media library');
+  await library
+    .getByText(/Page|snapshot|recording/i)
+    .first()
+    .waitFor();
+  await shot('media-library', library);
 } finally {
   await browser.close();
   await pg.stop();

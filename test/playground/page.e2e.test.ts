@@ -158,7 +158,9 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
     expect(await ui.seen(form.getByLabel(/^Participants: e-mails or phone numbers/))).toBe('');
     await form.getByRole('button', { name: 'Cancel' }).click();
     await form.waitFor({ state: 'detached' });
-    expect(await home.innerText()).toContain('/conference digest at 9:00');
+    // An admin's Home: the enterprise at a glance and the admins' tools (issue 22).
+    expect(await ui.seen(home.getByText('Your enterprise'))).toBe('Your enterprise');
+    expect(await ui.seen(home.getByRole('button', { name: 'People', exact: true }))).toBe('People');
   });
 
   it('shows a person without a platform account a Home with no button and no admin command', async () => {
@@ -166,6 +168,6 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
     const home = page.getByRole('main');
     await home.getByRole('button', { name: 'New conference' }).waitFor({ state: 'detached' });
     expect(await ui.seen(home.getByText(/account/).first())).toMatch(/account/);
-    expect(await home.innerText()).not.toContain('/conference digest');
+    expect(await home.innerText()).not.toContain('Your enterprise');
   });
 });
