@@ -10,7 +10,7 @@ import { formatMetric, metricLabels } from './digest.js';
 import { ids } from './ids.js';
 import { actions, type Block, button, context, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
-import { channelLink, clipPlain, date, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
+import { channelLink, clipPlain, date, escaped, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
 import { ticketMoveButtons, ticketTitle } from './ticket-card.js';
 
 /** A list on Home: what was read (the first few, and whether there are more), or why it could not be. */
@@ -41,6 +41,8 @@ export interface HomeData {
     | { id: string; username?: string | undefined; role?: string | undefined; email: string }
     | undefined;
   noAccount?: Mrkdwn | undefined;
+  /** The admin who linked this person to their account by hand (absent: matched by Slack e-mail). */
+  linkedBy?: string | undefined;
   /** The platform lists are being read (the first look): they show in a moment. */
   loading: boolean;
   conferences?: HomeList<ConferenceSummary> | undefined;
@@ -192,7 +194,7 @@ export function buildHome(data: HomeData): HomeView {
   } else {
     blocks.push(
       context(
-        md`You act on the video platform as *${clipPlain(a.username ?? a.email, 100)}* (${clipPlain(a.email, 100)})${a.role ? md` · role ${clipPlain(a.role, 40)}` : ''}.`,
+        md`You act on the video platform as *${clipPlain(a.username ?? a.email, 100)}* (${clipPlain(a.email, 100)})${a.role ? md` · role ${clipPlain(a.role, 40)}` : ''} · ${data.linkedBy ? md`linked by hand by ${mention(data.linkedBy)}` : 'found by your Slack e-mail'}.`,
       ),
       actions(
         [

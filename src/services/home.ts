@@ -8,7 +8,7 @@ import type { TicketSummary } from '../domain/ticket.js';
 import { isActiveState } from '../domain/ticket-workflow.js';
 import { PlatformError } from '../platform/errors.js';
 import { runInLane } from '../platform/lane.js';
-import type { DigestRepository, SubscriptionRepository } from '../store/store.js';
+import type { DigestRepository, SubscriptionRepository, UserLinkRepository } from '../store/store.js';
 import type { AccessService } from './access.js';
 import type { ConferenceService } from './conferences.js';
 import type { DigestService } from './digest.js';
@@ -25,7 +25,9 @@ export interface HomeServiceOptions {
   tickets: Pick<TicketService, 'openOf'>;
   conferences: Pick<ConferenceService, 'list'>;
   digests: Pick<DigestService, 'day'>;
-  store: Pick<SubscriptionRepository, 'subscriptionsBy'> & Pick<DigestRepository, 'digestSchedules'>;
+  store: Pick<SubscriptionRepository, 'subscriptionsBy'> &
+    Pick<DigestRepository, 'digestSchedules'> &
+    Pick<UserLinkRepository, 'userLink'>;
   /** The enterprise's head counts (users, groups), for the admins' overview. */
   counts: () => Promise<{ users?: number | undefined; groups?: number | undefined }>;
   /** The doctor (absent: no verdict on Home). */
@@ -113,6 +115,7 @@ export class HomeService {
         ...base,
         loading: lists === undefined,
         account: asker.account,
+        linkedBy: (await this.o.store.userLink(slackId))?.linkedBy,
         tools: homeTools
           .filter((t) => this.o.access.may(asker, t.action))
           .map(({ label, actionId }) => ({ label, actionId })),

@@ -126,6 +126,13 @@ describe('App Home', () => {
     expect(actionIds(view)).toEqual([]);
   });
 
+  it('says how the person’s account was found: by their Slack e-mail, or linked by hand by an admin', () => {
+    expect(JSON.stringify(buildHome(busy))).toContain('found by your Slack e-mail');
+    expect(JSON.stringify(buildHome({ ...busy, linkedBy: 'UADMIN' }))).toContain(
+      'linked by hand by <@UADMIN>',
+    );
+  });
+
   it('shows no enterprise part to a person who is not an admin', () => {
     const { admin: _admin, ...plain } = busy;
     expect(JSON.stringify(buildHome(plain))).not.toContain('Your enterprise');
