@@ -15,6 +15,9 @@ import {
 } from '../helpers/bot.js';
 
 const f = {} as BotFixture;
+/** Under a loaded CI machine a Home's publish can take seconds: waits are generous. */
+const soon = <T>(check: () => T | undefined | false | Promise<T | undefined | false>) =>
+  eventually(check, 15_000);
 useBot(f);
 
 const simUser = (email: string) =>
@@ -27,7 +30,7 @@ async function openHome(user: string, until: (json: string) => boolean) {
     const home = f.slack.homes.get(user);
     const json = JSON.stringify(home ?? {});
     return home && until(json) ? { home, json } : undefined;
-  }, 10_000);
+  }, 15_000);
 }
 
 const homeClick = (user: string, actionId: string, value: string) =>
@@ -101,7 +104,7 @@ describe('App Home', () => {
     const from = f.platform.sim.requests.length;
     const published = f.slack.callsOf('views.publish').length;
     await f.event({ type: 'app_home_opened', user: people.alice.id, tab: 'home', channel: 'D1' });
-    await eventually(() => f.slack.callsOf('views.publish').length > published);
+    await soon(() => f.slack.callsOf('views.publish').length > published);
     await new Promise((r) => setTimeout(r, 300));
     expect(f.platform.sim.requests.slice(from).map((r) => r.path)).toEqual([]);
   });
@@ -114,9 +117,9 @@ describe('App Home', () => {
       String(firstTicket),
     );
     expect(res.status).toBe(200);
-    await eventually(() => f.platform.sim.state.tickets.get(firstTicket)?.state === move.to);
+    await soon(() => f.platform.sim.state.tickets.get(firstTicket)?.state === move.to);
     // Home is published again from the change: BUSY-0 now offers the moves of `open`.
-    await eventually(() => {
+    await soon(() => {
       const json = JSON.stringify(f.slack.homes.get(people.alice.id));
       return (
         json.includes(`ticket_move:start:${firstTicket}`) &&
@@ -130,7 +133,7 @@ describe('App Home', () => {
     const ref = f.platform.sim.state.tickets.get(id)?.reference as string;
     const before = firstMoveOf(id).id;
     await f.command(`show ${ref}`, people.admin.id, 'CHOME', '/ticket');
-    const card = await eventually(() =>
+    const card = await soon(() =>
       f.slack.messages.find((m) => m.channel === 'CHOME' && String(m.text).startsWith(ref)),
     );
     await f.interact(
@@ -142,7 +145,7 @@ describe('App Home', () => {
         ts: card.ts,
       }),
     );
-    await eventually(() => firstMoveOf(id).id !== before);
+    await soon(() => firstMoveOf(id).id !== before);
   });
 
   it('shows a change the platform reports (a scan’s or webhook’s version) on the Homes that list the ticket', async () => {
@@ -156,7 +159,7 @@ describe('App Home', () => {
     const record = await f.platform.client.getTicket({ ticketId: String(id) });
     const published = f.slack.callsOf('views.publish').length;
     await f.confdesk.deps.publisher.ticketChanged({ ticket: record, previous: undefined });
-    await eventually(() => firstMoveOf(id).id !== before);
+    await soon(() => firstMoveOf(id).id !== before);
     expect(f.slack.callsOf('views.publish').length).toBe(published + 1);
   });
 
@@ -166,7 +169,7 @@ describe('App Home', () => {
     const dms = f.slack.messages.filter((m) => m.channel === people.bob.id).length;
     await homeClick(people.bob.id, `${ids.actions.ticketMove}:${firstMoveOf(id).id}:${id}`, String(id));
     // Home clicks have no response_url: the refusal goes to the person's DM with the bot.
-    const told = await eventually(() => f.slack.messages.filter((m) => m.channel === people.bob.id)[dms]);
+    const told = await soon(() => f.slack.messages.filter((m) => m.channel === people.bob.id)[dms]);
     expect(String(told.text)).toContain('You cannot');
     expect(f.platform.sim.state.tickets.get(id)?.state).toBe(before);
   });
@@ -196,8 +199,8 @@ describe('App Home', () => {
       ids.actions.homeSubscriptionRemove,
       '5d9e2c1a-0000-4000-8000-000000000001',
     );
-    await eventually(async () => (await f.store.subscriptionsBy(people.alice.id)).length === 0);
-    await eventually(() => !JSON.stringify(f.slack.homes.get(people.alice.id)).includes('CSUBS'));
+    await soon(async () => (await f.store.subscriptionsBy(people.alice.id)).length === 0);
+    await soon(() => !JSON.stringify(f.slack.homes.get(people.alice.id)).includes('CSUBS'));
   });
 
   it('shows a conference planned from Slack on the Homes it concerns', async () => {
@@ -208,7 +211,7 @@ describe('App Home', () => {
       'CHOMECONF',
     );
     expect(res.status).toBe(200);
-    await eventually(() => JSON.stringify(f.slack.homes.get(people.alice.id)).includes('Fresh plan'), 10_000);
+    await soon(() => JSON.stringify(f.slack.homes.get(people.alice.id)).includes('Fresh plan'));
   });
 
   it('shows an admin the enterprise at a glance and the doctor’s verdict', async () => {
