@@ -118,14 +118,9 @@ describe('App Home', () => {
     );
     expect(res.status).toBe(200);
     await soon(() => f.platform.sim.state.tickets.get(firstTicket)?.state === move.to);
-    // Home is published again from the change: BUSY-0 now offers the moves of `open`.
-    await soon(() => {
-      const json = JSON.stringify(f.slack.homes.get(people.alice.id));
-      return (
-        json.includes(`ticket_move:start:${firstTicket}`) &&
-        !json.includes(`ticket_move:accept:${firstTicket}`)
-      );
-    });
+    // Home is published again from the change: the ticket now offers the moves of its new state.
+    await soon(() => firstMoveOf(firstTicket).id !== move.id);
+    expect(firstMoveOf(firstTicket).id).toBe(movesFor(move.to)[0]?.id);
   });
 
   it('refreshes Home when someone else moves the ticket on its card in a channel', async () => {
