@@ -5,6 +5,7 @@ import { describeBacklog } from './domain/ticket-feed.js';
 import type { Logger } from './observability/logger.js';
 import { PlatformReadiness, ProbedCheck, Readiness } from './observability/readiness.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
+import { describeProxy, proxyEverything } from './platform/proxy.js';
 import type { Simulator } from './sim/server.js';
 import { checkPlatform, checkSlack, storeProblem } from './startup/checks.js';
 import { describeSimAccounts, provideSimAccounts } from './startup/sim-accounts.js';
@@ -32,6 +33,11 @@ export interface RunningConfdesk {
  * Slack app → simulator accounts for the workspace's people → background jobs.
  */
 export async function startConfdesk(config: Config, logger: Logger): Promise<RunningConfdesk> {
+  // Behind a company's proxy, every outgoing request goes through it, from the first (auth.test) on.
+  if (config.proxy) {
+    proxyEverything(config.proxy);
+    logger.info({ proxy: describeProxy(config.proxy) }, 'outgoing requests go through the proxy');
+  }
   const botToken = config.slack.botToken as string;
 
   // Slack and the store are the bot's own: if either is wrong, nothing can work, so stop and say why.
@@ -75,6 +81,8 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     credentials,
     rateLimitPerMinute: config.platform.rateLimitPerMinute,
     timeouts: config.platform.timeouts,
+    // The built-in simulator is local: only the real platform is reached through the proxy.
+    ...(sim ? {} : { proxy: config.proxy }),
     logger: logger.child({ component: 'platform' }),
   });
   // The platform is a remote service that may come back: a failed check is logged, /readyz answers

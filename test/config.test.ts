@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config/config.js';
+import { describeProxy } from '../src/platform/proxy.js';
 
 describe('loadConfig', () => {
   it('uses the embedded defaults when nothing is set', () => {
@@ -84,6 +85,25 @@ describe('loadConfig', () => {
       loadConfig({ PLATFORM_WEBHOOK_SECRET: 'abc', PLATFORM_WEBHOOK_HEADER: 'X-Hook' }).webhook?.header,
     ).toBe('X-Hook');
     expect(loadConfig({ POLL_INTERVAL: '60' }).pollIntervalS).toBe(60);
+  });
+
+  it('reads a company proxy from HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case), none by default', () => {
+    expect(loadConfig({}).proxy).toBeUndefined();
+    expect(loadConfig({ https_proxy: 'http://proxy.corp:3128', no_proxy: 'localhost,.corp' }).proxy).toEqual({
+      httpsProxy: 'http://proxy.corp:3128',
+      httpProxy: undefined,
+      noProxy: 'localhost,.corp',
+    });
+    expect(loadConfig({ HTTPS_PROXY: 'http://a:3128', https_proxy: 'http://b:3128' }).proxy?.httpsProxy).toBe(
+      'http://a:3128',
+    );
+    expect(() => loadConfig({ HTTPS_PROXY: 'proxy.corp:3128' })).toThrow(/HTTPS_PROXY/);
+  });
+
+  it('shows a proxy without the password its URL may carry', () => {
+    expect(describeProxy({ httpsProxy: 'http://me:s3cret@proxy.corp:3128', noProxy: 'localhost' })).toBe(
+      'https via http://me:***@proxy.corp:3128; direct for localhost',
+    );
   });
 
   it('refuses a rate limit of zero', () => {

@@ -9,6 +9,7 @@ import { SlackDouble } from '../src/dev/slack-double.js';
 import { createSimulator, type Simulator } from '../src/sim/server.js';
 import { eventually } from './helpers/bot.js';
 import { killAll, spawnBot } from './helpers/child-bot.js';
+import { startProxy } from './helpers/proxy.js';
 import { sendCommand } from './helpers/slack-requests.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-main-'));
@@ -265,6 +266,49 @@ describe('npm start: the platform is not fatal; /readyz says why', () => {
     const embedded = spawnBot({ ...slackEnv(), ...trace });
     await embedded.port;
     expect(embedded.output()).toContain('loaded: dist/sim/server.js');
+  });
+
+  it('behind a company proxy (HTTPS_PROXY, HTTP_PROXY), reaches Slack, the platform and response URLs through it; NO_PROXY hosts go direct', async () => {
+    const proxy = await startProxy();
+    try {
+      const viaProxy = { ...slackEnv(), PLATFORM_URL: sim.url, PLATFORM_TOKEN: sim.adminToken };
+      const bot = spawnBot({ ...viaProxy, HTTPS_PROXY: proxy.url, HTTP_PROXY: proxy.url });
+      const port = await bot.port;
+      expect((await readyz(port)).status).toBe(200);
+      expect(bot.output()).toContain('outgoing requests go through the proxy');
+      // A person without an account: Slack's users.info, then the answer on the response_url.
+      const responseUrl = slack.responseUrl();
+      await sendCommand(`http://127.0.0.1:${port}`, 'secret', {
+        command: '/conference',
+        text: 'list',
+        user_id: 'UPROXY',
+        channel_id: 'CMAIN',
+        team_id: 'T1',
+        response_url: responseUrl,
+        trigger_id: 't',
+      });
+      await eventually(() => slack.responses.some((r) => r.path === new URL(responseUrl).pathname));
+      const hostOf = (url: string) => new URL(url).host;
+      // auth.test, users.info and the response_url (Slack's side), /users/me and the rest (the platform).
+      expect(proxy.seen.some((t) => t.includes(hostOf(slack.apiUrl)))).toBe(true);
+      expect(proxy.seen.some((t) => t.includes(hostOf(sim.url)))).toBe(true);
+      bot.child.kill('SIGTERM');
+      await bot.exited;
+
+      const before = proxy.seen.length;
+      const direct = spawnBot({
+        ...viaProxy,
+        HTTPS_PROXY: proxy.url,
+        HTTP_PROXY: proxy.url,
+        NO_PROXY: '127.0.0.1',
+      });
+      expect((await readyz(await direct.port)).status).toBe(200);
+      expect(proxy.seen.slice(before)).toEqual([]);
+      direct.child.kill('SIGTERM');
+      await direct.exited;
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it('with everything right, /readyz is 200 and lists each check', async () => {

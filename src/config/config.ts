@@ -44,6 +44,14 @@ export const envSchema = z.object({
     z.string().startsWith('xapp-', 'expected an app-level token starting with xapp-').optional(),
   ),
   SLACK_API_URL: optionalUrl,
+  // A company's proxy for every outgoing request (Slack, the platform, response URLs, uploads); the
+  // lower-case spellings are read too (curl's convention). NO_PROXY: hosts that go direct.
+  HTTPS_PROXY: optionalUrl,
+  https_proxy: optionalUrl,
+  HTTP_PROXY: optionalUrl,
+  http_proxy: optionalUrl,
+  NO_PROXY: optionalString,
+  no_proxy: optionalString,
   PORT: intFromEnv(3000, 0, 65_535),
   DATABASE_URL: optionalString.pipe(
     z
@@ -106,6 +114,13 @@ export type PlatformCredentials =
   | { kind: 'password'; username: string; password: string };
 
 /** The validated configuration the composition root hands to every part. */
+/** The proxy settings of the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`). */
+export interface ProxySettings {
+  httpsProxy?: string | undefined;
+  httpProxy?: string | undefined;
+  noProxy?: string | undefined;
+}
+
 export interface Config {
   logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
   platform: {
@@ -137,6 +152,8 @@ export interface Config {
   webhook: { secret: string; header: string } | undefined;
   /** Built-in simulator only: accounts for the Slack workspace's people, and e-mails mapped to demo accounts. */
   simAccounts: { auto: boolean; map: Record<string, string>; given: boolean };
+  /** Set: every outgoing request goes through this proxy (but NO_PROXY's hosts). */
+  proxy: ProxySettings | undefined;
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -192,7 +209,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { secret: e.PLATFORM_WEBHOOK_SECRET, header: e.PLATFORM_WEBHOOK_HEADER }
       : undefined,
     simAccounts: simAccounts(e.SIM_ACCOUNTS),
+    proxy: proxyOf(e),
   };
+}
+
+/** HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case; upper case wins), or undefined without a proxy. */
+function proxyOf(e: z.output<typeof envSchema>): ProxySettings | undefined {
+  const httpsProxy = e.HTTPS_PROXY ?? e.https_proxy;
+  const httpProxy = e.HTTP_PROXY ?? e.http_proxy;
+  if (!httpsProxy && !httpProxy) return undefined;
+  return { httpsProxy, httpProxy, noProxy: e.NO_PROXY ?? e.no_proxy };
 }
 
 /** SIM_ACCOUNTS: `off` and/or `e-mail=demo-account` pairs, comma separated. */

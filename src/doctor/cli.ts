@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { createPlatformClient } from '../platform/client.js';
+import { proxyEverything } from '../platform/proxy.js';
 import { createSimulator, type Simulator } from '../sim/server.js';
 import { inspectStore } from '../store/store.js';
 import { configProblemsReport, type DoctorReport, runDoctor } from './doctor.js';
@@ -13,6 +14,8 @@ import { formatReport } from './format.js';
  */
 
 async function check(config: Config): Promise<DoctorReport> {
+  // As `npm start` does: behind a company proxy, the doctor's requests go through it too.
+  if (config.proxy) proxyEverything(config.proxy);
   let sim: Simulator | undefined;
   let baseUrl = config.platform.url;
   let credentials = config.platform.credentials;
@@ -27,6 +30,7 @@ async function check(config: Config): Promise<DoctorReport> {
     credentials,
     rateLimitPerMinute: config.platform.rateLimitPerMinute,
     timeouts: config.platform.timeouts,
+    ...(sim ? {} : { proxy: config.proxy }),
   });
   try {
     return await runDoctor({

@@ -2,6 +2,7 @@ import type { Config, PlatformCredentials } from '../config/config.js';
 import { missingSlackSettings } from '../config/config.js';
 import { describeBacklog, pollingRegime } from '../domain/ticket-feed.js';
 import type { FindingsSnapshot, PlatformFindings } from '../platform/findings.js';
+import { describeProxy } from '../platform/proxy.js';
 import { defaultReserve, type RateBudget } from '../platform/rate-budget.js';
 import { checkSlack } from '../startup/checks.js';
 import type { StoreInspection } from '../store/store.js';
@@ -58,6 +59,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
     baseUrl: ctx.platform.baseUrl,
     ...(ctx.platform.budget ? { budget: ctx.platform.budget } : {}),
     timeouts: config.platform.timeouts,
+    ...(ctx.platform.simulator ? {} : { proxy: config.proxy }),
   });
   try {
     await platformChecks(r, ctx, probe);
@@ -110,6 +112,15 @@ function configurationChecks(r: Report, ctx: DoctorContext) {
     ctx.platform.simulator
       ? 'the built-in simulator with demo data (PLATFORM_URL is not set): set PLATFORM_URL and PLATFORM_USERNAME/PLATFORM_PASSWORD to check the real service'
       : `PLATFORM_URL ${ctx.platform.baseUrl}`,
+  );
+  const proxy = ctx.config.proxy;
+  r.add(
+    'configuration',
+    'proxy',
+    proxy ? 'ok' : 'note',
+    proxy
+      ? `outgoing requests go through the proxy: ${describeProxy(proxy)} (Slack, the platform, response URLs and uploads)`
+      : 'none: requests go direct (set HTTPS_PROXY, and NO_PROXY for hosts to reach directly, behind a company proxy)',
   );
   for (const m of missingSlackSettings(ctx.config)) {
     const [name, ...rest] = m.split(': ');

@@ -1,5 +1,7 @@
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
+import type { ProxySettings } from '../config/config.js';
 import { type EndpointName, endpoints } from '../platform/endpoints.js';
+import { proxyAgent } from '../platform/proxy.js';
 import type { RateBudget } from '../platform/rate-budget.js';
 
 /*
@@ -23,6 +25,8 @@ export interface ProbeOptions {
   /** The platform client's rate budget: the doctor's requests count against it like the bot's. */
   budget?: RateBudget;
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** Set: the probe goes through the proxy, as the bot's requests do. */
+  proxy?: ProxySettings | undefined;
 }
 
 export class PlatformProbe {
@@ -30,17 +34,24 @@ export class PlatformProbe {
   readonly sent: { method: string; path: string }[] = [];
   /** Rate-limit headers seen on any answer (lower-case names). */
   readonly rateLimitHeaders = new Set<string>();
-  private readonly dispatcher: Agent;
+  private readonly dispatcher: Dispatcher;
   private readonly baseUrl: string;
 
   constructor(private readonly o: ProbeOptions) {
     this.baseUrl = o.baseUrl.replace(/\/+$/, '');
     const t = o.timeouts ?? {};
-    this.dispatcher = new Agent({
-      connect: { timeout: t.connectMs ?? 5_000 },
-      headersTimeout: t.headersMs ?? 15_000,
-      bodyTimeout: t.bodyMs ?? 30_000,
-    });
+    const limits = {
+      connectMs: t.connectMs ?? 5_000,
+      headersMs: t.headersMs ?? 15_000,
+      bodyMs: t.bodyMs ?? 30_000,
+    };
+    this.dispatcher = o.proxy
+      ? proxyAgent(o.proxy, limits)
+      : new Agent({
+          connect: { timeout: limits.connectMs },
+          headersTimeout: limits.headersMs,
+          bodyTimeout: limits.bodyMs,
+        });
   }
 
   /** How many requests are left in this run. */

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
-import type { PlatformCredentials } from '../config/config.js';
+import type { PlatformCredentials, ProxySettings } from '../config/config.js';
 import { TokenProvider } from './auth.js';
 import { TtlCache } from './cache.js';
 import {
@@ -21,6 +21,7 @@ import {
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
 import { currentLane } from './lane.js';
+import { proxyAgent } from './proxy.js';
 import { type Priority, RateBudget } from './rate-budget.js';
 import { retryDecision, timeoutCodes } from './retry-policy.js';
 import type { Page } from './schemas.js';
@@ -66,6 +67,8 @@ export interface PlatformClientOptions {
   logger?: ClientLogger;
   /** Retry backoff base in ms (tests shorten it). Default 300. */
   backoffBaseMs?: number;
+  /** Set: requests go through this proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+  proxy?: ProxySettings | undefined;
 }
 
 type Input<N extends EndpointName> = z.input<Endpoints[N]['input']>;
@@ -163,11 +166,18 @@ export class PlatformCore {
       now,
     });
     const t = options.timeouts ?? {};
-    this.dispatcher = new Agent({
-      connect: { timeout: t.connectMs ?? 5_000 },
-      headersTimeout: t.headersMs ?? 15_000,
-      bodyTimeout: t.bodyMs ?? 30_000,
-    });
+    const limits = {
+      connectMs: t.connectMs ?? 5_000,
+      headersMs: t.headersMs ?? 15_000,
+      bodyMs: t.bodyMs ?? 30_000,
+    };
+    this.dispatcher = options.proxy
+      ? proxyAgent(options.proxy, limits)
+      : new Agent({
+          connect: { timeout: limits.connectMs },
+          headersTimeout: limits.headersMs,
+          bodyTimeout: limits.bodyMs,
+        });
     this.tokens = new TokenProvider(
       options.credentials,
       async (username, password) => {

@@ -16,6 +16,7 @@ import { SEED_PASSWORD } from '../../src/sim/state.js';
 import { migrations } from '../../src/store/schema.js';
 import { inspectStore, openStore } from '../../src/store/store.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
+import { startProxy } from '../helpers/proxy.js';
 
 /*
  * `npm run doctor` against real parts: the simulator (normal and quirky), the Slack double, a real
@@ -144,6 +145,21 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
       expect(stdout).toMatch(expected);
     for (const secret of [botToken, signingSecret, 'xapp-doctor-secret-2', sim.adminToken])
       expect(stdout).not.toContain(secret);
+  });
+
+  it('shows the company proxy without its password, and probes the platform through it', async () => {
+    const proxy = await startProxy();
+    try {
+      const url = proxy.url.replace('http://', 'http://me:pw-proxy-secret@');
+      const report = await doctor(envOf({ HTTPS_PROXY: url, HTTP_PROXY: url }));
+      expect(row(report, 'proxy')).toMatchObject({ status: 'ok' });
+      expect(row(report, 'proxy').detail).toContain(`http via http://me:***@${new URL(proxy.url).host}`);
+      expect(JSON.stringify(report)).not.toContain('pw-proxy-secret');
+      expect(proxy.seen.some((t) => t.includes(new URL(sim.url).host))).toBe(true);
+      expect(row(await doctor(envOf()), 'proxy')).toMatchObject({ status: 'note' });
+    } finally {
+      await proxy.stop();
+    }
   });
 
   it('exits 1 with the table still printed when the platform cannot be reached', async () => {
