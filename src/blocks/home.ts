@@ -32,6 +32,8 @@ export interface HomeAdmin {
   yesterday?: { date: string; stats: DayStatistics | undefined } | undefined;
   /** `checking`: the first run is under way; undefined: no doctor in this process. */
   doctor?: 'checking' | { blocking: number; warnings: number; at: Date } | undefined;
+  /** Ticket messages Slack refused for good (dead letters), waiting for their cause to be fixed. */
+  deadLetters?: number | undefined;
 }
 
 /** A person's Home, as the Home service reads it (`services/home.ts`). */
@@ -174,6 +176,14 @@ function adminBlocks(a: HomeAdmin): Block[] {
         : md`Yesterday's figures are not available from the platform.`,
     ),
     ...(doctor ? [context(md`${doctor} \`/conference admin doctor\` gives the report.`)] : []),
+    ...(a.deadLetters
+      ? [
+          section(
+            md`⚠️ ${a.deadLetters} ticket message(s) Slack refused for good (\`npm run outbox -- dead\` lists them with the reason). Once the cause is fixed, give them another try.`,
+            { accessory: button('Requeue all', ids.actions.homeRequeueDead) },
+          ),
+        ]
+      : []),
   ];
 }
 

@@ -48,6 +48,7 @@ export const ids = {
     // App Home (issue 22): Remove what the person set up.
     homeSubscriptionRemove: 'home_subscription_remove',
     homeDigestRemove: 'home_digest_remove',
+    homeRequeueDead: 'home_requeue_dead',
     // issue 22: people
     /** Opens the People browser (App Home, anywhere): admins only. */
     peopleOpen: 'people_open',

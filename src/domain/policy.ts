@@ -120,6 +120,8 @@ export const policy = {
 
   /** `/conference admin doctor`: the doctor's report (configuration, Slack, platform, store). */
   'admin.doctor': { who: ['admin'], refusal: `see the doctor’s report: it ${adminsOnly}` },
+  /** Another try for the ticket messages Slack refused for good (App Home, `npm run outbox`). */
+  'outbox.requeue': { who: ['admin'], refusal: `requeue the messages Slack refused: that ${adminsOnly}` },
 
   // issue 22: pickers (the type-ahead directory and identity links)
   /** The type-ahead pickers: the enterprise's people and groups, for someone with an account. */

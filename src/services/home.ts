@@ -8,7 +8,12 @@ import type { TicketSummary } from '../domain/ticket.js';
 import { isActiveState } from '../domain/ticket-workflow.js';
 import { PlatformError } from '../platform/errors.js';
 import { runInLane } from '../platform/lane.js';
-import type { DigestRepository, SubscriptionRepository, UserLinkRepository } from '../store/store.js';
+import type {
+  DigestRepository,
+  OutboxRepository,
+  SubscriptionRepository,
+  UserLinkRepository,
+} from '../store/store.js';
 import type { AccessService } from './access.js';
 import type { ConferenceService } from './conferences.js';
 import type { DigestService } from './digest.js';
@@ -27,7 +32,8 @@ export interface HomeServiceOptions {
   digests: Pick<DigestService, 'day'>;
   store: Pick<SubscriptionRepository, 'subscriptionsBy'> &
     Pick<DigestRepository, 'digestSchedules'> &
-    Pick<UserLinkRepository, 'userLink'>;
+    Pick<UserLinkRepository, 'userLink'> &
+    Pick<OutboxRepository, 'deadLetterCount'>;
   /** The enterprise's head counts (users, groups), for the admins' overview. */
   counts: () => Promise<{ users?: number | undefined; groups?: number | undefined }>;
   /** The doctor (absent: no verdict on Home). */
@@ -109,7 +115,11 @@ export class HomeService {
       if (admin) {
         if (!cachedOnly && (!this.overview || now - this.overview.at >= overviewTtlMs))
           this.overview = { at: now, value: await this.readOverview() };
-        adminPart = { ...(this.overview?.value ?? {}), doctor: this.verdict(now, cachedOnly) };
+        adminPart = {
+          ...(this.overview?.value ?? {}),
+          doctor: this.verdict(now, cachedOnly),
+          deadLetters: await this.o.store.deadLetterCount(),
+        };
       }
       return {
         ...base,

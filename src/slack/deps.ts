@@ -14,7 +14,12 @@ import type { MediaService } from '../services/media.js';
 import type { PeopleService } from '../services/people.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
 import type { TicketService } from '../services/tickets.js';
-import type { DigestRepository, SubscriptionRepository, TicketCardRepository } from '../store/store.js';
+import type {
+  DigestRepository,
+  OutboxRepository,
+  SubscriptionRepository,
+  TicketCardRepository,
+} from '../store/store.js';
 
 /*
  * What the listeners need, by surface family, in one module below every surface folder (a surface
@@ -59,7 +64,8 @@ export interface HomeDeps {
   homes: Pick<HomeScreens, 'opened' | 'refresh'>;
   access: AccessService;
   store: Pick<SubscriptionRepository, 'subscriptionsBy' | 'removeSubscription'> &
-    Pick<DigestRepository, 'digestSchedules' | 'removeDigestSchedule'>;
+    Pick<DigestRepository, 'digestSchedules' | 'removeDigestSchedule'> &
+    Pick<OutboxRepository, 'requeueDead'>;
   logger: Logger;
 }
 

@@ -4,11 +4,15 @@ import { type DeadLetter, openStore } from './store.js';
 
 /*
  * The operator's look into the outbox, beside a running bot (same .env and store as `npm start`):
- *   npm run outbox -- dead [limit]   the messages Slack refused for good, latest first
- * It only reads; it leaves the bot's leases alone.
+ *   npm run outbox -- dead [limit]          the messages Slack refused for good, latest first
+ *   npm run outbox -- requeue all|<channel>  once the cause is fixed: another try for them
+ * It leaves the bot's leases alone.
  */
 
-const usage = 'Usage: npm run outbox -- dead [limit]   (the messages Slack refused for good, latest first)';
+const usage = [
+  'Usage: npm run outbox -- dead [limit]            (the messages Slack refused for good, latest first)',
+  '       npm run outbox -- requeue all|<channel>   (another try for them, once the cause is fixed)',
+].join('\n');
 
 /** Control characters could rewrite the operator's terminal: ids come from the platform. */
 const control = (n: number) => n < 0x20 || (n >= 0x7f && n < 0xa0);
@@ -24,9 +28,12 @@ function table(list: DeadLetter[]): string {
 }
 
 async function main(args: string[]): Promise<number> {
-  const [command, limitText] = args;
-  const limit = limitText === undefined ? 100 : Number(limitText);
-  if (command !== 'dead' || !Number.isInteger(limit) || limit < 1) {
+  const [command, arg] = args;
+  const limit = command === 'dead' && arg !== undefined ? Number(arg) : 100;
+  const known =
+    (command === 'dead' && Number.isInteger(limit) && limit >= 1) ||
+    (command === 'requeue' && arg !== undefined && /^(all|[A-Z0-9]{2,30})$/.test(arg));
+  if (!known) {
     console.error(usage);
     return 2;
   }
@@ -46,6 +53,15 @@ async function main(args: string[]): Promise<number> {
     keepLeases: true,
   });
   try {
+    if (command === 'requeue') {
+      const n = await store.requeueDead(arg === 'all' ? undefined : arg);
+      console.log(
+        n
+          ? `${n} dead letter(s) requeued: the running bot delivers them now, each once.`
+          : 'No dead letter to requeue.',
+      );
+      return 0;
+    }
     const dead = await store.deadLetters(limit);
     console.log(
       dead.length

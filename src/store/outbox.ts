@@ -65,6 +65,14 @@ export interface OutboxRepository extends OutboxClaims {
   ): Promise<boolean>;
   /** The items Slack refused for good, the latest set aside first: what the operator looks at. */
   deadLetters(limit?: number): Promise<DeadLetter[]>;
+  /** How many items are dead (App Home's overview, `npm run outbox`). */
+  deadLetterCount(): Promise<number>;
+  /**
+   * Gives dead items another try once their cause is fixed (the bot invited back, a scope granted):
+   * every one, or one channel's. They are pending again at once; delivery's ledger still keeps each
+   * message to one post. Answers how many.
+   */
+  requeueDead(channel?: string): Promise<number>;
   outboxOf(ticketId: string): Promise<OutboxItem[]>;
   lastSeen(
     ticketId: string,
@@ -170,6 +178,25 @@ export const outboxRepository = (c: Db): OutboxRepository => {
         reason: r.reason ?? undefined,
         settledAt: r.settled_at ? new Date(r.settled_at) : undefined,
       }));
+    },
+
+    async deadLetterCount() {
+      const r = await db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .where('status', '=', 'dead')
+        .executeTakeFirst();
+      return Number(r?.n ?? 0);
+    },
+
+    async requeueDead(channel) {
+      let q = db
+        .updateTable('outbox')
+        .set({ status: 'pending', reason: null, settled_at: null, available_at: iso(now()) })
+        .where('status', '=', 'dead');
+      if (channel) q = q.where('channel', '=', channel);
+      const r = await q.executeTakeFirst();
+      return Number(r.numUpdatedRows);
     },
 
     async outboxOf(ticketId) {

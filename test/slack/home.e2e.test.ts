@@ -222,6 +222,24 @@ describe('App Home', () => {
       expect(json).toContain(`"action_id":"${tool}"`);
   });
 
+  it('shows an admin the dead letters and requeues them on a click; an agent’s click changes nothing', async () => {
+    await f.store.advance([{ ticketId: '77', eventId: 'dead-1', channel: 'CDEAD', payload: {} }]);
+    const [item] = await f.store.claim('home-test', 1, 60_000);
+    if (!item) throw new Error('nothing claimed');
+    await f.store.settle(item, { status: 'dead', reason: 'not_in_channel' });
+    f.slack.homes.delete(people.admin.id);
+    await openHome(people.admin.id, (j) => j.includes(ids.actions.homeRequeueDead));
+    const dms = f.slack.messages.filter((m) => m.channel === people.alice.id).length;
+    await homeClick(people.alice.id, ids.actions.homeRequeueDead, '');
+    await soon(() => f.slack.messages.filter((m) => m.channel === people.alice.id)[dms]);
+    expect(await f.store.deadLetterCount()).toBe(1);
+    await homeClick(people.admin.id, ids.actions.homeRequeueDead, '');
+    await soon(async () => (await f.store.deadLetterCount()) === 0);
+    await soon(
+      () => !JSON.stringify(f.slack.homes.get(people.admin.id)).includes(ids.actions.homeRequeueDead),
+    );
+  });
+
   it('shows a person without a platform account how to get one, and nothing else of the platform', async () => {
     const { json } = await openHome(people.nobody.id, (j) => j.includes('confdesk'));
     expect(json).toContain('has no account on the video platform');

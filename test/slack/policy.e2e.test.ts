@@ -439,6 +439,9 @@ const doors: Record<Action, Door> = {
       act: () => f.event({ type: 'app_home_opened', user: who.id, tab: 'home', channel: 'D1' }),
     }),
   },
+  'outbox.requeue': {
+    setup: async (who) => ({ act: click(who, ids.actions.homeRequeueDead, '', { channel: 'D1' }) }),
+  },
   'home.new-conference': {
     setup: async (who) => ({ act: click(who, ids.actions.conferenceNew, '', { channel: 'D1' }) }),
   },

@@ -46,10 +46,17 @@ describe('the outbox command', () => {
     ]);
     // e2 is still the bot's to settle.
     expect(await store.settle(e2, { status: 'delivered', slackTs: '1.2' })).toBe(true);
+    // Once the cause is fixed: requeued, pending again, listed no more.
+    expect((await outbox('requeue', 'C9')).stdout).toContain('No dead letter to requeue');
+    expect((await outbox('requeue', 'all')).stdout).toContain('1 dead letter(s) requeued');
+    expect((await store.outboxOf('7')).map((i) => i.status)).toEqual(['pending', 'delivered']);
+    expect((await outbox('dead')).stdout).toContain('No dead letters');
   });
 
   it('explains its usage when the command is not one it knows', async () => {
     const failed = await outbox('deadd').catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('npm run outbox -- dead') });
+    const noTarget = await outbox('requeue').catch((e: { code: number; stderr: string }) => e);
+    expect(noTarget).toMatchObject({ code: 2, stderr: expect.stringContaining('requeue all|<channel>') });
   });
 });

@@ -336,6 +336,13 @@ describe.each(backends)('the store, $name', ({ options }) => {
       settledAt: new Date('2027-01-01T10:00:05Z'),
     });
     expect((await store.outboxOf('8')).map((i) => i.status)).toEqual(['dead', 'delivered', 'delivered']);
+    expect(await store.deadLetterCount()).toBe(1);
+    // Requeued (another channel's name first: nothing), it is claimed again, once.
+    expect(await store.requeueDead('CELSEWHERE')).toBe(0);
+    expect(await store.requeueDead('CD1')).toBe(1);
+    expect(await store.deadLetterCount()).toBe(0);
+    expect((await store.claim('w', 10, 60_000)).map((i) => i.eventId)).toEqual(['d1']);
+    expect(await store.requeueDead()).toBe(0);
     await store.close();
   });
 

@@ -28,7 +28,17 @@ export const handleHomeDigestRemove =
     await deps.homes.refresh(user);
   };
 
+/** Home's Requeue all (admins): the dead letters get another try, then Home again. */
+export const handleHomeRequeueDead =
+  (deps: HomeDeps): ClickHandler =>
+  async ({ user }) => {
+    await deps.access.require(user, 'outbox.requeue');
+    await deps.store.requeueDead();
+    await deps.homes.refresh(user);
+  };
+
 export function registerHomeActions(routes: ActionRoutes, deps: HomeDeps): void {
+  routes.on(ids.actions.homeRequeueDead, handleHomeRequeueDead(deps));
   routes.on(ids.actions.homeSubscriptionRemove, handleHomeSubscriptionRemove(deps));
   routes.on(ids.actions.homeDigestRemove, handleHomeDigestRemove(deps));
 }
