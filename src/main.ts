@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Config, ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
-import { createLogger, type Logger } from './observability/logger.js';
+import { createLogger, type Logger, prettyDestination } from './observability/logger.js';
 import { startConfdesk } from './start.js';
 import { StartupError } from './startup/startup-error.js';
 
@@ -23,7 +23,10 @@ async function main() {
     }
     throw error;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(
+    config.logLevel,
+    config.logFormat === 'pretty' ? prettyDestination() : undefined,
+  );
   const noCredentials = missingSlackSettings(config).length > 0;
   const playground = noCredentials || process.argv.includes('--playground');
   let running: { stop(): Promise<void> };

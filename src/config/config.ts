@@ -28,6 +28,8 @@ const optionalUrl = optionalString.pipe(
  */
 export const envSchema = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  /** `json` (default: one JSON object a line, for a log collector) or `pretty` (for a terminal). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   PLATFORM_URL: optionalUrl,
   PLATFORM_TOKEN: optionalString,
   PLATFORM_USERNAME: optionalString,
@@ -123,6 +125,7 @@ export interface ProxySettings {
 
 export interface Config {
   logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
+  logFormat: z.output<typeof envSchema>['LOG_FORMAT'];
   platform: {
     /** Base URL of the platform; undefined means "start the built-in simulator". */
     url: string | undefined;
@@ -186,6 +189,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     credentials = { kind: 'password', username: e.PLATFORM_USERNAME, password: e.PLATFORM_PASSWORD };
   return {
     logLevel: e.LOG_LEVEL,
+    logFormat: e.LOG_FORMAT,
     platform: {
       url: e.PLATFORM_URL?.replace(/\/+$/, ''),
       credentials,

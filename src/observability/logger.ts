@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import pretty from 'pino-pretty';
 
 /** Fields that may carry secrets, wherever they appear in a log object; their values are replaced. */
 export const redactedPaths = [
@@ -47,6 +48,19 @@ function errSerializer(level: string) {
     if (!withStack && classified(err)) strip(out);
     return out;
   };
+}
+
+/**
+ * `LOG_FORMAT=pretty`: the same lines, readable in a terminal (pino-pretty, in this process: no
+ * worker thread), with the time and the level first and the fields after. Redaction is pino's, before it.
+ */
+export function prettyDestination(to?: NodeJS.WritableStream): pino.DestinationStream {
+  return pretty({
+    colorize: to === undefined && process.stdout.isTTY,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,app',
+    ...(to ? { destination: to } : {}),
+  });
 }
 
 /** The structured JSON logger (pino) with secrets redacted. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AckFn, AllMiddlewareArgs, App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt';
 import type { ExtendedErrorHandlerArgs } from '@slack/bolt/dist/App.js';
 import type { WebClient } from '@slack/web-api';
@@ -7,7 +8,10 @@ import { detach } from './after-ack.js';
 import { tellIfSlow } from './describe-error.js';
 import { type Responder, replyError, type Surface, updateView } from './reply-error.js';
 
-/** Who asked and what, for every log line of a request (probot's per-event child logger). */
+/**
+ * Who asked and what, for every log line of a request (probot's per-event child logger), with a
+ * short request id that ties the lines of one request together.
+ */
 export function requestLog(
   logger: Logger,
   who: {
@@ -18,7 +22,10 @@ export function requestLog(
     command?: string;
   },
 ): Logger {
-  return logger.child(Object.fromEntries(Object.entries(who).filter(([, v]) => v !== undefined)));
+  return logger.child({
+    ...Object.fromEntries(Object.entries(who).filter(([, v]) => v !== undefined)),
+    request: randomBytes(4).toString('hex'),
+  });
 }
 
 /** What a button or menu handler gets of a click, copied out of Bolt's request so the request can go. */

@@ -1,7 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/observability/logger.js';
+import { createLogger, prettyDestination } from '../../src/observability/logger.js';
 import { PlatformHttpError, PlatformNetworkError } from '../../src/platform/errors.js';
+import { requestLog } from '../../src/slack/route.js';
 
 /** A logger writing into an array of parsed lines. */
 function capture(level: string) {
@@ -36,5 +37,39 @@ describe('the logger', () => {
     const info = capture('info');
     info.logger.error({ err: new TypeError('x is undefined') }, 'unexpected failure');
     expect(info.lines[0]?.err?.stack).toContain('    at ');
+  });
+
+  it('tags each line of a Slack request with its team, user, action and one request id', () => {
+    const { logger, lines } = capture('info');
+    const one = requestLog(logger, { user: 'U1', team: 'T1', action: 'ticket_move' });
+    one.info('first');
+    one.warn('second');
+    requestLog(logger, { user: 'U1', team: 'T1' }).info('another request');
+    const [a, b, c] = lines as unknown as Record<string, unknown>[];
+    expect(a).toMatchObject({
+      user: 'U1',
+      team: 'T1',
+      action: 'ticket_move',
+      request: expect.stringMatching(/^[0-9a-f]{8}$/),
+    });
+    expect(b?.request).toBe(a?.request);
+    expect(c?.request).not.toBe(a?.request);
+  });
+
+  it('writes the same line readably for a terminal with LOG_FORMAT=pretty, secrets still redacted', async () => {
+    let text = '';
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        text += String(chunk);
+        done();
+      },
+    });
+    const logger = createLogger('info', prettyDestination(sink));
+    logger.info({ token: 'xoxb-secret-123', channel: 'C1' }, 'posted the card');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(text).toMatch(/INFO.*posted the card/);
+    expect(text).toContain('channel: "C1"');
+    expect(text).not.toContain('xoxb-secret-123');
+    expect(text.trim().startsWith('{')).toBe(false);
   });
 });
