@@ -93,7 +93,7 @@ export class HomeService {
     return runInLane('background', async () => {
       const asker = await this.o.access.asker(slackId);
       const base = {
-        subscriptions: (await this.o.store.subscriptionsBy(slackId)).slice(0, 50),
+        subscriptions: await this.o.store.subscriptionsBy(slackId),
         digests: (await this.o.store.digestSchedules()).filter((d) => d.createdBy === slackId),
       };
       if (!asker.account)
