@@ -1,7 +1,7 @@
-import { Agent, type Dispatcher, request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import type { ProxySettings } from '../config/config.js';
 import { type EndpointName, endpoints } from '../platform/endpoints.js';
-import { proxyAgent } from '../platform/proxy.js';
+import { platformAgent } from '../platform/proxy.js';
 import type { RateBudget } from '../platform/rate-budget.js';
 
 /*
@@ -39,19 +39,7 @@ export class PlatformProbe {
 
   constructor(private readonly o: ProbeOptions) {
     this.baseUrl = o.baseUrl.replace(/\/+$/, '');
-    const t = o.timeouts ?? {};
-    const limits = {
-      connectMs: t.connectMs ?? 5_000,
-      headersMs: t.headersMs ?? 15_000,
-      bodyMs: t.bodyMs ?? 30_000,
-    };
-    this.dispatcher = o.proxy
-      ? proxyAgent(o.proxy, limits)
-      : new Agent({
-          connect: { timeout: limits.connectMs },
-          headersTimeout: limits.headersMs,
-          bodyTimeout: limits.bodyMs,
-        });
+    this.dispatcher = platformAgent(o.timeouts, o.proxy);
   }
 
   /** How many requests are left in this run. */

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { Agent, type Dispatcher, request } from 'undici';
+import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import type { PlatformCredentials, ProxySettings } from '../config/config.js';
 import { TokenProvider } from './auth.js';
@@ -21,7 +21,7 @@ import {
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
 import { currentLane } from './lane.js';
-import { proxyAgent } from './proxy.js';
+import { platformAgent } from './proxy.js';
 import { type Priority, RateBudget } from './rate-budget.js';
 import { retryDecision, timeoutCodes } from './retry-policy.js';
 import type { Page } from './schemas.js';
@@ -165,19 +165,7 @@ export class PlatformCore {
       ...(options.rateWindowMs ? { windowMs: options.rateWindowMs } : {}),
       now,
     });
-    const t = options.timeouts ?? {};
-    const limits = {
-      connectMs: t.connectMs ?? 5_000,
-      headersMs: t.headersMs ?? 15_000,
-      bodyMs: t.bodyMs ?? 30_000,
-    };
-    this.dispatcher = options.proxy
-      ? proxyAgent(options.proxy, limits)
-      : new Agent({
-          connect: { timeout: limits.connectMs },
-          headersTimeout: limits.headersMs,
-          bodyTimeout: limits.bodyMs,
-        });
+    this.dispatcher = platformAgent(options.timeouts, options.proxy);
     this.tokens = new TokenProvider(
       options.credentials,
       async (username, password) => {

@@ -1,4 +1,4 @@
-import { type Dispatcher, EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
+import { Agent, type Dispatcher, EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
 import type { ProxySettings } from '../config/config.js';
 
 /*
@@ -13,6 +13,24 @@ export interface AgentTimeouts {
   connectMs?: number | undefined;
   headersMs?: number | undefined;
   bodyMs?: number | undefined;
+}
+
+/**
+ * The agent for the platform (the client's and the doctor's probe): its connect, headers and body
+ * limits (5 s, 15 s, 30 s unless set), through the proxy when there is one.
+ */
+export function platformAgent(t: AgentTimeouts = {}, proxy?: ProxySettings): Dispatcher {
+  const limits = {
+    connectMs: t.connectMs ?? 5_000,
+    headersMs: t.headersMs ?? 15_000,
+    bodyMs: t.bodyMs ?? 30_000,
+  };
+  if (proxy) return proxyAgent(proxy, limits);
+  return new Agent({
+    connect: { timeout: limits.connectMs },
+    headersTimeout: limits.headersMs,
+    bodyTimeout: limits.bodyMs,
+  });
 }
 
 /** A dispatcher that goes through the proxy (undici's EnvHttpProxyAgent, with these settings). */

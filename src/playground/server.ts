@@ -48,6 +48,14 @@ export interface PageServer {
 
 const user = z.string().regex(/^[UW][A-Z0-9]+$/, 'expected a Slack user id');
 const json = z.record(z.string(), z.unknown());
+/** Where a clicked or typed-in element is: a message, an ephemeral reply, a modal, App Home. */
+const container = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('message'), channel: z.string(), ts: z.string() }),
+  z.object({ type: z.literal('ephemeral'), id: z.string() }),
+  z.object({ type: z.literal('view'), viewId: z.string() }),
+  z.object({ type: z.literal('home') }),
+]);
+
 const bodies = {
   message: z.object({
     as: user,
@@ -57,12 +65,7 @@ const bodies = {
   }),
   action: z.object({
     as: user,
-    container: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('message'), channel: z.string(), ts: z.string() }),
-      z.object({ type: z.literal('ephemeral'), id: z.string() }),
-      z.object({ type: z.literal('view'), viewId: z.string() }),
-      z.object({ type: z.literal('home') }),
-    ]),
+    container,
     action: z.looseObject({ action_id: z.string(), type: z.string() }),
     values: json.optional(),
   }),
@@ -70,12 +73,7 @@ const bodies = {
   // issue 22: what a person typed into a type-ahead menu.
   suggest: z.object({
     as: user,
-    container: z.discriminatedUnion('type', [
-      z.object({ type: z.literal('message'), channel: z.string(), ts: z.string() }),
-      z.object({ type: z.literal('ephemeral'), id: z.string() }),
-      z.object({ type: z.literal('view'), viewId: z.string() }),
-      z.object({ type: z.literal('home') }),
-    ]),
+    container,
     block_id: z.string(),
     action_id: z.string(),
     value: z.string().max(200),

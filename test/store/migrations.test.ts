@@ -1,12 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type Migration, Migrator, sql } from 'kysely';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connect } from '../../src/store/db.js';
 import { migrations } from '../../src/store/schema.js';
 import { openStore, type StoreOptions } from '../../src/store/store.js';
+import { storeBackends } from '../helpers/store-backends.js';
 
 /*
  * Forward-only migrations, upgraded from every earlier version with data in it (issue 23 §4): a store
@@ -14,40 +11,7 @@ import { openStore, type StoreOptions } from '../../src/store/store.js';
  * delivered, one dead) and, from 0003, a digest schedule, opens with today's code and keeps them all.
  */
 
-const pgUrl = process.env.TEST_DATABASE_URL;
-if (!pgUrl) console.warn('PostgreSQL migration tests SKIPPED: set TEST_DATABASE_URL to run them.');
-
-const dirs: string[] = [];
-const schemas: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  if (pgUrl && schemas.length) {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    for (const s of schemas) await client.query(`drop schema if exists "${s}" cascade`);
-    await client.end();
-  }
-});
-
-const backends: { name: string; options: () => StoreOptions }[] = [
-  {
-    name: 'embedded (SQLite file)',
-    options: () => {
-      const dir = mkdtempSync(join(tmpdir(), 'confdesk-migrate-'));
-      dirs.push(dir);
-      return { dataDir: dir };
-    },
-  },
-];
-if (pgUrl)
-  backends.push({
-    name: 'PostgreSQL',
-    options: () => {
-      const schema = `confdesk_migrate_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-      schemas.push(schema);
-      return { databaseUrl: pgUrl, schema };
-    },
-  });
+const backends = storeBackends('migration tests');
 
 const versions = Object.keys(migrations).sort();
 const at = '2027-01-01T10:00:00.000Z';

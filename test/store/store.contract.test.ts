@@ -1,8 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrations } from '../../src/store/schema.js';
 import {
   inspectStore,
@@ -11,45 +7,13 @@ import {
   type Store,
   type StoreOptions,
 } from '../../src/store/store.js';
+import { storeBackends } from '../helpers/store-backends.js';
 
 /**
  * ONE contract for both backends: the embedded SQLite file always, PostgreSQL when TEST_DATABASE_URL
  * is set (`.ci/run` sets it); each run works in its own schema and drops it afterwards.
  */
-const pgUrl = process.env.TEST_DATABASE_URL;
-if (!pgUrl) console.warn('PostgreSQL store contract tests SKIPPED: set TEST_DATABASE_URL to run them.');
-
-const dirs: string[] = [];
-const schemas: string[] = [];
-afterAll(async () => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-  if (pgUrl && schemas.length) {
-    const client = new pg.Client({ connectionString: pgUrl });
-    await client.connect();
-    for (const s of schemas) await client.query(`drop schema if exists "${s}" cascade`);
-    await client.end();
-  }
-});
-
-const backends: { name: string; options: () => StoreOptions }[] = [
-  {
-    name: 'embedded (SQLite file)',
-    options: () => {
-      const dir = mkdtempSync(join(tmpdir(), 'confdesk-store-'));
-      dirs.push(dir);
-      return { dataDir: dir };
-    },
-  },
-];
-if (pgUrl)
-  backends.push({
-    name: 'PostgreSQL',
-    options: () => {
-      const schema = `confdesk_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-      schemas.push(schema);
-      return { databaseUrl: pgUrl, schema };
-    },
-  });
+const backends = storeBackends('store contract tests');
 
 describe.each(backends)('the store, $name', ({ options }) => {
   const open = async (o: StoreOptions, now?: () => Date) => openStore({ ...o, ...(now ? { now } : {}) });
