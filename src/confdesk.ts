@@ -1,4 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DoctorReport } from './domain/doctor-report.js';
+import type { Action, Rule } from './domain/policy.js';
+import type { WorkspaceDefaults } from './domain/workspace-settings.js';
 import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
@@ -49,6 +52,17 @@ export interface ConfdeskOptions {
     | undefined;
   /** The clock (tests move it). */
   now?: () => Date;
+  /**
+   * Distribution mode (issue 23): the workspace's own settings (defaults for what forms leave empty,
+   * who may create tickets) and how to forget it on uninstall.
+   */
+  workspace?:
+    | {
+        defaults: WorkspaceDefaults;
+        rules: Partial<Record<Action, Rule>>;
+        forget: (team: string) => Promise<void>;
+      }
+    | undefined;
 }
 
 export interface Confdesk {
@@ -57,6 +71,11 @@ export interface Confdesk {
   slack: SlackApp;
   /** Whether Slack still takes the bot's token, as the jobs that post learnt it (`/readyz` reads it). */
   slackAccess: SlackAccess;
+  /**
+   * The platform's webhook receiver (when `webhook` is set): on `POST /webhooks/platform` of the app's
+   * own server, or, with a receiver given (distribution mode), for the process's server to route.
+   */
+  webhook: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** The running jobs (after `start`, when `jobs` was given). */
   jobs(): Jobs | undefined;
   /** Starts Slack's transport, then the jobs; resolves with the HTTP port. */
@@ -80,9 +99,9 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
   const directory = new Directory(o.platform);
   const identity = new IdentityService(web, o.platform, Date.now, directory, o.store);
-  const access = new AccessService(identity);
-  const tickets = new TicketService(o.platform, identity, access, directory);
-  const conferences = new ConferenceService(o.platform, identity, access, now);
+  const access = new AccessService(identity, o.workspace?.rules);
+  const tickets = new TicketService(o.platform, identity, access, directory, o.workspace?.defaults);
+  const conferences = new ConferenceService(o.platform, identity, access, now, o.workspace?.defaults);
   const digests = new DigestService(o.platform, o.store);
   const homes = new HomeScreens({
     slack: web,
@@ -130,32 +149,30 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     // issue 22: media
     media: new MediaService(o.platform, identity, access),
     links: new IdentityLinkService(access, identity, o.store, o.platform, directory, now),
+    forgetWorkspace: o.workspace?.forget,
   };
 
   let jobs: Jobs | undefined;
   let delivery: { stop(): Promise<void> } | undefined;
-  const routes = o.webhook
-    ? [
-        {
-          path: '/webhooks/platform',
-          method: ['POST'],
-          handler: webhookHandler({
-            ...o.webhook,
-            logger: o.logger.child({ component: 'webhooks' }),
-            // What a webhook tells goes to the poller (before the jobs start: the first scan finds it).
-            onSignal: async (signal) => jobs?.onWebhook(signal),
-            store: o.store,
-            findings: o.platform.findings,
-          }),
-        },
-      ]
-    : [];
+  const webhook = o.webhook
+    ? webhookHandler({
+        ...o.webhook,
+        logger: o.logger.child({ component: 'webhooks' }),
+        // What a webhook tells goes to the poller (before the jobs start: the first scan finds it).
+        onSignal: async (signal) => jobs?.onWebhook(signal),
+        store: o.store,
+        findings: o.platform.findings,
+      })
+    : undefined;
+  const routes =
+    webhook && !o.slack.receiver ? [{ path: '/webhooks/platform', method: ['POST'], handler: webhook }] : [];
   const slack = createSlackApp({ ...o.slack, logger: o.logger, deps, routes });
 
   return {
     deps,
     slack,
     slackAccess,
+    webhook,
     jobs: () => jobs,
     async start() {
       const port = await slack.start();

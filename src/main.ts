@@ -31,9 +31,11 @@ async function main() {
   const playground = noCredentials || process.argv.includes('--playground');
   let running: { stop(): Promise<void> };
   try {
-    running = playground
-      ? await startPlaygroundFrom(config, logger, noCredentials)
-      : await startConfdesk(config, logger);
+    running = config.distribution
+      ? await startDistribution(config, logger)
+      : playground
+        ? await startPlaygroundFrom(config, logger, noCredentials)
+        : await startConfdesk(config, logger);
   } catch (error) {
     if (error instanceof StartupError) return fatal(logger, error.problem, error.details);
     throw error;
@@ -49,6 +51,12 @@ async function main() {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+/** Distribution mode (SLACK_CLIENT_ID…): loaded only then. */
+async function startDistribution(config: Config, logger: Logger): Promise<{ stop(): Promise<void> }> {
+  const { startWorkspaces } = await import('./workspaces.js');
+  return startWorkspaces(config, logger);
 }
 
 /**

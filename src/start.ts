@@ -26,6 +26,13 @@ export interface RunningConfdesk {
   stop(): Promise<void>;
 }
 
+/** Behind a company's proxy, every outgoing request goes through it, from the first (auth.test) on. */
+export function useProxy(config: Config, logger: Logger): void {
+  if (!config.proxy) return;
+  proxyEverything(config.proxy);
+  logger.info({ proxy: describeProxy(config.proxy) }, 'outgoing requests go through the proxy');
+}
+
 /**
  * The one start path, for Slack itself and for the playground's local Slack alike: start-up checks
  * (Slack's auth.test, the store: a StartupError naming the fix) → platform (the built-in simulator
@@ -33,11 +40,7 @@ export interface RunningConfdesk {
  * Slack app → simulator accounts for the workspace's people → background jobs.
  */
 export async function startConfdesk(config: Config, logger: Logger): Promise<RunningConfdesk> {
-  // Behind a company's proxy, every outgoing request goes through it, from the first (auth.test) on.
-  if (config.proxy) {
-    proxyEverything(config.proxy);
-    logger.info({ proxy: describeProxy(config.proxy) }, 'outgoing requests go through the proxy');
-  }
+  useProxy(config, logger);
   const botToken = config.slack.botToken as string;
 
   // Slack and the store are the bot's own: if either is wrong, nothing can work, so stop and say why.

@@ -22,8 +22,12 @@ export const ids = {
     mediaEdit: 'media_edit',
     mediaShare: 'media_share',
     mediaFilter: 'media_filter',
+    // issue 23: distribution mode
+    workspaceSettings: 'workspace_settings',
   },
   actions: {
+    /** issue 23: opens the workspace's platform settings (Home, for the workspace's Slack admins). */
+    workspaceSettingsOpen: 'workspace_settings_open',
     conferenceJoin: 'conference_join',
     /** The private link buttons given on a Join click: Slack opens the URL, the click is only acked. */
     conferenceJoinLink: 'conference_join_link',

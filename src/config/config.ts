@@ -22,6 +22,15 @@ const optionalUrl = optionalString.pipe(
     .optional(),
 );
 
+/** A 32-byte key: 64 hex digits, or base64 (`openssl rand -base64 32`). */
+const encryptionKey = z
+  .string()
+  .regex(
+    /^([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/,
+    'expected 32 random bytes as 64 hex digits or base64: openssl rand -base64 32',
+  )
+  .optional();
+
 /**
  * The one schema for the whole environment. Every variable the bot reads is here, with its default;
  * `.env.example` documents each of them.
@@ -46,6 +55,14 @@ export const envSchema = z.object({
     z.string().startsWith('xapp-', 'expected an app-level token starting with xapp-').optional(),
   ),
   SLACK_API_URL: optionalUrl,
+  // Distribution mode (any workspace installs with "Add to Slack"): the app's OAuth credentials, a
+  // secret for the install flow's state, the key sealing each workspace's secrets, the public URL.
+  SLACK_CLIENT_ID: optionalString,
+  SLACK_CLIENT_SECRET: optionalString,
+  SLACK_STATE_SECRET: optionalString,
+  CONFDESK_ENCRYPTION_KEY: optionalString.pipe(encryptionKey),
+  CONFDESK_ENCRYPTION_KEY_PREVIOUS: optionalString.pipe(encryptionKey),
+  PUBLIC_URL: optionalUrl,
   // A company's proxy for every outgoing request (Slack, the platform, response URLs, uploads); the
   // lower-case spellings are read too (curl's convention). NO_PROXY: hosts that go direct.
   HTTPS_PROXY: optionalUrl,
@@ -107,6 +124,29 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
       'PLATFORM_URL: a platform URL needs credentials: PLATFORM_TOKEN, or PLATFORM_USERNAME and PLATFORM_PASSWORD',
     );
   }
+  const oauth = ['SLACK_CLIENT_ID', 'SLACK_CLIENT_SECRET', 'SLACK_STATE_SECRET'];
+  if (oauth.some(set)) {
+    for (const name of oauth.filter((n) => !set(n)))
+      problems.push(
+        `${name}: distribution mode needs ${oauth.join(', ')} together (Basic Information → App Credentials; the state secret is any long random string)`,
+      );
+    if (!set('CONFDESK_ENCRYPTION_KEY'))
+      problems.push(
+        "CONFDESK_ENCRYPTION_KEY: distribution mode keeps each workspace's tokens and platform credentials encrypted: set a key (openssl rand -base64 32)",
+      );
+    if (!set('PUBLIC_URL'))
+      problems.push(
+        "PUBLIC_URL: distribution mode needs the bot's public https address (the OAuth redirect and each workspace's webhook URL start with it)",
+      );
+    if (set('SLACK_APP_TOKEN'))
+      problems.push(
+        "SLACK_APP_TOKEN: distribution mode runs in HTTP mode (Slack sends each workspace's requests to PUBLIC_URL/slack/events): unset SLACK_APP_TOKEN",
+      );
+    if (set('SLACK_BOT_TOKEN'))
+      problems.push(
+        "SLACK_BOT_TOKEN: in distribution mode each workspace's bot token comes from its installation: unset SLACK_BOT_TOKEN",
+      );
+  }
   return problems;
 }
 
@@ -157,6 +197,19 @@ export interface Config {
   simAccounts: { auto: boolean; map: Record<string, string>; given: boolean };
   /** Set: every outgoing request goes through this proxy (but NO_PROXY's hosts). */
   proxy: ProxySettings | undefined;
+  /** Set (SLACK_CLIENT_ID…): distribution mode, any workspace installs with "Add to Slack". */
+  distribution: Distribution | undefined;
+}
+
+/** Distribution mode's settings: the app's OAuth credentials, the sealing keys, the public URL. */
+export interface Distribution {
+  clientId: string;
+  clientSecret: string;
+  stateSecret: string;
+  /** The key that seals, then the previous one (still opens, during a rotation). */
+  keys: string[];
+  /** The bot's public https address, without a trailing slash. */
+  publicUrl: string;
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -176,7 +229,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const fieldProblems = (parsed.error?.issues ?? []).map((issue) => {
       const name = issue.path.join('.') || 'environment';
       const given = typeof issue.path[0] === 'string' ? env[issue.path[0]] : undefined;
-      const isSecret = /TOKEN|PASSWORD|SECRET|DATABASE_URL/.test(name);
+      const isSecret = /TOKEN|PASSWORD|SECRET|KEY|DATABASE_URL/.test(name);
       const shown = given === undefined || isSecret ? '' : ` (got "${given}")`;
       return `${name}: ${issue.message}${shown}`;
     });
@@ -214,6 +267,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     simAccounts: simAccounts(e.SIM_ACCOUNTS),
     proxy: proxyOf(e),
+    distribution:
+      e.SLACK_CLIENT_ID &&
+      e.SLACK_CLIENT_SECRET &&
+      e.SLACK_STATE_SECRET &&
+      e.CONFDESK_ENCRYPTION_KEY &&
+      e.PUBLIC_URL
+        ? {
+            clientId: e.SLACK_CLIENT_ID,
+            clientSecret: e.SLACK_CLIENT_SECRET,
+            stateSecret: e.SLACK_STATE_SECRET,
+            keys: [e.CONFDESK_ENCRYPTION_KEY, e.CONFDESK_ENCRYPTION_KEY_PREVIOUS].filter(
+              (k): k is string => !!k,
+            ),
+            publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+          }
+        : undefined,
   };
 }
 
@@ -243,7 +312,7 @@ function simAccounts(value: string | undefined): Config['simAccounts'] {
 export function missingSlackSettings(config: Config): string[] {
   const where = 'in your Slack app (create it from manifest.yml at https://api.slack.com/apps)';
   const missing: string[] = [];
-  if (!config.slack.botToken) {
+  if (!config.slack.botToken && !config.distribution) {
     missing.push(`SLACK_BOT_TOKEN: the Bot User OAuth Token (xoxb-…), ${where} under OAuth & Permissions`);
   }
   if (!config.slack.signingSecret) {

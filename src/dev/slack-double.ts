@@ -146,6 +146,15 @@ export class SlackDouble {
   grantedScopes: string[] = readManifest().botScopes;
   botUserId = 'UBOT000001';
   teamId = 'T0000DBL';
+  /**
+   * Distribution mode (issue 23): the app's OAuth credentials, the codes "Add to Slack" handed out,
+   * and the workspaces installed through `oauth.v2.access`, by their bot token.
+   */
+  oauthApp: { clientId: string; clientSecret: string } | undefined;
+  private readonly oauthCodes = new Map<string, { teamId: string; teamName: string; user: string }>();
+  readonly installed = new Map<string, { teamId: string; teamName: string; botUserId: string }>();
+  /** Tokens Slack no longer takes (uninstalled, revoked): every call with one answers `token_revoked`. */
+  readonly revokedTokens = new Set<string>();
   private readonly faults = new Map<string, SlackFault[]>();
   /**
    * Picks the calls Slack refuses whatever their turn: answered `{ok:false,error}` with the code it
@@ -191,6 +200,21 @@ export class SlackDouble {
     const id = randomBytes(6).toString('hex');
     this.responseTargets.set(id, { ...target });
     return this.responseUrl(id);
+  }
+
+  /**
+   * What Slack's authorize page does when an admin of `teamId` clicks Allow: a one-time code for the
+   * app's redirect URL (exchanged by `oauth.v2.access`).
+   */
+  grantInstall(o: { teamId: string; teamName: string; user: string }): string {
+    const code = `code-${randomBytes(6).toString('hex')}`;
+    this.oauthCodes.set(code, o);
+    return code;
+  }
+
+  /** The bot token `oauth.v2.access` gave a workspace (the latest install). */
+  tokenOf(teamId: string): string | undefined {
+    return [...this.installed].reverse().find(([, w]) => w.teamId === teamId)?.[0];
   }
 
   /** Ties a trigger_id to the person whose gesture made it, as Slack does: their modals open for them. */
@@ -444,6 +468,7 @@ export class SlackDouble {
       this.lastPostAt.set(channel, now);
     }
     if (fault?.kind === 'error') return reply(200, { ok: false, error: fault.error });
+    if (token && this.revokedTokens.has(token)) return reply(200, { ok: false, error: 'token_revoked' });
     const refused = this.refuse?.(method, args);
     if (refused) return reply(200, { ok: false, error: refused });
     const surface = blockSurfaces[method];
@@ -452,7 +477,7 @@ export class SlackDouble {
       return reply(200, { ok: false, error: 'invalid_blocks' });
     if (surface) this.checkText(method, payload);
     if (method === 'files.completeUploadExternal') this.checkText(method, { text: args.initial_comment });
-    const answer = this.answer(method, args);
+    const answer = method === 'oauth.v2.access' ? this.exchange(args) : this.answer(method, args, token);
     const delay = this.latency.get(method);
     if (delay) await new Promise((r) => setTimeout(r, delay));
     if (answer.ok && mutating.has(method)) this.changed();
@@ -514,19 +539,46 @@ export class SlackDouble {
     return out;
   }
 
-  private answer(method: string, a: Record<string, unknown>): Record<string, unknown> {
+  /** `oauth.v2.access`: a code handed out by `grantInstall`, once, for the app's own credentials. */
+  private exchange(a: Record<string, unknown>): Record<string, unknown> {
+    const app = this.oauthApp;
+    if (!app || a.client_id !== app.clientId || a.client_secret !== app.clientSecret)
+      return { ok: false, error: 'invalid_client_id' };
+    const grant = this.oauthCodes.get(String(a.code));
+    if (!grant) return { ok: false, error: 'invalid_code' };
+    this.oauthCodes.delete(String(a.code));
+    const token = `xoxb-${grant.teamId.toLowerCase()}-${randomBytes(6).toString('hex')}`;
+    const botUserId = `UBOT${grant.teamId.slice(-6)}`;
+    this.installed.set(token, { teamId: grant.teamId, teamName: grant.teamName, botUserId });
+    return {
+      ok: true,
+      app_id: 'ADOUBLE01',
+      authed_user: { id: grant.user },
+      scope: this.grantedScopes.join(','),
+      token_type: 'bot',
+      access_token: token,
+      bot_user_id: botUserId,
+      team: { id: grant.teamId, name: grant.teamName },
+      enterprise: null,
+      is_enterprise_install: false,
+    };
+  }
+
+  private answer(method: string, a: Record<string, unknown>, token?: string): Record<string, unknown> {
     const channel = a.channel as string | undefined;
     switch (method) {
-      case 'auth.test':
+      case 'auth.test': {
+        const w = token ? this.installed.get(token) : undefined;
         return {
           ok: true,
           url: 'https://double.slack.test/',
-          team: 'Double',
+          team: w?.teamName ?? 'Double',
           user: 'confdesk',
-          team_id: this.teamId,
-          user_id: this.botUserId,
-          bot_id: 'BDOUBLE01',
+          team_id: w?.teamId ?? this.teamId,
+          user_id: w?.botUserId ?? this.botUserId,
+          bot_id: w ? `B${w.teamId.slice(-8)}` : 'BDOUBLE01',
         };
+      }
       case 'chat.postMessage': {
         if (channel && this.notInChannel.has(channel)) return { ok: false, error: 'not_in_channel' };
         const message: SlackMessage = {

@@ -235,8 +235,12 @@ export function standingsOf(person: Person, subject: Subject = none): Set<Standi
 /** The decision for one action: allowed, or the sentence a person sees ("You cannot …"). */
 export type Decision = { allowed: true } | { allowed: false; why: string };
 
-export function decide(action: Action, person: Person, subject: Subject = none): Decision {
-  const rule: Rule = policy[action];
+export function decide(
+  action: Action,
+  person: Person,
+  subject: Subject = none,
+  rule: Rule = policy[action],
+): Decision {
   const has = standingsOf(person, subject);
   if (rule.who.some((s) => has.has(s))) return { allowed: true };
   return { allowed: false, why: `You cannot ${rule.refusal}.` };

@@ -1,4 +1,4 @@
-import { type Action, decide, type Person, type Subject } from '../domain/policy.js';
+import { type Action, decide, type Person, type Rule, type Subject } from '../domain/policy.js';
 import { ConfdeskError, notAllowed } from './errors.js';
 import type { IdentityService, PlatformUser } from './identity.js';
 
@@ -15,7 +15,11 @@ export interface Asker extends Person {
  * before reading or writing anything on the person's behalf.
  */
 export class AccessService {
-  constructor(private readonly identity: IdentityService) {}
+  constructor(
+    private readonly identity: IdentityService,
+    /** A workspace's own rows in place of the table's (distribution mode: who may create tickets). */
+    private readonly rules: Partial<Record<Action, Rule>> = {},
+  ) {}
 
   /** The person and their platform account, if they have one (a platform failure is thrown). */
   async asker(slackId: string): Promise<Asker> {
@@ -30,7 +34,7 @@ export class AccessService {
 
   /** Throws the refusal when the asker may not; without an account, the sentence saying how to get one. */
   check(asker: Asker, action: Action, subject?: Subject): void {
-    const decision = decide(action, asker, subject);
+    const decision = decide(action, asker, subject, this.rules[action]);
     if (decision.allowed) return;
     if (!asker.account && asker.noAccount) throw asker.noAccount;
     throw notAllowed(decision.why);

@@ -10,6 +10,7 @@ import {
 } from '../domain/conference.js';
 import { mediaItemOf } from '../domain/media.js';
 import type { Action, Subject } from '../domain/policy.js';
+import type { WorkspaceDefaults } from '../domain/workspace-settings.js';
 import type { PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
 import { conferenceJoinLink } from '../platform/join-links.js';
@@ -70,6 +71,8 @@ export class ConferenceService {
     private readonly identity: IdentityService,
     private readonly access: AccessService,
     private readonly now: () => Date = () => new Date(),
+    /** The workspace's defaults for what the form leaves empty (distribution mode). */
+    private readonly defaults: WorkspaceDefaults = {},
   ) {}
 
   /** The card's view of a record, its join link read by the platform's reader (which records where it found it). */
@@ -151,8 +154,9 @@ export class ConferenceService {
       );
     const created = await this.platform.createConference({
       ...input,
+      language: input.language ?? this.defaults.language,
       participants,
-      serviceKey: v.serviceKey,
+      serviceKey: v.serviceKey ?? this.defaults.serviceKey,
     } as Parameters<PlatformClient['createConference']>[0]);
     // What the answer shows is compared with what was sent; a field it does not carry stays unknown
     // (no extra request: the answer may be partial, platform-facts.md).

@@ -11,6 +11,7 @@ import {
 } from '../domain/ticket.js';
 import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
 import { findMove, isActiveState, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
+import type { WorkspaceDefaults } from '../domain/workspace-settings.js';
 import type { PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
 import { ticketJoinLinks } from '../platform/join-links.js';
@@ -84,6 +85,8 @@ export class TicketService {
     private readonly access: AccessService,
     /** The people and groups the type-ahead menus search (their labels prefill the forms). */
     private readonly directory?: Directory,
+    /** The workspace's defaults for what the form leaves empty (distribution mode). */
+    private readonly defaults: WorkspaceDefaults = {},
   ) {}
 
   /** The card's view of a record, its join links read by the platform's reader (which records where it found them). */
@@ -143,7 +146,7 @@ export class TicketService {
       name: v.name,
       phones: v.phones.length ? v.phones : undefined,
       emails: v.emails.length ? v.emails : undefined,
-      language: v.language,
+      language: v.language ?? this.defaults.language,
       type: v.type,
       subject: v.subject,
       reference: v.reference,
@@ -161,7 +164,7 @@ export class TicketService {
       company: v.company,
       gender: v.gender,
       country: v.country,
-      serviceKey: v.serviceKey,
+      serviceKey: v.serviceKey ?? this.defaults.serviceKey,
       scopes: v.scopes.length ? v.scopes : undefined,
       state: v.state,
     };

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
+import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
 import type { CheckState, ReadinessReport } from '../observability/readiness.js';
@@ -33,6 +33,11 @@ export interface SlackAppOptions {
   botIdentity?: { botId: string; botUserId: string } | undefined;
   /** The services, the publisher and the rest the listeners use, built once by the composition root. */
   deps: Deps;
+  /**
+   * Distribution mode: the receiver the process's one HTTP server hands this workspace's requests to
+   * (`workspaces.ts`); the app then has no server or socket of its own.
+   */
+  receiver?: Receiver | undefined;
   /** Extra HTTP routes on the same server (the platform's webhooks). */
   routes?: { path: string; method: string[]; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
 }
@@ -89,6 +94,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     extendedErrorHandler: true,
     ...(options.botIdentity ?? {}),
     receiver:
+      options.receiver ??
       socket ??
       // Bolt's own receiver, with malformed signed bodies refused before Bolt reads them.
       guardReceiver(new HTTPReceiver({ signingSecret, port, customRoutes, logger }), {

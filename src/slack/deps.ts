@@ -129,6 +129,11 @@ export type Deps = ConferenceDeps &
   PeopleDeps &
   MediaDeps &
   LinkDeps & {
+    /**
+     * Distribution mode (issue 23): forgets the workspace on uninstall or when its bot token is
+     * revoked (unset with one workspace).
+     */
+    forgetWorkspace?: ((team: string) => Promise<void>) | undefined;
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };

@@ -1,6 +1,8 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { type ChannelRepository, channelRepository } from './channels.js';
-import { openDb, type StoreOptions } from './db.js';
+import { connect, openDb, type StoreOptions } from './db.js';
 import { type DigestRepository, digestRepository } from './digests.js';
 import { inspectDb, type StoreInspection } from './inspect.js';
 import { type LeaseRepository, leaseRepository } from './leases.js';
@@ -11,6 +13,7 @@ import { type SubscriptionRepository, subscriptionRepository } from './subscript
 import { type TicketCardRepository, ticketCardRepository } from './ticket-cards.js';
 import { type TicketRecordRepository, ticketRecordRepository } from './ticket-records.js';
 import { type UserLinkRepository, userLinkRepository } from './user-links.js';
+import { type WorkspaceRepository, workspaceRepository } from './workspaces.js';
 
 export type { StoreOptions } from './db.js';
 export type { StoredDigestSchedule } from './digests.js';
@@ -37,6 +40,7 @@ export type {
   TicketCardRepository,
   TicketRecordRepository,
   UserLinkRepository,
+  WorkspaceRepository,
 };
 
 /**
@@ -53,7 +57,8 @@ export type Store = TicketCardRepository &
   ChannelRepository &
   StatisticsRepository &
   SettingsRepository &
-  UserLinkRepository & {
+  UserLinkRepository &
+  WorkspaceRepository & {
     readonly backend: 'sqlite' | 'postgres';
     /** Its backend, the migrations applied, the last webhook delivery: what `npm run doctor` reports. */
     inspect(): Promise<StoreInspection>;
@@ -81,8 +86,37 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     ...statisticsRepository(c),
     ...settingsRepository(c),
     ...userLinkRepository(c),
+    ...workspaceRepository(c),
     inspect: () => inspectDb(c.db, c.backend, schema),
     ping: async () => void (await sql`select 1`.execute(c.db)),
     close: () => c.db.destroy(),
   };
+}
+
+/**
+ * Distribution mode: where one workspace's own store lives, beside the process's store: a folder of
+ * `dataDir` (`workspaces/<team>`) for the embedded store, a schema of its own on PostgreSQL.
+ */
+export function workspaceStoreOptions(base: StoreOptions, team: string): StoreOptions {
+  if (!/^[A-Z0-9]{2,32}$/.test(team)) throw new Error(`not a Slack team id: ${team}`);
+  if (base.databaseUrl?.startsWith('postgres'))
+    return { ...base, schema: `${base.schema ?? 'confdesk'}_ws_${team.toLowerCase()}` };
+  return { ...base, dataDir: join(base.dataDir ?? './data', 'workspaces', team) };
+}
+
+/** Deletes a store for good (a workspace's, when it uninstalls): its schema, or its folder. */
+export async function dropStore(options: StoreOptions): Promise<void> {
+  if (!options.databaseUrl?.startsWith('postgres')) {
+    rmSync(options.dataDir ?? './data', { recursive: true, force: true });
+    return;
+  }
+  const { schema, ...server } = options;
+  if (!schema) throw new Error('dropStore: a PostgreSQL store is dropped by its schema only');
+  const c = await connect(server, true);
+  if (!c) return;
+  try {
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(c.db);
+  } finally {
+    await c.db.destroy();
+  }
 }

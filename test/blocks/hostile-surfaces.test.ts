@@ -70,6 +70,11 @@ import {
   buildTicketFileComment,
 } from '../../src/blocks/ticket-prompts.js';
 import { buildUsage } from '../../src/blocks/usage.js';
+import {
+  buildSettingsSavedView,
+  buildSetupHome,
+  buildWorkspaceSettingsView,
+} from '../../src/blocks/workspace-settings.js';
 import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
 import type { ConferenceSummary } from '../../src/domain/conference.js';
 import type { MediaItem } from '../../src/domain/media.js';
@@ -355,6 +360,29 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
   buildWorkingView: (s) => [modal(buildWorkingView(s, escaped(s)))],
   buildResultView: (s) => [
     modal(buildResultView(s, escaped(s), buildConferenceCard(conferenceOf(s)).blocks)),
+  ],
+  // issue 23: distribution mode's settings (the workspace name and the saved values are outside text)
+  buildWorkspaceSettingsView: (s) => [
+    modal(buildWorkspaceSettingsView(undefined)),
+    modal(
+      buildWorkspaceSettingsView(
+        {
+          platformUrl: s,
+          credentialsKind: 'password',
+          serviceKey: s,
+          language: s,
+          ticketCreators: 'admin',
+          updatedBy: 'U1',
+          updatedAt: new Date('2026-11-25T10:00:00Z'),
+        },
+        escaped(s),
+      ),
+    ),
+  ],
+  buildSettingsSavedView: (s) => [modal(buildSettingsSavedView({ url: s, header: s, secret: s }))],
+  buildSetupHome: (s) => [
+    { payload: buildSetupHome({ teamName: s, admin: true }), surface: 'home' },
+    { payload: buildSetupHome({ teamName: s, admin: false }), surface: 'home' },
   ],
   buildHome: (s) => [
     {

@@ -8,7 +8,7 @@ import { gateMs } from '../conference-flows.js';
 import type { DigestDeps, ViewSubmission } from '../deps.js';
 import { describeError } from '../describe-error.js';
 import { digestMetadata, readJson } from '../payloads.js';
-import { viewState } from './view-state.js';
+import { viewState } from '../view-state.js';
 
 /** Saving the digest form: problems inline under their input, nothing saved until all is right. */
 export const handleDigestForm =

@@ -10,7 +10,7 @@ import { libraryTitle, loadLibrary, shareMediaFile } from '../media-library.js';
 import { mediaFormMetadata, readJson, staleValue } from '../payloads.js';
 import { updateView } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
-import { viewState } from './view-state.js';
+import { viewState } from '../view-state.js';
 
 /*
  * issue 22: the media library's forms (pushed over the library): Filter, Edit, Share. Input problems

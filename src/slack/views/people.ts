@@ -16,7 +16,7 @@ import { workingText } from '../describe-error.js';
 import { type BrowserRef, createMetadata, parseJson, personMetadata, readJson } from '../payloads.js';
 import { updateView } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
-import { problemOf, viewState } from './view-state.js';
+import { problemOf, viewState } from '../view-state.js';
 
 /*
  * Submissions of the People screens (issue 22): the browser's Search button, the create form, the

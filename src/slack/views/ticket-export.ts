@@ -10,7 +10,7 @@ import { workingText } from '../describe-error.js';
 import { cardPlace, readJson } from '../payloads.js';
 import { updateView } from '../reply-error.js';
 import { afterAck, requestLog } from '../route.js';
-import { viewState } from './view-state.js';
+import { viewState } from '../view-state.js';
 
 const title = 'Export ticket';
 

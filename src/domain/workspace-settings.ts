@@ -1,0 +1,105 @@
+import { serviceKey } from '../platform/schemas.js';
+import type { Action, Rule } from './policy.js';
+
+/*
+ * A workspace's platform settings in distribution mode (issue 23): what its Slack admins type in the
+ * settings modal, checked before anything is saved or sent. Pure: the registry seals and stores.
+ */
+
+/** Who may create tickets from Slack in the workspace. */
+export type TicketCreators = 'account' | 'admin';
+
+/** The settings form's fields as typed (credentials empty: keep the saved ones). */
+export interface SettingsForm {
+  platformUrl: string;
+  kind: 'token' | 'password';
+  token: string;
+  username: string;
+  password: string;
+  serviceKey: string;
+  language: string;
+  ticketCreators: string;
+}
+
+/** What a form check answers: the settings, or a sentence under each field to fix. */
+export type FormCheck =
+  | {
+      ok: true;
+      platformUrl: string;
+      /** Undefined: keep the saved credentials (the fields were left empty). */
+      credentials:
+        | { kind: 'token'; token: string }
+        | { kind: 'password'; username: string; password: string }
+        | undefined;
+      serviceKey: string | undefined;
+      language: string | undefined;
+      ticketCreators: TicketCreators;
+    }
+  | { ok: false; errors: Partial<Record<keyof SettingsForm, string>> };
+
+/**
+ * Checks the form. `hasSaved`: credentials are already saved for this platform URL, so empty
+ * credential fields keep them; a new URL needs new credentials (they would not be valid there).
+ */
+export function checkSettingsForm(form: SettingsForm, saved: { platformUrl: string } | undefined): FormCheck {
+  const errors: Partial<Record<keyof SettingsForm, string>> = {};
+  const url = form.platformUrl.trim().replace(/\/+$/, '');
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password)
+    errors.platformUrl =
+      'Type the platform’s address, such as https://cloud.apizee.com (no user or password in it).';
+  const keep = saved !== undefined && saved.platformUrl === url;
+  let credentials: Extract<FormCheck, { ok: true }>['credentials'];
+  if (form.kind === 'token') {
+    if (form.token.trim()) credentials = { kind: 'token', token: form.token.trim() };
+    else if (!keep)
+      errors.token = 'Paste the platform account’s API token (or choose username and password).';
+  } else {
+    const username = form.username.trim();
+    if (username && form.password) credentials = { kind: 'password', username, password: form.password };
+    else if (username || form.password || !keep)
+      errors[username ? 'password' : 'username'] =
+        'Type both the platform account’s username and its password.';
+  }
+  const key = form.serviceKey.trim();
+  if (key && !serviceKey.safeParse(key).success)
+    errors.serviceKey = 'A service key is 32 lowercase letters and digits (leave it empty for none).';
+  const language = form.language.trim() || undefined;
+  if (language && !/^[a-z]{2}$/.test(language)) errors.language = 'Choose a language from the list.';
+  const creators = form.ticketCreators || 'account';
+  if (creators !== 'account' && creators !== 'admin')
+    errors.ticketCreators = 'Choose who may create tickets.';
+  if (Object.keys(errors).length) return { ok: false, errors };
+  return {
+    ok: true,
+    platformUrl: url,
+    credentials,
+    serviceKey: key || undefined,
+    language,
+    ticketCreators: creators as TicketCreators,
+  };
+}
+
+/** What a workspace's settings fill in when a form leaves it empty. */
+export interface WorkspaceDefaults {
+  serviceKey?: string | undefined;
+  language?: string | undefined;
+}
+
+/** The policy rows a workspace's settings change: who may create tickets. */
+export function workspaceRules(ticketCreators: TicketCreators): Partial<Record<Action, Rule>> {
+  return ticketCreators === 'admin'
+    ? {
+        'ticket.create': {
+          who: ['admin'],
+          refusal:
+            'create tickets: in this workspace only video platform admins can (the workspace’s confdesk settings)',
+        },
+      }
+    : {};
+}

@@ -1,0 +1,411 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, HTTPReceiver, type Receiver, type ReceiverEvent } from '@slack/bolt';
+import type { Installation } from '@slack/oauth';
+import { md } from './blocks/mrkdwn.js';
+import { type Confdesk, type ConfdeskOptions, createConfdesk } from './confdesk.js';
+import type { Config } from './config/config.js';
+import { runDoctor } from './doctor/doctor.js';
+import { readManifest } from './doctor/manifest.js';
+import { workspaceRules } from './domain/workspace-settings.js';
+import { boltLogger } from './observability/bolt-logger.js';
+import type { Logger } from './observability/logger.js';
+import { type CheckState, ProbedCheck, Readiness } from './observability/readiness.js';
+import { createPlatformClient, type PlatformClient } from './platform/client.js';
+import { WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
+import { registerAppUninstalled } from './slack/events/app-uninstalled.js';
+import { registerTokensRevoked } from './slack/events/tokens-revoked.js';
+import { guardReceiver } from './slack/receiver-guard.js';
+import {
+  type CheckedSettings,
+  registerSetupHome,
+  registerWorkspaceSetup,
+  type WorkspaceSetupDeps,
+} from './slack/workspace-setup.js';
+import { useProxy } from './start.js';
+import { checkPlatform, storeProblem } from './startup/checks.js';
+import { StartupError } from './startup/startup-error.js';
+import { dropStore, openStore, type Store, type StoreOptions, workspaceStoreOptions } from './store/store.js';
+import { parseKey, SecretBox } from './util/secret-box.js';
+
+/*
+ * Distribution mode (issue 23): any workspace installs confdesk with "Add to Slack". One HTTP server
+ * (Bolt's HTTPReceiver with `@slack/oauth`'s installer) takes every workspace's requests and hands each
+ * to that workspace's own confdesk: its bot token, its platform account and rate budget, its store
+ * (a folder or schema of its own: nothing of one workspace is reachable from another), its jobs and
+ * poller lease, its webhook URL and secret. Until a workspace's Slack admin saves its platform
+ * settings, its confdesk only answers how to set it up.
+ */
+
+/** One installed workspace: set up (a whole confdesk), or waiting for its settings. */
+interface Workspace {
+  team: string;
+  teamName: string;
+  app: App;
+  confdesk?: Confdesk;
+  platform?: PlatformClient;
+  store?: Store;
+  stop(): Promise<void>;
+}
+
+export interface RunningWorkspaces {
+  port: number;
+  store: Store;
+  registry: WorkspaceRegistry;
+  /** The workspaces running now, by team id (tests look inside). */
+  workspaces(): ReadonlyMap<string, { confdesk?: Confdesk | undefined; store?: Store | undefined }>;
+  stop(): Promise<void>;
+}
+
+export interface WorkspacesOptions {
+  /** The jobs' pacing (tests speed delivery up); default: the configured poll interval. */
+  jobs?: ConfdeskOptions['jobs'];
+  now?: () => Date;
+}
+
+/** A workspace's app has no server: the process's receiver hands it its requests. */
+const handedReceiver: Receiver = {
+  init: () => undefined,
+  start: async () => undefined,
+  stop: async () => undefined,
+};
+
+/** The workspace a Slack request comes from (commands and events: team_id; interactivity: team.id). */
+export function teamOf(body: unknown): string | undefined {
+  const b = body as {
+    team_id?: string;
+    team?: { id?: string } | null;
+    user?: { team_id?: string };
+    authorizations?: { team_id?: string }[];
+  };
+  return b.team_id ?? b.team?.id ?? b.authorizations?.[0]?.team_id ?? b.user?.team_id;
+}
+
+export async function startWorkspaces(
+  config: Config,
+  logger: Logger,
+  options: WorkspacesOptions = {},
+): Promise<RunningWorkspaces> {
+  const d = config.distribution;
+  if (!d) throw new Error('startWorkspaces: distribution mode is not configured');
+  useProxy(config, logger);
+  const keys = d.keys.map(parseKey).filter((k): k is Buffer => k !== undefined);
+  const box = new SecretBox(keys);
+  const baseStore: StoreOptions = {
+    databaseUrl: config.store.databaseUrl,
+    dataDir: config.store.dataDir,
+    ...(config.store.schema ? { schema: config.store.schema } : {}),
+  };
+  let store: Store;
+  try {
+    store = await openStore(baseStore);
+  } catch (error) {
+    throw new StartupError(storeProblem(error, config.store), error);
+  }
+  const registry = new WorkspaceRegistry(store, box, options.now);
+  const resealed = await registry.reseal();
+  if (resealed)
+    logger.info({ resealed }, 'sealed the workspaces’ secrets again with the new CONFDESK_ENCRYPTION_KEY');
+
+  const header = config.webhook?.header ?? 'X-Webhook-Secret';
+  const signingSecret = config.slack.signingSecret as string;
+  const running = new Map<string, Workspace>();
+  // Starting or forgetting a workspace happens one at a time per workspace (a reinstall during a save).
+  const turns = new Map<string, Promise<unknown>>();
+  const inTurn = <T>(team: string, work: () => Promise<T>): Promise<T> => {
+    const next = (turns.get(team) ?? Promise.resolve()).then(work, work);
+    turns.set(
+      team,
+      next.catch(() => undefined),
+    );
+    return next;
+  };
+
+  const platformFor = (s: WorkspaceSettings, team: string) =>
+    createPlatformClient({
+      baseUrl: s.platformUrl,
+      credentials: s.credentials,
+      rateLimitPerMinute: config.platform.rateLimitPerMinute,
+      timeouts: config.platform.timeouts,
+      proxy: config.proxy,
+      logger: logger.child({ component: 'platform', team }),
+    });
+
+  const setupDeps = (team: string, teamName: string, configured: boolean): WorkspaceSetupDeps => ({
+    teamName,
+    configured: () => configured,
+    summary: () => registry.summary(team),
+    save: (settings, by) => save(team, settings, by),
+    logger: logger.child({ team }),
+  });
+
+  /** Tries the settings on the platform; keeps them and restarts the workspace only if it signs in. */
+  async function save(team: string, checked: CheckedSettings, by: string) {
+    const { ok: _, ...form } = checked;
+    const settings = await registry.merge(team, form, by);
+    const probe = platformFor(settings, team);
+    try {
+      const check = await checkPlatform(probe, {
+        url: settings.platformUrl,
+        credentials: settings.credentials.kind,
+      });
+      if (!check.ok) return { ok: false as const, problem: md`Not saved: ${check.problem}` };
+    } finally {
+      await probe.close();
+    }
+    await registry.saveSettings(team, settings);
+    await start(team);
+    return {
+      ok: true as const,
+      webhook: { url: `${d?.publicUrl}/webhooks/platform/${team}`, header, secret: settings.webhookSecret },
+    };
+  }
+
+  /** (Re)starts a workspace from what the registry holds: set up, waiting for settings, or gone. */
+  function start(team: string): Promise<void> {
+    return inTurn(team, async () => {
+      await running.get(team)?.stop();
+      running.delete(team);
+      const install = await registry.install(team);
+      if (!install) return;
+      const log = logger.child({ team });
+      const settings = await registry.settings(team);
+      const botIdentity =
+        install.botId && install.botUserId ? { botId: install.botId, botUserId: install.botUserId } : {};
+      if (!settings) {
+        const app = new App({
+          token: install.botToken,
+          receiver: handedReceiver,
+          logger: boltLogger(log),
+          convoStore: false,
+          ...botIdentity,
+          ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
+        });
+        registerWorkspaceSetup(app, setupDeps(team, install.teamName, false));
+        registerSetupHome(app, { teamName: install.teamName });
+        registerAppUninstalled(app, { logger: log, forgetWorkspace: forget });
+        registerTokensRevoked(app, { logger: log, forgetWorkspace: forget });
+        running.set(team, { team, teamName: install.teamName, app, stop: async () => undefined });
+        log.info({}, 'workspace installed, waiting for its platform settings');
+        return;
+      }
+      const storeOptions = workspaceStoreOptions(baseStore, team);
+      const wsStore = await openStore(storeOptions);
+      const platform = platformFor(settings, team);
+      const tenantConfig: Config = {
+        ...config,
+        slack: { ...config.slack, botToken: install.botToken },
+        platform: { ...config.platform, url: settings.platformUrl, credentials: settings.credentials },
+        webhook: { secret: settings.webhookSecret, header },
+      };
+      const confdesk = createConfdesk({
+        slack: {
+          botToken: install.botToken,
+          signingSecret,
+          apiUrl: config.slack.apiUrl,
+          port: 0,
+          receiver: handedReceiver,
+          ...(install.botId && install.botUserId
+            ? { botIdentity: { botId: install.botId, botUserId: install.botUserId } }
+            : {}),
+          doctor: () =>
+            runDoctor({
+              config: tenantConfig,
+              platform: {
+                baseUrl: settings.platformUrl,
+                credentials: settings.credentials,
+                simulator: false,
+                findings: platform.findings,
+                budget: platform.budget,
+              },
+              store: () => wsStore.inspect(),
+            }),
+        },
+        platform,
+        store: wsStore,
+        logger: log,
+        webhook: { secret: settings.webhookSecret, header },
+        jobs: options.jobs ?? { pollIntervalMs: config.pollIntervalS * 1000 },
+        workspace: {
+          defaults: { serviceKey: settings.serviceKey, language: settings.language },
+          rules: workspaceRules(settings.ticketCreators),
+          forget,
+        },
+        ...(options.now ? { now: options.now } : {}),
+      });
+      registerWorkspaceSetup(confdesk.slack.app, setupDeps(team, install.teamName, true));
+      await confdesk.start();
+      running.set(team, {
+        team,
+        teamName: install.teamName,
+        app: confdesk.slack.app,
+        confdesk,
+        platform,
+        store: wsStore,
+        async stop() {
+          await confdesk.stop();
+          await platform.close();
+          await wsStore.close();
+        },
+      });
+      log.info({ platform: settings.platformUrl }, 'workspace started');
+    });
+  }
+
+  /** Uninstalled, or its bot token revoked: stops the workspace and deletes all it kept. */
+  function forget(team: string): Promise<void> {
+    return inTurn(team, async () => {
+      const w = running.get(team);
+      running.delete(team);
+      await w?.stop();
+      await dropStore(workspaceStoreOptions(baseStore, team));
+      await registry.forget(team);
+      logger.warn(
+        { team },
+        'workspace forgotten: its tokens, settings, subscriptions, cards, digests and queue are deleted',
+      );
+    });
+  }
+
+  // Every request of every workspace arrives here, and goes to that workspace's app.
+  const dispatcher = {
+    async processEvent(event: ReceiverEvent): Promise<void> {
+      const team = teamOf(event.body);
+      const w = team ? running.get(team) : undefined;
+      if (!w) {
+        logger.warn({ team }, 'a Slack request from a workspace confdesk is not installed in: ignored');
+        await event.ack();
+        return;
+      }
+      await w.app.processEvent(event);
+    },
+  };
+
+  const storeReady = new ProbedCheck(
+    () => store.ping(),
+    (error) => `store: ${storeProblem(error, config.store)}`,
+    logger.child({ component: 'readiness' }),
+  );
+  storeReady.start();
+  const readiness = new Readiness()
+    .add('store', () => storeReady.state())
+    .add('workspaces', () => describeWorkspaces([...running.values()]));
+  const json = (res: ServerResponse, status: number, body: unknown) =>
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  const bolt = boltLogger(logger);
+  const receiver = guardReceiver(
+    new HTTPReceiver({
+      signingSecret,
+      port: config.slack.port,
+      logger: bolt,
+      clientId: d.clientId,
+      clientSecret: d.clientSecret,
+      stateSecret: d.stateSecret,
+      scopes: readManifest().botScopes,
+      installationStore: registry.installationStore(start),
+      redirectUri: `${d.publicUrl}/slack/oauth_redirect`,
+      installerOptions: {
+        installPath: '/slack/install',
+        redirectUriPath: '/slack/oauth_redirect',
+        renderHtmlForInstallPath: addToSlackPage,
+        ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
+        callbackOptions: {
+          success: (installation: Installation, _o: unknown, _req: IncomingMessage, res: ServerResponse) =>
+            page(res, 200, installedPage(installation.team?.name ?? 'your workspace')),
+          failure: (error: { code?: string }, _o: unknown, _req: IncomingMessage, res: ServerResponse) => {
+            logger.warn({ code: error.code }, 'an installation did not complete');
+            page(res, 400, failedPage(error.code ?? 'unknown error'));
+          },
+        },
+      },
+      customRoutes: [
+        { path: '/healthz', method: ['GET'], handler: (_req, res) => json(res, 200, { ok: true }) },
+        {
+          path: '/readyz',
+          method: ['GET'],
+          handler: (_req, res) => {
+            const r = readiness.report();
+            json(res, r.ok ? 200 : 503, r);
+          },
+        },
+        {
+          path: '/webhooks/platform/:team',
+          method: ['POST'],
+          handler: (req, res) => {
+            const team = (req as IncomingMessage & { params?: { team?: string } }).params?.team ?? '';
+            const hook = running.get(team)?.confdesk?.webhook;
+            if (hook) return hook(req, res);
+            req.resume();
+            json(res, 404, { ok: false, error: 'no workspace set up at this address' });
+          },
+        },
+      ],
+    }),
+    { signingSecret, logger },
+  );
+  receiver.init(dispatcher as unknown as App);
+
+  for (const team of await registry.teams())
+    await start(team).catch((error: unknown) =>
+      logger.error({ team, err: error }, 'a workspace could not start: it stays installed, restart to retry'),
+    );
+  const server = (await receiver.start(config.slack.port)) as unknown as { address(): AddressInfo | null };
+  const port = server.address()?.port ?? config.slack.port;
+  logger.info(
+    { port, workspaces: running.size, install: `${d.publicUrl}/slack/install` },
+    `distribution mode: ${running.size} workspace(s); "Add to Slack" at ${d.publicUrl}/slack/install`,
+  );
+
+  return {
+    port,
+    store,
+    registry,
+    workspaces: () => running,
+    async stop() {
+      storeReady.stop();
+      await receiver.stop();
+      for (const w of running.values()) await w.stop();
+      await store.close();
+    },
+  };
+}
+
+/** `/readyz`'s line for the workspaces: how many are set up, and which wait for their settings. */
+function describeWorkspaces(all: Workspace[]): CheckState {
+  const set = all.filter((w) => w.confdesk).length;
+  const waiting = all.length - set;
+  return {
+    ok: true,
+    detail: `${all.length} workspace(s): ${set} set up${waiting ? `, ${waiting} waiting for their platform settings` : ''}`,
+  };
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(res: ServerResponse, status: number, body: string): void {
+  res
+    .writeHead(status, { 'content-type': 'text/html; charset=utf-8' })
+    .end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>confdesk</title>` +
+        `<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}` +
+        `a.add{display:inline-block;background:#4a154b;color:#fff;padding:.6rem 1.2rem;border-radius:.4rem;text-decoration:none;font-weight:600}</style>` +
+        `</head><body>${body}</body></html>`,
+    );
+}
+
+/** The "Add to Slack" page (`GET /slack/install`). */
+export function addToSlackPage(url: string): string {
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Add confdesk to Slack</title></head>` +
+    `<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;line-height:1.5">` +
+    `<h1>confdesk</h1><p>Video conferences and remote-assistance tickets of your video platform, from Slack.</p>` +
+    `<p><a class="add" href="${escapeHtml(url)}" style="display:inline-block;background:#4a154b;color:#fff;padding:.6rem 1.2rem;border-radius:.4rem;text-decoration:none;font-weight:600">Add to Slack</a></p>` +
+    `<p>After installing, a workspace admin opens confdesk's Home tab and gives it your video platform's address and an admin account.</p></body></html>`
+  );
+}
+
+const installedPage = (teamName: string) =>
+  `<h1>confdesk is installed in ${escapeHtml(teamName)}</h1><p>Open Slack. A workspace admin then opens confdesk's <b>Home</b> tab (or types <code>/conference admin settings</code>) and gives it your video platform's address and an admin account's credentials.</p>`;
+
+const failedPage = (code: string) =>
+  `<h1>confdesk was not installed</h1><p>Slack's answer: <code>${escapeHtml(code)}</code>.</p><p><a class="add" href="/slack/install">Try again</a></p>`;

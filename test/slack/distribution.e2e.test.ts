@@ -1,0 +1,386 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { SlackDouble } from '../../src/dev/slack-double.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createSimulator, type Simulator } from '../../src/sim/server.js';
+import { type RunningWorkspaces, startWorkspaces } from '../../src/workspaces.js';
+import { eventually } from '../helpers/bot.js';
+import { clientAs } from '../helpers/platform.js';
+import { slackSignature } from '../helpers/slack-requests.js';
+
+/*
+ * Distribution mode (issue 23 §2), as outsiders would try it: two workspaces installed through "Add to
+ * Slack" on one process, each set up by its Slack admin with its own platform (two simulators), and
+ * nothing of one reachable from the other.
+ */
+
+const secret = 'dist-signing-secret';
+const publicUrl = 'https://confdesk.example';
+const alpha = {
+  team: 'TALPHA01',
+  name: 'Alpha <Corp>',
+  admin: 'UA_ADMIN',
+  member: 'UA_MEMBER',
+  channel: 'CA1',
+};
+const beta = { team: 'TBETA002', name: 'Beta', admin: 'UB_ADMIN', member: 'UB_MEMBER', channel: 'CB1' };
+type Ws = typeof alpha;
+
+let slack: SlackDouble;
+let simA: Simulator;
+let simB: Simulator;
+let dataDir: string;
+let running: RunningWorkspaces;
+let url: string;
+let config: ReturnType<typeof loadConfig>;
+const silent = createLogger((process.env.TEST_LOG as 'silent') ?? 'silent');
+
+beforeAll(async () => {
+  slack = await new SlackDouble().start();
+  slack.oauthApp = { clientId: '111.222', clientSecret: 'client-secret' };
+  // The Slack admins of each workspace carry the platform admin's e-mail of their simulator.
+  slack.addUser({ id: alpha.admin, email: 'admin@acme.example', is_admin: true });
+  slack.addUser({ id: alpha.member, email: 'alice@acme.example' });
+  slack.addUser({ id: beta.admin, email: 'admin@acme.example', is_admin: true });
+  slack.addUser({ id: beta.member, email: 'bob@acme.example' });
+  simA = await createSimulator({ rateLimit: 0 });
+  simB = await createSimulator({ rateLimit: 0 });
+  dataDir = mkdtempSync(join(tmpdir(), 'confdesk-dist-'));
+  config = loadConfig({
+    SLACK_SIGNING_SECRET: secret,
+    SLACK_CLIENT_ID: '111.222',
+    SLACK_CLIENT_SECRET: 'client-secret',
+    SLACK_STATE_SECRET: 'state-secret-for-the-tests',
+    CONFDESK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PUBLIC_URL: publicUrl,
+    SLACK_API_URL: slack.apiUrl,
+    DATA_DIR: dataDir,
+    PORT: '0',
+  });
+  running = await startWorkspaces(config, silent, {
+    jobs: { deliverEveryMs: 50, paceMs: 20 },
+  });
+  url = `http://127.0.0.1:${running.port}`;
+});
+
+afterAll(async () => {
+  await running?.stop();
+  await slack?.stop();
+  await simA?.close();
+  await simB?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function post(body: string, contentType: string) {
+  const ts = Math.floor(Date.now() / 1000);
+  const res = await fetch(`${url}/slack/events`, {
+    method: 'POST',
+    headers: {
+      'content-type': contentType,
+      'x-slack-request-timestamp': String(ts),
+      'x-slack-signature': slackSignature(secret, ts, body),
+    },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null };
+}
+
+async function command(ws: Ws, user: string, name: string, text: string) {
+  const trigger = `trigger-${Math.random()}`;
+  slack.registerTrigger(trigger, user);
+  const responseUrl = slack.responseUrl();
+  const r = await post(
+    new URLSearchParams({
+      command: name,
+      text,
+      user_id: user,
+      channel_id: ws.channel,
+      team_id: ws.team,
+      response_url: responseUrl,
+      trigger_id: trigger,
+    }).toString(),
+    'application/x-www-form-urlencoded',
+  );
+  return { ...r, responseUrl };
+}
+
+const interact = (payload: Record<string, unknown>) =>
+  post(
+    new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
+    'application/x-www-form-urlencoded',
+  );
+
+const event = (ws: Ws, e: Record<string, unknown>) =>
+  post(
+    JSON.stringify({
+      type: 'event_callback',
+      team_id: ws.team,
+      api_app_id: 'ADOUBLE01',
+      event_id: `Ev${Math.random().toString(36).slice(2)}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event: e,
+    }),
+    'application/json',
+  );
+
+/** What the double answered at a response_url (the bot's replies after its ack). */
+const repliesAt = (responseUrl: string) =>
+  slack.responses.filter((r) => responseUrl.endsWith(r.path.replace(/^\/response\//, ''))).map((r) => r.body);
+
+/** Runs `/conference admin settings` as `user`; answers the command's ack and the modal it opened, if any. */
+async function openSettings(ws: Ws, user: string) {
+  const before = slack.views.size;
+  const r = await command(ws, user, '/conference', 'admin settings');
+  const opened = await eventually(() => slack.views.size > before, 1_000).catch(() => false);
+  const modal = opened ? [...slack.views.values()].at(-1) : undefined;
+  return { ack: r.body, modal: modal?.view.callback_id === 'workspace_settings' ? modal : undefined };
+}
+
+function submitSettings(ws: Ws, user: string, viewId: string, fields: Record<string, string>) {
+  const text = (v: string | undefined) => ({ type: 'plain_text_input', value: v ?? null });
+  const pick = (v: string | undefined) => ({
+    type: 'static_select',
+    selected_option: v ? { value: v } : null,
+  });
+  return interact({
+    type: 'view_submission',
+    team: { id: ws.team, domain: 'x' },
+    user: { id: user, team_id: ws.team },
+    api_app_id: 'ADOUBLE01',
+    trigger_id: `trigger-${Math.random()}`,
+    view: {
+      id: viewId,
+      callback_id: 'workspace_settings',
+      private_metadata: '',
+      hash: 'h',
+      type: 'modal',
+      state: {
+        values: {
+          platform_url: { value: text(fields.url) },
+          credentials_kind: { value: pick(fields.kind ?? 'token') },
+          platform_token: { value: text(fields.token) },
+          platform_username: { value: text(undefined) },
+          platform_password: { value: text(undefined) },
+          service_key: { value: text(fields.serviceKey) },
+          language: { value: pick(fields.language) },
+          ticket_creators: { value: pick(fields.creators ?? 'account') },
+        },
+      },
+    },
+  });
+}
+
+/** "Add to Slack" as a workspace admin goes through it: the install page, Slack's Allow, the redirect. */
+async function install(ws: Ws) {
+  const page = await fetch(`${url}/slack/install`);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const href = /href="([^"]+)"/.exec(html)?.[1]?.replace(/&#38;/g, '&') ?? '';
+  const authorize = new URL(href);
+  expect(authorize.searchParams.get('client_id')).toBe('111.222');
+  expect(authorize.searchParams.get('scope')).toContain('chat:write');
+  expect(authorize.searchParams.get('redirect_uri')).toBe(`${publicUrl}/slack/oauth_redirect`);
+  const state = authorize.searchParams.get('state') ?? '';
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const code = slack.grantInstall({ teamId: ws.team, teamName: ws.name, user: ws.admin });
+  const done = await fetch(`${url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`, {
+    headers: { cookie },
+  });
+  return { status: done.status, html: await done.text() };
+}
+
+async function setUp(ws: Ws, sim: Simulator) {
+  const { modal } = await openSettings(ws, ws.admin);
+  if (!modal) throw new Error('no settings modal');
+  const r = await submitSettings(ws, ws.admin, modal.id, { url: sim.url, token: sim.adminToken });
+  expect(r.body).toMatchObject({ response_action: 'update' });
+  return eventually(() => {
+    const v = slack.views.get(modal.id)?.view as { blocks?: unknown[] } | undefined;
+    const text = JSON.stringify(v?.blocks ?? []);
+    return text.includes('Saved') ? text : undefined;
+  });
+}
+
+describe('distribution mode: two workspaces on one process', () => {
+  it('installs through "Add to Slack": the success page names the workspace (escaped), the token is kept sealed', async () => {
+    const a = await install(alpha);
+    expect(a.status).toBe(200);
+    expect(a.html).toContain('confdesk is installed in Alpha &#60;Corp&#62;');
+    expect(a.html).not.toContain('<Corp>');
+    const b = await install(beta);
+    expect(b.status).toBe(200);
+    expect(await running.registry.teams()).toEqual([alpha.team, beta.team]);
+    const raw = await running.store.installation(alpha.team);
+    expect(raw).toMatch(/^v1\./);
+    expect(raw).not.toContain(slack.tokenOf(alpha.team) ?? 'no token');
+    // A redirect with a state that did not come from our install page is refused.
+    const forged = await fetch(
+      `${url}/slack/oauth_redirect?code=${slack.grantInstall({ teamId: 'TEVIL', teamName: 'Evil', user: 'U1' })}&state=forged`,
+    );
+    expect(forged.status).toBe(400);
+    expect(await running.registry.teams()).not.toContain('TEVIL');
+  });
+
+  it('before set-up, a command says how to set confdesk up, and Home shows the settings button to admins only', async () => {
+    const r = await command(alpha, alpha.member, '/ticket', 'list');
+    expect(JSON.stringify(r.body)).toContain('not set up in this workspace yet');
+    await event(alpha, { type: 'app_home_opened', user: alpha.admin, tab: 'home' });
+    await event(alpha, { type: 'app_home_opened', user: alpha.member, tab: 'home' });
+    const adminHome = await eventually(() => slack.homes.get(alpha.admin));
+    const memberHome = await eventually(() => slack.homes.get(alpha.member));
+    expect(JSON.stringify(adminHome)).toContain('workspace_settings_open');
+    expect(JSON.stringify(memberHome)).not.toContain('workspace_settings_open');
+    expect(JSON.stringify(memberHome)).toContain('Alpha &lt;Corp&gt;');
+  });
+
+  it('only a Slack admin opens or saves the settings; a forged submission saves nothing', async () => {
+    const r = await openSettings(alpha, alpha.member);
+    expect(JSON.stringify(r.ack)).toContain('Only this workspace');
+    expect(r.modal).toBeUndefined();
+    const forged = await submitSettings(alpha, alpha.member, 'V_FORGED', {
+      url: simA.url,
+      token: simA.adminToken,
+    });
+    expect(forged.body).toMatchObject({ response_action: 'errors' });
+    expect(await running.registry.settings(alpha.team)).toBeUndefined();
+  });
+
+  it('a bad form is answered inline; credentials the platform refuses are not saved', async () => {
+    const { modal } = await openSettings(alpha, alpha.admin);
+    if (!modal) throw new Error('no settings modal');
+    const bad = await submitSettings(alpha, alpha.admin, modal.id, { url: 'not a url', serviceKey: 'short' });
+    expect(bad.body).toMatchObject({
+      response_action: 'errors',
+      errors: { platform_url: expect.stringContaining('address'), service_key: expect.any(String) },
+    });
+    const wrong = await submitSettings(alpha, alpha.admin, modal.id, { url: simA.url, token: 'wrong-token' });
+    expect(wrong.body).toMatchObject({ response_action: 'update' });
+    const shown = await eventually(() => {
+      const text = JSON.stringify(slack.views.get(modal.id)?.view ?? {});
+      return text.includes('Not saved') ? text : undefined;
+    });
+    expect(shown).not.toContain('wrong-token');
+    expect(await running.registry.settings(alpha.team)).toBeUndefined();
+  });
+
+  it('each admin sets up their workspace with their own platform; the credentials are sealed and never shown back', async () => {
+    const savedA = await setUp(alpha, simA);
+    expect(savedA).toContain(`${publicUrl}/webhooks/platform/${alpha.team}`);
+    await setUp(beta, simB);
+    const a = running.workspaces().get(alpha.team);
+    const b = running.workspaces().get(beta.team);
+    expect(a?.confdesk).toBeDefined();
+    expect(b?.confdesk).toBeDefined();
+    const raw = (await running.store.workspaceSettings(alpha.team)) ?? '';
+    expect(raw).not.toContain(simA.adminToken);
+    // The form shows which kind is saved, never the token itself.
+    const again = (await openSettings(alpha, alpha.admin)).modal;
+    expect(JSON.stringify(again?.view)).toContain(simA.url);
+    expect(JSON.stringify(again?.view)).not.toContain(simA.adminToken);
+  });
+
+  it('a workspace reads only its own platform: a ticket of the other workspace is not found, even by its id', async () => {
+    const only = await clientAs(simB, 'admin').createTicket({
+      subject: 'Beta-only ticket',
+      emails: ['x@beta.example'],
+    } as never);
+    const id = String((only as { id: number | string }).id);
+    const before = simB.requests.length;
+    const inAlpha = await command(alpha, alpha.admin, '/ticket', `show ${id}`);
+    const told = await eventually(() =>
+      repliesAt(inAlpha.responseUrl).find((b) => JSON.stringify(b).includes('no such item')),
+    );
+    expect(JSON.stringify(told)).not.toContain('Beta-only ticket');
+    expect(simB.requests.slice(before).length).toBe(0);
+    const inBeta = await command(beta, beta.admin, '/ticket', `show ${id}`);
+    // Beta's card is posted in Beta's channel with Beta's token.
+    const betaToken = slack.tokenOf(beta.team);
+    await eventually(() =>
+      slack.calls.some(
+        (c) =>
+          c.token === betaToken &&
+          c.method === 'chat.postMessage' &&
+          c.args.channel === beta.channel &&
+          JSON.stringify(c.args).includes('Beta-only ticket'),
+      ),
+    );
+    expect(repliesAt(inBeta.responseUrl).some((b) => JSON.stringify(b).includes('no such item'))).toBe(false);
+  });
+
+  it('subscriptions and cards stay in their workspace’s store', async () => {
+    await command(alpha, alpha.admin, '/ticket', 'watch 82001');
+    const storeA = running.workspaces().get(alpha.team)?.store;
+    const storeB = running.workspaces().get(beta.team)?.store;
+    await eventually(async () => ((await storeA?.subscriptionsBy(alpha.admin))?.length ?? 0) > 0);
+    expect(await storeB?.subscriptionsBy(alpha.admin)).toEqual([]);
+    const list = await command(beta, beta.admin, '/ticket', 'subscriptions');
+    const reply = await eventually(() => repliesAt(list.responseUrl).at(-1));
+    expect(JSON.stringify(reply)).not.toContain(alpha.channel);
+  });
+
+  it('each workspace has its own webhook address and secret', async () => {
+    const a = await running.registry.settings(alpha.team);
+    const b = await running.registry.settings(beta.team);
+    expect(a?.webhookSecret).not.toBe(b?.webhookSecret);
+    const send = (team: string, s: string) =>
+      fetch(`${url}/webhooks/platform/${team}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-webhook-secret': s },
+        body: JSON.stringify({ event: 'ticket.updated', object: 'ticket', objectId: 1 }),
+      });
+    expect((await send(alpha.team, a?.webhookSecret ?? '')).status).toBeLessThan(300);
+    expect((await send(alpha.team, b?.webhookSecret ?? '')).status).toBe(401);
+    expect((await send('TNOWHERE', a?.webhookSecret ?? '')).status).toBe(404);
+  });
+
+  it('/readyz tells the workspaces', async () => {
+    const r = (await (await fetch(`${url}/readyz`)).json()) as {
+      ok: boolean;
+      checks: Record<string, { detail?: string }>;
+    };
+    expect(r.ok).toBe(true);
+    expect(r.checks.workspaces?.detail).toBe('2 workspace(s): 2 set up');
+  });
+
+  it('uninstall forgets exactly that workspace: its tokens, settings and store; the other goes on', async () => {
+    const folder = join(dataDir, 'workspaces', alpha.team);
+    expect(existsSync(folder)).toBe(true);
+    await event(alpha, { type: 'app_uninstalled' });
+    await eventually(async () => !(await running.registry.teams()).includes(alpha.team));
+    expect(existsSync(folder)).toBe(false);
+    expect(await running.store.workspaceSettings(alpha.team)).toBeUndefined();
+    expect(running.workspaces().has(alpha.team)).toBe(false);
+    // Alpha's requests now go nowhere; Beta still answers.
+    const gone = await command(alpha, alpha.admin, '/ticket', 'list');
+    expect(gone.body).toBeNull();
+    const still = await command(beta, beta.admin, '/ticket', 'help');
+    expect(JSON.stringify(still.body)).toContain('/ticket');
+    expect(existsSync(join(dataDir, 'workspaces', beta.team))).toBe(true);
+  });
+
+  it('a revoked bot token forgets only that workspace; a revoked user token changes nothing', async () => {
+    await event(beta, { type: 'tokens_revoked', tokens: { oauth: ['UB_ADMIN'] } });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await running.registry.teams()).toContain(beta.team);
+    await event(beta, { type: 'tokens_revoked', tokens: { bot: ['UBOTBETA002'] } });
+    await eventually(async () => !(await running.registry.teams()).includes(beta.team));
+    expect(running.workspaces().size).toBe(0);
+  });
+
+  it('a reinstall starts afresh, and a restart finds the workspace set up from the sealed store', async () => {
+    expect((await install(alpha)).status).toBe(200);
+    expect(running.workspaces().get(alpha.team)?.confdesk).toBeUndefined();
+    await setUp(alpha, simA);
+    await running.stop();
+    running = await startWorkspaces(config, silent, { jobs: { deliverEveryMs: 50, paceMs: 20 } });
+    url = `http://127.0.0.1:${running.port}`;
+    expect(running.workspaces().get(alpha.team)?.confdesk).toBeDefined();
+    const r = await command(alpha, alpha.admin, '/ticket', 'list');
+    expect(JSON.stringify(r.body)).not.toContain('not set up');
+  });
+});
