@@ -140,7 +140,8 @@ describe('Socket Mode, end to end through the double’s WebSocket', () => {
       const opens = f.slack.callsOf('apps.connections.open').length;
       await socket().disconnect(reason);
       // The bot closed the connection: not ready until the new one says hello.
-      expect(await eventually(() => !f.bot.connection().ok, 1_000)).toBe(true);
+      const down = await eventually(() => !f.bot.connection().ok && f.bot.connection(), 1_000);
+      expect(down).toMatchObject({ problem: expect.stringContaining('Socket Mode connection is closed') });
       // Sent while no connection is open: it waits for the next one.
       const queued = f.command('show ACME-1002', people.alice.id, `CR-${reason}`, '/ticket');
       await socket().connected(opened + 1);
