@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { checkBlockKit, type Surface } from '../blocks/limits.js';
 import { readManifest } from '../doctor/manifest.js';
+import type { SocketModeDouble } from './socket-mode-double.js';
 
 /** One Web API call the double received, with its arguments decoded (JSON fields parsed). */
 export interface SlackCall {
@@ -173,6 +174,8 @@ export class SlackDouble {
   private readonly sockets = new Set<Socket>();
   private seq = 0;
   url = '';
+  /** Slack's Socket Mode side, once `enableSocketMode` turned it on. */
+  socket: SocketModeDouble | undefined;
 
   /** The Web API base URL, with the trailing slash WebClient expects. */
   get apiUrl(): string {
@@ -342,7 +345,19 @@ export class SlackDouble {
     return this;
   }
 
+  /**
+   * Turns on Socket Mode for the app-level token `appToken` (`xapp-…`): `apps.connections.open` and
+   * the WebSocket endpoint it points to (see `socket-mode-double.ts`, loaded only now: it needs `ws`).
+   */
+  async enableSocketMode(appToken: string): Promise<SocketModeDouble> {
+    if (!this.server) throw new Error('start the Slack double before turning Socket Mode on');
+    const { SocketModeDouble } = await import('./socket-mode-double.js');
+    this.socket = new SocketModeDouble(appToken, this.url, this.server);
+    return this.socket;
+  }
+
   async stop(): Promise<void> {
+    this.socket?.close();
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
@@ -477,7 +492,12 @@ export class SlackDouble {
       return reply(200, { ok: false, error: 'invalid_blocks' });
     if (surface) this.checkText(method, payload);
     if (method === 'files.completeUploadExternal') this.checkText(method, { text: args.initial_comment });
-    const answer = method === 'oauth.v2.access' ? this.exchange(args) : this.answer(method, args, token);
+    const answer =
+      method === 'oauth.v2.access'
+        ? this.exchange(args)
+        : method === 'apps.connections.open' && this.socket
+          ? this.socket.open(token)
+          : this.answer(method, args, token);
     const delay = this.latency.get(method);
     if (delay) await new Promise((r) => setTimeout(r, delay));
     if (answer.ok && mutating.has(method)) this.changed();

@@ -70,19 +70,33 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   ];
   const logger = boltLogger(options.logger);
   const { signingSecret, port } = options;
-  // Socket Mode's receiver is built here (not by Bolt) to follow its client's connection state.
+  // Socket Mode's receiver is built here (not by Bolt) to follow its client's connection state. Its
+  // own Web API client asks `apps.connections.open` for each connection's URL: the same API URL (a
+  // copy of the options: the Socket Mode client adds its 100 retries to the object it is given).
+  const apiUrl = options.apiUrl ? { slackApiUrl: options.apiUrl } : undefined;
   const socket = options.appToken
-    ? new SocketModeReceiver({ appToken: options.appToken, logger, customRoutes, installerOptions: { port } })
+    ? new SocketModeReceiver({
+        appToken: options.appToken,
+        logger,
+        customRoutes,
+        installerOptions: { port, ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}) },
+      })
     : undefined;
   let socketState: CheckState = { ok: false, problem: 'slack: Socket Mode is connecting' };
   socket?.client.on('connected', () => {
     socketState = { ok: true };
   });
-  for (const event of ['disconnected', 'reconnecting'])
+  // 'close' comes first when a connection ends: the client waits (5 s, then more after each failed
+  // attempt) before 'reconnecting', and the socket is down all that time.
+  for (const [event, state] of [
+    ['close', 'closed'],
+    ['disconnected', 'disconnected'],
+    ['reconnecting', 'reconnecting'],
+  ] as const)
     socket?.client.on(event, () => {
       socketState = {
         ok: false,
-        problem: `slack: the Socket Mode connection is ${event}: check SLACK_APP_TOKEN and this host's network`,
+        problem: `slack: the Socket Mode connection is ${state}: check SLACK_APP_TOKEN and this host's network`,
       };
     });
   const app = new App({
@@ -101,7 +115,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         signingSecret,
         logger: options.logger,
       }),
-    ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
+    ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}),
   });
   app.use(clipCommandText(options.logger));
   const { deps } = options;

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { type Confdesk, createConfdesk } from '../../src/confdesk.js';
 import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
+import type { EnvelopeKind } from '../../src/dev/socket-mode-double.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
@@ -15,6 +16,8 @@ import { type PlatformFixture, startPlatform } from './platform.js';
 import { sendCommand, slackSignature } from './slack-requests.js';
 
 export const secret = 'e2e-signing-secret';
+/** The app-level token of the Socket Mode tests (never in a log line). */
+export const appToken = 'xapp-1-A0DOUBLE01-e2e-app-level-secret';
 
 /**
  * Slack people of the tests. Their e-mails match the simulator's seeded accounts (admin is a platform
@@ -39,6 +42,7 @@ export interface BotFixture {
   confdesk: Confdesk;
   /** The bot's store (an embedded one in a temp dir). */
   store: Store;
+  /** The HTTP receiver's URL (HTTP mode). */
   url: string;
   /** Sends a signed slash command (`/conference` unless named); answers the parsed ack body (or null). */
   command(
@@ -65,10 +69,16 @@ export async function startBot(
     webhookSecret?: string;
     /** The bot's logger (silent unless a test reads the log lines). */
     logger?: Logger;
+    /**
+     * Socket Mode: the bot connects to the double's WebSocket with `appToken`, and `command`,
+     * `interact` and `event` send envelopes there (the body answered is the ack's payload).
+     */
+    socket?: boolean;
   } = {},
 ): Promise<BotFixture> {
   const platform = await startPlatform(options.sim, options.client);
   const slack = await new SlackDouble().start();
+  const socket = options.socket ? await slack.enableSocketMode(appToken) : undefined;
   for (const p of Object.values(people))
     slack.addUser({ id: p.id, tz: p.tz, ...(p.email ? { email: p.email } : {}) });
   const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-bot-'));
@@ -78,6 +88,7 @@ export async function startBot(
       botToken: 'xoxb-e2e',
       signingSecret: secret,
       apiUrl: slack.apiUrl,
+      appToken: socket ? appToken : undefined,
       port: 0,
       // The doctor as main wires it: this fixture's configuration, client and store.
       doctor: () =>
@@ -122,6 +133,11 @@ export async function startBot(
     const text = await res.text();
     return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
   };
+  // Socket Mode: the same requests as envelopes; an ack without a payload answers like an empty body.
+  const send = async (kind: EnvelopeKind, payload: Record<string, unknown>) => {
+    const ack = await (socket as NonNullable<typeof socket>).send(kind, payload);
+    return { status: 200, body: ack.payload && Object.keys(ack.payload).length ? ack.payload : null };
+  };
   const post = async (body: string, contentType: string) => {
     const ts = Math.floor(Date.now() / 1000);
     const res = await fetch(`${url}/slack/events`, {
@@ -144,7 +160,7 @@ export async function startBot(
     url,
     async command(text, as = people.admin.id, channel = 'C1', name = '/conference') {
       const responseUrl = slack.responseUrl();
-      const res = await sendCommand(url, secret, {
+      const fields = {
         command: name,
         text,
         user_id: as,
@@ -152,10 +168,14 @@ export async function startBot(
         team_id: slack.teamId,
         response_url: responseUrl,
         trigger_id: `trigger-${Math.random()}`,
-      });
-      return { ...(await parse(res)), responseUrl };
+      };
+      const answer = socket
+        ? await send('slash_commands', fields)
+        : await parse(await sendCommand(url, secret, fields));
+      return { ...answer, responseUrl };
     },
     interact(payload) {
+      if (socket) return send('interactive', payload);
       return post(
         new URLSearchParams({ payload: JSON.stringify(payload) }).toString(),
         'application/x-www-form-urlencoded',
@@ -170,6 +190,7 @@ export async function startBot(
         event_time: Math.floor(Date.now() / 1000),
         event,
       };
+      if (socket) return send('events_api', body);
       return post(JSON.stringify(body), 'application/json');
     },
     async close() {
