@@ -2,6 +2,7 @@ import type { DoctorReport } from './domain/doctor-report.js';
 import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
+import { type Metrics, metricsHandler } from './observability/metrics.js';
 import { deliveryClient, retryingClient } from './outbound/clients.js';
 import { HomeScreens } from './outbound/home-screens.js';
 import { SlackPublisher } from './outbound/publisher.js';
@@ -49,6 +50,13 @@ export interface ConfdeskOptions {
     | undefined;
   /** The clock (tests move it). */
   now?: () => Date;
+  /** The Slack team id this instance serves: the `workspace` label of its metrics. */
+  workspace?: string | undefined;
+  /**
+   * Set: the instance reports to `registry` (acks, platform requests, outbox, jobs…); with `route`,
+   * its HTTP server also answers `GET /metrics` (with a token, only to `Authorization: Bearer <token>`).
+   */
+  metrics?: { registry: Metrics; route?: { token: string | undefined } | undefined } | undefined;
 }
 
 export interface Confdesk {
@@ -68,15 +76,25 @@ export interface Confdesk {
 export function createConfdesk(o: ConfdeskOptions): Confdesk {
   const now = o.now ?? (() => new Date());
   const { botToken, apiUrl } = o.slack;
+  const metrics = o.metrics?.registry.workspace(o.workspace ?? '');
   // The services' and the publisher's own Web API client (Bolt's listeners use Bolt's for acks and
   // views), and the jobs' client that never retries a post blindly.
-  const target = { token: botToken, apiUrl };
+  const target = { token: botToken, apiUrl, onRateLimited: metrics && (() => metrics.rateLimited('slack')) };
   const web = retryingClient(target);
   const slackAccess = new SlackAccess({
     slack: deliveryClient(target),
     store: o.store,
     logger: o.logger.child({ component: 'slack-access' }),
   });
+  if (metrics) {
+    o.platform.instrument(metrics);
+    // Read at scrape time: one grouped store query, the budget's counters, the token's state.
+    metrics.watch({
+      outbox: () => o.store.outboxDepth(),
+      budget: o.platform.budget,
+      tokenRefused: () => slackAccess.problem() !== undefined,
+    });
+  }
   // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
   const directory = new Directory(o.platform);
   const identity = new IdentityService(web, o.platform, Date.now, directory, o.store);
@@ -146,11 +164,19 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
             onSignal: async (signal) => jobs?.onWebhook(signal),
             store: o.store,
             findings: o.platform.findings,
+            metrics,
           }),
         },
       ]
     : [];
-  const slack = createSlackApp({ ...o.slack, logger: o.logger, deps, routes });
+  const route = o.metrics?.route;
+  if (o.metrics && route)
+    routes.push({
+      path: '/metrics',
+      method: ['GET'],
+      handler: metricsHandler(o.metrics.registry, route.token),
+    });
+  const slack = createSlackApp({ ...o.slack, logger: o.logger, deps, routes, metrics });
 
   return {
     deps,
@@ -168,6 +194,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
         slackAccess,
         logger: o.logger,
         slack: target,
+        metrics,
       };
       if (pollIntervalMs === undefined) delivery = startDelivery(common);
       else
@@ -186,6 +213,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
       await slack.stop();
       await jobs?.stop();
       await delivery?.stop();
+      metrics?.close();
     },
   };
 }

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
+import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { CheckState, ReadinessReport } from '../observability/readiness.js';
+import { measureAcks } from './ack-timing.js';
 import { registerActions } from './actions/index.js';
 import { clipCommandText } from './clip-command-text.js';
 import { registerCommands } from './commands/index.js';
@@ -33,7 +35,9 @@ export interface SlackAppOptions {
   botIdentity?: { botId: string; botUserId: string } | undefined;
   /** The services, the publisher and the rest the listeners use, built once by the composition root. */
   deps: Deps;
-  /** Extra HTTP routes on the same server (the platform's webhooks). */
+  /** Set: every ack is timed by surface, and Slack's 429s to the listeners' clients counted. */
+  metrics?: Pick<WorkspaceMetrics, 'ack' | 'rateLimited'> | undefined;
+  /** Extra HTTP routes on the same server (the platform's webhooks, `/metrics`). */
   routes?: { path: string; method: string[]; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
 }
 
@@ -97,6 +101,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       }),
     ...(options.apiUrl ? { clientOptions: { slackApiUrl: options.apiUrl } } : {}),
   });
+  if (options.metrics) measureAcks(app, options.metrics);
   app.use(clipCommandText(options.logger));
   const { deps } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).

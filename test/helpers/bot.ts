@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
 import type { SlackApp } from '../../src/slack/app.js';
@@ -65,6 +66,8 @@ export async function startBot(
     webhookSecret?: string;
     /** The bot's logger (silent unless a test reads the log lines). */
     logger?: Logger;
+    /** Report to a fresh registry and serve `GET /metrics` (behind this bearer token, if given). */
+    metrics?: { token?: string };
   } = {},
 ): Promise<BotFixture> {
   const platform = await startPlatform(options.sim, options.client);
@@ -105,6 +108,12 @@ export async function startBot(
     store,
     logger: options.logger ?? createLogger((process.env.TEST_LOG as 'silent') ?? 'silent'),
     now: () => botNow,
+    ...(options.metrics
+      ? {
+          workspace: slack.teamId,
+          metrics: { registry: new Metrics(), route: { token: options.metrics.token } },
+        }
+      : {}),
     webhook: options.webhookSecret
       ? { secret: options.webhookSecret, header: 'X-Webhook-Secret' }
       : undefined,
