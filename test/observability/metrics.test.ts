@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Metrics, type OutboxDepth } from '../../src/observability/metrics.js';
 import { RateBudget } from '../../src/platform/rate-budget.js';
@@ -109,5 +110,17 @@ describe('the metrics of several instances in one process', () => {
     a.workspace('T1').rateLimited('slack');
     expect(await a.text()).toContain('confdesk_rate_limited_total{workspace="T1",side="slack"} 1');
     expect(await b.text()).not.toContain('confdesk_rate_limited_total{');
+  });
+});
+
+describe('the documented metrics', () => {
+  it('are the registry’s: every confdesk_… name in README and docs/alerts.yml exists, and README lists each', () => {
+    const names = new Metrics().registry.getMetricsAsArray().map((m) => m.name);
+    const readme = readFileSync('README.md', 'utf8');
+    const mentioned = (text: string) =>
+      [...text.matchAll(/confdesk_[a-z_]*[a-z]/g)].map((m) => m[0].replace(/_(bucket|count|sum)$/, ''));
+    for (const name of [...mentioned(readme), ...mentioned(readFileSync('docs/alerts.yml', 'utf8'))])
+      expect(names).toContain(name);
+    for (const name of names) expect(readme, name).toContain(`\`${name}\``);
   });
 });
