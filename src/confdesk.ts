@@ -5,6 +5,7 @@ import type { WorkspaceDefaults } from './domain/workspace-settings.js';
 import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
+import { type Metrics, metricsHandler } from './observability/metrics.js';
 import { deliveryClient, retryingClient } from './outbound/clients.js';
 import { HomeScreens } from './outbound/home-screens.js';
 import { SlackPublisher } from './outbound/publisher.js';
@@ -56,13 +57,20 @@ export interface ConfdeskOptions {
    * Distribution mode (issue 23): the workspace's own settings (defaults for what forms leave empty,
    * who may create tickets) and how to forget it on uninstall.
    */
-  workspace?:
+  distribution?:
     | {
         defaults: WorkspaceDefaults;
         rules: Partial<Record<Action, Rule>>;
         forget: (team: string) => Promise<void>;
       }
     | undefined;
+  /** The Slack team id this instance serves: the `workspace` label of its metrics. */
+  workspace?: string | undefined;
+  /**
+   * Set: the instance reports to `registry` (acks, platform requests, outbox, jobs…); with `route`,
+   * its HTTP server also answers `GET /metrics` (with a token, only to `Authorization: Bearer <token>`).
+   */
+  metrics?: { registry: Metrics; route?: { token: string | undefined } | undefined } | undefined;
 }
 
 export interface Confdesk {
@@ -87,21 +95,31 @@ export interface Confdesk {
 export function createConfdesk(o: ConfdeskOptions): Confdesk {
   const now = o.now ?? (() => new Date());
   const { botToken, apiUrl } = o.slack;
+  const metrics = o.metrics?.registry.workspace(o.workspace ?? '');
   // The services' and the publisher's own Web API client (Bolt's listeners use Bolt's for acks and
   // views), and the jobs' client that never retries a post blindly.
-  const target = { token: botToken, apiUrl };
+  const target = { token: botToken, apiUrl, onRateLimited: metrics && (() => metrics.rateLimited('slack')) };
   const web = retryingClient(target);
   const slackAccess = new SlackAccess({
     slack: deliveryClient(target),
     store: o.store,
     logger: o.logger.child({ component: 'slack-access' }),
   });
+  if (metrics) {
+    o.platform.instrument(metrics);
+    // Read at scrape time: one grouped store query, the budget's counters, the token's state.
+    metrics.watch({
+      outbox: () => o.store.outboxDepth(),
+      budget: o.platform.budget,
+      tokenRefused: () => slackAccess.problem() !== undefined,
+    });
+  }
   // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
   const directory = new Directory(o.platform);
   const identity = new IdentityService(web, o.platform, Date.now, directory, o.store);
-  const access = new AccessService(identity, o.workspace?.rules);
-  const tickets = new TicketService(o.platform, identity, access, directory, o.workspace?.defaults);
-  const conferences = new ConferenceService(o.platform, identity, access, now, o.workspace?.defaults);
+  const access = new AccessService(identity, o.distribution?.rules);
+  const tickets = new TicketService(o.platform, identity, access, directory, o.distribution?.defaults);
+  const conferences = new ConferenceService(o.platform, identity, access, now, o.distribution?.defaults);
   const digests = new DigestService(o.platform, o.store);
   const homes = new HomeScreens({
     slack: web,
@@ -149,7 +167,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     // issue 22: media
     media: new MediaService(o.platform, identity, access),
     links: new IdentityLinkService(access, identity, o.store, o.platform, directory, now),
-    forgetWorkspace: o.workspace?.forget,
+    forgetWorkspace: o.distribution?.forget,
   };
 
   let jobs: Jobs | undefined;
@@ -162,11 +180,19 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
         onSignal: async (signal) => jobs?.onWebhook(signal),
         store: o.store,
         findings: o.platform.findings,
+        metrics,
       })
     : undefined;
   const routes =
     webhook && !o.slack.receiver ? [{ path: '/webhooks/platform', method: ['POST'], handler: webhook }] : [];
-  const slack = createSlackApp({ ...o.slack, logger: o.logger, deps, routes });
+  const route = o.metrics?.route;
+  if (o.metrics && route)
+    routes.push({
+      path: '/metrics',
+      method: ['GET'],
+      handler: metricsHandler(o.metrics.registry, route.token),
+    });
+  const slack = createSlackApp({ ...o.slack, logger: o.logger, deps, routes, metrics });
 
   return {
     deps,
@@ -185,6 +211,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
         slackAccess,
         logger: o.logger,
         slack: target,
+        metrics,
       };
       if (pollIntervalMs === undefined) delivery = startDelivery(common);
       else
@@ -203,6 +230,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
       await slack.stop();
       await jobs?.stop();
       await delivery?.stop();
+      metrics?.close();
     },
   };
 }

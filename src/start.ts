@@ -3,6 +3,7 @@ import type { Config } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
 import { describeBacklog } from './domain/ticket-feed.js';
 import type { Logger } from './observability/logger.js';
+import { Metrics } from './observability/metrics.js';
 import { PlatformReadiness, ProbedCheck, Readiness } from './observability/readiness.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
 import { describeProxy, proxyEverything } from './platform/proxy.js';
@@ -129,6 +130,9 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     logger,
     webhook: config.webhook,
     jobs: { pollIntervalMs: config.pollIntervalS * 1000 },
+    // Off by default: no registry, nothing counted. METRICS_TOKEN (or METRICS=on) serves GET /metrics.
+    workspace: teamId,
+    metrics: config.metrics && { registry: new Metrics(), route: config.metrics },
   });
   const { slack } = confdesk;
   // Ready: the platform answers and takes our credentials, Slack reaches us, the store is migrated

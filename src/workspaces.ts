@@ -10,6 +10,7 @@ import { readManifest } from './doctor/manifest.js';
 import { workspaceRules } from './domain/workspace-settings.js';
 import { boltLogger } from './observability/bolt-logger.js';
 import type { Logger } from './observability/logger.js';
+import { Metrics, metricsHandler } from './observability/metrics.js';
 import { type CheckState, ProbedCheck, Readiness } from './observability/readiness.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
 import { WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
@@ -108,6 +109,8 @@ export async function startWorkspaces(
     logger.info({ resealed }, 'sealed the workspaces’ secrets again with the new CONFDESK_ENCRYPTION_KEY');
 
   const header = config.webhook?.header ?? 'X-Webhook-Secret';
+  // One registry for every workspace (each labelled with its team id), served once by the process.
+  const metrics = config.metrics ? new Metrics() : undefined;
   const signingSecret = config.slack.signingSecret as string;
   const running = new Map<string, Workspace>();
   // Starting or forgetting a workspace happens one at a time per workspace (a reinstall during a save).
@@ -225,8 +228,10 @@ export async function startWorkspaces(
         store: wsStore,
         logger: log,
         webhook: { secret: settings.webhookSecret, header },
+        workspace: team,
+        ...(metrics ? { metrics: { registry: metrics } } : {}),
         jobs: options.jobs ?? { pollIntervalMs: config.pollIntervalS * 1000 },
-        workspace: {
+        distribution: {
           defaults: { serviceKey: settings.serviceKey, language: settings.language },
           rules: workspaceRules(settings.ticketCreators),
           forget,
@@ -328,6 +333,9 @@ export async function startWorkspaces(
             json(res, r.ok ? 200 : 503, r);
           },
         },
+        ...(metrics && config.metrics
+          ? [{ path: '/metrics', method: ['GET'], handler: metricsHandler(metrics, config.metrics.token) }]
+          : []),
         {
           path: '/webhooks/platform/:team',
           method: ['POST'],

@@ -87,6 +87,31 @@ describe('loadConfig', () => {
     expect(loadConfig({ POLL_INTERVAL: '60' }).pollIntervalS).toBe(60);
   });
 
+  it('serves /metrics only when asked: METRICS_TOKEN (bearer), or METRICS=on; off by default', () => {
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS: 'off' }).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS: 'on' }).metrics).toEqual({ token: undefined });
+    const token = 'a'.repeat(32);
+    expect(loadConfig({ METRICS_TOKEN: token }).metrics).toEqual({ token });
+    expect(loadConfig({ METRICS: 'on', METRICS_TOKEN: token }).metrics).toEqual({ token });
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ METRICS: 'yes' })).toEqual(['METRICS: expected on or off (got "yes")']);
+    // A short token is refused, and never shown.
+    expect(problems({ METRICS_TOKEN: 'short-secret' })).toEqual([
+      'METRICS_TOKEN: expected at least 16 characters (e.g. from openssl rand -hex 32)',
+    ]);
+    expect(problems({ METRICS: 'off', METRICS_TOKEN: token })).toEqual([
+      'METRICS: off, but METRICS_TOKEN is set: unset METRICS_TOKEN, or METRICS',
+    ]);
+  });
+
   it('reads a company proxy from HTTPS_PROXY, HTTP_PROXY and NO_PROXY (either case), none by default', () => {
     expect(loadConfig({}).proxy).toBeUndefined();
     expect(loadConfig({ https_proxy: 'http://proxy.corp:3128', no_proxy: 'localhost,.corp' }).proxy).toEqual({

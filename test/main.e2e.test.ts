@@ -312,8 +312,20 @@ describe('npm start: the platform is not fatal; /readyz says why', () => {
   });
 
   it('with everything right, /readyz is 200 and lists each check', async () => {
-    const bot = spawnBot({ ...slackEnv(), PLATFORM_URL: sim.url, PLATFORM_TOKEN: sim.adminToken });
+    const token = 'main-e2e-metrics-token';
+    const bot = spawnBot({
+      ...slackEnv(),
+      PLATFORM_URL: sim.url,
+      PLATFORM_TOKEN: sim.adminToken,
+      METRICS_TOKEN: token,
+    });
     const ready = await readyz(await bot.port);
+    // METRICS_TOKEN: /metrics on the same port, for the bearer only, labelled with auth.test's team.
+    const metrics = `http://127.0.0.1:${await bot.port}/metrics`;
+    expect((await fetch(metrics)).status).toBe(401);
+    const scraped = await fetch(metrics, { headers: { authorization: `Bearer ${token}` } });
+    expect(scraped.status).toBe(200);
+    expect(await scraped.text()).toContain(`confdesk_platform_budget_limit{workspace="${slack.teamId}"} 10`);
     expect(ready).toEqual({
       status: 200,
       body: {

@@ -88,6 +88,12 @@ export const envSchema = z.object({
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
   PLATFORM_WEBHOOK_SECRET: optionalString,
   PLATFORM_WEBHOOK_HEADER: optionalString.transform((v) => v ?? 'X-Webhook-Secret'),
+  /** `on`: `GET /metrics` for anyone who reaches PORT; unset or `off`: no /metrics (unless METRICS_TOKEN). */
+  METRICS: optionalString.pipe(z.enum(['on', 'off'], 'expected on or off').optional()),
+  /** Set: `GET /metrics` answers only `Authorization: Bearer <this>` (the recommended way). */
+  METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, 'expected at least 16 characters (e.g. from openssl rand -hex 32)').optional(),
+  ),
   SIM_ACCOUNTS: optionalString.pipe(
     z
       .string()
@@ -147,6 +153,8 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
         "SLACK_BOT_TOKEN: in distribution mode each workspace's bot token comes from its installation: unset SLACK_BOT_TOKEN",
       );
   }
+  if (env.METRICS?.trim() === 'off' && set('METRICS_TOKEN'))
+    problems.push('METRICS: off, but METRICS_TOKEN is set: unset METRICS_TOKEN, or METRICS');
   return problems;
 }
 
@@ -197,6 +205,8 @@ export interface Config {
   simAccounts: { auto: boolean; map: Record<string, string>; given: boolean };
   /** Set: every outgoing request goes through this proxy (but NO_PROXY's hosts). */
   proxy: ProxySettings | undefined;
+  /** Set: `GET /metrics` is served; with a token, only to `Authorization: Bearer <token>`. */
+  metrics: { token: string | undefined } | undefined;
   /** Set (SLACK_CLIENT_ID…): distribution mode, any workspace installs with "Add to Slack". */
   distribution: Distribution | undefined;
 }
@@ -267,6 +277,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     simAccounts: simAccounts(e.SIM_ACCOUNTS),
     proxy: proxyOf(e),
+    metrics: e.METRICS_TOKEN
+      ? { token: e.METRICS_TOKEN }
+      : e.METRICS === 'on'
+        ? { token: undefined }
+        : undefined,
     distribution:
       e.SLACK_CLIENT_ID &&
       e.SLACK_CLIENT_SECRET &&

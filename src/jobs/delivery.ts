@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../observability/logger.js';
+import type { DeliveryOutcome, WorkspaceMetrics } from '../observability/metrics.js';
 import { findTagged, postTagged, type Tag, tellPerson } from '../outbound/ledger.js';
 import type { OutgoingMessage, SlackPublisher } from '../outbound/publisher.js';
 import { classifySlackError, type RefusalHint } from '../outbound/refusals.js';
@@ -46,7 +47,17 @@ export interface DeliveryOptions {
   publisher: Pick<SlackPublisher, 'render' | 'notice'>;
   /** Whether Slack still takes the token: while it refuses it, nothing is claimed (see `SlackAccess`). */
   slackAccess: Pick<SlackAccess, 'usable' | 'refused'>;
+  /** Counts each item's outcome, and the posts the ledger found already made. */
+  metrics?: Pick<WorkspaceMetrics, 'delivery' | 'duplicateAvoided'> | undefined;
 }
+
+/** The metrics' name for what became of an item. */
+const counted: Record<Outcome, DeliveryOutcome> = {
+  delivered: 'delivered',
+  retry: 'retry',
+  gone: 'parked',
+  dead: 'dead',
+};
 
 /** Refusals a card may pass without its blocks: it is posted again as its plain text, so its thread exists. */
 const blocksRefused = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_blocks_too_long']);
@@ -92,11 +103,15 @@ export class DeliveryWorker {
     let outcome: Outcome = 'delivered';
     if (await store.isGone(channel)) outcome = 'gone';
     for (const item of list) {
-      if (outcome === 'gone') await store.settle(item, { status: 'parked' });
+      if (outcome === 'gone') {
+        await store.settle(item, { status: 'parked' });
+        this.o.metrics?.delivery('parked');
+      }
       // After a failure the rest wait for the next claim, which keeps the channel's order.
       else if (outcome === 'retry') await store.settle(item, { status: item.status });
       else {
         outcome = await this.deliver(item);
+        this.o.metrics?.delivery(counted[outcome]);
         if (outcome === 'delivered') delivered++;
       }
     }
@@ -148,10 +163,14 @@ export class DeliveryWorker {
         logger.warn({ err: error, channel: item.channel }, 'could not check an earlier attempt; later');
         return later(failure.kind === 'rate_limited' ? failure.retryAfterMs : 2_000, 'unknown');
       }
-      if (found) return done(found);
+      if (found) {
+        this.o.metrics?.duplicateAvoided();
+        return done(found);
+      }
     }
     if (isCard && (await store.find(item.ticketId, item.channel))) {
       await store.settle(item, { status: 'delivered' }); // posted by a person's /ticket watch meanwhile
+      this.o.metrics?.duplicateAvoided();
       return 'delivered';
     }
     let message: OutgoingMessage;

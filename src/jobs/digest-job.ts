@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { dueRun, nextRunAfter, reportedDay } from '../domain/digest-schedule.js';
 import type { Logger } from '../observability/logger.js';
+import type { WorkspaceMetrics } from '../observability/metrics.js';
 import { findTagged, postTagged, type Tag, tellPerson, updateTagged } from '../outbound/ledger.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import { classifySlackError } from '../outbound/refusals.js';
@@ -39,6 +40,8 @@ export interface DigestJobOptions {
   mayPost?: (createdBy: string) => Promise<boolean>;
   /** When figures were missing, the next try (same day), default 30 min. */
   retryMs?: number;
+  /** Counts each run: sent, partial (figures missing), failed. */
+  metrics?: Pick<WorkspaceMetrics, 'digestRun'> | undefined;
 }
 
 /**
@@ -68,6 +71,7 @@ export class DigestJob {
       } catch (error) {
         // A channel that refuses the bot: the person who set the digest up is told once; tried hourly.
         // A token Slack refuses: every digest waits (see `SlackAccess`), tried again once it is taken.
+        this.o.metrics?.digestRun('failed');
         const failure = classifySlackError(error);
         const waitMs = failure.kind === 'gone' ? 60 * 60_000 : failure.kind === 'token' ? 0 : 5 * 60_000;
         if (failure.kind === 'token') await this.o.slackAccess.refused(failure.code);
@@ -135,6 +139,7 @@ export class DigestJob {
     else ts = await postTagged(slack, { channel: s.channel }, message, tag);
     await store.clearDigestRefused(s.id); // posted: a later refusal is news again
     const complete = data.missing.length === 0;
+    this.o.metrics?.digestRun(complete ? 'sent' : 'partial');
     await store.settleDigestRun(
       s.id,
       period,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { describeBacklog } from '../domain/ticket-feed.js';
 import type { Logger } from '../observability/logger.js';
+import type { WorkspaceMetrics } from '../observability/metrics.js';
 import { deliveryClient, type SlackTarget } from '../outbound/clients.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
@@ -31,6 +32,8 @@ export interface DeliveryJobOptions {
   publisher: Pick<SlackPublisher, 'render' | 'notice'>;
   /** Whether Slack still takes the token (the jobs that post pause while it does not). */
   slackAccess: SlackAccess;
+  /** The instance's metrics: deliveries, scans, digest runs. */
+  metrics?: WorkspaceMetrics | undefined;
 }
 
 export interface JobsOptions extends DeliveryJobOptions {
@@ -84,6 +87,7 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     owner,
     publisher: o.publisher,
     slackAccess: o.slackAccess,
+    metrics: o.metrics,
     ...(o.paceMs !== undefined ? { paceMs: o.paceMs } : {}),
   });
   const runner = new JobRunner(o.logger);
@@ -170,6 +174,7 @@ export function startJobs(o: JobsOptions): Jobs {
     logger: o.logger.child({ job: 'digest' }),
     owner,
     mayPost: async (user) => o.access.may(await o.access.asker(user), 'digest.set'),
+    metrics: o.metrics,
   });
   runner.start({ name: 'digest', everyMs: 60_000 / scale, run: () => digests.runOnce() });
   runner.start({
@@ -178,7 +183,14 @@ export function startJobs(o: JobsOptions): Jobs {
     minGapMs: 1_000 / scale,
     run: async () => {
       if (!(await lead())) return;
-      await poller.findOnce();
+      const started = performance.now();
+      await poller.findOnce().then(
+        () => o.metrics?.scan((performance.now() - started) / 1000, true),
+        (error: unknown) => {
+          o.metrics?.scan((performance.now() - started) / 1000, false);
+          throw error;
+        },
+      );
       runner.trigger('read');
     },
   });

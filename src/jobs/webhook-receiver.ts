@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../observability/logger.js';
+import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { PlatformFindings } from '../platform/findings.js';
 import {
   readSignal,
@@ -24,6 +25,8 @@ export interface WebhookOptions {
   store?: Pick<Store, 'noteWebhookDelivery'>;
   /** The running bot's findings (its doctor in Slack reads them). */
   findings?: Pick<PlatformFindings, 'webhookReceived'>;
+  /** Counts each delivery by its answer. */
+  metrics?: Pick<WorkspaceMetrics, 'webhook'> | undefined;
 }
 
 const sameSecret = (given: string, expected: string) => {
@@ -42,6 +45,7 @@ export function webhookHandler(o: WebhookOptions) {
   return (req: IncomingMessage, res: ServerResponse) => {
     const given = req.headers[o.header.toLowerCase()];
     if (typeof given !== 'string' || !sameSecret(given, o.secret)) {
+      o.metrics?.webhook('unauthorized');
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"ok":false,"error":"bad secret"}');
       req.resume();
       return;
@@ -61,6 +65,7 @@ export function webhookHandler(o: WebhookOptions) {
         parsed = undefined;
       }
       if (!parsed) {
+        o.metrics?.webhook('invalid');
         res
           .writeHead(400, { 'content-type': 'application/json' })
           .end('{"ok":false,"error":"not a webhook delivery"}');
@@ -70,8 +75,10 @@ export function webhookHandler(o: WebhookOptions) {
       const signal = readSignal(parsed);
       try {
         await o.onSignal(signal);
+        o.metrics?.webhook('accepted');
         res.writeHead(202, { 'content-type': 'application/json' }).end('{"ok":true}');
       } catch (error) {
+        o.metrics?.webhook('not_kept');
         o.logger.warn({ err: error, object: parsed.object, event: parsed.event }, 'webhook not kept');
         res.writeHead(500, { 'content-type': 'application/json' }).end('{"ok":false,"error":"not kept"}');
       }

@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import type { PlatformCredentials, ProxySettings } from '../config/config.js';
+import type { PlatformOutcome, WorkspaceMetrics } from '../observability/metrics.js';
 import { TokenProvider } from './auth.js';
 import { TtlCache } from './cache.js';
 import {
@@ -155,6 +156,8 @@ export class PlatformCore {
   private readonly logger: ClientLogger | undefined;
   /** The longest page each list operation has returned: a shorter page of it cannot have been capped. */
   private readonly longestPage = new Map<string, number>();
+  /** Where each request attempt, its wait for the budget and the platform's 429s are counted. */
+  private metrics: Pick<WorkspaceMetrics, 'platformRequest' | 'budgetWait' | 'rateLimited'> | undefined;
 
   constructor(options: PlatformClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -187,6 +190,14 @@ export class PlatformCore {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.backoffBaseMs = options.backoffBaseMs ?? 300;
     this.logger = options.logger;
+  }
+
+  /**
+   * Counts every request attempt (by lane and outcome), its wait for the budget and the platform's
+   * 429s there: the composition root gives its instance's metrics (the client is built before it).
+   */
+  instrument(metrics: Pick<WorkspaceMetrics, 'platformRequest' | 'budgetWait' | 'rateLimited'>): void {
+    this.metrics = metrics;
   }
 
   /** About how long a request of this priority would wait for the rate budget now, in ms. */
@@ -324,8 +335,13 @@ export class PlatformCore {
       const wait = this.budget.estimateWaitMs(priority);
       if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
         throw new PlatformRateLimitedError(name, wait);
+      const asked = performance.now();
       const grantedAt = await this.budget.acquire(priority, options.signal);
       const started = Date.now();
+      const sent = performance.now();
+      this.metrics?.budgetWait(priority, (sent - asked) / 1000);
+      const count = (outcome: PlatformOutcome) =>
+        this.metrics?.platformRequest(priority, outcome, (performance.now() - sent) / 1000);
       let response: Dispatcher.ResponseData;
       try {
         response = await request(url, {
@@ -337,7 +353,10 @@ export class PlatformCore {
         this.budget.answered(grantedAt);
       } catch (error) {
         this.budget.answered(grantedAt);
-        if (options.signal?.aborted) throw error;
+        if (options.signal?.aborted) {
+          count('aborted');
+          throw error;
+        }
         const code = (error as { code?: string }).code;
         const failure = new PlatformNetworkError(
           name,
@@ -345,6 +364,7 @@ export class PlatformCore {
           code,
           { cause: error },
         );
+        count(failure.reason);
         this.logger?.warn({ op: name, code, attempt }, 'platform request failed');
         const decision = retryDecision({
           ...policy,
@@ -362,6 +382,8 @@ export class PlatformCore {
         continue;
       }
       const { statusCode: status, headers } = response;
+      count(status === 429 ? '429' : status < 400 ? 'ok' : status < 500 ? '4xx' : '5xx');
+      if (status === 429) this.metrics?.rateLimited('platform');
       this.findings.answered();
       this.learnRateLimit(headers);
       if (withAuth) this.learnAuth(status);

@@ -167,6 +167,12 @@ export class RateBudget {
     }
   }
 
+  /** Requests counted in the window now (granted and not yet out of it): what the metrics call used. */
+  get used(): number {
+    this.prune(this.now());
+    return this.granted.length;
+  }
+
   /** Requests queued, per priority (for metrics and tests). */
   get queued(): Record<Priority, number> {
     return { interactive: this.queues.interactive.length, background: this.queues.background.length };

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
+import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { CheckState, ReadinessReport } from '../observability/readiness.js';
+import { measureAcks } from './ack-timing.js';
 import { registerActions } from './actions/index.js';
 import { clipCommandText } from './clip-command-text.js';
 import { registerCommands } from './commands/index.js';
@@ -33,12 +35,14 @@ export interface SlackAppOptions {
   botIdentity?: { botId: string; botUserId: string } | undefined;
   /** The services, the publisher and the rest the listeners use, built once by the composition root. */
   deps: Deps;
+  /** Set: every ack is timed by surface, and Slack's 429s to the listeners' clients counted. */
+  metrics?: Pick<WorkspaceMetrics, 'ack' | 'rateLimited'> | undefined;
   /**
    * Distribution mode: the receiver the process's one HTTP server hands this workspace's requests to
    * (`workspaces.ts`); the app then has no server or socket of its own.
    */
   receiver?: Receiver | undefined;
-  /** Extra HTTP routes on the same server (the platform's webhooks). */
+  /** Extra HTTP routes on the same server (the platform's webhooks, `/metrics`). */
   routes?: { path: string; method: string[]; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
 }
 
@@ -117,6 +121,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       }),
     ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}),
   });
+  if (options.metrics) measureAcks(app, options.metrics);
   app.use(clipCommandText(options.logger));
   const { deps } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { type OutboxDepth, waitingStates } from '../observability/metrics.js';
 import { type Db, iso } from './db.js';
 import { type OutboxClaims, type OutboxItem, outboxClaims, toOutbox } from './outbox-claims.js';
 
@@ -67,6 +68,11 @@ export interface OutboxRepository extends OutboxClaims {
   deadLetters(limit?: number): Promise<DeadLetter[]>;
   /** How many items are dead (App Home's overview, `npm run outbox`). */
   deadLetterCount(): Promise<number>;
+  /**
+   * The items still waiting, by state (pending, unknown, parked, dead), with the time the oldest of
+   * each was written: one grouped query on the status index, cheap enough for every metrics scrape.
+   */
+  outboxDepth(): Promise<OutboxDepth>;
   /**
    * Gives dead items another try once their cause is fixed (the bot invited back, a scope granted):
    * every one, or one channel's. They are pending again at once; delivery's ledger still keeps each
@@ -187,6 +193,30 @@ export const outboxRepository = (c: Db): OutboxRepository => {
         .where('status', '=', 'dead')
         .executeTakeFirst();
       return Number(r?.n ?? 0);
+    },
+
+    async outboxDepth() {
+      const rows = await db
+        .selectFrom('outbox')
+        .select([
+          'status',
+          (eb) => eb.fn.countAll<string | number>().as('n'),
+          (eb) => eb.fn.min('created_at').as('oldest'),
+        ])
+        .where('status', 'in', waitingStates)
+        .groupBy('status')
+        .execute();
+      const depth = Object.fromEntries(
+        waitingStates.map((state) => [state, { items: 0, oldestAt: undefined }]),
+      ) as OutboxDepth;
+      for (const r of rows) {
+        const oldest = r.oldest as string | null;
+        depth[r.status as keyof OutboxDepth] = {
+          items: Number(r.n),
+          oldestAt: oldest ? new Date(oldest) : undefined,
+        };
+      }
+      return depth;
     },
 
     async requeueDead(channel) {

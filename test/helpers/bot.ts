@@ -8,6 +8,7 @@ import { SlackDouble } from '../../src/dev/slack-double.js';
 import type { EnvelopeKind } from '../../src/dev/socket-mode-double.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
+import { Metrics } from '../../src/observability/metrics.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
 import type { SlackApp } from '../../src/slack/app.js';
@@ -74,6 +75,8 @@ export async function startBot(
      * `interact` and `event` send envelopes there (the body answered is the ack's payload).
      */
     socket?: boolean;
+    /** Report to a fresh registry and serve `GET /metrics` (behind this bearer token, if given). */
+    metrics?: { token?: string };
   } = {},
 ): Promise<BotFixture> {
   const platform = await startPlatform(options.sim, options.client);
@@ -116,6 +119,12 @@ export async function startBot(
     store,
     logger: options.logger ?? createLogger((process.env.TEST_LOG as 'silent') ?? 'silent'),
     now: () => botNow,
+    ...(options.metrics
+      ? {
+          workspace: slack.teamId,
+          metrics: { registry: new Metrics(), route: { token: options.metrics.token } },
+        }
+      : {}),
     webhook: options.webhookSecret
       ? { secret: options.webhookSecret, header: 'X-Webhook-Secret' }
       : undefined,

@@ -10,6 +10,7 @@ import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { DigestJob, digestMetadataType } from '../../src/jobs/digest-job.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { Metrics, type WorkspaceMetrics } from '../../src/observability/metrics.js';
 import { deliveryClient } from '../../src/outbound/clients.js';
 import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { AccessService } from '../../src/services/access.js';
@@ -39,8 +40,9 @@ if (!databaseUrl)
   console.warn('digest-job.test.ts: TEST_DATABASE_URL is not set, so only the embedded store is tested.');
 
 /** A digest job on this store, the simulator and the Slack double, on the test's clock. */
-const digestJob = (store: Store, owner: string, now: () => Date) =>
+const digestJob = (store: Store, owner: string, now: () => Date, metrics?: WorkspaceMetrics) =>
   new DigestJob({
+    metrics,
     store,
     digests: new DigestService(platform.client, store),
     slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
@@ -140,7 +142,8 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     const channel = `CREF${randomBytes(2).toString('hex')}`;
     const owner = `UOWN${randomBytes(2).toString('hex')}`;
     await daily(store, channel, '09:00', owner);
-    const job = digestJob(store, 'refused', () => now);
+    const metrics = new Metrics();
+    const job = digestJob(store, 'refused', () => now, metrics.workspace('TDIG'));
     slack.notInChannel.add(channel);
     expect(await job.runOnce()).toBe(0);
     now = new Date(now.getTime() + 60 * 60_000 + 1_000);
@@ -151,6 +154,11 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     slack.notInChannel.delete(channel);
     now = new Date(now.getTime() + 60 * 60_000 + 1_000);
     expect(await job.runOnce()).toBe(1);
+    // Each run counted by its outcome: two refused, then one sent with every figure.
+    const runs = await metrics.text();
+    expect(runs).toContain('confdesk_digest_runs_total{workspace="TDIG",outcome="failed"} 2');
+    expect(runs).toContain('confdesk_digest_runs_total{workspace="TDIG",outcome="sent"} 1');
+    expect(runs).not.toContain('outcome="partial"');
     await store.close();
     await dispose(opts);
   });

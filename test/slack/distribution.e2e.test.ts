@@ -60,6 +60,7 @@ beforeAll(async () => {
     SLACK_API_URL: slack.apiUrl,
     DATA_DIR: dataDir,
     PORT: '0',
+    METRICS_TOKEN: 'metrics-token-for-the-tests',
   });
   running = await startWorkspaces(config, silent, {
     jobs: { deliverEveryMs: 50, paceMs: 20 },
@@ -336,6 +337,15 @@ describe('distribution mode: two workspaces on one process', () => {
     expect((await send(alpha.team, a?.webhookSecret ?? '')).status).toBeLessThan(300);
     expect((await send(alpha.team, b?.webhookSecret ?? '')).status).toBe(401);
     expect((await send('TNOWHERE', a?.webhookSecret ?? '')).status).toBe(404);
+  });
+
+  it('/metrics (behind its token) reports each workspace under its own label', async () => {
+    expect((await fetch(`${url}/metrics`)).status).toBe(401);
+    const text = await (
+      await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-the-tests' } })
+    ).text();
+    expect(text).toMatch(new RegExp(`confdesk_slack_ack_duration_seconds_count\\{[^}]*workspace="${alpha.team}"`));
+    expect(text).toMatch(new RegExp(`confdesk_slack_ack_duration_seconds_count\\{[^}]*workspace="${beta.team}"`));
   });
 
   it('/readyz tells the workspaces', async () => {

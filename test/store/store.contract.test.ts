@@ -310,6 +310,37 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  it('counts the outbox items still waiting by state, with the oldest of each (the metrics’ gauges)', async () => {
+    let now = new Date('2027-01-01T10:00:00Z');
+    const store = await open(options(), () => now);
+    const none = { items: 0, oldestAt: undefined };
+    expect(await store.outboxDepth()).toEqual({ pending: none, unknown: none, parked: none, dead: none });
+    const item = (eventId: string, channel = 'CM1') => ({ ticketId: '9', eventId, channel, payload: {} });
+    await store.advance([item('m1'), item('m2')]);
+    now = new Date('2027-01-01T10:01:00Z');
+    await store.advance([item('m3'), item('m4', 'CM2'), item('m5', 'CM3')]);
+    // CM1's first item is claimed (unknown until settled), CM2's delivered (history, not depth),
+    // CM3's dead; m2 and m3 still pending, the oldest written at 10:00.
+    const claimed = await store.claim('w', 1, 60_000);
+    expect(claimed.map((i) => i.eventId)).toEqual(['m1']);
+    const others = await store.claim('w', 10, 60_000, 1);
+    expect(others.map((i) => i.eventId).sort()).toEqual(['m4', 'm5']);
+    for (const i of others)
+      await store.settle(
+        i,
+        i.eventId === 'm4'
+          ? { status: 'delivered', slackTs: '1.4' }
+          : { status: 'dead', reason: 'msg_too_long' },
+      );
+    expect(await store.outboxDepth()).toEqual({
+      pending: { items: 2, oldestAt: new Date('2027-01-01T10:00:00Z') },
+      unknown: { items: 1, oldestAt: new Date('2027-01-01T10:00:00Z') },
+      parked: none,
+      dead: { items: 1, oldestAt: new Date('2027-01-01T10:01:00Z') },
+    });
+    await store.close();
+  });
+
   it('remembers the last version seen of each ticket', async () => {
     const store = await open(options());
     expect(await store.lastSeen('5')).toBeUndefined();
