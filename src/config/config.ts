@@ -69,6 +69,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
+  SHUTDOWN_TIMEOUT_S: intFromEnv(10, 1, 600),
   PLATFORM_WEBHOOK_SECRET: optionalString,
   PLATFORM_WEBHOOK_HEADER: optionalString.transform((v) => v ?? 'X-Webhook-Secret'),
   SIM_ACCOUNTS: optionalString.pipe(
@@ -151,6 +152,8 @@ export interface Config {
   };
   /** Seconds between change scans of the platform (the rate budget may stretch them). */
   pollIntervalS: number;
+  /** Seconds a shutdown lets work in flight finish before releasing the rest for the next start. */
+  shutdownTimeoutS: number;
   /** Set: `POST /webhooks/platform` accepts deliveries carrying this secret in `header`. */
   webhook: { secret: string; header: string } | undefined;
   /** Built-in simulator only: accounts for the Slack workspace's people, and e-mails mapped to demo accounts. */
@@ -209,6 +212,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR, schema: e.DATABASE_SCHEMA },
     pollIntervalS: e.POLL_INTERVAL,
+    shutdownTimeoutS: e.SHUTDOWN_TIMEOUT_S,
     webhook: e.PLATFORM_WEBHOOK_SECRET
       ? { secret: e.PLATFORM_WEBHOOK_SECRET, header: e.PLATFORM_WEBHOOK_HEADER }
       : undefined,
