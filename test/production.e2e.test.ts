@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -96,4 +96,16 @@ describe('a production install (npm ci --omit=dev on a built tree)', () => {
     expect(doctor.stdout).toContain('platform request(s) spent, none of them a write');
     expect('code' in doctor ? doctor.code : 0).toBeLessThan(2);
   }, 120_000);
+
+  it("is what deploy/Dockerfile's runtime stage holds: the same files, installed the same way", () => {
+    const dockerfile = readFileSync('deploy/Dockerfile', 'utf8');
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const copied = [...runtime.matchAll(/^COPY (?:--from=\w+ )?(.+) \S+$/gm)]
+      .flatMap((m) => (m[1] as string).split(' '))
+      .map((f) => f.replace(/^\/src\/|^\/app\//, ''));
+    expect(copied.sort()).toEqual(['node_modules', ...productionFiles].sort());
+    expect(dockerfile).toContain('RUN npm ci --omit=dev --no-audit --no-fund');
+    expect(runtime).toContain('CMD ["node", "--enable-source-maps", "dist/main.js"]');
+    expect(runtime).toMatch(/^USER node$/m);
+  });
 });
