@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DoctorReport } from './domain/doctor-report.js';
 import type { Action, Rule } from './domain/policy.js';
 import type { WorkspaceDefaults } from './domain/workspace-settings.js';
+import { type LeftForNextStart, nothingLeft, within } from './jobs/shutdown.js';
 import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/start-jobs.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
@@ -88,7 +89,11 @@ export interface Confdesk {
   jobs(): Jobs | undefined;
   /** Starts Slack's transport, then the jobs; resolves with the HTTP port. */
   start(): Promise<number>;
-  stop(): Promise<void>;
+  /**
+   * Stops taking work (Slack's requests, claims, runs), lets what is in flight finish until `deadline`
+   * (epoch ms; none: waits for all of it), then releases what is left; resolves with what that is.
+   */
+  stop(o?: { deadline?: number }): Promise<LeftForNextStart>;
 }
 
 /** Builds the services, the publisher, the Bolt app, the webhook route and (on start) the jobs, once each. */
@@ -171,7 +176,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   };
 
   let jobs: Jobs | undefined;
-  let delivery: { stop(): Promise<void> } | undefined;
+  let delivery: Pick<Jobs, 'drain' | 'stop' | 'abandon'> | undefined;
   const webhook = o.webhook
     ? webhookHandler({
         ...o.webhook,
@@ -226,11 +231,18 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
         });
       return port;
     },
-    async stop() {
-      await slack.stop();
-      await jobs?.stop();
-      await delivery?.stop();
+    async stop({ deadline = Number.POSITIVE_INFINITY } = {}) {
+      const background = jobs ?? delivery;
+      background?.drain();
+      const requests = slack.stop();
+      const [requestsFinished] = await Promise.all([
+        within(requests, deadline),
+        within(background?.stop() ?? Promise.resolve(), deadline),
+      ]);
+      // What is still claimed (time ran out) is released now; what the drain released is counted too.
+      const left = background ? await background.abandon() : nothingLeft();
       metrics?.close();
+      return { ...left, requestsFinished };
     },
   };
 }

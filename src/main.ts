@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Config, ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
+import { describeLeft, type LeftForNextStart } from './jobs/shutdown.js';
 import { createLogger, type Logger, prettyDestination } from './observability/logger.js';
 import { startConfdesk } from './start.js';
 import { StartupError } from './startup/startup-error.js';
@@ -29,7 +30,7 @@ async function main() {
   );
   const noCredentials = missingSlackSettings(config).length > 0;
   const playground = noCredentials || process.argv.includes('--playground');
-  let running: { stop(): Promise<void> };
+  let running: { stop(o: { deadline: number }): Promise<LeftForNextStart | undefined> };
   try {
     running = config.distribution
       ? await startDistribution(config, logger)
@@ -45,8 +46,16 @@ async function main() {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
-    await running.stop();
+    const started = Date.now();
+    const boundMs = config.shutdownTimeoutS * 1000;
+    logger.info({ signal, timeoutS: config.shutdownTimeoutS }, 'shutting down');
+    // Work in flight gets SHUTDOWN_TIMEOUT_S; closing the clients and the store a few seconds more.
+    setTimeout(() => {
+      logger.error({}, 'shutdown: closing took too long; exiting (the next start takes over)');
+      process.exit(1);
+    }, boundMs + 5_000).unref();
+    const left = await running.stop({ deadline: started + boundMs });
+    if (left) logger.info(left, describeLeft(left, Math.round((Date.now() - started) / 100) / 10));
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -54,7 +63,7 @@ async function main() {
 }
 
 /** Distribution mode (SLACK_CLIENT_ID…): loaded only then. */
-async function startDistribution(config: Config, logger: Logger): Promise<{ stop(): Promise<void> }> {
+async function startDistribution(config: Config, logger: Logger) {
   const { startWorkspaces } = await import('./workspaces.js');
   return startWorkspaces(config, logger);
 }
@@ -67,7 +76,7 @@ async function startPlaygroundFrom(
   config: Config,
   logger: Logger,
   noCredentials: boolean,
-): Promise<{ stop(): Promise<void> }> {
+): Promise<{ stop(): Promise<undefined> }> {
   const { runPlayground } = await import('./playground/start.js');
   const playground = await runPlayground({ env: process.env, port: config.slack.port, logger });
   logger.info({ url: playground.url }, 'playground started');
@@ -77,7 +86,8 @@ async function startPlaygroundFrom(
       ? `Playground: open ${playground.url} — no Slack credentials are set, so confdesk runs against a local Slack (set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET to connect to Slack)`
       : `Playground: open ${playground.url} — started with --playground, so confdesk runs against a local Slack (npm start connects to Slack with your credentials)`,
   );
-  return playground;
+  // It keeps nothing between runs: nothing is left for a next start.
+  return { stop: async () => void (await playground.stop()) };
 }
 
 /**

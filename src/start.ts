@@ -2,6 +2,7 @@ import { type Confdesk, createConfdesk } from './confdesk.js';
 import type { Config } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
 import { describeBacklog } from './domain/ticket-feed.js';
+import type { LeftForNextStart } from './jobs/shutdown.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { PlatformReadiness, ProbedCheck, Readiness } from './observability/readiness.js';
@@ -23,8 +24,11 @@ export interface RunningConfdesk {
   store: Store;
   /** The built-in simulator, when no PLATFORM_URL is set. */
   sim: Simulator | undefined;
-  /** Stops the jobs, the app, the platform client, the store and the simulator, in that order. */
-  stop(): Promise<void>;
+  /**
+   * Stops the app and the jobs (what is in flight may finish until `deadline`, epoch ms), then the
+   * platform client, the store and the simulator; resolves with what was left for the next start.
+   */
+  stop(o?: { deadline?: number }): Promise<LeftForNextStart>;
 }
 
 /** Behind a company's proxy, every outgoing request goes through it, from the first (auth.test) on. */
@@ -175,13 +179,14 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     platform,
     store,
     sim,
-    async stop() {
+    async stop(o) {
       platformReady.stop();
       storeReady.stop();
-      await confdesk.stop();
+      const left = await confdesk.stop(o);
       await platform.close();
       await store.close();
       await sim?.close();
+      return left;
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Config } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
 import { readManifest } from './doctor/manifest.js';
 import { workspaceRules } from './domain/workspace-settings.js';
+import { type LeftForNextStart, nothingLeft } from './jobs/shutdown.js';
 import { boltLogger } from './observability/bolt-logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
@@ -46,7 +47,8 @@ interface Workspace {
   confdesk?: Confdesk;
   platform?: PlatformClient;
   store?: Store;
-  stop(): Promise<void>;
+  /** Stops it: work in flight until `deadline` (epoch ms), then what is left is released. */
+  stop(o?: { deadline: number }): Promise<LeftForNextStart | undefined>;
 }
 
 export interface RunningWorkspaces {
@@ -55,7 +57,8 @@ export interface RunningWorkspaces {
   registry: WorkspaceRegistry;
   /** The workspaces running now, by team id (tests look inside). */
   workspaces(): ReadonlyMap<string, { confdesk?: Confdesk | undefined; store?: Store | undefined }>;
-  stop(): Promise<void>;
+  /** Stops taking requests, then every workspace (together, each until `deadline`): what they left. */
+  stop(o?: { deadline: number }): Promise<LeftForNextStart>;
 }
 
 export interface WorkspacesOptions {
@@ -247,10 +250,11 @@ export async function startWorkspaces(
         confdesk,
         platform,
         store: wsStore,
-        async stop() {
-          await confdesk.stop();
+        async stop(o) {
+          const left = await confdesk.stop(o);
           await platform.close();
           await wsStore.close();
+          return left;
         },
       });
       log.info({ platform: settings.platformUrl }, 'workspace started');
@@ -369,11 +373,23 @@ export async function startWorkspaces(
     store,
     registry,
     workspaces: () => running,
-    async stop() {
+    async stop(o) {
       storeReady.stop();
       await receiver.stop();
-      for (const w of running.values()) await w.stop();
+      const lefts = await Promise.all([...running.values()].map((w) => w.stop(o)));
       await store.close();
+      return lefts.reduce<LeftForNextStart>(
+        (sum, l) =>
+          l
+            ? {
+                released: sum.released + l.released,
+                unknown: sum.unknown + l.unknown,
+                digests: [...sum.digests, ...l.digests],
+                requestsFinished: sum.requestsFinished && l.requestsFinished,
+              }
+            : sum,
+        nothingLeft(),
+      );
     },
   };
 }

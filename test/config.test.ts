@@ -10,6 +10,13 @@ describe('loadConfig', () => {
     expect(config.platform.rateLimitPerMinute).toBe(10);
     expect(config.platform.timeouts).toEqual({ connectMs: 5000, headersMs: 15000, bodyMs: 30000 });
     expect(config.logLevel).toBe('info');
+    expect(config.shutdownTimeoutS).toBe(10);
+  });
+
+  it('bounds SHUTDOWN_TIMEOUT_S to 1–600 seconds', () => {
+    expect(loadConfig({ SHUTDOWN_TIMEOUT_S: '25' }).shutdownTimeoutS).toBe(25);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_S: '0' })).toThrow(/SHUTDOWN_TIMEOUT_S/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_S: 'soon' })).toThrow(/SHUTDOWN_TIMEOUT_S/);
   });
 
   it('reads a static token or a username and password', () => {

@@ -86,6 +86,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
+  SHUTDOWN_TIMEOUT_S: intFromEnv(10, 1, 600),
   PLATFORM_WEBHOOK_SECRET: optionalString,
   PLATFORM_WEBHOOK_HEADER: optionalString.transform((v) => v ?? 'X-Webhook-Secret'),
   /** `on`: `GET /metrics` for anyone who reaches PORT; unset or `off`: no /metrics (unless METRICS_TOKEN). */
@@ -199,6 +200,8 @@ export interface Config {
   };
   /** Seconds between change scans of the platform (the rate budget may stretch them). */
   pollIntervalS: number;
+  /** Seconds a shutdown lets work in flight finish before releasing the rest for the next start. */
+  shutdownTimeoutS: number;
   /** Set: `POST /webhooks/platform` accepts deliveries carrying this secret in `header`. */
   webhook: { secret: string; header: string } | undefined;
   /** Built-in simulator only: accounts for the Slack workspace's people, and e-mails mapped to demo accounts. */
@@ -272,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR, schema: e.DATABASE_SCHEMA },
     pollIntervalS: e.POLL_INTERVAL,
+    shutdownTimeoutS: e.SHUTDOWN_TIMEOUT_S,
     webhook: e.PLATFORM_WEBHOOK_SECRET
       ? { secret: e.PLATFORM_WEBHOOK_SECRET, header: e.PLATFORM_WEBHOOK_HEADER }
       : undefined,

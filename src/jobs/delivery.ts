@@ -78,6 +78,11 @@ export class DeliveryWorker {
   private readonly lastPost = new Map<string, number>();
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** Claimed and not settled yet, and which of them are being posted now (for a shutdown's count). */
+  private readonly held = new Set<OutboxItem>();
+  private readonly posting = new Set<OutboxItem>();
+  private stopping = false;
+  private released = 0;
 
   constructor(private readonly o: DeliveryOptions) {
     this.paceMs = o.paceMs ?? 1_100;
@@ -88,8 +93,9 @@ export class DeliveryWorker {
   /** Claims one batch and delivers it; answers how many items were settled as delivered. */
   async runOnce(): Promise<number> {
     const { store, owner, batch = 200, perChannel = 5, leaseMs = 60_000 } = this.o;
-    if (!(await this.o.slackAccess.usable())) return 0;
+    if (this.stopping || !(await this.o.slackAccess.usable())) return 0;
     const items = await store.claim(owner, batch, leaseMs, perChannel);
+    for (const i of items) this.held.add(i);
     const byChannel = new Map<string, OutboxItem[]>();
     for (const i of items) byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), i]);
     // Channels in parallel, each in order at Slack's pace.
@@ -107,15 +113,45 @@ export class DeliveryWorker {
         await store.settle(item, { status: 'parked' });
         this.o.metrics?.delivery('parked');
       }
-      // After a failure the rest wait for the next claim, which keeps the channel's order.
-      else if (outcome === 'retry') await store.settle(item, { status: item.status });
-      else {
-        outcome = await this.deliver(item);
+      // After a failure the rest wait for the next claim, which keeps the channel's order; while the
+      // bot stops, they are released as they were, for the next start to take at once.
+      else if (outcome === 'retry' || this.stopping) {
+        if (this.stopping) this.released++;
+        await store.settle(item, { status: item.status });
+      } else {
+        this.posting.add(item);
+        outcome = await this.deliver(item).finally(() => this.posting.delete(item));
         this.o.metrics?.delivery(counted[outcome]);
         if (outcome === 'delivered') delivered++;
       }
+      this.held.delete(item);
     }
     return delivered;
+  }
+
+  /**
+   * Shutting down: nothing more is claimed, and each channel's post in progress is the last (the
+   * rest of the batch is released as it was: pending, or unknown and checked before posting).
+   */
+  drain(): void {
+    this.stopping = true;
+  }
+
+  /**
+   * The shutdown's time is up: every item still claimed is released at once instead of waiting for
+   * its lease to run out. One being posted now is left `unknown` (it may reach Slack), so the next
+   * claim looks for it in Slack before posting it again: never lost, never posted twice.
+   */
+  async abandon(): Promise<{ released: number; unknown: number }> {
+    let unknown = 0;
+    for (const item of [...this.held]) {
+      const posting = this.posting.has(item);
+      if (await this.o.store.settle(item, { status: posting ? 'unknown' : item.status }))
+        if (posting) unknown++;
+        else this.released++;
+    }
+    this.held.clear();
+    return { released: this.released, unknown };
   }
 
   private async pace(channel: string): Promise<void> {
@@ -183,6 +219,8 @@ export class DeliveryWorker {
     let thread = threadTs;
     for (;;) {
       await this.pace(item.channel);
+      // Stopping while it waited for the channel's pace: not posted, released as it was.
+      if (this.stopping) return later(0, item.status).finally(() => this.released++);
       try {
         return done(
           await postTagged(slack, { channel: item.channel, threadTs: thread }, message, tagOf(item)),

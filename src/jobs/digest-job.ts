@@ -51,6 +51,9 @@ export interface DigestJobOptions {
  */
 export class DigestJob {
   private readonly now: () => Date;
+  private stopping = false;
+  /** The run being sent now, if any (a shutdown may have to leave it for the next start). */
+  private current: { scheduleId: string; period: string; channel: string } | undefined;
 
   constructor(private readonly o: DigestJobOptions) {
     this.now = o.now ?? (() => new Date());
@@ -61,11 +64,13 @@ export class DigestJob {
     let sent = 0;
     if (!(await this.o.slackAccess.usable())) return 0;
     for (const s of await this.o.store.digestSchedules()) {
+      if (this.stopping) break;
       const due = dueRun(s, this.now());
       if (!due) continue;
       if (this.o.mayPost && !(await this.allowed(s, this.o.mayPost))) continue;
       const attempt = await this.o.store.claimDigestRun(s.id, due.period, this.o.owner, 5 * 60_000);
       if (attempt === undefined) continue;
+      this.current = { scheduleId: s.id, period: due.period, channel: s.channel };
       try {
         if (await this.send(s, due.period, attempt, due.late && attempt === 1)) sent++;
       } catch (error) {
@@ -89,9 +94,28 @@ export class DigestJob {
           retryAt: new Date(this.now().getTime() + waitMs),
         });
         if (failure.kind === 'token') return sent;
+      } finally {
+        this.current = undefined;
       }
     }
     return sent;
+  }
+
+  /** Shutting down: the digest being sent may finish; no other is started. */
+  drain(): void {
+    this.stopping = true;
+  }
+
+  /**
+   * The shutdown's time is up: the digest being sent, if any, is handed to the next start at once (its
+   * run due again now, instead of when its claim runs out). A message it may have posted is found by
+   * its metadata and updated, not posted twice. Answers its channel.
+   */
+  async abandon(): Promise<string | undefined> {
+    const run = this.current;
+    if (!run) return undefined;
+    await this.o.store.settleDigestRun(run.scheduleId, run.period, { status: 'retry', retryAt: this.now() });
+    return run.channel;
   }
 
   /** Whether the schedule's owner may still have it sent; when not, they are told once. Errors: later. */

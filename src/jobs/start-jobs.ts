@@ -19,6 +19,7 @@ import { DigestJob } from './digest-job.js';
 import { Poller, settleMs } from './poller.js';
 import type { BacklogState } from './read-backlog.js';
 import { JobRunner } from './runner.js';
+import type { LeftForNextStart } from './shutdown.js';
 
 export interface DeliveryJobOptions {
   store: Store;
@@ -63,8 +64,12 @@ export interface Jobs {
   backlog(): Promise<BacklogState>;
   /** The read backlog as last looked at (every few seconds; `/readyz`, which answers at once). */
   lastBacklog(): BacklogState | undefined;
+  /** Shutting down: no new run, no new claim; runs in progress finish (`stop` waits for them). */
+  drain(): void;
   /** Waits for runs in progress, then hands the poller's lease over at once. */
   stop(): Promise<void>;
+  /** When `stop` took too long: releases what is still claimed, for the next start; says what. */
+  abandon(): Promise<Omit<LeftForNextStart, 'requestsFinished'>>;
 }
 
 const pollerLease = 'poller';
@@ -101,10 +106,20 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
   });
   return {
     runner,
+    drain() {
+      stopping = true;
+      worker.drain();
+    },
     async stop() {
       stopping = true;
+      worker.drain();
       await runner.stop();
       await o.store.releaseLease(`${claimerPrefix}${owner}`, owner);
+    },
+    async abandon() {
+      const left = await worker.abandon();
+      await o.store.releaseLease(`${claimerPrefix}${owner}`, owner);
+      return { ...left, digests: [] };
     },
   };
 }
@@ -231,6 +246,12 @@ export function startJobs(o: JobsOptions): Jobs {
       o.logger.info({ job: 'read', ...lastBacklog }, describeBacklog(lastBacklog));
     },
   });
+  const drain = () => {
+    // A scan or a backlog read in progress stops at its next page or ticket.
+    leading = false;
+    delivery.drain();
+    digests.drain();
+  };
   return {
     poller,
     async onWebhook(signal) {
@@ -241,9 +262,17 @@ export function startJobs(o: JobsOptions): Jobs {
     },
     backlog: () => poller.backlogState(),
     lastBacklog: () => lastBacklog,
+    drain,
     async stop() {
+      drain();
       await Promise.all([runner.stop(), delivery.stop(), poller.settled()]);
       await o.store.releaseLease(pollerLease, owner);
+    },
+    async abandon() {
+      const left = await delivery.abandon();
+      const digest = await digests.abandon();
+      await o.store.releaseLease(pollerLease, owner);
+      return { ...left, digests: digest ? [digest] : [] };
     },
   };
 }

@@ -122,6 +122,17 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}),
   });
   if (options.metrics) measureAcks(app, options.metrics);
+  // Requests being handled (their listeners run on after the ack), for a shutdown to wait for.
+  let handling = 0;
+  let idle: (() => void) | undefined;
+  app.use(async ({ next }) => {
+    handling++;
+    try {
+      await next();
+    } finally {
+      if (--handling === 0) idle?.();
+    }
+  });
   app.use(clipCommandText(options.logger));
   const { deps } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).
@@ -150,8 +161,13 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       const address = server?.address?.() as AddressInfo | null | undefined;
       return address?.port ?? options.port;
     },
+    /** Takes no more requests, then waits for those being handled (their listeners included). */
     async stop() {
       await app.stop();
+      if (handling > 0)
+        await new Promise<void>((r) => {
+          idle = r;
+        });
     },
   };
 }

@@ -18,8 +18,10 @@ export function killAll(): void {
 }
 process.on('exit', killAll);
 
-export function spawnBot(env: Record<string, string>): ChildBot {
+/** `cwd`: another tree to run it from (a production copy); this checkout by default. */
+export function spawnBot(env: Record<string, string>, o: { cwd?: string } = {}): ChildBot {
   const child = spawn(process.execPath, ['dist/main.js'], {
+    ...(o.cwd ? { cwd: o.cwd } : {}),
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildDigest } from '../../src/blocks/digest.js';
 import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
@@ -178,6 +178,32 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     expect(await job.runOnce()).toBe(0);
     expect(posts()).toHaveLength(1);
     expect(JSON.stringify(posts()[0]?.args.blocks)).not.toContain('Late:');
+    await store.close();
+    await dispose(opts);
+  });
+
+  it('a shutdown that cannot wait for a digest being sent hands it to the next start, which updates the message instead of posting again', async () => {
+    const opts = options();
+    // Today, on the real clock: the double stamps its messages with it, and the ledger looks from the
+    // reported day on. A 00:00 digest is due whatever the hour (sent late).
+    const now = new Date();
+    const store = await openStore({ ...opts, now: () => now });
+    const channel = `CSTOP${randomBytes(2).toString('hex')}`;
+    await daily(store, channel, '00:00', 'U1');
+    const posts = () => slack.callsOf('chat.postMessage').filter((c) => c.args.channel === channel);
+    // Slack takes the post, its answer is slow: the shutdown's time runs out meanwhile.
+    slack.latency.set('chat.postMessage', 1_500);
+    const stopping = digestJob(store, 'stopping', () => now);
+    const run = stopping.runOnce();
+    await vi.waitFor(() => expect(posts()).toHaveLength(1));
+    stopping.drain();
+    expect(await stopping.abandon()).toBe(channel);
+    slack.latency.delete('chat.postMessage');
+    // The next start, at once (no claim to run out): the message is found by its metadata and updated.
+    expect(await digestJob(store, 'next', () => now).runOnce()).toBe(1);
+    expect(posts()).toHaveLength(1);
+    expect(slack.callsOf('chat.update').filter((c) => c.args.channel === channel)).toHaveLength(1);
+    await run;
     await store.close();
     await dispose(opts);
   });

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SlackDouble } from '../src/dev/slack-double.js';
+import { eventually } from './helpers/bot.js';
+import { spawnBot } from './helpers/child-bot.js';
+import { sendCommand } from './helpers/slack-requests.js';
+
+const run = promisify(execFile);
+
+/**
+ * What a production install holds: the built dist/ (from the global setup), the lockfile, the manifest
+ * (the doctor reads it) and scripts/ (`npm run doctor|outbox` pick dist/ there), installed with
+ * `npm ci --omit=dev`. deploy/Dockerfile's runtime stage copies the same list.
+ */
+const productionFiles = ['package.json', 'package-lock.json', 'manifest.yml', 'dist', 'scripts'];
+
+const tree = mkdtempSync(join(tmpdir(), 'confdesk-production-'));
+let slack: SlackDouble;
+let install = { seconds: 0, megabytes: 0 };
+
+beforeAll(async () => {
+  slack = await new SlackDouble().start();
+  for (const f of productionFiles) cpSync(f, join(tree, f), { recursive: true });
+  const started = Date.now();
+  // The npm cache is warm: only the registry (or nothing) is reached; better-sqlite3 builds its addon.
+  await run('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline'], {
+    cwd: tree,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const { stdout } = await run('du', ['-sm', 'node_modules'], { cwd: tree });
+  install = { seconds: Math.round((Date.now() - started) / 1000), megabytes: Number.parseInt(stdout, 10) };
+}, 600_000);
+
+afterAll(async () => {
+  await slack?.stop();
+  rmSync(tree, { recursive: true, force: true });
+});
+
+describe('a production install (npm ci --omit=dev on a built tree)', () => {
+  it('holds no TypeScript, tsx nor esbuild, starts with node dist/main.js, is ready and answers a signed command; its tools run from dist/', async () => {
+    console.log(
+      `production install: npm ci --omit=dev took ${install.seconds} s, node_modules ${install.megabytes} MB`,
+    );
+    for (const dev of ['typescript', 'tsx', 'esbuild', 'vitest', '@biomejs/biome'])
+      expect(existsSync(join(tree, 'node_modules', dev)), dev).toBe(false);
+
+    const dataDir = join(tree, 'data');
+    const env = {
+      SLACK_BOT_TOKEN: 'xoxb-production-test',
+      SLACK_SIGNING_SECRET: 'secret',
+      SLACK_API_URL: slack.apiUrl,
+      PORT: '0',
+      DATA_DIR: dataDir,
+      // Which of confdesk's modules the start loads (printed on stderr).
+      NODE_OPTIONS: `--import ${resolve('test/fixtures/trace-loads.mjs')}`,
+    };
+    const bot = spawnBot(env, { cwd: tree });
+    const port = await bot.port;
+    const readyz = await eventually(async () => {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      return res.status === 200 && res;
+    }, 10_000);
+    expect(((await readyz.json()) as { ok: boolean }).ok).toBe(true);
+
+    const ack = await sendCommand(`http://127.0.0.1:${port}`, 'secret', {
+      command: '/conference',
+      text: 'help',
+      user_id: 'UPROD',
+      channel_id: 'CPROD',
+      team_id: 'T1',
+      response_url: slack.responseUrl(),
+      trigger_id: 't',
+    });
+    expect(ack.status).toBe(200);
+    expect(await ack.text()).toContain('/conference');
+    // Without PLATFORM_URL the simulator is used, so it is loaded; the playground never is.
+    expect(bot.output()).toContain('loaded: dist/sim/server.js');
+    expect(bot.output()).not.toContain('loaded: dist/playground/');
+    expect(bot.output()).not.toContain('xoxb-production-test');
+
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+
+    // The maintenance commands, as an operator runs them in the production tree (no tsx, no src/).
+    const toolEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, NODE_OPTIONS: '' };
+    const outbox = await run('npm', ['run', '--silent', 'outbox', '--', 'dead'], { cwd: tree, env: toolEnv });
+    expect(outbox.stdout).toContain('No dead letters');
+    const doctor = await run('npm', ['run', '--silent', 'doctor'], { cwd: tree, env: toolEnv }).catch(
+      (e: { stdout: string; code: number }) => e,
+    );
+    // It ran (exit 0, or 1 for a blocking row such as the double's missing scopes), not failed (2).
+    expect(doctor.stdout).toContain('platform request(s) spent, none of them a write');
+    expect('code' in doctor ? doctor.code : 0).toBeLessThan(2);
+  }, 120_000);
+
+  it("is what deploy/Dockerfile's runtime stage holds: the same files, installed the same way", () => {
+    const dockerfile = readFileSync('deploy/Dockerfile', 'utf8');
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const copied = [...runtime.matchAll(/^COPY (?:--from=\w+ )?(.+) \S+$/gm)]
+      .flatMap((m) => (m[1] as string).split(' '))
+      .map((f) => f.replace(/^\/src\/|^\/app\//, ''));
+    expect(copied.sort()).toEqual(['node_modules', ...productionFiles].sort());
+    expect(dockerfile).toContain('RUN npm ci --omit=dev --no-audit --no-fund');
+    expect(runtime).toContain('CMD ["node", "--enable-source-maps", "dist/main.js"]');
+    expect(runtime).toMatch(/^USER node$/m);
+  });
+});
