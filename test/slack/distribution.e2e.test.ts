@@ -344,8 +344,12 @@ describe('distribution mode: two workspaces on one process', () => {
     const text = await (
       await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer metrics-token-for-the-tests' } })
     ).text();
-    expect(text).toMatch(new RegExp(`confdesk_slack_ack_duration_seconds_count\\{[^}]*workspace="${alpha.team}"`));
-    expect(text).toMatch(new RegExp(`confdesk_slack_ack_duration_seconds_count\\{[^}]*workspace="${beta.team}"`));
+    expect(text).toMatch(
+      new RegExp(`confdesk_slack_ack_duration_seconds_count\\{[^}]*workspace="${alpha.team}"`),
+    );
+    expect(text).toMatch(
+      new RegExp(`confdesk_slack_ack_duration_seconds_count\\{[^}]*workspace="${beta.team}"`),
+    );
   });
 
   it('/readyz tells the workspaces', async () => {
