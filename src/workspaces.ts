@@ -154,6 +154,13 @@ export async function startWorkspaces(
       const check = await checkPlatform(probe, {
         url: settings.platformUrl,
         credentials: settings.credentials.kind,
+        // Said in the settings form's words, not the environment's.
+        names: {
+          url: 'Platform address',
+          token: 'API token',
+          login: 'Username and password',
+          renew: 'sign in with a username and password instead (renewed automatically)',
+        },
       });
       if (!check.ok) return { ok: false as const, problem: md`Not saved: ${check.problem}` };
     } finally {
@@ -189,8 +196,8 @@ export async function startWorkspaces(
         });
         registerWorkspaceSetup(app, setupDeps(team, install.teamName, false));
         registerSetupHome(app, { teamName: install.teamName });
-        registerAppUninstalled(app, { logger: log, forgetWorkspace: forget });
-        registerTokensRevoked(app, { logger: log, forgetWorkspace: forget });
+        registerAppUninstalled(app, { logger: log, forgetWorkspace: forgetLater });
+        registerTokensRevoked(app, { logger: log, forgetWorkspace: forgetLater });
         running.set(team, { team, teamName: install.teamName, app, stop: async () => undefined });
         log.info({}, 'workspace installed, waiting for its platform settings');
         return;
@@ -237,7 +244,7 @@ export async function startWorkspaces(
         distribution: {
           defaults: { serviceKey: settings.serviceKey, language: settings.language },
           rules: workspaceRules(settings.ticketCreators),
-          forget,
+          forget: forgetLater,
         },
         ...(options.now ? { now: options.now } : {}),
       });
@@ -260,6 +267,18 @@ export async function startWorkspaces(
       log.info({ platform: settings.platformUrl }, 'workspace started');
     });
   }
+
+  /**
+   * What the uninstall and revocation listeners call: the forgetting runs after their request (a
+   * workspace's stop waits for its requests in flight, this one among them).
+   */
+  const forgetLater = async (team: string): Promise<void> => {
+    setImmediate(() =>
+      forget(team).catch((error: unknown) =>
+        logger.error({ team, err: error }, 'could not forget a workspace'),
+      ),
+    );
+  };
 
   /** Uninstalled, or its bot token revoked: stops the workspace and deletes all it kept. */
   function forget(team: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config/config.js';
+import { ConfigError, loadConfig, missingSlackSettings } from '../src/config/config.js';
 import { describeProxy } from '../src/platform/proxy.js';
 
 describe('loadConfig', () => {
@@ -140,5 +140,50 @@ describe('loadConfig', () => {
 
   it('refuses a rate limit of zero', () => {
     expect(() => loadConfig({ PLATFORM_RATE_LIMIT: '0' })).toThrow(/PLATFORM_RATE_LIMIT/);
+  });
+});
+
+describe('distribution mode (issue 23)', () => {
+  const base = {
+    SLACK_SIGNING_SECRET: 's',
+    SLACK_CLIENT_ID: '1.2',
+    SLACK_CLIENT_SECRET: 'c',
+    SLACK_STATE_SECRET: 'st',
+    CONFDESK_ENCRYPTION_KEY: 'a'.repeat(64),
+    PUBLIC_URL: 'https://confdesk.example/',
+  };
+
+  it('is on with the three OAuth variables, a key and the public URL; no bot token is then missing', () => {
+    const c = loadConfig(base);
+    expect(c.distribution).toEqual({
+      clientId: '1.2',
+      clientSecret: 'c',
+      stateSecret: 'st',
+      keys: ['a'.repeat(64)],
+      publicUrl: 'https://confdesk.example',
+    });
+    expect(missingSlackSettings(c)).toEqual([]);
+    expect(loadConfig({}).distribution).toBeUndefined();
+  });
+
+  it('names every missing or conflicting variable at once, and never echoes the key', () => {
+    const problems = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (e) {
+        return (e as ConfigError).problems;
+      }
+    };
+    const p = problems({ SLACK_CLIENT_ID: '1.2', SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1' });
+    expect(p.join('\n')).toMatch(/SLACK_CLIENT_SECRET/);
+    expect(p.join('\n')).toMatch(/SLACK_STATE_SECRET/);
+    expect(p.join('\n')).toMatch(/CONFDESK_ENCRYPTION_KEY/);
+    expect(p.join('\n')).toMatch(/PUBLIC_URL/);
+    expect(p.join('\n')).toMatch(/SLACK_APP_TOKEN: distribution mode runs in HTTP mode/);
+    expect(p.join('\n')).toMatch(/SLACK_BOT_TOKEN/);
+    const bad = problems({ ...base, CONFDESK_ENCRYPTION_KEY: 'short-secret-key-value' });
+    expect(bad.join('\n')).toMatch(/CONFDESK_ENCRYPTION_KEY: expected 32 random bytes/);
+    expect(bad.join('\n')).not.toContain('short-secret-key-value');
   });
 });

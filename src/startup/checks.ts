@@ -147,6 +147,8 @@ export async function checkPlatform(
     url: string | undefined;
     credentials: 'token' | 'password';
     priority?: 'interactive' | 'background';
+    /** What the sentences name: the environment's variables, or a settings form's fields. */
+    names?: SettingNames;
   },
 ): Promise<CheckResult<PlatformIdentity>> {
   try {
@@ -161,28 +163,45 @@ export async function checkPlatform(
   }
 }
 
+/** How a failed check names where the platform's address and credentials are set. */
+export interface SettingNames {
+  url: string;
+  token: string;
+  login: string;
+  /** What to do about a token that expires. */
+  renew: string;
+}
+
+const envNames: SettingNames = {
+  url: 'PLATFORM_URL',
+  token: 'PLATFORM_TOKEN',
+  login: 'PLATFORM_USERNAME/PLATFORM_PASSWORD',
+  renew: 'set PLATFORM_USERNAME/PLATFORM_PASSWORD for automatic renewal',
+};
+
 /** The sentence for a failed platform check. */
 export function platformProblem(
   error: unknown,
-  options: { url: string | undefined; credentials: 'token' | 'password' },
+  options: { url: string | undefined; credentials: 'token' | 'password'; names?: SettingNames },
 ): string {
+  const n = options.names ?? envNames;
   const url = options.url ?? 'the built-in simulator';
-  const urlVar = options.url ? 'PLATFORM_URL' : 'platform';
+  const urlVar = options.url ? n.url : 'platform';
   if (error instanceof PlatformNetworkError)
     return `${urlVar}: the platform at ${url} could not be reached (${error.causeCode ?? error.reason}): check the URL and this host's network; confdesk retries every minute and /readyz answers 503 until then`;
   if (error instanceof PlatformHttpError) {
     if (error.status === 401)
       return options.credentials === 'password' || error.operation === 'createToken'
-        ? 'PLATFORM_USERNAME/PLATFORM_PASSWORD: the platform refused this login (401): check the account name and password'
-        : 'PLATFORM_TOKEN: the platform refused the token (401; static tokens expire after 24 h): set a fresh one, or set PLATFORM_USERNAME/PLATFORM_PASSWORD for automatic renewal';
+        ? `${n.login}: the platform refused this login (401): check the account name and password`
+        : `${n.token}: the platform refused the token (401; static tokens expire after 24 h): set a fresh one, or ${n.renew}`;
     if (error.status === 404 || isHtml(error.body))
-      return `PLATFORM_URL: ${url}/api/v3/users/me answered ${error.status}${isHtml(error.body) ? ' with a web page' : ''}, not the platform's API: set the base URL without /api/v3 (for example https://cloud.apizee.com)`;
+      return `${n.url}: ${url}/api/v3/users/me answered ${error.status}${isHtml(error.body) ? ' with a web page' : ''}, not the platform's API: set the base URL without /api/v3 (for example https://cloud.apizee.com)`;
     if (error.status === 403)
-      return `PLATFORM_TOKEN: the platform answered 403 to /users/me${error.detail ? ` (${error.detail})` : ''}: use the credentials of an account of the enterprise, ideally an admin`;
+      return `${n.token}: the platform answered 403 to /users/me${error.detail ? ` (${error.detail})` : ''}: use the credentials of an account of the enterprise, ideally an admin`;
     return `${urlVar}: the platform answered ${error.status} ${error.label} to /users/me: it may be having trouble; confdesk retries every minute`;
   }
   if (error instanceof PlatformResponseError)
-    return `PLATFORM_URL: ${url}/api/v3/users/me did not answer with a user (${error.field || 'body'}: ${error.problem}): check that the URL is the platform's base URL`;
+    return `${n.url}: ${url}/api/v3/users/me did not answer with a user (${error.field || 'body'}: ${error.problem}): check that the URL is the platform's base URL`;
   if (error instanceof PlatformRateLimitedError)
     return `${urlVar}: the platform's rate limit is spent for now; confdesk retries in a minute`;
   return `${urlVar}: /users/me failed (${(error as Error).message}); confdesk retries every minute`;

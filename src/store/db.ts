@@ -61,7 +61,13 @@ export async function connect(
     if (options.schema && !readOnly) {
       const client = await pool.connect();
       try {
-        await client.query(`create schema if not exists "${options.schema.replace(/"/g, '')}"`);
+        // Two replicas creating the schema at once: one of them may get a unique violation (23505) or
+        // duplicate_schema (42P06) from PostgreSQL despite "if not exists"; the schema is there either way.
+        await client
+          .query(`create schema if not exists "${options.schema.replace(/"/g, '')}"`)
+          .catch((error: { code?: string }) => {
+            if (error.code !== '23505' && error.code !== '42P06') throw error;
+          });
       } finally {
         client.release();
       }

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ids } from '../../src/blocks/ids.js';
 import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
@@ -11,6 +12,7 @@ import { type RunningWorkspaces, startWorkspaces } from '../../src/workspaces.js
 import { eventually } from '../helpers/bot.js';
 import { clientAs } from '../helpers/platform.js';
 import { slackSignature } from '../helpers/slack-requests.js';
+import { optionsOf, suggestion } from '../helpers/suggest.js';
 
 /*
  * Distribution mode (issue 23 §2), as outsiders would try it: two workspaces installed through "Add to
@@ -49,6 +51,14 @@ beforeAll(async () => {
   slack.addUser({ id: beta.member, email: 'bob@acme.example' });
   simA = await createSimulator({ rateLimit: 0 });
   simB = await createSimulator({ rateLimit: 0 });
+  // Someone only Beta's platform knows, for the type-ahead menus.
+  await clientAs(simB, 'admin').createUser({
+    username: 'zoltan',
+    password: 'pw-zoltan-1',
+    email: 'zoltan@beta.example',
+    firstName: 'Zoltan',
+    lastName: 'Betaonly',
+  });
   dataDir = mkdtempSync(join(tmpdir(), 'confdesk-dist-'));
   config = loadConfig({
     SLACK_SIGNING_SECRET: secret,
@@ -61,6 +71,8 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     PORT: '0',
     METRICS_TOKEN: 'metrics-token-for-the-tests',
+    // The simulators count nothing: the bot's own budget would make the background reads wait.
+    PLATFORM_RATE_LIMIT: '6000',
   });
   running = await startWorkspaces(config, silent, {
     jobs: { deliverEveryMs: 50, paceMs: 20 },
@@ -266,6 +278,9 @@ describe('distribution mode: two workspaces on one process', () => {
       return text.includes('Not saved') ? text : undefined;
     });
     expect(shown).not.toContain('wrong-token');
+    // Said in the form's words, not the environment's.
+    expect(shown).toContain('API token: the platform refused the token');
+    expect(shown).not.toContain('PLATFORM_');
     expect(await running.registry.settings(alpha.team)).toBeUndefined();
   });
 
@@ -322,6 +337,23 @@ describe('distribution mode: two workspaces on one process', () => {
     const list = await command(beta, beta.admin, '/ticket', 'subscriptions');
     const reply = await eventually(() => repliesAt(list.responseUrl).at(-1));
     expect(JSON.stringify(reply)).not.toContain(alpha.channel);
+  });
+
+  it('Home and the type-ahead menus show only their own workspace', async () => {
+    await event(beta, { type: 'app_home_opened', user: beta.admin, tab: 'home' });
+    const betaToken = slack.tokenOf(beta.team);
+    const published = await eventually(() =>
+      slack.calls.find(
+        (c) => c.method === 'views.publish' && c.token === betaToken && c.args.user_id === beta.admin,
+      ),
+    );
+    expect(JSON.stringify(published.args)).not.toContain(alpha.channel);
+    const ask = async (ws: Ws) =>
+      optionsOf((await interact(suggestion(ws.admin, ids.options.users, 'zoltan', ws.team))).body);
+    expect(
+      (await eventually(async () => ((await ask(beta)).length > 0 ? ask(beta) : undefined)))[0]?.text.text,
+    ).toContain('Betaonly');
+    expect(await ask(alpha)).toEqual([]);
   });
 
   it('each workspace has its own webhook address and secret', async () => {

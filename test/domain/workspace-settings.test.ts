@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { decide } from '../../src/domain/policy.js';
+import { checkSettingsForm, type SettingsForm, workspaceRules } from '../../src/domain/workspace-settings.js';
+
+const form = (over: Partial<SettingsForm> = {}): SettingsForm => ({
+  platformUrl: 'https://cloud.apizee.com/',
+  kind: 'token',
+  token: 'tok',
+  username: '',
+  password: '',
+  serviceKey: '',
+  language: '',
+  ticketCreators: 'account',
+  ...over,
+});
+
+describe('the workspace settings form', () => {
+  it('accepts a complete form (the URL without its trailing slash)', () => {
+    expect(checkSettingsForm(form({ serviceKey: 'a'.repeat(32), language: 'fr' }), undefined)).toEqual({
+      ok: true,
+      platformUrl: 'https://cloud.apizee.com',
+      credentials: { kind: 'token', token: 'tok' },
+      serviceKey: 'a'.repeat(32),
+      language: 'fr',
+      ticketCreators: 'account',
+    });
+  });
+
+  it('says what to fix under each field', () => {
+    const r = checkSettingsForm(
+      form({ platformUrl: 'ftp://x', token: '', serviceKey: 'ABC', ticketCreators: 'everyone' }),
+      undefined,
+    );
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(Object.keys(r.errors).sort()).toEqual(['platformUrl', 'serviceKey', 'ticketCreators', 'token']);
+    expect(checkSettingsForm(form({ platformUrl: 'https://u:p@x.example' }), undefined).ok).toBe(false);
+  });
+
+  it('keeps the saved credentials when left empty for the same platform, not for another one', () => {
+    const saved = { platformUrl: 'https://cloud.apizee.com' };
+    const same = checkSettingsForm(form({ token: '' }), saved);
+    expect(same).toMatchObject({ ok: true, credentials: undefined });
+    expect(checkSettingsForm(form({ token: '', platformUrl: 'https://other.example' }), saved).ok).toBe(
+      false,
+    );
+  });
+
+  it('wants both username and password together', () => {
+    const r = checkSettingsForm(form({ kind: 'password', token: '', username: 'bot' }), undefined);
+    expect(r).toMatchObject({ ok: false, errors: { password: expect.any(String) } });
+    expect(
+      checkSettingsForm(form({ kind: 'password', username: 'bot', password: ' p w ' }), undefined),
+    ).toMatchObject({
+      ok: true,
+      credentials: { kind: 'password', username: 'bot', password: ' p w ' },
+    });
+  });
+
+  it('"platform admins only" changes who may create tickets, and nothing else', () => {
+    const agent = { slackId: 'U1', account: { id: '1', role: 'agent', email: 'a@x.example', groupIds: [] } };
+    const admin = { slackId: 'U2', account: { id: '2', role: 'admin', email: 'b@x.example', groupIds: [] } };
+    const rules = workspaceRules('admin');
+    expect(decide('ticket.create', agent).allowed).toBe(true);
+    expect(decide('ticket.create', agent, undefined, rules['ticket.create']).allowed).toBe(false);
+    expect(decide('ticket.create', admin, undefined, rules['ticket.create']).allowed).toBe(true);
+    expect(workspaceRules('account')).toEqual({});
+    expect(Object.keys(rules)).toEqual(['ticket.create']);
+  });
+});
