@@ -170,7 +170,7 @@ export async function startWorkspaces(
     await start(team);
     return {
       ok: true as const,
-      webhook: { url: `${d?.publicUrl}/webhooks/platform/${team}`, header, secret: settings.webhookSecret },
+      webhook: { url: `${d?.publicUrl}/webhooks/platform/${team}`, header, secret: !!settings.webhookSecret },
     };
   }
 
@@ -209,7 +209,7 @@ export async function startWorkspaces(
         ...config,
         slack: { ...config.slack, botToken: install.botToken },
         platform: { ...config.platform, url: settings.platformUrl, credentials: settings.credentials },
-        webhook: { secret: settings.webhookSecret, header },
+        webhook: settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined,
       };
       const confdesk = createConfdesk({
         slack: {
@@ -237,7 +237,7 @@ export async function startWorkspaces(
         platform,
         store: wsStore,
         logger: log,
-        webhook: { secret: settings.webhookSecret, header },
+        webhook: settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined,
         workspace: team,
         ...(metrics ? { metrics: { registry: metrics } } : {}),
         jobs: options.jobs ?? { pollIntervalMs: config.pollIntervalS * 1000 },

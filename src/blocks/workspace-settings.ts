@@ -22,6 +22,7 @@ export const settingsFields = {
   serviceKey: 'service_key',
   language: 'language',
   ticketCreators: 'ticket_creators',
+  webhookSecret: 'webhook_secret',
 } as const;
 
 /** What the form shows of the saved settings (no secret). */
@@ -33,6 +34,8 @@ export interface SettingsShown {
   ticketCreators: TicketCreators;
   updatedBy: string;
   updatedAt: Date;
+  /** Whether a webhook secret is saved. */
+  webhooks: boolean;
 }
 
 const creators: Record<TicketCreators, string> = {
@@ -109,12 +112,17 @@ export function buildWorkspaceSettingsView(saved: SettingsShown | undefined, pro
         },
         { optional: false },
       ),
+      input(settingsFields.webhookSecret, 'Webhook secret', textInput(undefined), {
+        hint: `Any long random string (openssl rand -hex 24): type the same in the platform's webhook settings, so that confdesk hears of ticket events within seconds. Empty: ${
+          saved?.webhooks ? 'keep the saved one' : 'no webhooks, confdesk polls'
+        }.`,
+      }),
     ],
   };
 }
 
-/** After a save: where the platform's webhooks for this workspace go, and the secret they carry. */
-export function buildSettingsSavedView(webhook: { url: string; header: string; secret: string }): ModalView {
+/** After a save: where the platform's webhooks for this workspace go, and the header carrying the secret. */
+export function buildSettingsSavedView(webhook: { url: string; header: string; secret: boolean }): ModalView {
   return {
     type: 'modal',
     callback_id: ids.views.working,
@@ -125,7 +133,9 @@ export function buildSettingsSavedView(webhook: { url: string; header: string; s
         md`:white_check_mark: Saved: the platform took the credentials, and confdesk now works in this workspace.`,
       ),
       section(
-        md`*Webhooks* (ticket events within seconds; without them confdesk finds changes by polling): in the platform's console, add a webhook to ${escaped(webhook.url)} with the header \`${escaped(webhook.header)}\` set to \`${escaped(webhook.secret)}\`, for the ticket events.`,
+        webhook.secret
+          ? md`*Webhooks*: in the platform's console, add a webhook to ${escaped(webhook.url)} for the ticket events, with the header \`${escaped(webhook.header)}\` set to the secret you typed.`
+          : md`*Webhooks* are off (no secret saved): confdesk finds ticket changes by polling. To hear of them within seconds, type a webhook secret here, then add a webhook to ${escaped(webhook.url)} in the platform's console.`,
       ),
       context(md`Only this workspace's Slack admins can open these settings.`),
     ],

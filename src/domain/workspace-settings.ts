@@ -19,6 +19,8 @@ export interface SettingsForm {
   serviceKey: string;
   language: string;
   ticketCreators: string;
+  /** Typed by the admin, the same in the platform's webhook settings; empty: keep the saved one. */
+  webhookSecret: string;
 }
 
 /** What a form check answers: the settings, or a sentence under each field to fix. */
@@ -34,6 +36,8 @@ export type FormCheck =
       serviceKey: string | undefined;
       language: string | undefined;
       ticketCreators: TicketCreators;
+      /** Undefined: keep the saved one (or none: webhooks off, the poller finds the changes). */
+      webhookSecret: string | undefined;
     }
   | { ok: false; errors: Partial<Record<keyof SettingsForm, string>> };
 
@@ -74,6 +78,9 @@ export function checkSettingsForm(form: SettingsForm, saved: { platformUrl: stri
   const creators = form.ticketCreators || 'account';
   if (creators !== 'account' && creators !== 'admin')
     errors.ticketCreators = 'Choose who may create tickets.';
+  const webhookSecret = form.webhookSecret.trim() || undefined;
+  if (webhookSecret && (webhookSecret.length < 16 || /\s/.test(webhookSecret)))
+    errors.webhookSecret = 'Use 16 characters at least, without spaces (openssl rand -hex 24 makes one).';
   if (Object.keys(errors).length) return { ok: false, errors };
   return {
     ok: true,
@@ -82,6 +89,7 @@ export function checkSettingsForm(form: SettingsForm, saved: { platformUrl: stri
     serviceKey: key || undefined,
     language,
     ticketCreators: creators as TicketCreators,
+    webhookSecret,
   };
 }
 

@@ -5,15 +5,19 @@ type Level = 'debug' | 'info' | 'warn' | 'error';
 
 /**
  * Bolt writes request bodies as JSON text, where pino's key redaction cannot reach: the value under
- * any key naming a password (a create-user form's `user_password` input state, a `password` field)
+ * any key naming a password, a token or a secret (a create-user form's `user_password` input state,
+ * the workspace settings' `platform_token` and `platform_password`, a `password` field)
  * is replaced in the text itself — a string, or an object up to three levels deep (an input’s state).
  */
 const jsonString = String.raw`"(?:[^"\\]|\\.)*"`;
 const objectOf = (inner: string) => String.raw`\{(?:${jsonString}|[^{}"]|${inner})*\}`;
 const jsonObject = objectOf(objectOf(objectOf('(?!)')));
-const secretInText = new RegExp(String.raw`("[A-Za-z_]*password"\s*:\s*)(${jsonString}|${jsonObject})`, 'gi');
+const secretInText = new RegExp(
+  String.raw`("[A-Za-z_]*(?:password|token|secret)"\s*:\s*)(${jsonString}|${jsonObject})`,
+  'gi',
+);
 
-/** Bolt's text with every password value replaced. */
+/** Bolt's text with every password, token and secret value replaced. */
 export const scrubSecrets = (text: string): string => text.replace(secretInText, '$1"[redacted]"');
 
 /** Bolt's logger interface over pino, so Bolt's own lines are structured and redacted like ours. */

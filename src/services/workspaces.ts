@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/oauth';
 import type { PlatformCredentials } from '../config/config.js';
 import type { TicketCreators } from '../domain/workspace-settings.js';
@@ -29,8 +28,11 @@ export interface WorkspaceSettings {
   serviceKey: string | undefined;
   language: string | undefined;
   ticketCreators: TicketCreators;
-  /** The secret the platform's webhooks for this workspace carry (made by confdesk at the first save). */
-  webhookSecret: string;
+  /**
+   * The secret the platform's webhooks for this workspace carry, as the admin typed it (confdesk never
+   * shows it back); undefined: no webhooks, the poller finds the changes.
+   */
+  webhookSecret: string | undefined;
   updatedBy: string;
   updatedAt: Date;
 }
@@ -38,11 +40,13 @@ export interface WorkspaceSettings {
 /** What the settings form may show: everything but the secrets. */
 export type SettingsSummary = Omit<WorkspaceSettings, 'credentials' | 'webhookSecret'> & {
   credentialsKind: PlatformCredentials['kind'];
+  /** Whether a webhook secret is saved (never which). */
+  webhooks: boolean;
 };
 
 interface StoredSettings extends Omit<WorkspaceSettings, 'credentials' | 'webhookSecret' | 'updatedAt'> {
   credentials: string;
-  webhookSecret: string;
+  webhookSecret: string | undefined;
   updatedAt: string;
 }
 
@@ -103,7 +107,7 @@ export class WorkspaceRegistry {
     return {
       ...s,
       credentials: JSON.parse(this.box.open(s.credentials)) as PlatformCredentials,
-      webhookSecret: this.box.open(s.webhookSecret),
+      webhookSecret: s.webhookSecret === undefined ? undefined : this.box.open(s.webhookSecret),
       updatedAt: new Date(s.updatedAt),
     };
   }
@@ -112,13 +116,13 @@ export class WorkspaceRegistry {
   async summary(team: string): Promise<SettingsSummary | undefined> {
     const s = await this.settings(team);
     if (!s) return undefined;
-    const { credentials, webhookSecret: _, ...rest } = s;
-    return { ...rest, credentialsKind: credentials.kind };
+    const { credentials, webhookSecret, ...rest } = s;
+    return { ...rest, credentialsKind: credentials.kind, webhooks: webhookSecret !== undefined };
   }
 
   /**
    * The settings a form makes, before they are checked against the platform and saved: new
-   * credentials or the saved ones, the saved webhook secret or a new one.
+   * credentials or the saved ones, a new webhook secret or the saved one.
    */
   async merge(
     team: string,
@@ -128,6 +132,7 @@ export class WorkspaceRegistry {
       serviceKey: string | undefined;
       language: string | undefined;
       ticketCreators: TicketCreators;
+      webhookSecret: string | undefined;
     },
     by: string,
   ): Promise<WorkspaceSettings> {
@@ -137,7 +142,7 @@ export class WorkspaceRegistry {
     return {
       ...form,
       credentials,
-      webhookSecret: saved?.webhookSecret ?? randomBytes(24).toString('base64url'),
+      webhookSecret: form.webhookSecret ?? saved?.webhookSecret,
       updatedBy: by,
       updatedAt: this.now(),
     };
@@ -147,7 +152,7 @@ export class WorkspaceRegistry {
     const stored: StoredSettings = {
       ...s,
       credentials: this.box.seal(JSON.stringify(s.credentials)),
-      webhookSecret: this.box.seal(s.webhookSecret),
+      webhookSecret: s.webhookSecret === undefined ? undefined : this.box.seal(s.webhookSecret),
       updatedAt: s.updatedAt.toISOString(),
     };
     await this.store.saveWorkspaceSettings(team, JSON.stringify(stored));
@@ -175,7 +180,8 @@ export class WorkspaceRegistry {
       const stored = s ? (JSON.parse(s) as StoredSettings) : undefined;
       if (
         stored &&
-        (this.box.needsResealing(stored.credentials) || this.box.needsResealing(stored.webhookSecret))
+        (this.box.needsResealing(stored.credentials) ||
+          (stored.webhookSecret !== undefined && this.box.needsResealing(stored.webhookSecret)))
       ) {
         const open = await this.settings(team);
         if (open) await this.saveSettings(team, open);

@@ -45,7 +45,7 @@ export interface WorkspaceSetupDeps {
     settings: CheckedSettings,
     by: string,
   ): Promise<
-    { ok: true; webhook: { url: string; header: string; secret: string } } | { ok: false; problem: Mrkdwn }
+    { ok: true; webhook: { url: string; header: string; secret: boolean } } | { ok: false; problem: Mrkdwn }
   >;
   logger: Logger;
 }
@@ -107,6 +107,7 @@ export function registerWorkspaceSetup(app: App, deps: WorkspaceSetupDeps): void
           serviceKey: str(settingsFields.serviceKey) ?? '',
           language: option(settingsFields.language) ?? '',
           ticketCreators: option(settingsFields.ticketCreators) ?? '',
+          webhookSecret: str(settingsFields.webhookSecret) ?? '',
         },
         saved,
       );

@@ -374,12 +374,16 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
           ticketCreators: 'admin',
           updatedBy: 'U1',
           updatedAt: new Date('2026-11-25T10:00:00Z'),
+          webhooks: true,
         },
         escaped(s),
       ),
     ),
   ],
-  buildSettingsSavedView: (s) => [modal(buildSettingsSavedView({ url: s, header: s, secret: s }))],
+  buildSettingsSavedView: (s) => [
+    modal(buildSettingsSavedView({ url: s, header: s, secret: true })),
+    modal(buildSettingsSavedView({ url: s, header: s, secret: false })),
+  ],
   buildSetupHome: (s) => [
     { payload: buildSetupHome({ teamName: s, admin: true }), surface: 'home' },
     { payload: buildSetupHome({ teamName: s, admin: false }), surface: 'home' },

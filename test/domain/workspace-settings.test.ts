@@ -11,6 +11,7 @@ const form = (over: Partial<SettingsForm> = {}): SettingsForm => ({
   serviceKey: '',
   language: '',
   ticketCreators: 'account',
+  webhookSecret: '',
   ...over,
 });
 
@@ -23,7 +24,20 @@ describe('the workspace settings form', () => {
       serviceKey: 'a'.repeat(32),
       language: 'fr',
       ticketCreators: 'account',
+      webhookSecret: undefined,
     });
+  });
+
+  it('takes a webhook secret of 16 characters at least, without spaces', () => {
+    expect(checkSettingsForm(form({ webhookSecret: 'x'.repeat(16) }), undefined)).toMatchObject({
+      ok: true,
+      webhookSecret: 'x'.repeat(16),
+    });
+    expect(checkSettingsForm(form({ webhookSecret: 'short' }), undefined)).toMatchObject({
+      ok: false,
+      errors: { webhookSecret: expect.any(String) },
+    });
+    expect(checkSettingsForm(form({ webhookSecret: 'with a space in it!' }), undefined).ok).toBe(false);
   });
 
   it('says what to fix under each field', () => {

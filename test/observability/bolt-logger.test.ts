@@ -26,6 +26,26 @@ describe('Bolt’s log lines', () => {
     }
   });
 
+  it('never carry the platform credentials typed in the workspace settings (distribution mode)', () => {
+    const body = {
+      type: 'view_submission',
+      view: {
+        callback_id: 'workspace_settings',
+        state: {
+          values: {
+            platform_url: { value: { type: 'plain_text_input', value: 'https://cloud.example' } },
+            platform_token: { value: { type: 'plain_text_input', value: 'tok-123-secret' } },
+            platform_password: { value: { type: 'plain_text_input', value: 'pw-456' } },
+          },
+        },
+      },
+    };
+    const out = scrubSecrets(JSON.stringify(body));
+    expect(out).not.toContain('tok-123-secret');
+    expect(out).not.toContain('pw-456');
+    expect(out).toContain('https://cloud.example');
+  });
+
   it('are scrubbed on their way to the log at debug', () => {
     const lines: string[] = [];
     const log = boltLogger(createLogger('debug', { write: (l: string) => void lines.push(l) }));

@@ -39,7 +39,9 @@ let dataDir: string;
 let running: RunningWorkspaces;
 let url: string;
 let config: ReturnType<typeof loadConfig>;
-const silent = createLogger((process.env.TEST_LOG as 'silent') ?? 'silent');
+/** Every line the bot logs, at debug level: no secret may be among them. */
+const logLines: string[] = [];
+const silent = createLogger('debug', { write: (line: string) => void logLines.push(line) });
 
 beforeAll(async () => {
   slack = await new SlackDouble().start();
@@ -182,6 +184,7 @@ function submitSettings(ws: Ws, user: string, viewId: string, fields: Record<str
           service_key: { value: text(fields.serviceKey) },
           language: { value: pick(fields.language) },
           ticket_creators: { value: pick(fields.creators ?? 'account') },
+          webhook_secret: { value: text(fields.webhook) },
         },
       },
     },
@@ -210,12 +213,16 @@ async function install(ws: Ws) {
 async function setUp(ws: Ws, sim: Simulator) {
   const { modal } = await openSettings(ws, ws.admin);
   if (!modal) throw new Error('no settings modal');
-  const r = await submitSettings(ws, ws.admin, modal.id, { url: sim.url, token: sim.adminToken });
+  const r = await submitSettings(ws, ws.admin, modal.id, {
+    url: sim.url,
+    token: sim.adminToken,
+    webhook: `webhook-secret-of-${ws.team}`,
+  });
   expect(r.body).toMatchObject({ response_action: 'update' });
   return eventually(() => {
     const v = slack.views.get(modal.id)?.view as { blocks?: unknown[] } | undefined;
     const text = JSON.stringify(v?.blocks ?? []);
-    return text.includes('Saved') ? text : undefined;
+    return text.includes('Saved: the platform took') ? text : undefined;
   });
 }
 
@@ -287,6 +294,7 @@ describe('distribution mode: two workspaces on one process', () => {
   it('each admin sets up their workspace with their own platform; the credentials are sealed and never shown back', async () => {
     const savedA = await setUp(alpha, simA);
     expect(savedA).toContain(`${publicUrl}/webhooks/platform/${alpha.team}`);
+    expect(savedA).not.toContain(`webhook-secret-of-${alpha.team}`);
     await setUp(beta, simB);
     const a = running.workspaces().get(alpha.team);
     const b = running.workspaces().get(beta.team);
@@ -354,6 +362,59 @@ describe('distribution mode: two workspaces on one process', () => {
       (await eventually(async () => ((await ask(beta)).length > 0 ? ask(beta) : undefined)))[0]?.text.text,
     ).toContain('Betaonly');
     expect(await ask(alpha)).toEqual([]);
+  });
+
+  it("an id from the other workspace means nothing here: Beta's admin cannot remove Alpha's subscription", async () => {
+    const storeA = running.workspaces().get(alpha.team)?.store;
+    const [sub] = (await storeA?.subscriptionsBy(alpha.admin)) ?? [];
+    expect(sub).toBeDefined();
+    await interact({
+      type: 'block_actions',
+      team: { id: beta.team, domain: 'beta' },
+      user: { id: beta.admin, team_id: beta.team },
+      api_app_id: 'ADOUBLE01',
+      trigger_id: `trigger-${Math.random()}`,
+      container: { type: 'view', view_id: 'VHOME' },
+      view: { id: 'VHOME', type: 'home', hash: 'h', callback_id: '', private_metadata: '' },
+      actions: [
+        {
+          type: 'button',
+          action_id: 'home_subscription_remove',
+          block_id: 'b',
+          value: sub?.id,
+          action_ts: '1',
+        },
+      ],
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await storeA?.subscriptionsBy(alpha.admin))?.map((x) => x.id)).toContain(sub?.id);
+  });
+
+  it('a workspace’s own settings apply: there, only platform admins may create tickets', async () => {
+    const { modal } = await openSettings(alpha, alpha.admin);
+    if (!modal) throw new Error('no settings modal');
+    // The credentials left empty: the saved ones are kept (same platform).
+    await submitSettings(alpha, alpha.admin, modal.id, { url: simA.url, creators: 'admin' });
+    await eventually(() =>
+      JSON.stringify(slack.views.get(modal.id)?.view ?? {}).includes('Saved: the platform took'),
+    );
+    expect((await running.registry.settings(alpha.team))?.ticketCreators).toBe('admin');
+    const alphaToken = slack.tokenOf(alpha.team);
+    const said = () =>
+      JSON.stringify([slack.responses, slack.calls.filter((c) => c.token === alphaToken).map((c) => c.args)]);
+    await command(alpha, alpha.member, '/ticket', '');
+    await eventually(() => said().includes('in this workspace only video platform admins can'));
+    // Beta kept the default: its agent opens the ticket form.
+    const betaToken = slack.tokenOf(beta.team);
+    await command(beta, beta.member, '/ticket', '');
+    await eventually(() =>
+      slack.calls.some(
+        (c) =>
+          c.token === betaToken &&
+          (c.method === 'views.update' || c.method === 'views.open') &&
+          JSON.stringify(c.args).includes('"callback_id":"ticket_form"'),
+      ),
+    );
   });
 
   it('each workspace has its own webhook address and secret', async () => {
@@ -428,5 +489,19 @@ describe('distribution mode: two workspaces on one process', () => {
     expect(running.workspaces().get(alpha.team)?.confdesk).toBeDefined();
     const r = await command(alpha, alpha.admin, '/ticket', 'list');
     expect(JSON.stringify(r.body)).not.toContain('not set up');
+  });
+
+  it('no secret ever reached the log: bot tokens, platform tokens, webhook secrets, the key', async () => {
+    const all = logLines.join('\n');
+    expect(all.length).toBeGreaterThan(10_000);
+    const secrets = [
+      ...slack.installed.keys(),
+      simA.adminToken,
+      simB.adminToken,
+      config.distribution?.keys[0] ?? 'no key',
+      config.distribution?.clientSecret ?? 'no secret',
+      (await running.registry.settings(alpha.team))?.webhookSecret ?? 'no webhook secret',
+    ];
+    for (const secret of secrets) expect(all).not.toContain(secret);
   });
 });
