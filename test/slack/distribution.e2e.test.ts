@@ -9,7 +9,7 @@ import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createSimulator, type Simulator } from '../../src/sim/server.js';
 import { type RunningWorkspaces, startWorkspaces } from '../../src/workspaces.js';
-import { eventually } from '../helpers/bot.js';
+import { eventually, formState, submission } from '../helpers/bot.js';
 import { clientAs } from '../helpers/platform.js';
 import { slackSignature } from '../helpers/slack-requests.js';
 import { optionsOf, suggestion } from '../helpers/suggest.js';
@@ -22,6 +22,7 @@ import { optionsOf, suggestion } from '../helpers/suggest.js';
 
 const secret = 'dist-signing-secret';
 const publicUrl = 'https://confdesk.example';
+const defaultKey = 'd'.repeat(32);
 const alpha = {
   team: 'TALPHA01',
   name: 'Alpha <Corp>',
@@ -390,11 +391,15 @@ describe('distribution mode: two workspaces on one process', () => {
     expect((await storeA?.subscriptionsBy(alpha.admin))?.map((x) => x.id)).toContain(sub?.id);
   });
 
-  it('a workspace’s own settings apply: there, only platform admins may create tickets', async () => {
+  it('a workspace’s own settings apply: there, only platform admins may create tickets, with its service key', async () => {
     const { modal } = await openSettings(alpha, alpha.admin);
     if (!modal) throw new Error('no settings modal');
     // The credentials left empty: the saved ones are kept (same platform).
-    await submitSettings(alpha, alpha.admin, modal.id, { url: simA.url, creators: 'admin' });
+    await submitSettings(alpha, alpha.admin, modal.id, {
+      url: simA.url,
+      creators: 'admin',
+      serviceKey: defaultKey,
+    });
     await eventually(() =>
       JSON.stringify(slack.views.get(modal.id)?.view ?? {}).includes('Saved: the platform took'),
     );
@@ -404,6 +409,26 @@ describe('distribution mode: two workspaces on one process', () => {
       JSON.stringify([slack.responses, slack.calls.filter((c) => c.token === alphaToken).map((c) => c.args)]);
     await command(alpha, alpha.member, '/ticket', '');
     await eventually(() => said().includes('in this workspace only video platform admins can'));
+    // Its admin creates one: the form left the service key empty, the workspace's default is sent.
+    const before = slack.views.size;
+    await command(alpha, alpha.admin, '/ticket', '');
+    await eventually(() =>
+      [...slack.views.values()].slice(before).some((v) => v.view.callback_id === 'ticket_form'),
+    );
+    const form = [...slack.views.values()].filter((v) => v.view.callback_id === 'ticket_form').at(-1);
+    const values = formState(form?.view as Record<string, unknown>, {
+      emails: 'jane.doe@example.com',
+      subject: 'With the default key',
+    });
+    await interact({
+      ...submission({ ...(form?.view as Record<string, unknown>), id: form?.id }, alpha.admin, values),
+      team: { id: alpha.team },
+      user: { id: alpha.admin, team_id: alpha.team },
+    });
+    const created = await eventually(() =>
+      [...simA.state.tickets.values()].find((t) => t.subject === 'With the default key'),
+    );
+    expect(created.serviceKey).toBe(defaultKey);
     // Beta kept the default: its agent opens the ticket form.
     const betaToken = slack.tokenOf(beta.team);
     await command(beta, beta.member, '/ticket', '');
