@@ -12,7 +12,7 @@ import type { Simulator } from './sim/server.js';
 import { checkPlatform, checkSlack, storeProblem } from './startup/checks.js';
 import { describeSimAccounts, provideSimAccounts } from './startup/sim-accounts.js';
 import { StartupError } from './startup/startup-error.js';
-import type { Store } from './store/store.js';
+import type { Store, StoreOptions } from './store/store.js';
 import { openStore } from './store/store.js';
 
 /** The running bot and what it started, for whoever stops it. */
@@ -38,6 +38,32 @@ export function useProxy(config: Config, logger: Logger): void {
   logger.info({ proxy: describeProxy(config.proxy) }, 'outgoing requests go through the proxy');
 }
 
+/** The store the configuration names (DATABASE_URL, DATA_DIR, DATABASE_SCHEMA), migrated; or a StartupError. */
+export async function openConfiguredStore(config: Config): Promise<Store> {
+  try {
+    return await openStore(storeOptionsOf(config));
+  } catch (error) {
+    throw new StartupError(storeProblem(error, config.store), error);
+  }
+}
+
+export const storeOptionsOf = (config: Config): StoreOptions => ({
+  databaseUrl: config.store.databaseUrl,
+  dataDir: config.store.dataDir,
+  ...(config.store.schema ? { schema: config.store.schema } : {}),
+});
+
+/** `/readyz`'s store check: pinged in the background, its failure said as the fix. */
+export function storeReadiness(store: Store, config: Config, logger: Logger): ProbedCheck {
+  const check = new ProbedCheck(
+    () => store.ping(),
+    (error) => `store: ${storeProblem(error, config.store)}`,
+    logger.child({ component: 'readiness' }),
+  );
+  check.start();
+  return check;
+}
+
 /**
  * The one start path, for Slack itself and for the playground's local Slack alike: start-up checks
  * (Slack's auth.test, the store: a StartupError naming the fix) → platform (the built-in simulator
@@ -54,16 +80,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
   const { team, teamId, botId, botUserId } = slackCheck.info;
   logger.info({ team, teamId, botUserId }, 'Slack accepted the bot token (auth.test)');
 
-  let store: Store;
-  try {
-    store = await openStore({
-      databaseUrl: config.store.databaseUrl,
-      dataDir: config.store.dataDir,
-      ...(config.store.schema ? { schema: config.store.schema } : {}),
-    });
-  } catch (error) {
-    throw new StartupError(storeProblem(error, config.store), error);
-  }
+  const store = await openConfiguredStore(config);
   logger.info(
     { backend: store.backend, ...(store.backend === 'sqlite' ? { dataDir: config.store.dataDir } : {}) },
     store.backend === 'sqlite' ? 'store: embedded SQLite file' : 'store: PostgreSQL',
@@ -141,12 +158,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
   const { slack } = confdesk;
   // Ready: the platform answers and takes our credentials, Slack reaches us, the store is migrated
   // (openStore applied the migrations above, or the start would have stopped) and still answers.
-  const storeReady = new ProbedCheck(
-    () => store.ping(),
-    (error) => `store: ${storeProblem(error, config.store)}`,
-    logger.child({ component: 'readiness' }),
-  );
-  storeReady.start();
+  const storeReady = storeReadiness(store, config, logger);
   const readiness = new Readiness()
     .add('platform', () => platformReady.state())
     .add('slack', () => {

@@ -12,7 +12,7 @@ import { type LeftForNextStart, nothingLeft } from './jobs/shutdown.js';
 import { boltLogger } from './observability/bolt-logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
-import { type CheckState, ProbedCheck, Readiness } from './observability/readiness.js';
+import { type CheckState, Readiness } from './observability/readiness.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
 import { WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
 import { registerAppUninstalled } from './slack/events/app-uninstalled.js';
@@ -24,10 +24,9 @@ import {
   registerWorkspaceSetup,
   type WorkspaceSetupDeps,
 } from './slack/workspace-setup.js';
-import { useProxy } from './start.js';
-import { checkPlatform, storeProblem } from './startup/checks.js';
-import { StartupError } from './startup/startup-error.js';
-import { dropStore, openStore, type Store, type StoreOptions, workspaceStoreOptions } from './store/store.js';
+import { openConfiguredStore, storeOptionsOf, storeReadiness, useProxy } from './start.js';
+import { checkPlatform } from './startup/checks.js';
+import { dropStore, openStore, type Store, workspaceStoreOptions } from './store/store.js';
 import { parseKey, SecretBox } from './util/secret-box.js';
 
 /*
@@ -95,17 +94,8 @@ export async function startWorkspaces(
   useProxy(config, logger);
   const keys = d.keys.map(parseKey).filter((k): k is Buffer => k !== undefined);
   const box = new SecretBox(keys);
-  const baseStore: StoreOptions = {
-    databaseUrl: config.store.databaseUrl,
-    dataDir: config.store.dataDir,
-    ...(config.store.schema ? { schema: config.store.schema } : {}),
-  };
-  let store: Store;
-  try {
-    store = await openStore(baseStore);
-  } catch (error) {
-    throw new StartupError(storeProblem(error, config.store), error);
-  }
+  const baseStore = storeOptionsOf(config);
+  const store = await openConfiguredStore(config);
   const registry = new WorkspaceRegistry(store, box, options.now);
   const resealed = await registry.reseal();
   if (resealed)
@@ -309,12 +299,7 @@ export async function startWorkspaces(
     },
   };
 
-  const storeReady = new ProbedCheck(
-    () => store.ping(),
-    (error) => `store: ${storeProblem(error, config.store)}`,
-    logger.child({ component: 'readiness' }),
-  );
-  storeReady.start();
+  const storeReady = storeReadiness(store, config, logger);
   const readiness = new Readiness()
     .add('store', () => storeReady.state())
     .add('workspaces', () => describeWorkspaces([...running.values()]));

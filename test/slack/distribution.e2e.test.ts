@@ -11,7 +11,7 @@ import { createSimulator, type Simulator } from '../../src/sim/server.js';
 import { type RunningWorkspaces, startWorkspaces } from '../../src/workspaces.js';
 import { eventually, formState, submission } from '../helpers/bot.js';
 import { clientAs } from '../helpers/platform.js';
-import { slackSignature } from '../helpers/slack-requests.js';
+import { sendSigned } from '../helpers/slack-requests.js';
 import { optionsOf, suggestion } from '../helpers/suggest.js';
 
 /*
@@ -92,16 +92,7 @@ afterAll(async () => {
 });
 
 async function post(body: string, contentType: string) {
-  const ts = Math.floor(Date.now() / 1000);
-  const res = await fetch(`${url}/slack/events`, {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-slack-request-timestamp': String(ts),
-      'x-slack-signature': slackSignature(secret, ts, body),
-    },
-    body,
-  });
+  const res = await sendSigned(url, secret, body, contentType);
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : null) as Record<string, unknown> | null };
 }
