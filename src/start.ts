@@ -141,6 +141,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
       signingSecret: config.slack.signingSecret as string,
       appToken: config.slack.appToken,
       apiUrl: config.slack.apiUrl,
+      proxy: config.proxy,
       port: config.slack.port,
       readiness: () => readiness.report(),
       ...(botId && botUserId ? { botIdentity: { botId, botUserId } } : {}),

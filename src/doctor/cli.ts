@@ -3,8 +3,9 @@ import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { createPlatformClient } from '../platform/client.js';
 import { proxyEverything } from '../platform/proxy.js';
 import { createSimulator, type Simulator } from '../sim/server.js';
-import { inspectStore } from '../store/store.js';
-import { configProblemsReport, type DoctorReport, runDoctor } from './doctor.js';
+import { inspectStore, openStore } from '../store/store.js';
+import { parseKey, SecretBox } from '../util/secret-box.js';
+import { configProblemsReport, type DoctorReport, distributionDoctor, runDoctor } from './doctor.js';
 import { formatReport } from './format.js';
 
 /*
@@ -55,11 +56,41 @@ async function check(config: Config): Promise<DoctorReport> {
   }
 }
 
+/** Distribution mode: the registry in the store, each workspace's secrets tried with the key. */
+async function checkDistribution(config: Config): Promise<DoctorReport> {
+  const store = await openStore({
+    databaseUrl: config.store.databaseUrl,
+    dataDir: config.store.dataDir,
+    ...(config.store.schema ? { schema: config.store.schema } : {}),
+    keepLeases: true,
+  });
+  const keys = (config.distribution?.keys ?? []).map(parseKey).filter((k): k is Buffer => !!k);
+  const box = new SecretBox(keys);
+  try {
+    return await distributionDoctor(config, {
+      teams: () => store.installedTeams(),
+      state: async (team) => {
+        const settings = await store.workspaceSettings(team);
+        try {
+          box.open((await store.installation(team)) ?? '');
+          if (settings) box.open((JSON.parse(settings) as { credentials: string }).credentials);
+          return { opens: true, setUp: settings !== undefined };
+        } catch {
+          return { opens: false, setUp: settings !== undefined };
+        }
+      },
+    });
+  } finally {
+    await store.close();
+  }
+}
+
 async function main(): Promise<number> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   let report: DoctorReport;
   try {
-    report = await check(loadConfig(process.env));
+    const config = loadConfig(process.env);
+    report = config.distribution ? await checkDistribution(config) : await check(config);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     report = configProblemsReport(error.problems);

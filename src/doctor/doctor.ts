@@ -48,6 +48,58 @@ export function configProblemsReport(problems: string[], now = new Date()): Doct
   return finish(r, 0, now, []);
 }
 
+/**
+ * Distribution mode (`npm run doctor` beside a bot serving many workspaces): the process's own part —
+ * the install page, the workspaces installed and set up, and whether the key opens their sealed
+ * secrets. Each workspace's own checks run from Slack there (`/conference admin doctor`).
+ */
+export async function distributionDoctor(
+  config: Config,
+  registry: {
+    teams(): Promise<string[]>;
+    /** Whether the key opens the team's installation and settings, and whether settings are saved. */
+    state(team: string): Promise<{ opens: boolean; setUp: boolean }>;
+  },
+  now = new Date(),
+): Promise<DoctorReport> {
+  const r = new Report();
+  const d = config.distribution;
+  r.add('configuration', 'environment', 'ok', 'valid (.env and the environment, as `npm start` reads them)');
+  r.add(
+    'configuration',
+    'mode',
+    'ok',
+    `distribution: any workspace installs with Add to Slack at ${d?.publicUrl}/slack/install (redirect URL ${d?.publicUrl}/slack/oauth_redirect)`,
+  );
+  const teams = await registry.teams();
+  const states = await Promise.all(teams.map(async (t) => ({ team: t, ...(await registry.state(t)) })));
+  const locked = states.filter((s) => !s.opens).map((s) => s.team);
+  const waiting = states.filter((s) => s.opens && !s.setUp).map((s) => s.team);
+  r.add(
+    'configuration',
+    'workspaces',
+    teams.length ? 'ok' : 'note',
+    teams.length
+      ? `${teams.length} installed (${teams.join(', ')}); ${teams.length - waiting.length - locked.length} set up${waiting.length ? `; waiting for their settings: ${waiting.join(', ')}` : ''}. Each workspace's own checks: /conference admin doctor there`
+      : 'none installed yet',
+  );
+  r.add(
+    'configuration',
+    'CONFDESK_ENCRYPTION_KEY',
+    locked.length ? 'blocking' : 'ok',
+    locked.length
+      ? `the key does not open the secrets of ${locked.join(', ')}: set CONFDESK_ENCRYPTION_KEY_PREVIOUS to the key they were sealed with, or install those workspaces again`
+      : 'opens every workspace’s sealed secrets',
+  );
+  return finish(
+    r,
+    0,
+    now,
+    // As `secretsOf`: a value too short to be a secret is not hunted down in the words.
+    [d?.clientSecret, d?.stateSecret, ...(d?.keys ?? [])].filter((s): s is string => !!s && s.length >= 4),
+  );
+}
+
 export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
   const r = new Report();
   const { config } = ctx;

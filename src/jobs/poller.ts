@@ -147,14 +147,15 @@ export class Poller {
           'ignored',
           `conversationevent webhooks carry no ${signal.missing.join(' nor ')}: each costs one timeline read`,
         );
-        await this.o.store.wantRead({
-          ticketId: signal.ticketId,
-          since: new Date(this.now()).toISOString(),
-          priority: 0,
-          channels: [],
-        });
+        await this.wantRead(signal.ticketId);
         return;
       case 'ticket': {
+        // A change the delivery does not describe (no state: props [] on some platforms): the ticket is
+        // read, as for a partial event, rather than waiting for the next scan (minutes while webhooks flow).
+        if (needsRead(signal)) {
+          await this.wantRead(signal.ticketId);
+          return;
+        }
         const applied = new Promise<void>((r) => setTimeout(r, this.hold))
           .then(() => this.collector.fromTicket(signal))
           .catch((error: unknown) =>
@@ -167,6 +168,15 @@ export class Poller {
       case 'none':
         return;
     }
+  }
+
+  private wantRead(ticketId: string): Promise<void> {
+    return this.o.store.wantRead({
+      ticketId,
+      since: new Date(this.now()).toISOString(),
+      priority: 0,
+      channels: [],
+    });
   }
 
   /** Reads one ticket and its timeline now (two requests): a test's or an operator's look. */
@@ -183,3 +193,10 @@ export class Poller {
     await Promise.all([...this.held]);
   }
 }
+
+/**
+ * Whether a delivery means a read: it tells of a change without saying what (a timeline event without
+ * its name or time, a ticket update without its state).
+ */
+export const needsRead = (signal: WebhookSignal): boolean =>
+  signal.kind === 'partial' || (signal.kind === 'ticket' && !signal.state && signal.event !== 'delete');

@@ -16,7 +16,7 @@ import type { TicketService } from '../services/tickets.js';
 import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
 import { DigestJob } from './digest-job.js';
-import { Poller, settleMs } from './poller.js';
+import { needsRead, Poller, settleMs } from './poller.js';
 import type { BacklogState } from './read-backlog.js';
 import { JobRunner } from './runner.js';
 import type { LeftForNextStart } from './shutdown.js';
@@ -258,7 +258,7 @@ export function startJobs(o: JobsOptions): Jobs {
       lastWebhook = Date.now();
       // Background work even though a request brought it: the reserve stays for people.
       await runInLane('background', () => poller.onSignal(signal));
-      if (signal.kind === 'partial' && leading) runner.trigger('read');
+      if (needsRead(signal) && leading) runner.trigger('read');
     },
     backlog: () => poller.backlogState(),
     lastBacklog: () => lastBacklog,

@@ -1,10 +1,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
+import type { ProxySettings } from '../config/config.js';
 import { boltLogger } from '../observability/bolt-logger.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { CheckState, ReadinessReport } from '../observability/readiness.js';
+import { proxyAgent } from '../platform/proxy.js';
 import { measureAcks } from './ack-timing.js';
 import { registerActions } from './actions/index.js';
 import { clipCommandText } from './clip-command-text.js';
@@ -22,6 +24,8 @@ export interface SlackAppOptions {
   signingSecret: string;
   /** Set: Socket Mode (no public URL). Unset: HTTP mode, `POST /slack/events`. */
   appToken?: string | undefined;
+  /** Set: the Socket Mode connection goes through this proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
+  proxy?: ProxySettings | undefined;
   /** Web API base URL, e.g. a Slack double's. */
   apiUrl?: string | undefined;
   port: number;
@@ -84,6 +88,9 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         logger,
         customRoutes,
         installerOptions: { port, ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}) },
+        // Behind a company's proxy, the socket (and its apps.connections.open) goes through it too:
+        // the Socket Mode client otherwise builds an agent of its own that ignores it.
+        ...(options.proxy ? { dispatcher: proxyAgent(options.proxy) } : {}),
       })
     : undefined;
   let socketState: CheckState = { ok: false, problem: 'slack: Socket Mode is connecting' };

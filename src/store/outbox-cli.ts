@@ -1,17 +1,19 @@
 import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { type DeadLetter, openStore } from './store.js';
+import { type DeadLetter, openStore, type StoreOptions, workspaceStoreOptions } from './store.js';
 
 /*
  * The operator's look into the outbox, beside a running bot (same .env and store as `npm start`):
  *   npm run outbox -- dead [limit]          the messages Slack refused for good, latest first
  *   npm run outbox -- requeue all|<channel>  once the cause is fixed: another try for them
+ * In distribution mode each workspace has its own outbox: `--workspace <team id>` first names it.
  * It leaves the bot's leases alone.
  */
 
 const usage = [
   'Usage: npm run outbox -- dead [limit]            (the messages Slack refused for good, latest first)',
   '       npm run outbox -- requeue all|<channel>   (another try for them, once the cause is fixed)',
+  'Distribution mode: npm run outbox -- --workspace <team id> dead|requeue …',
 ].join('\n');
 
 /** Control characters could rewrite the operator's terminal: ids come from the platform. */
@@ -27,13 +29,15 @@ function table(list: DeadLetter[]): string {
     .join('\n');
 }
 
-async function main(args: string[]): Promise<number> {
+async function main(all: string[]): Promise<number> {
+  const named = all[0] === '--workspace' ? all[1] : undefined;
+  const args = named === undefined ? all : all.slice(2);
   const [command, arg] = args;
   const limit = command === 'dead' && arg !== undefined ? Number(arg) : 100;
   const known =
     (command === 'dead' && Number.isInteger(limit) && limit >= 1) ||
     (command === 'requeue' && arg !== undefined && /^(all|[A-Z0-9]{2,30})$/.test(arg));
-  if (!known) {
+  if (!known || (all[0] === '--workspace' && !/^[A-Z0-9]{2,32}$/.test(named ?? ''))) {
     console.error(usage);
     return 2;
   }
@@ -46,12 +50,25 @@ async function main(args: string[]): Promise<number> {
     console.error(`${error.message}\nSee .env.example for every variable and its meaning.`);
     return 1;
   }
-  const store = await openStore({
+  const base: StoreOptions = {
     databaseUrl: config.store.databaseUrl,
     dataDir: config.store.dataDir,
     ...(config.store.schema ? { schema: config.store.schema } : {}),
     keepLeases: true,
-  });
+  };
+  if (config.distribution && named === undefined) {
+    const registry = await openStore(base);
+    const teams = await registry.installedTeams().finally(() => registry.close());
+    console.error(
+      `Distribution mode: each workspace has its own outbox. Name one: npm run outbox -- --workspace <team id> ${args.join(' ')}\nInstalled: ${teams.join(', ') || 'none'}`,
+    );
+    return 2;
+  }
+  if (named !== undefined && !config.distribution) {
+    console.error('--workspace is for distribution mode (SLACK_CLIENT_ID…); this bot serves one workspace.');
+    return 2;
+  }
+  const store = await openStore(named ? workspaceStoreOptions(base, named) : base);
   try {
     if (command === 'requeue') {
       const n = await store.requeueDead(arg === 'all' ? undefined : arg);

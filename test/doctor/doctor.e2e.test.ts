@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -15,6 +16,7 @@ import { createSimulator, type Simulator, type SimulatorOptions } from '../../sr
 import { SEED_PASSWORD } from '../../src/sim/state.js';
 import { migrations } from '../../src/store/schema.js';
 import { inspectStore, openStore } from '../../src/store/store.js';
+import { SecretBox } from '../../src/util/secret-box.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
 import { startProxy } from '../helpers/proxy.js';
 
@@ -393,5 +395,45 @@ describe('/conference admin doctor', () => {
     );
     const paths = f.platform.sim.requests.slice(from).map((r) => r.path);
     expect(paths.filter((p) => p.startsWith('/api/v3/tickets') || p === '/api/v3/conferences')).toEqual([]);
+  });
+});
+
+describe('npm run doctor in distribution mode (issue 23)', () => {
+  const key = randomBytes(32);
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'confdesk-doctor-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  const env = () => ({
+    DATA_DIR: dir,
+    SLACK_SIGNING_SECRET: 's',
+    SLACK_CLIENT_ID: '1.2',
+    SLACK_CLIENT_SECRET: 'client-secret-value',
+    SLACK_STATE_SECRET: 'st',
+    CONFDESK_ENCRYPTION_KEY: key.toString('hex'),
+    PUBLIC_URL: 'https://confdesk.example',
+  });
+
+  it('tells the workspaces installed and set up, and blocks when the key does not open their secrets', async () => {
+    const store = await openStore({ dataDir: dir });
+    try {
+      const box = new SecretBox([key]);
+      await store.saveInstallation('TOPEN', box.seal('{"bot":{"token":"xoxb-1"}}'), new Date());
+      await store.saveWorkspaceSettings('TOPEN', JSON.stringify({ credentials: box.seal('{}') }));
+      await store.saveInstallation('TWAIT', box.seal('{"bot":{"token":"xoxb-2"}}'), new Date());
+      const ok = await doctorCli(env());
+      expect(ok.code).toBe(0);
+      console.log(ok.stdout);
+      expect(ok.stdout).toContain('2 installed (TOPEN, TWAIT); 1 set up; waiting for their settings: TWAIT');
+      expect(ok.stdout).toContain('https://confdesk.example/slack/install');
+      expect(ok.stdout).not.toContain(key.toString('hex'));
+      expect(ok.stdout).not.toContain('client-secret-value');
+      await store.saveInstallation('TLOST', new SecretBox([randomBytes(32)]).seal('{}'), new Date());
+      const lost = await doctorCli(env());
+      expect(lost.code).toBe(1);
+      expect(lost.stdout).toMatch(/does not open the secrets of TLOST/);
+    } finally {
+      await store.close();
+    }
   });
 });

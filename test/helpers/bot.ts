@@ -75,6 +75,8 @@ export async function startBot(
      * `interact` and `event` send envelopes there (the body answered is the ack's payload).
      */
     socket?: boolean;
+    /** Socket Mode behind this proxy (the WebSocket and apps.connections.open go through it). */
+    proxy?: { httpProxy: string; noProxy?: string };
     /** Report to a fresh registry and serve `GET /metrics` (behind this bearer token, if given). */
     metrics?: { token?: string };
   } = {},
@@ -92,6 +94,7 @@ export async function startBot(
       signingSecret: secret,
       apiUrl: slack.apiUrl,
       appToken: socket ? appToken : undefined,
+      proxy: options.proxy,
       port: 0,
       // The doctor as main wires it: this fixture's configuration, client and store.
       doctor: () =>

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Poller } from '../../src/jobs/poller.js';
+import { needsRead, Poller } from '../../src/jobs/poller.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { openStore, type Store } from '../../src/store/store.js';
@@ -145,5 +145,16 @@ describe('the poller', () => {
     );
     // The person's line says the assignment.
     expect(told).not.toContain('ticket.assigned');
+  });
+});
+
+describe('which webhooks cost a read (needsRead)', () => {
+  it('a ticket update that does not say its state, and a partial event; not a described change nor a delete', () => {
+    const ticket = { kind: 'ticket', ticketId: '1', event: 'update', at: undefined } as const;
+    expect(needsRead({ ...ticket, state: undefined })).toBe(true);
+    expect(needsRead({ ...ticket, state: 'open' })).toBe(false);
+    expect(needsRead({ ...ticket, event: 'delete', state: undefined })).toBe(false);
+    expect(needsRead({ kind: 'partial', ticketId: '1', missing: ['eventName'] })).toBe(true);
+    expect(needsRead({ kind: 'none' })).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type OutboxItem, openStore, type Store } from '../../src/store/store.js';
+import { type OutboxItem, openStore, type Store, workspaceStoreOptions } from '../../src/store/store.js';
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, '../..');
@@ -58,5 +58,38 @@ describe('the outbox command', () => {
     expect(failed).toMatchObject({ code: 2, stderr: expect.stringContaining('npm run outbox -- dead') });
     const noTarget = await outbox('requeue').catch((e: { code: number; stderr: string }) => e);
     expect(noTarget).toMatchObject({ code: 2, stderr: expect.stringContaining('requeue all|<channel>') });
+  });
+});
+
+describe('the outbox command in distribution mode (issue 23)', () => {
+  const distribution = {
+    SLACK_SIGNING_SECRET: 's',
+    SLACK_CLIENT_ID: '1.2',
+    SLACK_CLIENT_SECRET: 'c',
+    SLACK_STATE_SECRET: 'st',
+    CONFDESK_ENCRYPTION_KEY: 'a'.repeat(64),
+    PUBLIC_URL: 'https://confdesk.example',
+  };
+  const inDistribution = (...args: string[]) =>
+    run(join(root, 'node_modules/.bin/tsx'), [join(root, 'src/store/outbox-cli.ts'), ...args], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', DATA_DIR: dir, LOG_LEVEL: 'silent', ...distribution },
+    });
+
+  it('asks which workspace, naming the installed ones, and reads that workspace’s own outbox', async () => {
+    await store.saveInstallation('TALPHA', 'sealed', new Date());
+    const asked = await inDistribution('dead').catch((e: { code: number; stderr: string }) => e);
+    expect(asked).toMatchObject({ code: 2, stderr: expect.stringContaining('Installed: TALPHA') });
+    const alpha = await openStore(workspaceStoreOptions({ dataDir: dir }, 'TALPHA'));
+    try {
+      await alpha.advance([{ ticketId: '9', eventId: 'e9', channel: 'CA', payload: { eventName: 'x' } }]);
+      const [e9] = (await alpha.claim('bot', 10, 60_000)) as [OutboxItem];
+      await alpha.settle(e9, { status: 'dead', reason: 'channel_not_found' });
+    } finally {
+      await alpha.close();
+    }
+    expect((await inDistribution('--workspace', 'TALPHA', 'dead')).stdout).toContain('channel_not_found');
+    // The registry's own store has no outbox of its own to show.
+    expect((await outbox('dead')).stdout).toContain('No dead letters');
   });
 });
