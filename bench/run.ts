@@ -9,7 +9,7 @@
  * is its own.
  *
  * Knobs: BENCH_REQUESTS (2000), BENCH_CONCURRENCY (50), BENCH_PLATFORM_LATENCY_MS (5000),
- * BENCH_WARMUP (100), BENCH_TARGETS (bare,bot,flood), BENCH_LOOP=1 (the app reports its own event
+ * BENCH_WARMUP (100), BENCH_TARGETS (bare,bot,flood,metrics), BENCH_LOOP=1 (the app reports its own event
  * loop delay and answer times), BENCH_CPU_PROF=1 (CPU profiles in bench/profiles).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -222,6 +222,14 @@ async function main() {
     { key: 'bare', label: 'bare Bolt (ack only)', script: 'bench/bare-bolt.ts', budget: '10' },
     { key: 'bot', label: 'confdesk (budget 10/min)', script: 'dist/main.js', budget: '10' },
     { key: 'flood', label: 'confdesk (budget lifted)', script: 'dist/main.js', budget: '100000' },
+    // issue 23: the same bot with /metrics on (every ack timed, every platform call counted).
+    {
+      key: 'metrics',
+      label: 'confdesk + metrics',
+      script: 'dist/main.js',
+      budget: '10',
+      extra: { METRICS_TOKEN: 'bench-metrics-token-0123456789' },
+    },
   ] as const;
   const results: Record<string, Run & { idle: number; after: number }> = {};
   const only = process.env.BENCH_TARGETS?.split(',');
@@ -231,6 +239,7 @@ async function main() {
       PLATFORM_URL: b.platformUrl,
       PLATFORM_TOKEN: b.platformToken,
       PLATFORM_RATE_LIMIT: t.budget,
+      ...('extra' in t ? t.extra : {}),
     });
     await new Promise((r) => setTimeout(r, 2_000));
     const idle = rssMb(child.pid as number);
