@@ -49,6 +49,21 @@ describe.each(backends)('workspaces in the store, $name', ({ options }) => {
       expect(await a.subscriptionsBy('UA')).toHaveLength(1);
       expect(await b.subscriptionsBy('UA')).toEqual([]);
       expect(await registry.subscriptionsBy('UA')).toEqual([]);
+      // Its digests, cards and queue too.
+      await a.addDigestSchedule({
+        id: 'd1',
+        channel: 'CA',
+        zone: 'Europe/Paris',
+        time: '09:00',
+        weekdays: [1],
+        createdBy: 'UA',
+      });
+      await a.save({ ticketId: '7', channel: 'CA', ts: '1.2' });
+      await a.advance([{ ticketId: '7', eventId: 'e1', channel: 'CA', payload: { eventName: 'x' } }]);
+      expect(await b.digestSchedules()).toEqual([]);
+      expect(await b.forTicket('7')).toEqual([]);
+      expect(await b.claim('bot', 10, 60_000)).toEqual([]);
+      expect(await registry.digestSchedules()).toEqual([]);
     } finally {
       await a.close();
       await b.close();
@@ -59,6 +74,9 @@ describe.each(backends)('workspaces in the store, $name', ({ options }) => {
     const stillB = await openStore(workspaceStoreOptions(base, 'TBETA'));
     try {
       expect(await again.subscriptionsBy('UA')).toEqual([]);
+      expect(await again.digestSchedules()).toEqual([]);
+      expect(await again.forTicket('7')).toEqual([]);
+      expect(await again.claim('bot', 10, 60_000)).toEqual([]);
       expect(await stillB.subscriptionsBy('UA')).toEqual([]);
     } finally {
       await again.close();
