@@ -8,7 +8,7 @@ import type { Config } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
 import { readManifest } from './doctor/manifest.js';
 import { workspaceRules } from './domain/workspace-settings.js';
-import { type LeftForNextStart, nothingLeft } from './jobs/shutdown.js';
+import { addLeft, type LeftForNextStart, nothingLeft } from './jobs/shutdown.js';
 import { boltLogger } from './observability/bolt-logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
@@ -101,6 +101,7 @@ export async function startWorkspaces(
   if (resealed)
     logger.info({ resealed }, 'sealed the workspaces’ secrets again with the new CONFDESK_ENCRYPTION_KEY');
 
+  const { publicUrl } = d;
   const header = config.webhook?.header ?? 'X-Webhook-Secret';
   // One registry for every workspace (each labelled with its team id), served once by the process.
   const metrics = config.metrics ? new Metrics() : undefined;
@@ -160,7 +161,7 @@ export async function startWorkspaces(
     await start(team);
     return {
       ok: true as const,
-      webhook: { url: `${d?.publicUrl}/webhooks/platform/${team}`, header, secret: !!settings.webhookSecret },
+      webhook: { url: `${publicUrl}/webhooks/platform/${team}`, header, secret: !!settings.webhookSecret },
     };
   }
 
@@ -171,17 +172,20 @@ export async function startWorkspaces(
       running.delete(team);
       const install = await registry.install(team);
       if (!install) return;
-      const log = logger.child({ team });
+      // `workspace`: a request's own lines carry `team` already (requestLog).
+      const log = logger.child({ workspace: team });
       const settings = await registry.settings(team);
       const botIdentity =
-        install.botId && install.botUserId ? { botId: install.botId, botUserId: install.botUserId } : {};
+        install.botId && install.botUserId
+          ? { botId: install.botId, botUserId: install.botUserId }
+          : undefined;
       if (!settings) {
         const app = new App({
           token: install.botToken,
           receiver: handedReceiver,
           logger: boltLogger(log),
           convoStore: false,
-          ...botIdentity,
+          ...(botIdentity ?? {}),
           ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
         });
         registerWorkspaceSetup(app, setupDeps(team, install.teamName, false));
@@ -208,9 +212,7 @@ export async function startWorkspaces(
           apiUrl: config.slack.apiUrl,
           port: 0,
           receiver: handedReceiver,
-          ...(install.botId && install.botUserId
-            ? { botIdentity: { botId: install.botId, botUserId: install.botUserId } }
-            : {}),
+          botIdentity,
           doctor: () =>
             runDoctor({
               config: tenantConfig,
@@ -316,7 +318,7 @@ export async function startWorkspaces(
       stateSecret: d.stateSecret,
       scopes: readManifest().botScopes,
       installationStore: registry.installationStore(start),
-      redirectUri: `${d.publicUrl}/slack/oauth_redirect`,
+      redirectUri: `${publicUrl}/slack/oauth_redirect`,
       installerOptions: {
         installPath: '/slack/install',
         redirectUriPath: '/slack/oauth_redirect',
@@ -368,8 +370,8 @@ export async function startWorkspaces(
   const server = (await receiver.start(config.slack.port)) as unknown as { address(): AddressInfo | null };
   const port = server.address()?.port ?? config.slack.port;
   logger.info(
-    { port, workspaces: running.size, install: `${d.publicUrl}/slack/install` },
-    `distribution mode: ${running.size} workspace(s); "Add to Slack" at ${d.publicUrl}/slack/install`,
+    { port, workspaces: running.size, install: `${publicUrl}/slack/install` },
+    `distribution mode: ${running.size} workspace(s); "Add to Slack" at ${publicUrl}/slack/install`,
   );
 
   return {
@@ -382,18 +384,7 @@ export async function startWorkspaces(
       await receiver.stop();
       const lefts = await Promise.all([...running.values()].map((w) => w.stop(o)));
       await store.close();
-      return lefts.reduce<LeftForNextStart>(
-        (sum, l) =>
-          l
-            ? {
-                released: sum.released + l.released,
-                unknown: sum.unknown + l.unknown,
-                digests: [...sum.digests, ...l.digests],
-                requestsFinished: sum.requestsFinished && l.requestsFinished,
-              }
-            : sum,
-        nothingLeft(),
-      );
+      return lefts.reduce<LeftForNextStart>((sum, l) => (l ? addLeft(sum, l) : sum), nothingLeft());
     },
   };
 }
@@ -410,27 +401,25 @@ function describeWorkspaces(all: Workspace[]): CheckState {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** A page of the install flow, styled once. */
+const htmlPage = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
+  `<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}` +
+  `a.add{display:inline-block;background:#4a154b;color:#fff;padding:.6rem 1.2rem;border-radius:.4rem;text-decoration:none;font-weight:600}</style>` +
+  `</head><body>${body}</body></html>`;
+
 function page(res: ServerResponse, status: number, body: string): void {
-  res
-    .writeHead(status, { 'content-type': 'text/html; charset=utf-8' })
-    .end(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>confdesk</title>` +
-        `<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}` +
-        `a.add{display:inline-block;background:#4a154b;color:#fff;padding:.6rem 1.2rem;border-radius:.4rem;text-decoration:none;font-weight:600}</style>` +
-        `</head><body>${body}</body></html>`,
-    );
+  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(htmlPage('confdesk', body));
 }
 
 /** The "Add to Slack" page (`GET /slack/install`). */
-export function addToSlackPage(url: string): string {
-  return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Add confdesk to Slack</title></head>` +
-    `<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;line-height:1.5">` +
+export const addToSlackPage = (url: string): string =>
+  htmlPage(
+    'Add confdesk to Slack',
     `<h1>confdesk</h1><p>Video conferences and remote-assistance tickets of your video platform, from Slack.</p>` +
-    `<p><a class="add" href="${escapeHtml(url)}" style="display:inline-block;background:#4a154b;color:#fff;padding:.6rem 1.2rem;border-radius:.4rem;text-decoration:none;font-weight:600">Add to Slack</a></p>` +
-    `<p>After installing, a workspace admin opens confdesk's Home tab and gives it your video platform's address and an admin account.</p></body></html>`
+      `<p><a class="add" href="${escapeHtml(url)}">Add to Slack</a></p>` +
+      `<p>After installing, a workspace admin opens confdesk's Home tab and gives it your video platform's address and an admin account.</p>`,
   );
-}
 
 const installedPage = (teamName: string) =>
   `<h1>confdesk is installed in ${escapeHtml(teamName)}</h1><p>Open Slack. A workspace admin then opens confdesk's <b>Home</b> tab (or types <code>/conference admin settings</code>) and gives it your video platform's address and an admin account's credentials.</p>`;

@@ -17,6 +17,14 @@ export const nothingLeft = (): LeftForNextStart => ({
   requestsFinished: true,
 });
 
+/** What two stopped parts left together (distribution mode: every workspace's). */
+export const addLeft = (a: LeftForNextStart, b: LeftForNextStart): LeftForNextStart => ({
+  released: a.released + b.released,
+  unknown: a.unknown + b.unknown,
+  digests: [...a.digests, ...b.digests],
+  requestsFinished: a.requestsFinished && b.requestsFinished,
+});
+
 /** The log line a shutdown ends with, e.g. "2 outbox items released, digest for C123 not finished…". */
 export function describeLeft(left: LeftForNextStart, seconds: number): string {
   const parts = [
