@@ -33,6 +33,7 @@ export const usages = {
     md`• \`/conference password\` sends you the video platform’s password reset e-mail; admins: \`/conference password <login>\` for anyone`,
     md`• \`/conference media [type:recording] [status:completed] [source:<s>] [tag:<t>] [user:<login or e-mail>] [group:"Level 1"] [conversation:<id>] [since:YYYY-MM-DD] [until:YYYY-MM-DD] [words]\` — the media library: browse, show, edit, delete, share into a channel`,
     md`• \`/conference admin link @person <platform e-mail|login|id>\` · \`admin unlink @person\` — platform admins: who someone acts as when their e-mails differ`,
+    md`• \`/conference admin settings\` — Slack workspace admins, when confdesk is installed with Add to Slack: its platform address, account and defaults for this workspace`,
     md`• \`/conference help\` shows this message`,
   ),
   digest: lines(

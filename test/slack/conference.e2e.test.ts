@@ -423,3 +423,12 @@ describe('/conference, end to end through the signed HTTP receiver', () => {
     expect((bad.body as Json).text).toContain('/conference help');
   });
 });
+
+describe('/conference admin settings with one workspace (issue 23)', () => {
+  it('says the settings come from the environment, and opens nothing', async () => {
+    const views = f.slack.views.size;
+    const r = await f.command('admin settings');
+    expect(JSON.stringify(r.body)).toContain('serves one workspace: its settings come from its environment');
+    expect(f.slack.views.size).toBe(views);
+  });
+});

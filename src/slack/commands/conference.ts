@@ -171,6 +171,14 @@ export const handleConferenceCommand = (deps: ConferenceDeps & MediaDeps & LinkD
             await respond({ response_type: 'ephemeral', replace_original: true, ...textMessage(message) });
           });
         }
+        // In distribution mode the workspace's settings middleware answered it before this listener.
+        if (cmd.args.trim().toLowerCase() === 'settings')
+          return ack({
+            response_type: 'ephemeral',
+            ...textMessage(
+              md`This confdesk serves one workspace: its settings come from its environment (\`.env\`, see the README's *Configuration*). \`/conference admin settings\` is for confdesk installed with Add to Slack.`,
+            ),
+          });
         if (cmd.args.toLowerCase() !== 'doctor') return ack({ response_type: 'ephemeral', ...adminUsage() });
         await ack(working('Working through the doctor’s checks'));
         return later(async () => {
