@@ -73,15 +73,28 @@ const handedReceiver: Receiver = {
   stop: async () => undefined,
 };
 
-/** The workspace a Slack request comes from (commands and events: team_id; interactivity: team.id). */
+/**
+ * The workspace a Slack request comes from, read as Bolt reads it (App.js buildSource): commands,
+ * `team_id`; events, the installation in `authorizations` first (in a Slack Connect channel the outer
+ * `team_id` may be the other workspace's); a view, `view.app_installed_team_id` first (a modal opened
+ * from a shared channel); other interactivity, `team.id`, else `user.team_id`.
+ */
 export function teamOf(body: unknown): string | undefined {
   const b = body as {
+    type?: string;
+    command?: string;
+    event?: unknown;
     team_id?: string;
     team?: { id?: string } | null;
     user?: { team_id?: string };
-    authorizations?: { team_id?: string }[];
+    view?: { app_installed_team_id?: string };
+    authorizations?: { team_id?: string | null }[];
   };
-  return b.team_id ?? b.team?.id ?? b.authorizations?.[0]?.team_id ?? b.user?.team_id;
+  if (b.command !== undefined) return b.team_id;
+  if (b.event !== undefined) return b.authorizations?.[0]?.team_id ?? b.team_id;
+  const installed =
+    b.type === 'view_submission' || b.type === 'view_closed' ? b.view?.app_installed_team_id : undefined;
+  return installed || (b.team?.id ?? b.user?.team_id ?? b.team_id);
 }
 
 export async function startWorkspaces(
@@ -157,8 +170,16 @@ export async function startWorkspaces(
     } finally {
       await probe.close();
     }
-    await registry.saveSettings(team, settings);
-    await start(team);
+    // In the workspace's turn: an uninstall that came while the platform was asked has forgotten it,
+    // and its settings must not come back (nor revive at a reinstall, which starts afresh).
+    const kept = await inTurn(team, async () => {
+      if (!(await registry.install(team))) return false;
+      await registry.saveSettings(team, settings);
+      await restart(team);
+      return true;
+    });
+    if (!kept)
+      return { ok: false as const, problem: md`Not saved: confdesk was uninstalled from this workspace.` };
     return {
       ok: true as const,
       webhook: { url: `${publicUrl}/webhooks/platform/${team}`, header, secret: !!settings.webhookSecret },
@@ -166,98 +187,99 @@ export async function startWorkspaces(
   }
 
   /** (Re)starts a workspace from what the registry holds: set up, waiting for settings, or gone. */
-  function start(team: string): Promise<void> {
-    return inTurn(team, async () => {
-      await running.get(team)?.stop();
-      running.delete(team);
-      const install = await registry.install(team);
-      if (!install) return;
-      // `workspace`: a request's own lines carry `team` already (requestLog).
-      const log = logger.child({ workspace: team });
-      const settings = await registry.settings(team);
-      const botIdentity =
-        install.botId && install.botUserId
-          ? { botId: install.botId, botUserId: install.botUserId }
-          : undefined;
-      if (!settings) {
-        const app = new App({
-          token: install.botToken,
-          receiver: handedReceiver,
-          logger: boltLogger(log),
-          convoStore: false,
-          ...(botIdentity ?? {}),
-          ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
-        });
-        registerWorkspaceSetup(app, setupDeps(team, install.teamName, false));
-        registerSetupHome(app, { teamName: install.teamName });
-        registerAppUninstalled(app, { logger: log, forgetWorkspace: forgetLater });
-        registerTokensRevoked(app, { logger: log, forgetWorkspace: forgetLater });
-        running.set(team, { team, teamName: install.teamName, app, stop: async () => undefined });
-        log.info({}, 'workspace installed, waiting for its platform settings');
-        return;
-      }
-      const storeOptions = workspaceStoreOptions(baseStore, team);
-      const wsStore = await openStore(storeOptions);
-      const platform = platformFor(settings, team);
-      const tenantConfig: Config = {
-        ...config,
-        slack: { ...config.slack, botToken: install.botToken },
-        platform: { ...config.platform, url: settings.platformUrl, credentials: settings.credentials },
-        webhook: settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined,
-      };
-      const confdesk = createConfdesk({
-        slack: {
-          botToken: install.botToken,
-          signingSecret,
-          apiUrl: config.slack.apiUrl,
-          port: 0,
-          receiver: handedReceiver,
-          botIdentity,
-          doctor: () =>
-            runDoctor({
-              config: tenantConfig,
-              platform: {
-                baseUrl: settings.platformUrl,
-                credentials: settings.credentials,
-                simulator: false,
-                findings: platform.findings,
-                budget: platform.budget,
-              },
-              store: () => wsStore.inspect(),
-            }),
-        },
-        platform,
-        store: wsStore,
-        logger: log,
-        webhook: settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined,
-        workspace: team,
-        ...(metrics ? { metrics: { registry: metrics } } : {}),
-        jobs: options.jobs ?? { pollIntervalMs: config.pollIntervalS * 1000 },
-        distribution: {
-          defaults: { serviceKey: settings.serviceKey, language: settings.language },
-          rules: workspaceRules(settings.ticketCreators),
-          forget: forgetLater,
-        },
-        ...(options.now ? { now: options.now } : {}),
+  const start = (team: string): Promise<void> => inTurn(team, () => restart(team));
+
+  /** `start`'s work, inside the workspace's turn. */
+  async function restart(team: string): Promise<void> {
+    await running.get(team)?.stop();
+    running.delete(team);
+    const install = await registry.install(team);
+    if (!install) return;
+    // `workspace`: a request's own lines carry `team` already (requestLog).
+    const log = logger.child({ workspace: team });
+    const settings = await registry.settings(team);
+    const botIdentity =
+      install.botId && install.botUserId ? { botId: install.botId, botUserId: install.botUserId } : undefined;
+    if (!settings) {
+      const app = new App({
+        token: install.botToken,
+        receiver: handedReceiver,
+        logger: boltLogger(log),
+        convoStore: false,
+        ...(botIdentity ?? {}),
+        ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
       });
-      registerWorkspaceSetup(confdesk.slack.app, setupDeps(team, install.teamName, true));
-      await confdesk.start();
-      running.set(team, {
-        team,
-        teamName: install.teamName,
-        app: confdesk.slack.app,
-        confdesk,
-        platform,
-        store: wsStore,
-        async stop(o) {
-          const left = await confdesk.stop(o);
-          await platform.close();
-          await wsStore.close();
-          return left;
-        },
-      });
-      log.info({ platform: settings.platformUrl }, 'workspace started');
+      registerWorkspaceSetup(app, setupDeps(team, install.teamName, false));
+      registerSetupHome(app, { teamName: install.teamName });
+      // The instance forgets its own workspace, whatever team the event's body names.
+      const forgetThis = () => forgetLater(team);
+      registerAppUninstalled(app, { logger: log, forgetWorkspace: forgetThis });
+      registerTokensRevoked(app, { logger: log, forgetWorkspace: forgetThis });
+      running.set(team, { team, teamName: install.teamName, app, stop: async () => undefined });
+      log.info({}, 'workspace installed, waiting for its platform settings');
+      return;
+    }
+    const storeOptions = workspaceStoreOptions(baseStore, team);
+    const wsStore = await openStore(storeOptions);
+    const platform = platformFor(settings, team);
+    const tenantConfig: Config = {
+      ...config,
+      slack: { ...config.slack, botToken: install.botToken },
+      platform: { ...config.platform, url: settings.platformUrl, credentials: settings.credentials },
+      webhook: settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined,
+    };
+    const confdesk = createConfdesk({
+      slack: {
+        botToken: install.botToken,
+        signingSecret,
+        apiUrl: config.slack.apiUrl,
+        port: 0,
+        receiver: handedReceiver,
+        botIdentity,
+        doctor: () =>
+          runDoctor({
+            config: tenantConfig,
+            platform: {
+              baseUrl: settings.platformUrl,
+              credentials: settings.credentials,
+              simulator: false,
+              findings: platform.findings,
+              budget: platform.budget,
+            },
+            store: () => wsStore.inspect(),
+          }),
+      },
+      platform,
+      store: wsStore,
+      logger: log,
+      webhook: settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined,
+      workspace: team,
+      ...(metrics ? { metrics: { registry: metrics } } : {}),
+      jobs: options.jobs ?? { pollIntervalMs: config.pollIntervalS * 1000 },
+      distribution: {
+        defaults: { serviceKey: settings.serviceKey, language: settings.language },
+        rules: workspaceRules(settings.ticketCreators),
+        forget: () => forgetLater(team),
+      },
+      ...(options.now ? { now: options.now } : {}),
     });
+    registerWorkspaceSetup(confdesk.slack.app, setupDeps(team, install.teamName, true));
+    await confdesk.start();
+    running.set(team, {
+      team,
+      teamName: install.teamName,
+      app: confdesk.slack.app,
+      confdesk,
+      platform,
+      store: wsStore,
+      async stop(o) {
+        const left = await confdesk.stop(o);
+        await platform.close();
+        await wsStore.close();
+        return left;
+      },
+    });
+    log.info({ platform: settings.platformUrl }, 'workspace started');
   }
 
   /**

@@ -99,8 +99,13 @@ export async function openStore(options: StoreOptions): Promise<Store> {
  */
 export function workspaceStoreOptions(base: StoreOptions, team: string): StoreOptions {
   if (!/^[A-Z0-9]{2,32}$/.test(team)) throw new Error(`not a Slack team id: ${team}`);
-  if (base.databaseUrl?.startsWith('postgres'))
-    return { ...base, schema: `${base.schema ?? 'confdesk'}_ws_${team.toLowerCase()}` };
+  if (base.databaseUrl?.startsWith('postgres')) {
+    const schema = `${base.schema ?? 'confdesk'}_ws_${team.toLowerCase()}`;
+    // PostgreSQL cuts longer names to 63 bytes, silently: two teams could then share one schema.
+    if (schema.length > 63)
+      throw new Error(`DATABASE_SCHEMA: too long for workspace schemas (${schema} is over 63 characters)`);
+    return { ...base, schema };
+  }
   return { ...base, dataDir: join(base.dataDir ?? './data', 'workspaces', team) };
 }
 

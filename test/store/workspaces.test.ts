@@ -92,3 +92,16 @@ describe.each(backends)('workspaces in the store, $name', ({ options }) => {
     expect(() => workspaceStoreOptions(options(), 'T1"; drop')).toThrow(/team id/);
   });
 });
+
+describe('workspace schemas on PostgreSQL', () => {
+  it('refuses a schema name PostgreSQL would cut to 63 bytes (two teams would share one schema)', () => {
+    const base = {
+      databaseUrl: 'postgres://localhost/x',
+      schema: 'a_rather_long_schema_name_for_confdesk_here',
+    };
+    expect(() => workspaceStoreOptions(base, 'T0123456789ABCDEF')).toThrow(/63/);
+    expect(workspaceStoreOptions({ databaseUrl: 'postgres://localhost/x' }, 'T0123ABCD').schema).toBe(
+      'confdesk_ws_t0123abcd',
+    );
+  });
+});

@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { SlackDouble } from '../../src/dev/slack-double.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { createSimulator, type Simulator } from '../../src/sim/server.js';
+import { type RunningWorkspaces, startWorkspaces } from '../../src/workspaces.js';
+import { eventually } from '../helpers/bot.js';
+import { sendSigned } from '../helpers/slack-requests.js';
+
+/*
+ * Distribution mode (issue 23 §2) when things cross: an uninstall that comes while the workspace's admin
+ * saves its settings (the platform is being asked) must leave nothing of the workspace behind.
+ */
+
+const secret = 'race-signing-secret';
+const ws = { team: 'TRACE001', name: 'Race', admin: 'UR_ADMIN', channel: 'CR1' };
+
+let slack: SlackDouble;
+let sim: Simulator;
+let dataDir: string;
+let running: RunningWorkspaces;
+let url: string;
+
+beforeAll(async () => {
+  slack = await new SlackDouble().start();
+  slack.oauthApp = { clientId: '111.222', clientSecret: 'client-secret' };
+  slack.addUser({ id: ws.admin, email: 'admin@acme.example', is_admin: true });
+  sim = await createSimulator({ rateLimit: 0 });
+  dataDir = mkdtempSync(join(tmpdir(), 'confdesk-race-'));
+  const config = loadConfig({
+    SLACK_SIGNING_SECRET: secret,
+    SLACK_CLIENT_ID: '111.222',
+    SLACK_CLIENT_SECRET: 'client-secret',
+    SLACK_STATE_SECRET: 'state-secret-for-the-tests',
+    CONFDESK_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PUBLIC_URL: 'https://confdesk.example',
+    SLACK_API_URL: slack.apiUrl,
+    DATA_DIR: dataDir,
+    PORT: '0',
+    PLATFORM_RATE_LIMIT: '6000',
+  });
+  running = await startWorkspaces(config, createLogger('silent'), {
+    jobs: { deliverEveryMs: 50, paceMs: 20 },
+  });
+  url = `http://127.0.0.1:${running.port}`;
+});
+
+afterAll(async () => {
+  await running?.stop();
+  await slack?.stop();
+  await sim?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const post = (body: string, contentType = 'application/x-www-form-urlencoded') =>
+  sendSigned(url, secret, body, contentType);
+
+async function install() {
+  const page = await fetch(`${url}/slack/install`);
+  const href = /href="([^"]+)"/.exec(await page.text())?.[1]?.replace(/&#38;/g, '&') ?? '';
+  const state = new URL(href).searchParams.get('state') ?? '';
+  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const code = slack.grantInstall({ teamId: ws.team, teamName: ws.name, user: ws.admin });
+  const done = await fetch(`${url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`, {
+    headers: { cookie },
+  });
+  expect(done.status).toBe(200);
+}
+
+async function openSettings() {
+  const trigger = `trigger-${Math.random()}`;
+  slack.registerTrigger(trigger, ws.admin);
+  const before = slack.views.size;
+  await post(
+    new URLSearchParams({
+      command: '/conference',
+      text: 'admin settings',
+      user_id: ws.admin,
+      channel_id: ws.channel,
+      team_id: ws.team,
+      response_url: slack.responseUrl(),
+      trigger_id: trigger,
+    }).toString(),
+  );
+  await eventually(() => slack.views.size > before);
+  const modal = [...slack.views.values()].at(-1);
+  if (modal?.view.callback_id !== 'workspace_settings') throw new Error('no settings modal');
+  return modal.id;
+}
+
+function submitSettings(viewId: string) {
+  const text = (v: string | undefined) => ({ type: 'plain_text_input', value: v ?? null });
+  const pick = (v: string | undefined) => ({
+    type: 'static_select',
+    selected_option: v ? { value: v } : null,
+  });
+  const payload = {
+    type: 'view_submission',
+    team: { id: ws.team, domain: 'x' },
+    user: { id: ws.admin, team_id: ws.team },
+    api_app_id: 'ADOUBLE01',
+    trigger_id: `trigger-${Math.random()}`,
+    view: {
+      id: viewId,
+      callback_id: 'workspace_settings',
+      private_metadata: '',
+      hash: 'h',
+      type: 'modal',
+      state: {
+        values: {
+          platform_url: { value: text(sim.url) },
+          credentials_kind: { value: pick('token') },
+          platform_token: { value: text(sim.adminToken) },
+          platform_username: { value: text(undefined) },
+          platform_password: { value: text(undefined) },
+          service_key: { value: text(undefined) },
+          language: { value: pick(undefined) },
+          ticket_creators: { value: pick('account') },
+          webhook_secret: { value: text(undefined) },
+        },
+      },
+    },
+  };
+  return post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
+}
+
+const uninstalled = () =>
+  post(
+    JSON.stringify({
+      type: 'event_callback',
+      team_id: ws.team,
+      api_app_id: 'ADOUBLE01',
+      event_id: `Ev${Math.random().toString(36).slice(2)}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event: { type: 'app_uninstalled' },
+    }),
+    'application/json',
+  );
+
+describe('distribution mode: an uninstall during a settings save', () => {
+  it('keeps none of the settings, and a reinstall starts afresh', async () => {
+    await install();
+    const viewId = await openSettings();
+    // The platform takes its time to answer the sign-in check…
+    sim.setFaults({ latencyMs: 800 });
+    try {
+      expect((await submitSettings(viewId)).status).toBe(200);
+      // …and the workspace uninstalls meanwhile.
+      await new Promise((r) => setTimeout(r, 100));
+      await uninstalled();
+      await eventually(async () => !(await running.registry.teams()).includes(ws.team));
+      // The save's outcome is said in the modal, whatever it is.
+      await eventually(() => {
+        const text = JSON.stringify(slack.views.get(viewId)?.view ?? {});
+        return text.includes('Saved') || text.includes('Not saved');
+      }, 5_000);
+    } finally {
+      sim.setFaults({ latencyMs: 0 });
+    }
+    expect(await running.store.workspaceSettings(ws.team)).toBeUndefined();
+    await install();
+    expect(running.workspaces().get(ws.team)?.confdesk).toBeUndefined();
+    expect(await running.registry.settings(ws.team)).toBeUndefined();
+  });
+});
