@@ -14,7 +14,8 @@ import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
 import { type CheckState, Readiness } from './observability/readiness.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
-import { WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
+import { platformAddressProblem } from './platform/host-guard.js';
+import { type WorkspaceInstall, WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
 import { registerAppUninstalled } from './slack/events/app-uninstalled.js';
 import { registerTokensRevoked } from './slack/events/tokens-revoked.js';
 import { guardReceiver } from './slack/receiver-guard.js';
@@ -41,8 +42,13 @@ import { parseKey, SecretBox } from './util/secret-box.js';
 /** One installed workspace: set up (a whole confdesk), or waiting for its settings. */
 interface Workspace {
   team: string;
-  teamName: string;
   app: App;
+  /** The bot token it runs with (a reinstall brings a new one). */
+  botToken: string;
+  /** When its running settings were saved (another replica's save shows as a newer time). */
+  settingsAt?: number;
+  /** Why its saved settings do not work (it waits for new ones). */
+  problem?: string | undefined;
   confdesk?: Confdesk;
   platform?: PlatformClient;
   store?: Store;
@@ -63,6 +69,8 @@ export interface RunningWorkspaces {
 export interface WorkspacesOptions {
   /** The jobs' pacing (tests speed delivery up); default: the configured poll interval. */
   jobs?: ConfdeskOptions['jobs'];
+  /** How often the registry is read again for what other replicas changed (default 30 s). */
+  syncEveryMs?: number;
   now?: () => Date;
 }
 
@@ -110,7 +118,9 @@ export async function startWorkspaces(
   const baseStore = storeOptionsOf(config);
   const store = await openConfiguredStore(config);
   const registry = new WorkspaceRegistry(store, box, options.now);
-  const resealed = await registry.reseal();
+  const resealed = await registry.reseal((team, error) =>
+    logger.error({ team, err: error }, 'could not seal a workspace’s secrets again with the new key'),
+  );
   if (resealed)
     logger.info({ resealed }, 'sealed the workspaces’ secrets again with the new CONFDESK_ENCRYPTION_KEY');
 
@@ -153,6 +163,8 @@ export async function startWorkspaces(
   async function save(team: string, checked: CheckedSettings, by: string) {
     const { ok: _, ...form } = checked;
     const settings = await registry.merge(team, form, by);
+    const refused = await platformAddressProblem(settings.platformUrl, d?.platformHosts ?? []);
+    if (refused) return { ok: false as const, problem: md`Not saved: Platform address: ${refused}.` };
     const probe = platformFor(settings, team);
     try {
       const check = await checkPlatform(probe, {
@@ -197,28 +209,76 @@ export async function startWorkspaces(
     if (!install) return;
     // `workspace`: a request's own lines carry `team` already (requestLog).
     const log = logger.child({ workspace: team });
-    const settings = await registry.settings(team);
-    const botIdentity =
-      install.botId && install.botUserId ? { botId: install.botId, botUserId: install.botUserId } : undefined;
-    if (!settings) {
-      const app = new App({
-        token: install.botToken,
-        receiver: handedReceiver,
-        logger: boltLogger(log),
-        convoStore: false,
-        ...(botIdentity ?? {}),
-        ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
-      });
-      registerWorkspaceSetup(app, setupDeps(team, install.teamName, false));
-      registerSetupHome(app, { teamName: install.teamName });
-      // The instance forgets its own workspace, whatever team the event's body names.
-      const forgetThis = () => forgetLater(team);
-      registerAppUninstalled(app, { logger: log, forgetWorkspace: forgetThis });
-      registerTokensRevoked(app, { logger: log, forgetWorkspace: forgetThis });
-      running.set(team, { team, teamName: install.teamName, app, stop: async () => undefined });
-      log.info({}, 'workspace installed, waiting for its platform settings');
-      return;
+    let settings: WorkspaceSettings | undefined;
+    try {
+      settings = await registry.settings(team);
+    } catch (error) {
+      return waitForSettings(
+        team,
+        install,
+        log,
+        `its saved settings cannot be opened (${(error as Error).message})`,
+      );
     }
+    if (!settings) return waitForSettings(team, install, log);
+    // Checked again at each start: the address's DNS may point inside since it was saved.
+    const refused = await platformAddressProblem(settings.platformUrl, d?.platformHosts ?? []);
+    const at = settings.updatedAt.getTime();
+    if (refused)
+      return waitForSettings(team, install, log, `its platform address is refused: ${refused}`, at);
+    try {
+      await startSetUp(team, install, settings, log);
+    } catch (error) {
+      log.error({ err: error }, 'the workspace could not start: its admins can save its settings again');
+      return waitForSettings(team, install, log, `it could not start (${(error as Error).message})`, at);
+    }
+  }
+
+  /**
+   * A workspace without working settings: only its setup (the settings form, the setup Home, an answer
+   * to every command), and uninstall. `problem`: why its saved settings do not work (in /readyz).
+   */
+  function waitForSettings(
+    team: string,
+    install: WorkspaceInstall,
+    log: Logger,
+    problem?: string,
+    settingsAt?: number,
+  ): void {
+    const app = new App({
+      token: install.botToken,
+      receiver: handedReceiver,
+      logger: boltLogger(log),
+      convoStore: false,
+      ...(botIdentityOf(install) ?? {}),
+      ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
+    });
+    registerWorkspaceSetup(app, setupDeps(team, install.teamName, false));
+    registerSetupHome(app, { teamName: install.teamName });
+    // The instance forgets its own workspace, whatever team the event's body names.
+    const forgetThis = () => forgetLater(team);
+    registerAppUninstalled(app, { logger: log, forgetWorkspace: forgetThis });
+    registerTokensRevoked(app, { logger: log, forgetWorkspace: forgetThis });
+    running.set(team, {
+      team,
+      app,
+      botToken: install.botToken,
+      problem,
+      ...(settingsAt === undefined ? {} : { settingsAt }),
+      stop: async () => undefined,
+    });
+    if (problem) log.error({ problem }, `workspace waiting for new settings: ${problem}`);
+    else log.info({}, 'workspace installed, waiting for its platform settings');
+  }
+
+  /** A set-up workspace: its whole confdesk. */
+  async function startSetUp(
+    team: string,
+    install: WorkspaceInstall,
+    settings: WorkspaceSettings,
+    log: Logger,
+  ): Promise<void> {
+    const botIdentity = botIdentityOf(install);
     const storeOptions = workspaceStoreOptions(baseStore, team);
     const wsStore = await openStore(storeOptions);
     const platform = platformFor(settings, team);
@@ -264,11 +324,19 @@ export async function startWorkspaces(
       ...(options.now ? { now: options.now } : {}),
     });
     registerWorkspaceSetup(confdesk.slack.app, setupDeps(team, install.teamName, true));
-    await confdesk.start();
+    try {
+      await confdesk.start();
+    } catch (error) {
+      await confdesk.stop().catch(() => undefined);
+      await platform.close();
+      await wsStore.close();
+      throw error;
+    }
     running.set(team, {
       team,
-      teamName: install.teamName,
       app: confdesk.slack.app,
+      botToken: install.botToken,
+      settingsAt: settings.updatedAt.getTime(),
       confdesk,
       platform,
       store: wsStore,
@@ -308,6 +376,43 @@ export async function startWorkspaces(
       );
     });
   }
+
+  /**
+   * Several replicas share the registry: what another one changed (an install, a save, an uninstall)
+   * reaches this one at the next sync. A workspace gone from the registry is only stopped here: the
+   * replica that forgot it dropped its store.
+   */
+  async function sync(): Promise<void> {
+    const teams = new Set(await registry.teams());
+    for (const team of teams) {
+      const w = running.get(team);
+      const [install, settings] = await Promise.all([
+        registry.install(team),
+        registry.settings(team).catch(() => undefined),
+      ]);
+      if (!w || w.botToken !== install?.botToken || w.settingsAt !== settings?.updatedAt.getTime())
+        await start(team);
+    }
+    for (const team of [...running.keys()].filter((t) => !teams.has(t)))
+      await inTurn(team, async () => {
+        const w = running.get(team);
+        running.delete(team);
+        await w?.stop();
+        logger.info({ team }, 'workspace uninstalled on another replica: stopped here');
+      });
+  }
+  const syncEveryMs = options.syncEveryMs ?? 30_000;
+  let syncing = false;
+  const syncTimer = setInterval(() => {
+    if (syncing) return;
+    syncing = true;
+    sync()
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not sync the workspaces with the store'))
+      .finally(() => {
+        syncing = false;
+      });
+  }, syncEveryMs);
+  syncTimer.unref();
 
   // Every request of every workspace arrives here, and goes to that workspace's app.
   const dispatcher = {
@@ -402,6 +507,7 @@ export async function startWorkspaces(
     registry,
     workspaces: () => running,
     async stop(o) {
+      clearInterval(syncTimer);
       storeReady.stop();
       await receiver.stop();
       const lefts = await Promise.all([...running.values()].map((w) => w.stop(o)));
@@ -411,13 +517,20 @@ export async function startWorkspaces(
   };
 }
 
+const botIdentityOf = (i: WorkspaceInstall) =>
+  i.botId && i.botUserId ? { botId: i.botId, botUserId: i.botUserId } : undefined;
+
 /** `/readyz`'s line for the workspaces: how many are set up, and which wait for their settings. */
 function describeWorkspaces(all: Workspace[]): CheckState {
   const set = all.filter((w) => w.confdesk).length;
-  const waiting = all.length - set;
+  const failing = all.filter((w) => w.problem).map((w) => w.team);
+  const waiting = all.length - set - failing.length;
   return {
     ok: true,
-    detail: `${all.length} workspace(s): ${set} set up${waiting ? `, ${waiting} waiting for their platform settings` : ''}`,
+    detail:
+      `${all.length} workspace(s): ${set} set up` +
+      (waiting ? `, ${waiting} waiting for their platform settings` : '') +
+      (failing.length ? `, settings not working in ${failing.join(', ')} (see the log)` : ''),
   };
 }
 

@@ -63,6 +63,9 @@ export const envSchema = z.object({
   CONFDESK_ENCRYPTION_KEY: optionalString.pipe(encryptionKey),
   CONFDESK_ENCRYPTION_KEY_PREVIOUS: optionalString.pipe(encryptionKey),
   PUBLIC_URL: optionalUrl,
+  // Distribution mode: the platform hosts a workspace's settings may name (`cloud.example.com`,
+  // `*.example.com`), comma separated. Unset: any https host whose addresses are public.
+  PLATFORM_HOSTS: optionalString,
   // A company's proxy for every outgoing request (Slack, the platform, response URLs, uploads); the
   // lower-case spellings are read too (curl's convention). NO_PROXY: hosts that go direct.
   HTTPS_PROXY: optionalUrl,
@@ -223,6 +226,8 @@ export interface Distribution {
   keys: string[];
   /** The bot's public https address, without a trailing slash. */
   publicUrl: string;
+  /** PLATFORM_HOSTS: the hosts a workspace's platform address may name; empty: any public https host. */
+  platformHosts: string[];
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -300,6 +305,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               (k): k is string => !!k,
             ),
             publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
+            platformHosts: (e.PLATFORM_HOSTS ?? '')
+              .split(',')
+              .map((h) => h.trim())
+              .filter(Boolean),
           }
         : undefined,
   };

@@ -54,9 +54,17 @@ export function checkSettingsForm(form: SettingsForm, saved: { platformUrl: stri
   } catch {
     parsed = undefined;
   }
-  if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.username || parsed.password)
+  if (
+    !parsed ||
+    !/^https?:$/.test(parsed.protocol) ||
+    parsed.username ||
+    parsed.password ||
+    parsed.search ||
+    parsed.hash ||
+    /[?#]/.test(url)
+  )
     errors.platformUrl =
-      'Type the platform’s address, such as https://cloud.apizee.com (no user or password in it).';
+      'Type the platform’s address, such as https://cloud.apizee.com (no user, password, ? or # in it).';
   const keep = saved !== undefined && saved.platformUrl === url;
   let credentials: Extract<FormCheck, { ok: true }>['credentials'];
   if (form.kind === 'token') {

@@ -167,29 +167,37 @@ export class WorkspaceRegistry {
    * After a key rotation: seals again, with the new key, what the previous key sealed; answers how
    * many workspaces it touched.
    */
-  async reseal(): Promise<number> {
+  async reseal(onProblem: (team: string, error: unknown) => void = () => undefined): Promise<number> {
     let touched = 0;
-    for (const team of await this.teams()) {
-      const raw = await this.store.installation(team);
-      let moved = false;
-      if (raw && this.box.needsResealing(raw)) {
-        await this.store.saveInstallation(team, this.box.seal(this.box.open(raw)), this.now());
-        moved = true;
+    for (const team of await this.teams())
+      try {
+        if (await this.resealOne(team)) touched++;
+      } catch (error) {
+        // One workspace whose secrets this key cannot open stops no other (it waits for new settings).
+        onProblem(team, error);
       }
-      const s = await this.store.workspaceSettings(team);
-      const stored = s ? (JSON.parse(s) as StoredSettings) : undefined;
-      if (
-        stored &&
-        (this.box.needsResealing(stored.credentials) ||
-          (stored.webhookSecret !== undefined && this.box.needsResealing(stored.webhookSecret)))
-      ) {
-        const open = await this.settings(team);
-        if (open) await this.saveSettings(team, open);
-        moved = true;
-      }
-      if (moved) touched++;
-    }
     return touched;
+  }
+
+  private async resealOne(team: string): Promise<boolean> {
+    const raw = await this.store.installation(team);
+    let moved = false;
+    if (raw && this.box.needsResealing(raw)) {
+      await this.store.saveInstallation(team, this.box.seal(this.box.open(raw)), this.now());
+      moved = true;
+    }
+    const s = await this.store.workspaceSettings(team);
+    const stored = s ? (JSON.parse(s) as StoredSettings) : undefined;
+    if (
+      stored &&
+      (this.box.needsResealing(stored.credentials) ||
+        (stored.webhookSecret !== undefined && this.box.needsResealing(stored.webhookSecret)))
+    ) {
+      const open = await this.settings(team);
+      if (open) await this.saveSettings(team, open);
+      moved = true;
+    }
+    return moved;
   }
 
   private async installation(team: string): Promise<Installation | undefined> {

@@ -49,6 +49,11 @@ describe('the workspace settings form', () => {
     if (r.ok) return;
     expect(Object.keys(r.errors).sort()).toEqual(['platformUrl', 'serviceKey', 'ticketCreators', 'token']);
     expect(checkSettingsForm(form({ platformUrl: 'https://u:p@x.example' }), undefined).ok).toBe(false);
+    // A query or fragment would push the API's path aside (https://host/internal/#/api/v3/…).
+    expect(checkSettingsForm(form({ platformUrl: 'https://x.example/internal/#' }), undefined).ok).toBe(
+      false,
+    );
+    expect(checkSettingsForm(form({ platformUrl: 'https://x.example/a?' }), undefined).ok).toBe(false);
   });
 
   it('keeps the saved credentials when left empty for the same platform, not for another one', () => {

@@ -42,6 +42,7 @@ beforeAll(async () => {
     DATA_DIR: dataDir,
     PORT: '0',
     PLATFORM_RATE_LIMIT: '6000',
+    PLATFORM_HOSTS: '127.0.0.1',
   });
   running = await startWorkspaces(config, createLogger('silent'), {
     jobs: { deliverEveryMs: 50, paceMs: 20 },
@@ -153,11 +154,14 @@ describe('distribution mode: an uninstall during a settings save', () => {
       await new Promise((r) => setTimeout(r, 100));
       await uninstalled();
       await eventually(async () => !(await running.registry.teams()).includes(ws.team));
-      // The save's outcome is said in the modal, whatever it is.
-      await eventually(() => {
-        const text = JSON.stringify(slack.views.get(viewId)?.view ?? {});
-        return text.includes('Saved') || text.includes('Not saved');
-      }, 5_000);
+      // The save's outcome is said in the modal: the workspace was uninstalled meanwhile.
+      await eventually(
+        () =>
+          JSON.stringify(slack.views.get(viewId)?.view ?? {}).includes(
+            'Not saved: confdesk was uninstalled from this workspace',
+          ),
+        5_000,
+      );
     } finally {
       sim.setFaults({ latencyMs: 0 });
     }

@@ -76,6 +76,8 @@ beforeAll(async () => {
     METRICS_TOKEN: 'metrics-token-for-the-tests',
     // The simulators count nothing: the bot's own budget would make the background reads wait.
     PLATFORM_RATE_LIMIT: '6000',
+    // The simulators are plain http on loopback: allowed by name, as an operator would allow theirs.
+    PLATFORM_HOSTS: '127.0.0.1',
   });
   running = await startWorkspaces(config, silent, {
     jobs: { deliverEveryMs: 50, paceMs: 20 },
@@ -277,6 +279,15 @@ describe('distribution mode: two workspaces on one process', () => {
       return text.includes('Not saved') ? text : undefined;
     });
     expect(shown).not.toContain('wrong-token');
+    // An address inside this host's network (the cloud's metadata service) is refused before any request.
+    const inside = await submitSettings(alpha, alpha.admin, modal.id, {
+      url: 'http://169.254.169.254/latest',
+      token: 'any-token',
+    });
+    expect(inside.body).toMatchObject({ response_action: 'update' });
+    await eventually(() =>
+      JSON.stringify(slack.views.get(modal.id)?.view ?? {}).includes('reaches only the platform hosts'),
+    );
     // Said in the form's words, not the environment's.
     expect(shown).toContain('API token: the platform refused the token');
     expect(shown).not.toContain('PLATFORM_');
@@ -505,6 +516,28 @@ describe('distribution mode: two workspaces on one process', () => {
     expect(running.workspaces().get(alpha.team)?.confdesk).toBeDefined();
     const r = await command(alpha, alpha.admin, '/ticket', 'list');
     expect(JSON.stringify(r.body)).not.toContain('not set up');
+  });
+
+  it('a second replica on the same store follows the saves and the uninstalls made on the first', async () => {
+    const second = await startWorkspaces(config, silent, {
+      jobs: { deliverEveryMs: 50, paceMs: 20 },
+      syncEveryMs: 100,
+    });
+    try {
+      const before = second.workspaces().get(alpha.team)?.confdesk;
+      expect(before).toBeDefined();
+      // Saved again on the first replica: the second restarts the workspace with the new settings.
+      await setUp(alpha, simA);
+      await eventually(() => {
+        const now = second.workspaces().get(alpha.team)?.confdesk;
+        return now !== undefined && now !== before;
+      });
+      // Uninstalled through the first: the second stops it too.
+      await event(alpha, { type: 'app_uninstalled' });
+      await eventually(() => !second.workspaces().has(alpha.team));
+    } finally {
+      await second.stop();
+    }
   });
 
   it('no secret ever reached the log: bot tokens, platform tokens, webhook secrets, the key', async () => {
