@@ -40,6 +40,7 @@ let dataDir: string;
 let running: RunningWorkspaces;
 let url: string;
 let config: ReturnType<typeof loadConfig>;
+let env: Record<string, string>;
 /** Every line the bot logs, at debug level: no secret may be among them. */
 const logLines: string[] = [];
 const silent = createLogger('debug', { write: (line: string) => void logLines.push(line) });
@@ -63,7 +64,7 @@ beforeAll(async () => {
     lastName: 'Betaonly',
   });
   dataDir = mkdtempSync(join(tmpdir(), 'confdesk-dist-'));
-  config = loadConfig({
+  env = {
     SLACK_SIGNING_SECRET: secret,
     SLACK_CLIENT_ID: '111.222',
     SLACK_CLIENT_SECRET: 'client-secret',
@@ -78,7 +79,8 @@ beforeAll(async () => {
     PLATFORM_RATE_LIMIT: '6000',
     // The simulators are plain http on loopback: allowed by name, as an operator would allow theirs.
     PLATFORM_HOSTS: '127.0.0.1',
-  });
+  };
+  config = loadConfig(env);
   running = await startWorkspaces(config, silent, {
     jobs: { deliverEveryMs: 50, paceMs: 20 },
   });
@@ -516,6 +518,29 @@ describe('distribution mode: two workspaces on one process', () => {
     expect(running.workspaces().get(alpha.team)?.confdesk).toBeDefined();
     const r = await command(alpha, alpha.admin, '/ticket', 'list');
     expect(JSON.stringify(r.body)).not.toContain('not set up');
+  });
+
+  it('a workspace whose saved address is no longer allowed waits for new settings, and says so', async () => {
+    await running.stop();
+    running = await startWorkspaces(loadConfig({ ...env, PLATFORM_HOSTS: 'cloud.apizee.com' }), silent, {
+      jobs: { deliverEveryMs: 50, paceMs: 20 },
+    });
+    url = `http://127.0.0.1:${running.port}`;
+    try {
+      expect(running.workspaces().get(alpha.team)?.confdesk).toBeUndefined();
+      const r = (await (await fetch(`${url}/readyz`)).json()) as {
+        checks: Record<string, { detail?: string }>;
+      };
+      expect(r.checks.workspaces?.detail).toContain(`settings not working in ${alpha.team}`);
+      // Not silent: its people are told, and its admins can save new settings.
+      const told = await command(alpha, alpha.member, '/ticket', 'list');
+      expect(JSON.stringify(told.body)).toContain('not set up in this workspace yet');
+    } finally {
+      await running.stop();
+      running = await startWorkspaces(config, silent, { jobs: { deliverEveryMs: 50, paceMs: 20 } });
+      url = `http://127.0.0.1:${running.port}`;
+    }
+    expect(running.workspaces().get(alpha.team)?.confdesk).toBeDefined();
   });
 
   it('a second replica on the same store follows the saves and the uninstalls made on the first', async () => {
