@@ -161,7 +161,12 @@ describe('distribution mode (issue 23)', () => {
       stateSecret: 'st',
       keys: ['a'.repeat(64)],
       publicUrl: 'https://confdesk.example',
+      platformHosts: [],
     });
+    expect(
+      loadConfig({ ...base, PLATFORM_HOSTS: ' cloud.apizee.com, *.apizee.com ,' }).distribution
+        ?.platformHosts,
+    ).toEqual(['cloud.apizee.com', '*.apizee.com']);
     expect(missingSlackSettings(c)).toEqual([]);
     expect(loadConfig({}).distribution).toBeUndefined();
   });
