@@ -282,11 +282,12 @@ export async function startWorkspaces(
     const storeOptions = workspaceStoreOptions(baseStore, team);
     const wsStore = await openStore(storeOptions);
     const platform = platformFor(settings, team);
+    const webhook = settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined;
     const tenantConfig: Config = {
       ...config,
       slack: { ...config.slack, botToken: install.botToken },
       platform: { ...config.platform, url: settings.platformUrl, credentials: settings.credentials },
-      webhook: settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined,
+      webhook,
     };
     const confdesk = createConfdesk({
       slack: {
@@ -312,7 +313,7 @@ export async function startWorkspaces(
       platform,
       store: wsStore,
       logger: log,
-      webhook: settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined,
+      webhook,
       workspace: team,
       ...(metrics ? { metrics: { registry: metrics } } : {}),
       jobs: options.jobs ?? { pollIntervalMs: config.pollIntervalS * 1000 },

@@ -9,6 +9,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { createSimulator, type Simulator } from '../../src/sim/server.js';
 import { type RunningWorkspaces, startWorkspaces } from '../../src/workspaces.js';
 import { eventually } from '../helpers/bot.js';
+import { installThrough, settingsSubmission } from '../helpers/distribution.js';
 import { sendSigned } from '../helpers/slack-requests.js';
 
 /*
@@ -61,15 +62,7 @@ const post = (body: string, contentType = 'application/x-www-form-urlencoded') =
   sendSigned(url, secret, body, contentType);
 
 async function install() {
-  const page = await fetch(`${url}/slack/install`);
-  const href = /href="([^"]+)"/.exec(await page.text())?.[1]?.replace(/&#38;/g, '&') ?? '';
-  const state = new URL(href).searchParams.get('state') ?? '';
-  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const code = slack.grantInstall({ teamId: ws.team, teamName: ws.name, user: ws.admin });
-  const done = await fetch(`${url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`, {
-    headers: { cookie },
-  });
-  expect(done.status).toBe(200);
+  expect((await installThrough(url, slack, ws)).status).toBe(200);
 }
 
 async function openSettings() {
@@ -93,41 +86,14 @@ async function openSettings() {
   return modal.id;
 }
 
-function submitSettings(viewId: string) {
-  const text = (v: string | undefined) => ({ type: 'plain_text_input', value: v ?? null });
-  const pick = (v: string | undefined) => ({
-    type: 'static_select',
-    selected_option: v ? { value: v } : null,
-  });
-  const payload = {
-    type: 'view_submission',
-    team: { id: ws.team, domain: 'x' },
-    user: { id: ws.admin, team_id: ws.team },
-    api_app_id: 'ADOUBLE01',
-    trigger_id: `trigger-${Math.random()}`,
-    view: {
-      id: viewId,
-      callback_id: 'workspace_settings',
-      private_metadata: '',
-      hash: 'h',
-      type: 'modal',
-      state: {
-        values: {
-          platform_url: { value: text(sim.url) },
-          credentials_kind: { value: pick('token') },
-          platform_token: { value: text(sim.adminToken) },
-          platform_username: { value: text(undefined) },
-          platform_password: { value: text(undefined) },
-          service_key: { value: text(undefined) },
-          language: { value: pick(undefined) },
-          ticket_creators: { value: pick('account') },
-          webhook_secret: { value: text(undefined) },
-        },
-      },
-    },
-  };
-  return post(new URLSearchParams({ payload: JSON.stringify(payload) }).toString());
-}
+const submitSettings = (viewId: string) =>
+  post(
+    new URLSearchParams({
+      payload: JSON.stringify(
+        settingsSubmission(ws.team, ws.admin, viewId, { url: sim.url, token: sim.adminToken }),
+      ),
+    }).toString(),
+  );
 
 const uninstalled = () =>
   post(

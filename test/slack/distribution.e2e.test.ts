@@ -10,6 +10,7 @@ import { createLogger } from '../../src/observability/logger.js';
 import { createSimulator, type Simulator } from '../../src/sim/server.js';
 import { type RunningWorkspaces, startWorkspaces } from '../../src/workspaces.js';
 import { eventually, formState, submission } from '../helpers/bot.js';
+import { installThrough, type SettingsFields, settingsSubmission } from '../helpers/distribution.js';
 import { clientAs } from '../helpers/platform.js';
 import { sendSigned } from '../helpers/slack-requests.js';
 import { optionsOf, suggestion } from '../helpers/suggest.js';
@@ -152,58 +153,18 @@ async function openSettings(ws: Ws, user: string) {
   return { ack: r.body, modal: modal?.view.callback_id === 'workspace_settings' ? modal : undefined };
 }
 
-function submitSettings(ws: Ws, user: string, viewId: string, fields: Record<string, string>) {
-  const text = (v: string | undefined) => ({ type: 'plain_text_input', value: v ?? null });
-  const pick = (v: string | undefined) => ({
-    type: 'static_select',
-    selected_option: v ? { value: v } : null,
-  });
-  return interact({
-    type: 'view_submission',
-    team: { id: ws.team, domain: 'x' },
-    user: { id: user, team_id: ws.team },
-    api_app_id: 'ADOUBLE01',
-    trigger_id: `trigger-${Math.random()}`,
-    view: {
-      id: viewId,
-      callback_id: 'workspace_settings',
-      private_metadata: '',
-      hash: 'h',
-      type: 'modal',
-      state: {
-        values: {
-          platform_url: { value: text(fields.url) },
-          credentials_kind: { value: pick(fields.kind ?? 'token') },
-          platform_token: { value: text(fields.token) },
-          platform_username: { value: text(undefined) },
-          platform_password: { value: text(undefined) },
-          service_key: { value: text(fields.serviceKey) },
-          language: { value: pick(fields.language) },
-          ticket_creators: { value: pick(fields.creators ?? 'account') },
-          webhook_secret: { value: text(fields.webhook) },
-        },
-      },
-    },
-  });
-}
+const submitSettings = (ws: Ws, user: string, viewId: string, fields: SettingsFields) =>
+  interact(settingsSubmission(ws.team, user, viewId, fields));
 
 /** "Add to Slack" as a workspace admin goes through it: the install page, Slack's Allow, the redirect. */
+/** "Add to Slack" as a workspace admin goes through it; the page links to Slack with our app's request. */
 async function install(ws: Ws) {
-  const page = await fetch(`${url}/slack/install`);
-  expect(page.status).toBe(200);
-  const html = await page.text();
-  const href = /href="([^"]+)"/.exec(html)?.[1]?.replace(/&#38;/g, '&') ?? '';
-  const authorize = new URL(href);
-  expect(authorize.searchParams.get('client_id')).toBe('111.222');
-  expect(authorize.searchParams.get('scope')).toContain('chat:write');
-  expect(authorize.searchParams.get('redirect_uri')).toBe(`${publicUrl}/slack/oauth_redirect`);
-  const state = authorize.searchParams.get('state') ?? '';
-  const cookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const code = slack.grantInstall({ teamId: ws.team, teamName: ws.name, user: ws.admin });
-  const done = await fetch(`${url}/slack/oauth_redirect?code=${code}&state=${encodeURIComponent(state)}`, {
-    headers: { cookie },
-  });
-  return { status: done.status, html: await done.text() };
+  const done = await installThrough(url, slack, ws);
+  expect(done.pageStatus).toBe(200);
+  expect(done.authorize.searchParams.get('client_id')).toBe('111.222');
+  expect(done.authorize.searchParams.get('scope')).toContain('chat:write');
+  expect(done.authorize.searchParams.get('redirect_uri')).toBe(`${publicUrl}/slack/oauth_redirect`);
+  return done;
 }
 
 async function setUp(ws: Ws, sim: Simulator) {

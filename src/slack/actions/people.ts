@@ -46,29 +46,18 @@ function browserOf(click: Click): BrowserRef | undefined {
   return ref.success ? ref.data : undefined;
 }
 
-/** Home (or any) button: the People browser. */
-export const handlePeopleOpen =
+/** A Home (or any) button that opens a browser for the person who clicked. */
+const opening =
+  (open: typeof openGroupsBrowser) =>
   (deps: PeopleDeps): ClickHandler =>
   (c) =>
-    openPeopleBrowser(deps, {
-      user: c.user,
-      triggerId: c.triggerId,
-      client: c.client,
-      log: c.log,
-      channel: c.channel,
-    });
+    open(deps, { user: c.user, triggerId: c.triggerId, client: c.client, log: c.log, channel: c.channel });
+
+/** Home (or any) button: the People browser. */
+export const handlePeopleOpen = opening(openPeopleBrowser);
 
 /** Home (or any) button: the Groups browser. */
-export const handleGroupsOpen =
-  (deps: PeopleDeps): ClickHandler =>
-  (c) =>
-    openGroupsBrowser(deps, {
-      user: c.user,
-      triggerId: c.triggerId,
-      client: c.client,
-      log: c.log,
-      channel: c.channel,
-    });
+export const handleGroupsOpen = opening(openGroupsBrowser);
 
 /** Home (or any) button: the reset e-mail for the clicker's own login, said privately. */
 export const handlePasswordResetOwn =
