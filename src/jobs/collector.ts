@@ -28,8 +28,6 @@ import type { NewOutboxItem, OutboxItem, Store, Subscription } from '../store/st
  * write it once (the outbox ignores an item it holds already).
  */
 
-const background = { priority: 'background' as const };
-
 /**
  * A new subscription starts with the events of the minute before it (context for whoever just
  * subscribed) rather than the ticket's whole history, which stays one click away (Timeline).
@@ -147,7 +145,7 @@ export class Collector {
       return 0;
     }
     const events = [];
-    for await (const e of platform.paginate('listTicketEvents', { ticketId, limit: 100 }, background))
+    for await (const e of platform.paginate('listTicketEvents', { ticketId, limit: 100 }))
       events.push(e);
     const outbox = await store.outboxOf(ticketId);
     const covers = Collector.covers(outbox);

@@ -4,7 +4,8 @@ import { PlatformHttpError } from '../platform/errors.js';
 import type { ReadWant, Store } from '../store/store.js';
 import type { Collector } from './collector.js';
 
-const background = { priority: 'background' as const };
+/** Timeline reads wait for every other background request: a scan (and its state lines) never queues behind them. */
+const backfill = { priority: 'backfill' as const };
 
 /** What the read backlog holds, as `/readyz`, the log, the doctor and the playground show it. */
 export interface BacklogState {
@@ -44,7 +45,8 @@ const paceWindowMs = 5 * 60_000;
 
 /**
  * The tickets whose timeline is still to be read (`read_wants`, written with the version that asked
- * for it): read one at a time on the budget's background lane, changes before checks, and among
+ * for it): read one at a time on the budget's backfill lane (after the scans and everything else
+ * background work asks), changes before checks, and among
  * changes the channel served least recently first, then the oldest change, so a busy channel cannot
  * starve a quiet one and every channel's thread catches up oldest first.
  */
@@ -103,7 +105,7 @@ export class ReadBacklog {
     if (want.priority === 1) this.lastVerify = this.now();
     try {
       const kept = await this.o.collector.keptRecord(ticketId);
-      const t = kept ?? (await this.o.platform.getTicket({ ticketId }, background));
+      const t = kept ?? (await this.o.platform.getTicket({ ticketId }, backfill));
       const written = await this.o.collector.collect(t, { readFrom, versionSeen: kept !== undefined });
       for (const c of want.channels) this.served.set(c, this.now());
       this.reads.push(this.now());

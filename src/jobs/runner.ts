@@ -1,5 +1,6 @@
 import type { Logger } from '../observability/logger.js';
 import { runInLane } from '../platform/lane.js';
+import type { Priority } from '../platform/rate-budget.js';
 
 /** A named background job run every `everyMs`: never two runs at once, failures logged and isolated. */
 export interface Job {
@@ -9,6 +10,8 @@ export interface Job {
   run: () => Promise<unknown>;
   /** `trigger()` never starts runs closer than this (default 1 s): a flood of triggers costs a few runs. */
   minGapMs?: number;
+  /** The lane its platform requests wait in (default background; `backfill` waits for every other job). */
+  lane?: Exclude<Priority, 'interactive'>;
 }
 
 interface State {
@@ -57,8 +60,8 @@ export class JobRunner {
     clearTimeout(state.timer);
     state.lastStart = Date.now();
     state.again = false;
-    // Everything a job asks of the platform waits in the background lane (see `runInLane`).
-    state.running = runInLane('background', () => state.job.run())
+    // Everything a job asks of the platform waits in its background lane (see `runInLane`).
+    state.running = runInLane(state.job.lane ?? 'background', () => state.job.run())
       .catch((error: unknown) =>
         this.logger.error({ err: error, job: state.job.name }, 'background job failed'),
       )

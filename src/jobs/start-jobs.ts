@@ -148,7 +148,7 @@ export function startJobs(o: JobsOptions): Jobs {
   // While the budget is short, the reads take what the scans leave of the background share, so a
   // scan never waits behind them; while it has room, a read goes at once.
   const readPaceMs = (): number => {
-    if (o.platform.estimateWaitMs('background') === 0) return 0;
+    if (o.platform.estimateWaitMs('backfill') === 0) return 0;
     const scanShare: number = (poller.lastScanPages() * budget.windowMs) / scanEvery();
     return budget.windowMs / Math.max(1, share - scanShare);
   };
@@ -209,10 +209,11 @@ export function startJobs(o: JobsOptions): Jobs {
       runner.trigger('read');
     },
   });
-  // The read backlog: one ticket's timeline at a time, on the background lane (the reserve stays
-  // for people however long it is); looked at every few seconds, and at once after a scan.
+  // The read backlog: one ticket's timeline at a time, on the backfill lane (the reserve stays for
+  // people however long it is, and a scan never waits behind it); every few seconds, and after a scan.
   runner.start({
     name: 'read',
+    lane: 'backfill',
     everyMs: 5_000 / scale,
     run: async () => leading && poller.backlog.drain(async () => leading),
   });
@@ -224,6 +225,7 @@ export function startJobs(o: JobsOptions): Jobs {
     const directory = o.directory;
     runner.start({
       name: 'directory',
+      lane: 'backfill',
       everyMs: directoryRefreshMs / scale,
       minGapMs: 10_000 / scale,
       // Loaded first by the first person who types (nothing spent for a bot no one types in):

@@ -15,7 +15,7 @@ import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 export type SlackSurface = 'command' | 'action' | 'view' | 'shortcut' | 'event' | 'options';
 
 /** The platform client's lanes (`platform/lane.ts`), repeated here: this floor imports nothing above it. */
-export type MetricsLane = 'interactive' | 'background';
+export type MetricsLane = 'interactive' | 'background' | 'backfill';
 
 /** How one platform request attempt ended (the `outcome` label). */
 export type PlatformOutcome = 'ok' | '429' | '4xx' | '5xx' | 'timeout' | 'connection' | 'aborted';
@@ -153,7 +153,7 @@ export class Metrics {
   });
 
   constructor() {
-    const lanes = ['interactive', 'background'] as const;
+    const lanes = ['interactive', 'background', 'backfill'] as const;
     this.sampled(
       'confdesk_outbox_items',
       'Outbox items waiting, by state: pending, unknown (outcome being checked), parked (channel refuses the bot), dead (dead letters)',

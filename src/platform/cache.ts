@@ -1,27 +1,49 @@
 import { nextTurn } from '../util/turns.js';
+import { currentLane } from './lane.js';
+import type { Priority } from './rate-budget.js';
 
-/** A small TTL cache for reads that many handlers repeat; entries carry tags that writes invalidate. */
+interface Entry {
+  value: unknown;
+  expiresAt: number;
+  tag: string;
+}
+
+interface Pending {
+  loading: Promise<unknown>;
+  tag: string;
+  lane: Priority;
+}
+
+/**
+ * A small TTL cache for reads that many handlers repeat; entries carry tags that writes invalidate.
+ *
+ * Loads are shared, but never across lanes upwards: a person (the interactive lane) never joins a
+ * load that background work started, whose request waits in the background queue behind scans and
+ * the budget's window — the person's own load goes first instead. Background work may join any load.
+ * With `staleMs`, background work takes an entry up to that long past its TTL at once and refreshes
+ * it behind (its caller does not wait for the budget to read a label again); a person always gets a
+ * value within its TTL.
+ */
 export class TtlCache {
-  private readonly entries = new Map<string, { value: unknown; expiresAt: number; tag: string }>();
-  private readonly pending = new Map<string, { loading: Promise<unknown>; tag: string }>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Pending>();
 
   constructor(
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
     private readonly maxEntries = 500,
+    private readonly staleMs = 0,
   ) {}
 
   get(key: string): unknown {
     const e = this.entries.get(key);
     if (!e) return undefined;
-    if (this.now() >= e.expiresAt) {
-      this.entries.delete(key);
-      return undefined;
-    }
+    if (this.now() >= e.expiresAt) return undefined;
     return e.value;
   }
 
   set(key: string, tag: string, value: unknown): void {
+    this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
@@ -30,29 +52,43 @@ export class TtlCache {
   }
 
   /**
-   * The cached value, or the one `load` gives; concurrent callers of a missing key share one load, so
-   * a burst of requests costs the rate budget one call, not one each.
+   * The cached value, or the one `load` gives; concurrent callers of a missing key share one load
+   * (see the class: never a person joining background work), so a burst of requests costs the rate
+   * budget one call, not one each.
    */
-  getOrLoad<T>(key: string, tag: string, load: () => Promise<T>): Promise<T> {
+  getOrLoad<T>(key: string, tag: string, load: () => Promise<T>, lane: Priority = currentLane()): Promise<T> {
     const hit = this.get(key);
     if (hit !== undefined) return Promise.resolve(hit as T);
-    const running = this.pending.get(key);
+    const people = lane === 'interactive';
+    const stale = this.entries.get(key);
+    if (!people && stale && this.now() < stale.expiresAt + this.staleMs) {
+      if (!this.pending.has(key) && !this.pending.has(`${key}\u0000interactive`))
+        this.start(key, tag, load, lane).catch(() => undefined); // refreshed behind; its failure keeps the stale value
+      return Promise.resolve(stale.value as T);
+    }
+    // A person joins only a person's load; background work joins whichever is running.
+    const running = this.pending.get(`${key}\u0000interactive`) ?? (people ? undefined : this.pending.get(key));
     // Those who joined a load resume a few per turn of the event loop, not all at once.
     if (running)
       return running.loading.then(async (value) => {
         await nextTurn();
         return value as T;
       });
-    const current = () => this.pending.get(key)?.loading === loading;
+    return this.start(key, tag, load, lane);
+  }
+
+  private start<T>(key: string, tag: string, load: () => Promise<T>, lane: Priority): Promise<T> {
+    const slot = lane === 'interactive' ? `${key}\u0000interactive` : key;
+    const current = () => this.pending.get(slot)?.loading === loading;
     const loading: Promise<T> = load()
       .then((value) => {
         if (current()) this.set(key, tag, value);
         return value;
       })
       .finally(() => {
-        if (current()) this.pending.delete(key);
+        if (current()) this.pending.delete(slot);
       });
-    this.pending.set(key, { loading, tag });
+    this.pending.set(slot, { loading, tag, lane });
     return loading;
   }
 

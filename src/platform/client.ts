@@ -123,6 +123,9 @@ const couldBeCap = (n: number) => n >= 10 && (n % 5 === 0 || (n & (n - 1)) === 0
 /** The rate-limit headers looked for (lower case, as undici gives them). */
 const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 
+/** How long past its TTL background work may still use a cached read (see `TtlCache`). */
+const cacheStaleMs = 15 * 60_000;
+
 /** What readiness and the log say when the platform refuses our credentials (no secret in them). */
 export const staticTokenExpired =
   'PLATFORM_TOKEN expired: set PLATFORM_USERNAME/PLATFORM_PASSWORD for automatic renewal';
@@ -186,7 +189,9 @@ export class PlatformCore {
       },
       now,
     );
-    this.cache = new TtlCache(options.cacheTtlMs ?? 60_000, now);
+    // Background work may use a read up to 15 minutes past its TTL while it is read again behind
+    // (a card's group label must not wait for the budget); people always get one within the TTL.
+    this.cache = new TtlCache(options.cacheTtlMs ?? 60_000, now, 500, cacheStaleMs);
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.backoffBaseMs = options.backoffBaseMs ?? 300;
     this.logger = options.logger;
@@ -234,7 +239,12 @@ export class PlatformCore {
       return answer;
     };
     if (spec.cache && !options?.fresh)
-      return (await this.cache.getOrLoad(`${name} ${url}`, spec.cache, send)) as Output<N>;
+      return (await this.cache.getOrLoad(
+        `${name} ${url}`,
+        spec.cache,
+        send,
+        options?.priority ?? currentLane(),
+      )) as Output<N>;
     const result = await send();
     if (spec.invalidates) this.cache.invalidate(spec.invalidates);
     return result as Output<N>;

@@ -1,5 +1,12 @@
-/** Who is waiting for a platform request: a person in Slack, or a background job. */
-export type Priority = 'interactive' | 'background';
+/**
+ * Who is waiting for a platform request: a person in Slack, a background job that keeps Slack current
+ * (scans, webhooks' consequences, digests), or background work that may wait for every other (the
+ * read backlog's timeline reads, the directory's refresh): served in that order.
+ */
+export type Priority = 'interactive' | 'background' | 'backfill';
+
+/** The lanes in the order they are served. */
+export const priorities: readonly Priority[] = ['interactive', 'background', 'backfill'];
 
 export interface RateBudgetOptions {
   /** Requests allowed per window (the platform's ~10 per minute per user). */
@@ -27,7 +34,8 @@ interface Waiter {
  * The one scheduler every platform call goes through. It keeps a sliding window of the requests it
  * granted (stricter than the platform's fixed window, so it cannot overrun it), learns from
  * `X-RateLimit-Remaining`/`X-RateLimit-Reset` (or Reset alone) and 429s (another process may share the same user),
- * and serves waiting requests by priority: interactive before background.
+ * and serves waiting requests by priority: interactive, then background, then backfill (a scan never
+ * queues behind a long read backlog).
  */
 /** The requests of a window kept for people by default: 20%, at least 1 when the budget is 2 or more. */
 export const defaultReserve = (perWindow: number) =>
@@ -39,7 +47,7 @@ export class RateBudget {
   readonly reserve: number;
   private readonly now: () => number;
   private granted: number[] = [];
-  private readonly queues: Record<Priority, Waiter[]> = { interactive: [], background: [] };
+  private readonly queues: Record<Priority, Waiter[]> = { interactive: [], background: [], backfill: [] };
   private blockedUntil = 0;
   private serverRemaining: number | undefined;
   private serverResetAt = 0;
@@ -83,9 +91,11 @@ export class RateBudget {
   estimateWaitMs(priority: Priority): number {
     const now = this.now();
     this.prune(now);
-    const ahead =
-      this.queues.interactive.length + (priority === 'background' ? this.queues.background.length : 0);
-    const reserve = priority === 'background' ? this.reserve : 0;
+    // Those served before it: its own lane and every lane before it.
+    const ahead = priorities
+      .slice(0, priorities.indexOf(priority) + 1)
+      .reduce((n, p) => n + this.queues[p].length, 0);
+    const reserve = priority === 'interactive' ? 0 : this.reserve;
     const capacity = this.perWindow - reserve;
     const free = Math.max(0, capacity - this.granted.length);
     let at = now;
@@ -175,7 +185,11 @@ export class RateBudget {
 
   /** Requests queued, per priority (for metrics and tests). */
   get queued(): Record<Priority, number> {
-    return { interactive: this.queues.interactive.length, background: this.queues.background.length };
+    return {
+      interactive: this.queues.interactive.length,
+      background: this.queues.background.length,
+      backfill: this.queues.backfill.length,
+    };
   }
 
   private prune(now: number): void {
@@ -195,12 +209,7 @@ export class RateBudget {
     const now = this.now();
     this.prune(now);
     for (;;) {
-      const priority: Priority | undefined =
-        this.queues.interactive.length && this.capacity('interactive', now) > 0
-          ? 'interactive'
-          : this.queues.background.length && this.capacity('background', now) > 0
-            ? 'background'
-            : undefined;
+      const priority = priorities.find((p) => this.queues[p].length > 0 && this.capacity(p, now) > 0);
       if (!priority) break;
       const waiter = this.queues[priority].shift() as Waiter;
       this.granted.push(now);
@@ -214,7 +223,7 @@ export class RateBudget {
   private schedule(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (!this.queues.interactive.length && !this.queues.background.length) return;
+    if (priorities.every((p) => !this.queues[p].length)) return;
     const now = this.now();
     const candidates = [
       this.blockedUntil,

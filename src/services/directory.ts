@@ -68,11 +68,11 @@ export class Directory {
   }
 
   /**
-   * Reads the users (paged) and the groups, in the background lane whoever asks: a person's reserve
-   * of the rate budget is not spent on a list. One load at a time; a second caller shares it.
+   * Reads the users (paged) and the groups, in the backfill lane whoever asks: a person's reserve
+   * of the rate budget is not spent on a list, nor a scan's turn. One load at a time; a second caller shares it.
    */
   refresh(): Promise<DirectorySnapshot> {
-    this.loading ??= runInLane('background', () => this.load()).finally(() => {
+    this.loading ??= runInLane('backfill', () => this.load()).finally(() => {
       this.loading = undefined;
     });
     return this.loading;

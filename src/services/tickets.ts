@@ -94,7 +94,13 @@ export class TicketService {
     return summarizeTicket(r, groups, ticketJoinLinks(r, this.platform.findings));
   }
 
+  /**
+   * The enterprise's group names (a card's labels): the directory's when it has been loaded (kept
+   * fresh by its own job, so a card costs no request), else the client's cached list.
+   */
   private async groupNames(): Promise<Map<string, string>> {
+    const known = this.directory?.snapshot();
+    if (known?.groupById.size) return new Map([...known.groupById].map(([id, g]) => [id, g.label]));
     const me = await this.platform.getMe();
     const groups = await this.platform.listGroups({ enterpriseId: me.enterprise_id });
     return new Map(groups.items.map((g) => [String(g.id), g.name ?? `group ${g.id}`]));

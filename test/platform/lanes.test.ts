@@ -51,7 +51,7 @@ describe('the lane a platform request runs in', () => {
       },
     });
     await new Promise((r) => setTimeout(r, 50));
-    expect(platform.client.budget.queued).toEqual({ interactive: 0, background: 1 });
+    expect(platform.client.budget.queued).toEqual({ interactive: 0, background: 1, backfill: 0 });
     expect(jobDone).toBe(false);
     // A person's request is not behind it: the reserve answers it now.
     const started = Date.now();

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RateBudget } from '../../src/platform/rate-budget.js';
+import { type Priority, RateBudget } from '../../src/platform/rate-budget.js';
 
 /** Acquires and records the order in which requests are granted. */
 function tracker(budget: RateBudget) {
   const order: string[] = [];
-  const take = (label: string, priority: 'interactive' | 'background') =>
+  const take = (label: string, priority: Priority) =>
     budget.acquire(priority).then(() => order.push(label));
   return { order, take };
 }
@@ -56,7 +56,22 @@ describe('RateBudget (fake clock)', () => {
     void take('person', 'interactive');
     await vi.advanceTimersByTimeAsync(0);
     expect(order.at(-1)).toBe('person');
-    expect(budget.queued).toEqual({ interactive: 0, background: 2 });
+    expect(budget.queued).toEqual({ interactive: 0, background: 2, backfill: 0 });
+  });
+
+  it('serves the backfill lane (timeline reads) only when no background request waits, so a scan never queues behind reads', async () => {
+    const budget = new RateBudget({ perWindow: 3, interactiveReserve: 0 });
+    const { order, take } = tracker(budget);
+    for (let i = 0; i < 4; i++) void take(`read-${i}`, 'backfill');
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['read-0', 'read-1', 'read-2']);
+    void take('scan', 'background');
+    void take('person', 'interactive');
+    expect(budget.estimateWaitMs('background')).toBe(60_000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    // The window frees three: the person, the scan, then the read that queued first of all.
+    expect(order.slice(3)).toEqual(['person', 'scan', 'read-3']);
+    expect(budget.queued).toEqual({ interactive: 0, background: 0, backfill: 0 });
   });
 
   it('estimates how long a request would wait', async () => {

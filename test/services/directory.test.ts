@@ -29,7 +29,7 @@ function fakePlatform(people: { id: number; first_name: string; last_name: strin
 }
 
 describe('the directory', () => {
-  it('loads in the background lane even when a person’s request starts it, and shares one load', async () => {
+  it('loads in the backfill lane even when a person’s request starts it, and shares one load', async () => {
     const { platform, lanes, release } = fakePlatform([
       { id: 1, first_name: 'Ada', last_name: 'Admin', username: 'ada' },
     ]);
@@ -39,7 +39,7 @@ describe('the directory', () => {
     expect(await first).toBeUndefined(); // not loaded within 50 ms: the picker answers with nothing yet
     release();
     await second;
-    expect(lanes).toEqual(['me:background', 'users:background', 'groups:background']);
+    expect(lanes).toEqual(['me:backfill', 'users:backfill', 'groups:backfill']);
     expect(directory.searchUsers('ada', 100).users.map((u) => u.label)).toEqual(['Ada Admin (ada)']);
     expect(directory.user('1')?.groupIds).toEqual(['7']);
     expect(directory.group('7')?.label).toBe('Level 1');

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { TtlCache } from '../../src/platform/cache.js';
+import { runInLane } from '../../src/platform/lane.js';
+
+/** A load that answers only when released, recording which lane started it. */
+function gatedLoad(lanes: string[], lane: string, value: string) {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const load = async () => {
+    lanes.push(lane);
+    await gate;
+    return value;
+  };
+  return { load, release };
+}
+
+describe('the read cache', () => {
+  it('never makes a person wait for a load that background work started: the person’s own load answers', async () => {
+    const cache = new TtlCache(60_000);
+    const lanes: string[] = [];
+    const job = gatedLoad(lanes, 'background', 'from the job');
+    const jobRead = runInLane('background', () => cache.getOrLoad('groups', 'groups', job.load));
+    const person = gatedLoad(lanes, 'interactive', 'from the person');
+    const personRead = cache.getOrLoad('groups', 'groups', person.load);
+    person.release();
+    // The job's load is still waiting (for the budget, say): the person is answered without it.
+    expect(await personRead).toBe('from the person');
+    expect(lanes).toEqual(['background', 'interactive']);
+    // A second person now finds the value; the job's load, when it answers, is not lost either.
+    expect(await cache.getOrLoad('groups', 'groups', () => Promise.reject(new Error('not read again')))).toBe(
+      'from the person',
+    );
+    job.release();
+    expect(await jobRead).toBe('from the job');
+  });
+
+  it('lets background work join a person’s load and people join each other’s: one request for all', async () => {
+    const cache = new TtlCache(60_000);
+    const lanes: string[] = [];
+    const person = gatedLoad(lanes, 'interactive', 'v');
+    const first = cache.getOrLoad('me', 'me', person.load);
+    const second = cache.getOrLoad('me', 'me', () => Promise.reject(new Error('a second load')));
+    const job = runInLane('background', () =>
+      cache.getOrLoad('me', 'me', () => Promise.reject(new Error('a second load'))),
+    );
+    person.release();
+    expect(await Promise.all([first, second, job])).toEqual(['v', 'v', 'v']);
+    expect(lanes).toEqual(['interactive']);
+  });
+
+  it('gives background work a stale value at once and reads it again behind; a person gets a fresh one', async () => {
+    let now = 0;
+    const cache = new TtlCache(60_000, () => now, 500, 15 * 60_000);
+    await cache.getOrLoad('groups', 'groups', async () => 'old');
+    now = 61_000; // past the TTL
+    const lanes: string[] = [];
+    const refresh = gatedLoad(lanes, 'background', 'new');
+    // The job does not wait for the budget: it gets the old labels now, and one refresh starts.
+    expect(await runInLane('background', () => cache.getOrLoad('groups', 'groups', refresh.load))).toBe('old');
+    expect(
+      await runInLane('background', () =>
+        cache.getOrLoad('groups', 'groups', () => Promise.reject(new Error('a second refresh'))),
+      ),
+    ).toBe('old');
+    expect(lanes).toEqual(['background']);
+    // A person does not take the stale value, nor wait for the job's refresh: their own read.
+    const person = gatedLoad(lanes, 'interactive', 'fresh');
+    person.release();
+    expect(await cache.getOrLoad('groups', 'groups', person.load)).toBe('fresh');
+    refresh.release();
+    await new Promise((r) => setTimeout(r, 0));
+    // Too stale (past TTL + stale window): background work waits for a read too.
+    now = 61_000 + 16 * 60_000;
+    const late = gatedLoad(lanes, 'background', 'late');
+    const waiting = runInLane('background', () => cache.getOrLoad('groups', 'groups', late.load));
+    late.release();
+    expect(await waiting).toBe('late');
+  });
+
+  it('keeps what a write invalidated out, even from a load that was running', async () => {
+    const cache = new TtlCache(60_000);
+    const lanes: string[] = [];
+    const before = gatedLoad(lanes, 'interactive', 'before the write');
+    const read = cache.getOrLoad('users', 'users', before.load);
+    cache.invalidate(['users']);
+    before.release();
+    expect(await read).toBe('before the write');
+    expect(await cache.getOrLoad('users', 'users', async () => 'after the write')).toBe('after the write');
+  });
+});
