@@ -28,8 +28,9 @@ export interface OutboxClaims {
   /**
    * Leases up to `limit` items due now (pending, or of unknown outcome) to `owner` for `leaseMs`, in
    * the platform's order of their events where known (`event_at`), else the order they were written
-   * (a webhook's event arriving late still goes out in its place if it is held meanwhile). A channel belongs to one owner at a time and waits while one of its
-   * items waits for a retry, so each channel's messages go out in order and at one pace, whatever the
+   * (a webhook's event arriving late still goes out in its place if it is held meanwhile). A channel
+   * belongs to one owner at a time, and an item waiting (its hold, a retry) holds back the items after
+   * it, never those before, so each channel's messages go out in order and at one pace, whatever the
    * number of replicas. At most `perChannel` items of one channel, so one batch spans many channels,
    * and the claimer's share of the channels with due items (they are split between the claimers seen
    * within `leaseMs`). Claimed items are `unknown` until settled, and are answered with the status
@@ -46,11 +47,14 @@ export const outboxClaims = ({ db, backend, now: clock }: Db): OutboxClaims => (
       // One claim at a time (SQLite has a single writer anyway), so no two replicas take one channel.
       if (backend === 'postgres') await sql`select pg_advisory_xact_lock(${claimLock})`.execute(tx);
       const me = `${claimerPrefix}${owner}`;
+      // A channel another claim holds waits for it; an item held back (a webhook's event waiting out
+      // its hold, a retry's wait) holds back only the items after it in its channel's order, so a
+      // channel that gets an event more often than the hold still has its earlier items served.
       const busy = tx
         .selectFrom('outbox')
         .select('channel')
         .where('status', 'in', open)
-        .where((eb) => eb.or([eb('available_at', '>', now), eb('lease_until', '>=', now)]));
+        .where('lease_until', '>=', now);
       const due = tx
         .selectFrom('outbox')
         .selectAll()
@@ -62,7 +66,21 @@ export const outboxClaims = ({ db, backend, now: clock }: Db): OutboxClaims => (
         .where('status', 'in', open)
         .where('available_at', '<=', now)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .where('channel', 'not in', busy);
+        .where('channel', 'not in', busy)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('outbox as held')
+                .select('held.channel')
+                .whereRef('held.channel', '=', 'outbox.channel')
+                .where('held.status', 'in', open)
+                .where('held.available_at', '>', now)
+                .where(
+                  sql<boolean>`(coalesce(held.event_at, held.created_at), held.created_at, held.position) < (coalesce(outbox.event_at, outbox.created_at), outbox.created_at, outbox.position)`,
+                ),
+            ),
+          ),
+        );
       const rows = await tx
         .selectFrom(due.as('due'))
         .selectAll()

@@ -427,15 +427,37 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.advance([at('card', '')]);
     await store.advance([at('late', '2027-01-01T09:59:58Z', 1_500)]);
     await store.advance([at('early', '2027-01-01T09:59:55Z', 1_500), at('line', undefined)]);
-    // Held: the channel waits for them (nothing overtakes a held item).
+    // Held: what comes after them waits (nothing overtakes a held item); the card before them goes.
+    const first = await store.claim('w', 10, 60_000);
+    expect(first.map((i) => i.eventId)).toEqual(['card']);
+    for (const i of first) await store.settle(i, { status: 'delivered', slackTs: '1.1' });
     expect((await store.claim('w', 10, 60_000)).map((i) => i.eventId)).toEqual([]);
     clock += 1_600;
-    expect((await store.claim('w', 10, 60_000)).map((i) => i.eventId)).toEqual([
-      'card',
-      'early',
-      'late',
-      'line',
-    ]);
+    expect((await store.claim('w', 10, 60_000)).map((i) => i.eventId)).toEqual(['early', 'late', 'line']);
+    await store.close();
+  });
+
+  it('serves a channel whose newest event is always held: the items before the hold go out meanwhile', async () => {
+    let clock = Date.parse('2027-01-01T10:00:00Z');
+    const store = await open(options(), () => new Date(clock));
+    const event = (eventId: string, eventAt: string, holdMs?: number) => ({
+      ticketId: '9',
+      eventId,
+      channel: 'CB',
+      payload: {},
+      eventAt,
+      holdMs,
+    });
+    // A busy channel: each event arrives while the one before it is still held.
+    await store.advance([event('e1', '2027-01-01T10:00:00Z', 1_500)]);
+    clock += 1_000;
+    await store.advance([event('e2', '2027-01-01T10:00:01Z', 1_500)]);
+    clock += 1_000; // e1's hold is over, e2's is not
+    const claimed = await store.claim('w', 10, 60_000);
+    expect(claimed.map((i) => i.eventId)).toEqual(['e1']);
+    // Another channel's held item holds nothing back here, and a claimed channel is not claimed twice.
+    await store.advance([{ ...event('x1', '2027-01-01T10:00:02Z', 1_500), channel: 'CO' }]);
+    expect(await store.claim('w2', 10, 60_000)).toEqual([]);
     await store.close();
   });
 
