@@ -29,7 +29,7 @@ import { JobRunner } from '../src/jobs/runner.js';
 import { type Jobs, startDelivery } from '../src/jobs/start-jobs.js';
 import { createLogger } from '../src/observability/logger.js';
 import { deliveryClient } from '../src/outbound/clients.js';
-import { outboxMessage } from '../src/outbound/publisher.js';
+import { gatheredMessage, outboxMessage } from '../src/outbound/publisher.js';
 import { SlackAccess } from '../src/outbound/slack-access.js';
 import { createPlatformClient, type PlatformClient } from '../src/platform/client.js';
 import type { SimTicket } from '../src/sim/model.js';
@@ -571,6 +571,7 @@ async function pace(): Promise<void> {
     publisher: {
       render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards here'))),
       notice: buildJobNotice,
+      gather: gatheredMessage,
     },
   });
   while (slack.messages.length < 10 * perChannel && Date.now() - started < 120_000) await sleep(50);

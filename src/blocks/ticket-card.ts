@@ -148,14 +148,16 @@ export const eventLine = (e: TicketEventLine): Mrkdwn =>
 
 /** One line of a ticket's thread for a platform event, from the event's outbox payload. */
 export function eventText(payload: Record<string, unknown>): MrkdwnText {
-  return fallbackText(
-    eventLine({
-      eventName: String(payload.eventName ?? 'event'),
-      timestamp: typeof payload.timestamp === 'string' ? new Date(payload.timestamp) : undefined,
-      source: typeof payload.source === 'string' ? payload.source : undefined,
-    }),
-  );
+  return fallbackText(eventPayloadLine(payload));
 }
+
+/** The line of a platform event as the outbox keeps it (`{eventName, timestamp, source}`). */
+export const eventPayloadLine = (payload: Record<string, unknown>): Mrkdwn =>
+  eventLine({
+    eventName: String(payload.eventName ?? 'event'),
+    timestamp: typeof payload.timestamp === 'string' ? new Date(payload.timestamp) : undefined,
+    source: typeof payload.source === 'string' ? payload.source : undefined,
+  });
 
 /**
  * The message a channel that asked for it (`broadcast`) gets when a ticket changes state, from the

@@ -1,6 +1,6 @@
 import { stateIcon } from '../domain/ticket-workflow.js';
 import { fallbackText } from './kit.js';
-import { clipPlain, empty, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
+import { clipPlain, empty, joinMd, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
 
 /**
  * What a person did to a ticket from Slack, as the publisher queues it in the outbox: facts, not
@@ -21,6 +21,11 @@ const state = (s: string | null | undefined): Mrkdwn =>
 
 /** One line of a ticket's thread saying who did what from Slack: "<@U…> moved the ticket from … to …." */
 export function buildPersonLine(p: PersonLine): { text: MrkdwnText } {
+  return { text: fallbackText(personLine(p)) };
+}
+
+/** The sentence of `buildPersonLine`. */
+export function personLine(p: PersonLine): Mrkdwn {
   const what: Mrkdwn =
     p.line === 'moved'
       ? md`moved the ticket from ${state(p.from)} to ${state(p.to)}`
@@ -31,7 +36,7 @@ export function buildPersonLine(p: PersonLine): { text: MrkdwnText } {
           : p.line === 'deleted'
             ? md`deleted the ticket`
             : md`created the ticket`;
-  return { text: fallbackText(md`${mention(p.actor)} ${what}.`) };
+  return md`${mention(p.actor)} ${what}.`;
 }
 
 /**
@@ -39,7 +44,29 @@ export function buildPersonLine(p: PersonLine): { text: MrkdwnText } {
  * …"): facts queued as `{stateLine, from, to}`, rendered and escaped when delivered. The timeline
  * read later (if any) leaves out the state events it told (its cover, `only: 'state'`).
  */
-export function buildStateLine(p: { from?: unknown; to?: unknown }): { text: MrkdwnText } {
+export function buildStateLine(p: { from?: unknown; to?: unknown; skipped?: unknown }): { text: MrkdwnText } {
+  return { text: fallbackText(stateLine(p)) };
+}
+
+/**
+ * The sentence of `buildStateLine`. A move the workflow cannot make in one step (`skipped`: the list
+ * showed only its ends, the steps between happened within one scan) says so, rather than hide them.
+ */
+export function stateLine(p: { from?: unknown; to?: unknown; skipped?: unknown }): Mrkdwn {
   const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
-  return { text: fallbackText(md`The ticket moved from ${state(str(p.from))} to ${state(str(p.to))}.`) };
+  const moved = md`The ticket moved from ${state(str(p.from))} to ${state(str(p.to))}`;
+  return p.skipped === true
+    ? md`${moved}, through steps in between that were not seen one by one.`
+    : md`${moved}.`;
+}
+
+/** Lines of one thread gathered at most this many to a message (a channel's backlog goes out in fewer posts). */
+export const gatheredLinesMax = 10;
+
+/**
+ * Several lines of one ticket's thread as one message, in their order, when they wait together for
+ * the channel's pace (Slack takes about one message a second in a channel).
+ */
+export function buildGatheredLines(lines: readonly Mrkdwn[]): { text: MrkdwnText } {
+  return { text: fallbackText(joinMd(lines.slice(0, gatheredLinesMax), '\n')) };
 }

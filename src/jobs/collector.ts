@@ -145,8 +145,7 @@ export class Collector {
       return 0;
     }
     const events = [];
-    for await (const e of platform.paginate('listTicketEvents', { ticketId, limit: 100 }))
-      events.push(e);
+    for await (const e of platform.paginate('listTicketEvents', { ticketId, limit: 100 })) events.push(e);
     const outbox = await store.outboxOf(ticketId);
     const covers = Collector.covers(outbox);
     const known = new Set(outbox.map((i) => `${i.channel}\u0000${i.eventId}`));

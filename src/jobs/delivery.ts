@@ -2,7 +2,12 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../observability/logger.js';
 import type { DeliveryOutcome, WorkspaceMetrics } from '../observability/metrics.js';
 import { findTagged, postTagged, type Tag, tellPerson } from '../outbound/ledger.js';
-import type { OutgoingMessage, SlackPublisher } from '../outbound/publisher.js';
+import {
+  gatheredLinesMax,
+  isThreadLine,
+  type OutgoingMessage,
+  type SlackPublisher,
+} from '../outbound/publisher.js';
 import { classifySlackError, type RefusalHint } from '../outbound/refusals.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
 import type {
@@ -16,10 +21,14 @@ import type {
 /** The Slack message metadata type every delivered event carries: how an unknown outcome is resolved. */
 export const eventMetadataType = 'confdesk_ticket_event';
 
-/** The ledger's tag of an outbox item's message. */
-const tagOf = (item: OutboxItem): Tag => ({
+/** The ledger's tag of an outbox item's message (of several gathered in one: all their ids). */
+const tagOf = (item: OutboxItem, gathered: readonly OutboxItem[] = [item]): Tag => ({
   type: eventMetadataType,
-  payload: { ticket_id: item.ticketId, event_id: item.eventId },
+  payload: {
+    ticket_id: item.ticketId,
+    event_id: item.eventId,
+    ...(gathered.length > 1 ? { event_ids: gathered.map((i) => i.eventId).join(' ') } : {}),
+  },
 });
 
 export interface DeliveryOptions {
@@ -32,11 +41,15 @@ export interface DeliveryOptions {
   logger: Logger;
   /** This process's name in leases (several replicas share one PostgreSQL store). */
   owner: string;
-  /** Slack allows about one message per second per channel. */
+  /** Slack allows about one message per second per channel: the least time between two posts' starts. */
   paceMs?: number;
-  /** Items claimed at once (default 200), at most `perChannel` of a channel (default 5): all channels move together. */
+  /** Items claimed at once (default 200), at most `perChannel` of a channel (default 20). */
   batch?: number;
   perChannel?: number;
+  /** While channels deliver, how often the outbox is looked at for the others (default 250 ms). */
+  claimEveryMs?: number;
+  /** Lines of one thread gathered into one message at most (default `gatheredLinesMax`; 1: never). */
+  gatherMax?: number;
   leaseMs?: number;
   now?: () => Date;
   sleep?: (ms: number) => Promise<void>;
@@ -44,7 +57,7 @@ export interface DeliveryOptions {
    * Renders each item (the publisher): a ticket's card the poller queued (a followed ticket new to a
    * channel), a platform event, a state broadcast, a person's line.
    */
-  publisher: Pick<SlackPublisher, 'render' | 'notice'>;
+  publisher: Pick<SlackPublisher, 'render' | 'notice' | 'gather'>;
   /** Whether Slack still takes the token: while it refuses it, nothing is claimed (see `SlackAccess`). */
   slackAccess: Pick<SlackAccess, 'usable' | 'refused'>;
   /** Counts each item's outcome, and the posts the ledger found already made. */
@@ -84,47 +97,91 @@ export class DeliveryWorker {
   private stopping = false;
   private released = 0;
 
+  /** Channels being delivered now, each on its own (see `runUntilIdle`). */
+  private readonly channels = new Map<string, Promise<void>>();
+
   constructor(private readonly o: DeliveryOptions) {
-    this.paceMs = o.paceMs ?? 1_100;
+    this.paceMs = o.paceMs ?? defaultPaceMs;
     this.now = o.now ?? (() => new Date());
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
   /** Claims one batch and delivers it; answers how many items were settled as delivered. */
   async runOnce(): Promise<number> {
-    const { store, owner, batch = 200, perChannel = 5, leaseMs = 60_000 } = this.o;
-    if (this.stopping || !(await this.o.slackAccess.usable())) return 0;
-    const items = await store.claim(owner, batch, leaseMs, perChannel);
-    for (const i of items) this.held.add(i);
-    const byChannel = new Map<string, OutboxItem[]>();
-    for (const i of items) byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), i]);
-    // Channels in parallel, each in order at Slack's pace.
-    const counts = await Promise.all([...byChannel].map(([channel, list]) => this.deliverAll(channel, list)));
-    return counts.reduce((a, b) => a + b, 0);
+    let delivered = 0;
+    await Promise.all(await this.claimAndStart((n) => (delivered += n)));
+    return delivered;
   }
 
+  /**
+   * Delivers until nothing is due: each channel goes on by itself (a busy channel's pace never holds
+   * another's items back), and while any delivers, the outbox is looked at every `claimEveryMs` for
+   * channels with new items. Answers how many items were settled as delivered.
+   */
+  async runUntilIdle(): Promise<number> {
+    let delivered = 0;
+    for (;;) {
+      await this.claimAndStart((n) => (delivered += n));
+      if (!this.channels.size || this.stopping) {
+        await Promise.all(this.channels.values());
+        return delivered;
+      }
+      await Promise.race([...this.channels.values(), this.sleep(this.o.claimEveryMs ?? 250)]);
+    }
+  }
+
+  /** Claims the due items of channels not being delivered now and starts each channel's delivery. */
+  private async claimAndStart(count: (delivered: number) => void): Promise<Promise<void>[]> {
+    const { store, owner, batch = 200, perChannel = 20, leaseMs = 60_000 } = this.o;
+    if (this.stopping || !(await this.o.slackAccess.usable())) return [];
+    const items = await store.claim(owner, batch, leaseMs, perChannel);
+    const byChannel = new Map<string, OutboxItem[]>();
+    for (const i of items) {
+      this.held.add(i);
+      byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), i]);
+    }
+    return [...byChannel].map(([channel, list]) => {
+      const running = this.deliverAll(channel, list)
+        .then(count)
+        .finally(() => this.channels.delete(channel));
+      this.channels.set(channel, running);
+      return running;
+    });
+  }
+
+  /**
+   * A channel's claimed items, in order at Slack's pace. Lines of one ticket's thread that wait
+   * together go out as one message (`gather`): a channel whose changes outrun its pace catches up
+   * instead of falling behind, and each thread keeps its order.
+   */
   private async deliverAll(channel: string, list: OutboxItem[]): Promise<number> {
     const { store } = this.o;
     let delivered = 0;
     let outcome: Outcome = 'delivered';
     if (await store.isGone(channel)) outcome = 'gone';
-    for (const item of list) {
+    for (const group of gatherable(list, this.o.gatherMax)) {
       if (outcome === 'gone') {
-        await store.settle(item, { status: 'parked' });
-        this.o.metrics?.delivery('parked');
+        for (const item of group) {
+          await store.settle(item, { status: 'parked' });
+          this.o.metrics?.delivery('parked');
+        }
       }
       // After a failure the rest wait for the next claim, which keeps the channel's order; while the
       // bot stops, they are released as they were, for the next start to take at once.
       else if (outcome === 'retry' || this.stopping) {
-        if (this.stopping) this.released++;
-        await store.settle(item, { status: item.status });
+        for (const item of group) {
+          if (this.stopping) this.released++;
+          await store.settle(item, { status: item.status });
+        }
       } else {
-        this.posting.add(item);
-        outcome = await this.deliver(item).finally(() => this.posting.delete(item));
-        this.o.metrics?.delivery(counted[outcome]);
-        if (outcome === 'delivered') delivered++;
+        for (const item of group) this.posting.add(item);
+        outcome = await this.deliver(group).finally(() => {
+          for (const item of group) this.posting.delete(item);
+        });
+        for (const _ of group) this.o.metrics?.delivery(counted[outcome]);
+        if (outcome === 'delivered') delivered += group.length;
       }
-      this.held.delete(item);
+      for (const item of group) this.held.delete(item);
     }
     return delivered;
   }
@@ -161,11 +218,17 @@ export class DeliveryWorker {
   }
 
   /**
-   * Posts one item; answers whether it is (now known to be) in Slack, to retry, the channel is gone,
-   * or Slack refused it for good (dead: the channel goes on).
+   * Posts one item, or several lines of one thread as one message (`gathered`, the first leading);
+   * answers whether they are (now known to be) in Slack, to retry, the channel is gone, or Slack
+   * refused them for good (dead: the channel goes on).
    */
-  async deliver(item: OutboxItem): Promise<Outcome> {
+  async deliver(gathered: OutboxItem | readonly OutboxItem[]): Promise<Outcome> {
     const { store, slack, logger } = this.o;
+    const items: readonly OutboxItem[] = Array.isArray(gathered) ? gathered : [gathered as OutboxItem];
+    const item = items[0] as OutboxItem;
+    const settleAll = async (outcome: Parameters<typeof store.settle>[1]) => {
+      for (const i of items) await store.settle(i, outcome);
+    };
     const isCard = item.payload.card === true;
     const threadTs =
       isCard || item.payload.broadcast === true
@@ -173,16 +236,16 @@ export class DeliveryWorker {
         : (await store.find(item.ticketId, item.channel))?.ts;
     const done = async (ts: string): Promise<Outcome> => {
       if (isCard) await store.save({ ticketId: item.ticketId, channel: item.channel, ts });
-      await store.settle(item, { status: 'delivered', slackTs: ts });
+      await settleAll({ status: 'delivered', slackTs: ts });
       return 'delivered';
     };
     const later = async (ms: number, status: OutboxItem['status']): Promise<Outcome> => {
-      await store.settle(item, { status, retryAt: new Date(this.now().getTime() + ms) });
+      await settleAll({ status, retryAt: new Date(this.now().getTime() + ms) });
       return 'retry';
     };
     if (item.status === 'unknown') {
-      // An earlier attempt may have posted without our knowing: look before posting again, and if
-      // Slack cannot tell us now, ask again later rather than risk a second post.
+      // An earlier attempt may have posted without our knowing (alone or gathered with others): look
+      // before posting again, and if Slack cannot tell us now, ask again later rather than risk a second post.
       let found: string | undefined;
       try {
         found = await findTagged(
@@ -211,7 +274,7 @@ export class DeliveryWorker {
     }
     let message: OutgoingMessage;
     try {
-      message = await this.o.publisher.render(item);
+      message = items.length > 1 ? this.o.publisher.gather(items) : await this.o.publisher.render(item);
     } catch (error) {
       logger.warn({ err: error, ticket: item.ticketId }, 'could not read a ticket for its card; later');
       return later(5_000, item.status);
@@ -220,10 +283,10 @@ export class DeliveryWorker {
     for (;;) {
       await this.pace(item.channel);
       // Stopping while it waited for the channel's pace: not posted, released as it was.
-      if (this.stopping) return later(0, item.status).finally(() => this.released++);
+      if (this.stopping) return later(0, item.status).finally(() => (this.released += items.length));
       try {
         return done(
-          await postTagged(slack, { channel: item.channel, threadTs: thread }, message, tagOf(item)),
+          await postTagged(slack, { channel: item.channel, threadTs: thread }, message, tagOf(item, items)),
         );
       } catch (error) {
         const failure = classifySlackError(error);
@@ -231,19 +294,21 @@ export class DeliveryWorker {
           channel: item.channel,
           ticket: item.ticketId,
           event: item.eventId,
+          ...(items.length > 1 ? { gathered: items.length } : {}),
           reason: failure.code,
         };
         switch (failure.kind) {
           case 'rate_limited': // Nothing was posted: try again once Slack allows it.
+            this.lastPost.set(item.channel, this.now().getTime() + failure.retryAfterMs - this.paceMs);
             return later(failure.retryAfterMs, 'pending');
           case 'token': // Nothing was posted, and nothing can be: the jobs pause until Slack takes the token.
             await this.o.slackAccess.refused(failure.code);
             return later(0, 'pending');
           case 'gone':
-            await this.park(item, failure.code);
+            for (const i of items) await this.park(i, failure.code);
             return 'gone';
           case 'thread':
-            if (!thread) return this.setAside(item, failure.code, 'content', error);
+            if (!thread) return this.setAside(items, failure.code, 'content', error);
             // Nothing was posted: the card is gone (or the channel has no threads), the event is not.
             logger.info(context, 'the card’s thread refuses replies; posting the event in the channel');
             thread = undefined;
@@ -254,7 +319,7 @@ export class DeliveryWorker {
               message = { text: message.text };
               continue;
             }
-            return this.setAside(item, failure.code, failure.hint, error);
+            return this.setAside(items, failure.code, failure.hint, error);
           default:
             // Network error or 5xx: it may or may not have been posted. Resolved on the next attempt.
             logger.warn({ ...context, err: error }, 'unknown outcome of a delivery');
@@ -269,14 +334,15 @@ export class DeliveryWorker {
    * people who subscribed the channel once per reason: what was set aside, and who can help.
    */
   private async setAside(
-    item: OutboxItem,
+    items: readonly OutboxItem[],
     reason: string,
     hint: RefusalHint,
     error: unknown,
   ): Promise<Outcome> {
     const { store, slack, logger } = this.o;
+    const item = items[0] as OutboxItem;
     const { channel } = item;
-    await store.settle(item, { status: 'dead', reason });
+    for (const i of items) await store.settle(i, { status: 'dead', reason });
     // Slack's own explanation (json pointers into the blocks), never the message itself.
     const details = ((error as { data?: { response_metadata?: { messages?: unknown } } }).data
       ?.response_metadata?.messages ?? []) as unknown[];
@@ -321,3 +387,35 @@ export class DeliveryWorker {
 }
 
 type Outcome = 'delivered' | 'retry' | 'gone' | 'dead';
+
+/**
+ * The least time between the starts of two posts in a channel: Slack allows about one a second and
+ * counts them as they arrive, so a little over a second keeps a post that travels faster than the one
+ * before it from arriving within the second.
+ */
+export const defaultPaceMs = 1_050;
+
+/**
+ * A channel's claimed items as the messages they make, in order: lines of one ticket's thread that
+ * wait together (pending, neither card nor broadcast, at most `gatheredLinesMax`) join the first of
+ * them; a card or a broadcast of the ticket, or an item whose earlier attempt is being checked
+ * (`unknown`), goes alone and starts a new message after it.
+ */
+export function gatherable(list: readonly OutboxItem[], max = gatheredLinesMax): OutboxItem[][] {
+  const messages: OutboxItem[][] = [];
+  const open = new Map<string, OutboxItem[]>();
+  for (const item of list) {
+    // An id with a space could not be found again among the gathered ids (see `Tag`): it goes alone.
+    const line = item.status === 'pending' && isThreadLine(item) && !/\s/.test(item.eventId);
+    const joined = line ? open.get(item.ticketId) : undefined;
+    if (joined && joined.length < max) {
+      joined.push(item);
+      continue;
+    }
+    const message = [item];
+    messages.push(message);
+    if (line) open.set(item.ticketId, message);
+    else open.delete(item.ticketId);
+  }
+  return messages;
+}

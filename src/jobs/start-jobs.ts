@@ -30,7 +30,7 @@ export interface DeliveryJobOptions {
   /** Gap between two posts in one channel (default Slack's ~1 s; tests shorten it). */
   paceMs?: number;
   /** Renders what delivery posts (`outbound/publisher.ts`). */
-  publisher: Pick<SlackPublisher, 'render' | 'notice'>;
+  publisher: Pick<SlackPublisher, 'render' | 'notice' | 'gather'>;
   /** Whether Slack still takes the token (the jobs that post pause while it does not). */
   slackAccess: SlackAccess;
   /** The instance's metrics: deliveries, scans, digest runs. */
@@ -81,8 +81,8 @@ export const directoryRefreshMs = 15 * 60_000;
 const processName = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
 /**
- * The delivery worker on its own runner: while batches deliver, the next is claimed at once (no idle
- * tick between two batches); idle, it looks at the outbox every `deliverEveryMs`.
+ * The delivery worker on its own runner: while channels deliver, each goes on by itself and the
+ * outbox is looked at for the others every quarter second; idle, every `deliverEveryMs`.
  */
 export function startDelivery(o: DeliveryJobOptions, owner = processName(), slack = deliveryClient(o.slack)) {
   const worker = new DeliveryWorker({
@@ -101,7 +101,7 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     name: 'deliver',
     everyMs: o.deliverEveryMs ?? 1_000,
     run: async () => {
-      while (!stopping && (await worker.runOnce()) > 0);
+      if (!stopping) await worker.runUntilIdle();
     },
   });
   return {

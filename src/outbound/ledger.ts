@@ -9,7 +9,11 @@ import { classifySlackError } from './refusals.js';
  * https://docs.slack.dev/messaging/message-metadata
  */
 
-/** A message's metadata tag: its type, and the ids that make it this message and no other. */
+/**
+ * A message's metadata tag: its type, and the ids that make it this message and no other. A message
+ * that gathers several items names them all, space-separated, beside the first (`event_ids` beside
+ * `event_id`), so a look for any one of them finds it (Slack's metadata takes no list of strings).
+ */
 export interface Tag {
   type: string;
   payload: Record<string, string>;
@@ -28,7 +32,11 @@ type Page = {
 
 const carries = (tag: Tag, m: NonNullable<Page['messages']>[number]) =>
   m.metadata?.event_type === tag.type &&
-  Object.entries(tag.payload).every(([k, v]) => String(m.metadata?.event_payload?.[k]) === v);
+  Object.entries(tag.payload).every(([k, v]) => {
+    const payload = m.metadata?.event_payload ?? {};
+    const gathered = payload[`${k}s`];
+    return String(payload[k]) === v || (typeof gathered === 'string' && gathered.split(' ').includes(v));
+  });
 
 /**
  * The ts of the message carrying `tag`, if the bot posted one: in the thread `threadTs` (or, when that

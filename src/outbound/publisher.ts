@@ -4,13 +4,20 @@ import { buildConferenceCard } from '../blocks/conference-card.js';
 import { buildDigest } from '../blocks/digest.js';
 import { buildJobNotice, type JobNotice } from '../blocks/job-notices.js';
 import type { MessagePayload, TextMessage } from '../blocks/kit.js';
+import type { Mrkdwn } from '../blocks/mrkdwn.js';
 import {
   buildDeletedTicketCard,
   buildStateBroadcast,
   buildTicketCard,
-  eventText,
+  eventPayloadLine,
 } from '../blocks/ticket-card.js';
-import { buildPersonLine, buildStateLine, type PersonLine } from '../blocks/ticket-line.js';
+import {
+  buildGatheredLines,
+  gatheredLinesMax,
+  type PersonLine,
+  personLine,
+  stateLine,
+} from '../blocks/ticket-line.js';
 import { type ChangeCover, fromTheStart } from '../domain/change-cover.js';
 import type { ConferenceSummary } from '../domain/conference.js';
 import type { DigestData } from '../domain/digest.js';
@@ -92,11 +99,26 @@ export async function outboxMessage(
   const p = item.payload;
   if (p.card === true) return card(item.ticketId);
   if (p.broadcast === true) return buildStateBroadcast(item.ticketId, p);
-  if (p.stateLine === true) return buildStateLine(p);
-  if (typeof p.line === 'string' && typeof p.actor === 'string')
-    return buildPersonLine(p as unknown as PersonLine);
-  return { text: eventText(p) };
+  return buildGatheredLines([threadLine(p)]);
 }
+
+export { gatheredLinesMax };
+
+/** Whether an outbox item is a line of its ticket's thread (not a card, not a broadcast in the channel). */
+export const isThreadLine = (item: Pick<OutboxItem, 'payload'>): boolean =>
+  item.payload.card !== true && item.payload.broadcast !== true;
+
+/** A thread line's sentence: a state line, a person's line, or a platform event's. */
+function threadLine(p: Record<string, unknown>): Mrkdwn {
+  if (p.stateLine === true) return stateLine(p);
+  if (typeof p.line === 'string' && typeof p.actor === 'string')
+    return personLine(p as unknown as PersonLine);
+  return eventPayloadLine(p);
+}
+
+/** Several thread lines of one ticket as one message, in their order (`isThreadLine` items). */
+export const gatheredMessage = (items: readonly Pick<OutboxItem, 'payload'>[]): OutgoingMessage =>
+  buildGatheredLines(items.map((i) => threadLine(i.payload)));
 
 /**
  * The one writer of what the bot posts about tickets outside a reply (Dispatch's Slack plugin):
@@ -232,6 +254,11 @@ export class SlackPublisher {
   /** The message for an outbox item (delivery's port). */
   render(item: OutboxItem): Promise<OutgoingMessage> {
     return outboxMessage(item, async (id) => buildTicketCard(await this.o.tickets.summary(id)));
+  }
+
+  /** One message for several lines of one ticket's thread that wait together (delivery's port). */
+  gather(items: readonly OutboxItem[]): OutgoingMessage {
+    return gatheredMessage(items);
   }
 
   /** A job's private notice to a person (the jobs' port). */

@@ -67,7 +67,8 @@ export class TtlCache {
       return Promise.resolve(stale.value as T);
     }
     // A person joins only a person's load; background work joins whichever is running.
-    const running = this.pending.get(`${key}\u0000interactive`) ?? (people ? undefined : this.pending.get(key));
+    const running =
+      this.pending.get(`${key}\u0000interactive`) ?? (people ? undefined : this.pending.get(key));
     // Those who joined a load resume a few per turn of the event loop, not all at once.
     if (running)
       return running.loading.then(async (value) => {

@@ -56,10 +56,17 @@ import {
   buildTicketList,
   buildTicketMediaList,
   buildTimeline,
+  eventPayloadLine,
   eventText,
 } from '../../src/blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm, buildTicketForm } from '../../src/blocks/ticket-form.js';
-import { buildPersonLine, buildStateLine } from '../../src/blocks/ticket-line.js';
+import {
+  buildGatheredLines,
+  buildPersonLine,
+  buildStateLine,
+  personLine,
+  stateLine,
+} from '../../src/blocks/ticket-line.js';
 import {
   buildTicketCardNotPosted,
   buildTicketCreated,
@@ -249,7 +256,20 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
     msg(buildStateBroadcast('42', { broadcast: true, reference: s, from: s, to: s })),
     msg(buildStateBroadcast('42', { broadcast: true, text: `${s} is now *open* (was new).` })),
   ],
-  buildStateLine: (s) => [msg(buildStateLine({ from: s, to: s })), msg(buildStateLine({ to: 7 }))],
+  buildStateLine: (s) => [
+    msg(buildStateLine({ from: s, to: s })),
+    msg(buildStateLine({ to: 7 })),
+    msg(buildStateLine({ from: s, to: s, skipped: true })),
+  ],
+  buildGatheredLines: (s) => [
+    msg(
+      buildGatheredLines([
+        stateLine({ from: s, to: s }),
+        personLine({ line: 'moved', actor: s, from: s, to: s }),
+        eventPayloadLine({ eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }),
+      ]),
+    ),
+  ],
   buildPersonLine: (s) => [
     msg(buildPersonLine({ line: 'moved', actor: s, from: s, to: s })),
     msg(buildPersonLine({ line: 'edited', actor: 'UALICE', fields: [s, s] })),

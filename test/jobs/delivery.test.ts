@@ -7,10 +7,15 @@ import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { message } from '../../src/blocks/kit.js';
 import { md } from '../../src/blocks/mrkdwn.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
-import { type DeliveryOptions, DeliveryWorker, eventMetadataType } from '../../src/jobs/delivery.js';
+import {
+  type DeliveryOptions,
+  DeliveryWorker,
+  eventMetadataType,
+  gatherable,
+} from '../../src/jobs/delivery.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { deliveryClient } from '../../src/outbound/clients.js';
-import { outboxMessage } from '../../src/outbound/publisher.js';
+import { gatheredMessage, outboxMessage } from '../../src/outbound/publisher.js';
 import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { openStore, type Store } from '../../src/store/store.js';
 
@@ -54,7 +59,13 @@ const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) => {
       clock += ms;
     },
     // The publisher's own rendering of events, broadcasts and lines; cards are this test's.
-    publisher: { render: (item) => outboxMessage(item, cardOf), notice: buildJobNotice },
+    publisher: {
+      render: (item) => outboxMessage(item, cardOf),
+      notice: buildJobNotice,
+      gather: gatheredMessage,
+    },
+    // One message an item: these tests follow each item (gathering has tests of its own below).
+    gatherMax: 1,
     ...more,
   });
 };
@@ -171,6 +182,62 @@ describe('the delivery worker', () => {
     expect(await w.runOnce()).toBe(1); // found by its metadata
     expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
     expect(postsOf('e1')).toHaveLength(1);
+  });
+
+  it('gathers the lines of one thread that wait together into one message, in order; other threads apart', async () => {
+    const ts = await card();
+    await store.save({ ticketId: '8', channel: 'C1', ts: '1700000000.000008' });
+    await store.advance([
+      event('e1'),
+      { ...event('f1'), ticketId: '8' },
+      event('e2'),
+      event('e3'),
+      { ...event('f2'), ticketId: '8' },
+    ]);
+    const w = worker(1_000, { gatherMax: 10 });
+    expect(await w.runOnce()).toBe(5);
+    const posts = slack.callsOf('chat.postMessage').map((c) => c.args);
+    // Two posts for five lines, each in its own thread, each line in its order.
+    expect(posts.map((p) => [p.thread_ts, (p.metadata as { event_payload: unknown }).event_payload])).toEqual(
+      [
+        [ts, { ticket_id: '7', event_id: 'e1', event_ids: 'e1 e2 e3' }],
+        ['1700000000.000008', { ticket_id: '8', event_id: 'f1', event_ids: 'f1 f2' }],
+      ],
+    );
+    expect(
+      String(posts[0]?.text)
+        .split('\n')
+        .map((l) => /event\.(e\d)/.exec(l)?.[1]),
+    ).toEqual(['e1', 'e2', 'e3']);
+    const first = slack.messages.find((m) => m.thread_ts === ts)?.ts;
+    expect((await store.outboxOf('7')).map((i) => [i.eventId, i.status, i.slackTs])).toEqual(
+      ['e1', 'e2', 'e3'].map((id) => [id, 'delivered', first]),
+    );
+  });
+
+  it('finds a gathered message whose answer was lost by any of its lines: nothing posted twice', async () => {
+    await card();
+    await store.advance([event('e1'), event('e2')]);
+    slack.failNext('chat.postMessage', { kind: 'lost_response' });
+    const w = worker(0, { gatherMax: 10 });
+    expect(await w.runOnce()).toBe(0);
+    expect((await store.outboxOf('7')).map((i) => i.status)).toEqual(['unknown', 'unknown']);
+    clock += 2_000;
+    // Each is looked for alone; both are found in the one message that reached Slack.
+    expect(await w.runOnce()).toBe(2);
+    expect(slack.callsOf('chat.postMessage')).toHaveLength(1);
+    expect(new Set((await store.outboxOf('7')).map((i) => i.slackTs)).size).toBe(1);
+  });
+
+  it('never gathers a line whose id has a space (it could not be found again among the ids)', () => {
+    const items = ['a b', 'c', 'd'].map((eventId) => ({
+      ...event(eventId),
+      status: 'pending' as const,
+      attempts: 1,
+      slackTs: undefined,
+      createdAt: new Date(clock),
+    }));
+    expect(gatherable(items).map((g) => g.map((i) => i.eventId))).toEqual([['a b'], ['c', 'd']]);
   });
 
   it('retries after a 429 without looking first (a 429 posted nothing)', async () => {
@@ -400,7 +467,11 @@ describe('the delivery worker', () => {
       );
     expect(
       await worker(0, {
-        publisher: { render: (item) => outboxMessage(item, renderCard), notice: buildJobNotice },
+        publisher: {
+          render: (item) => outboxMessage(item, renderCard),
+          notice: buildJobNotice,
+          gather: gatheredMessage,
+        },
       }).runOnce(),
     ).toBe(2);
     expect(slack.violations).toHaveLength(1);

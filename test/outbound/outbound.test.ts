@@ -10,7 +10,7 @@ import { DeliveryWorker } from '../../src/jobs/delivery.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { deliveryClient } from '../../src/outbound/clients.js';
 import { findTagged, postTagged } from '../../src/outbound/ledger.js';
-import { outboxMessage } from '../../src/outbound/publisher.js';
+import { gatheredMessage, outboxMessage } from '../../src/outbound/publisher.js';
 import { classifySlackError, isCannotPost } from '../../src/outbound/refusals.js';
 import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { inspectStore, openStore, type Store } from '../../src/store/store.js';
@@ -130,6 +130,7 @@ describe('a token Slack refuses', () => {
       publisher: {
         render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards'))),
         notice: buildJobNotice,
+        gather: gatheredMessage,
       },
     });
     await store.advance(
@@ -160,16 +161,17 @@ describe('a token Slack refuses', () => {
     expect(await worker.runOnce()).toBe(0);
     expect(slack.callsOf('auth.test')).toHaveLength(1);
 
-    // An admin reinstalls: the next check passes and everything goes out once, in order.
+    // An admin reinstalls: the next check passes and everything goes out once, in order (the three
+    // lines of the thread waited together: one message).
     slack.refuse = undefined;
     clock += 60_000;
     expect(await worker.runOnce()).toBe(3);
     expect(access.problem()).toBeUndefined();
     expect((await inspectStore({ dataDir: dir })).slackRefusal).toBeUndefined();
     const posted = slack.messages.filter((m) => m.channel === 'CDESK');
-    expect(
-      posted.map((m) => (m.metadata as { event_payload: { event_id: string } }).event_payload.event_id),
-    ).toEqual(['e1', 'e2', 'e3']);
+    expect(posted.map((m) => (m.metadata as { event_payload: unknown }).event_payload)).toEqual([
+      { ticket_id: '7', event_id: 'e1', event_ids: 'e1 e2 e3' },
+    ]);
     expect(lines.filter((l) => l.includes('Slack accepts the bot token again'))).toHaveLength(1);
   });
 });

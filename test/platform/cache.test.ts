@@ -58,7 +58,9 @@ describe('the read cache', () => {
     const lanes: string[] = [];
     const refresh = gatedLoad(lanes, 'background', 'new');
     // The job does not wait for the budget: it gets the old labels now, and one refresh starts.
-    expect(await runInLane('background', () => cache.getOrLoad('groups', 'groups', refresh.load))).toBe('old');
+    expect(await runInLane('background', () => cache.getOrLoad('groups', 'groups', refresh.load))).toBe(
+      'old',
+    );
     expect(
       await runInLane('background', () =>
         cache.getOrLoad('groups', 'groups', () => Promise.reject(new Error('a second refresh'))),

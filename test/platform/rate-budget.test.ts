@@ -4,8 +4,7 @@ import { type Priority, RateBudget } from '../../src/platform/rate-budget.js';
 /** Acquires and records the order in which requests are granted. */
 function tracker(budget: RateBudget) {
   const order: string[] = [];
-  const take = (label: string, priority: Priority) =>
-    budget.acquire(priority).then(() => order.push(label));
+  const take = (label: string, priority: Priority) => budget.acquire(priority).then(() => order.push(label));
   return { order, take };
 }
 
