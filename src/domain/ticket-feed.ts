@@ -9,23 +9,45 @@ export interface BacklogFacts {
   verify: number;
   oldestMs: number | undefined;
   drainMs: number | undefined;
+  /** Messages (cards, lines, broadcasts) waiting to be posted in Slack, and the oldest's wait (ms). */
+  posts?: number | undefined;
+  postsOldestMs?: number | undefined;
+  /** Tickets whose cards wait for an update (`CardRefresher`). */
+  cardUpdates?: number | undefined;
 }
 
 const duration = (ms: number) =>
   ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;
 
-/** One sentence: how many tickets wait for their timeline read, since when, and until when. */
+/**
+ * What still waits, in a sentence: messages to post in Slack (cards, lines) and since when, cards to
+ * update, tickets whose timeline is still to be read. "No change waiting" only when none of it waits.
+ */
 export function describeBacklog(b: BacklogFacts): string {
-  if (b.reads === 0)
+  const parts: string[] = [];
+  if (b.posts)
+    parts.push(
+      `${b.posts} message${b.posts === 1 ? '' : 's'} (cards, thread lines) waiting to be posted in Slack${
+        b.postsOldestMs === undefined ? '' : `, the oldest for ${duration(b.postsOldestMs)}`
+      }`,
+    );
+  if (b.cardUpdates)
+    parts.push(`${b.cardUpdates} ticket card${b.cardUpdates === 1 ? '' : 's'} waiting for an update`);
+  if (b.reads) {
+    const oldest = b.oldestMs === undefined ? '' : `, the oldest for ${duration(b.oldestMs)}`;
+    const drain =
+      b.drainMs === undefined
+        ? 'drain time not known yet'
+        : `read in about ${duration(b.drainMs)} at the current pace`;
+    parts.push(`${b.reads} tickets' events still to read${oldest}; ${drain}`);
+  }
+  if (!parts.length)
     return b.verify
       ? `no change waiting (${b.verify} checks of webhook-told tickets to read)`
       : 'no change waiting';
-  const oldest = b.oldestMs === undefined ? '' : `, the oldest for ${duration(b.oldestMs)}`;
-  const drain =
-    b.drainMs === undefined
-      ? 'drain time not known yet'
-      : `read in about ${duration(b.drainMs)} at the current pace`;
-  return `${b.reads} tickets' events still to read${oldest}; ${drain} (cards and state lines are already current)`;
+  // Reads alone: what the list and the webhooks told is in Slack already.
+  const current = !b.posts && !b.cardUpdates ? ' (cards and state lines are already current)' : '';
+  return `${parts.join('; ')}${current}`;
 }
 
 /** What polling alone gives for an enterprise's open tickets, at the platform's budget. */

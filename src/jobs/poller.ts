@@ -2,7 +2,7 @@ import type { Logger } from '../observability/logger.js';
 import { keepTicketRecord, type SlackPublisher } from '../outbound/publisher.js';
 import type { PlatformClient } from '../platform/client.js';
 import type { TicketRecord } from '../platform/schemas.js';
-import type { WebhookSignal } from '../platform/webhook-signal.js';
+import type { EventSignal, TicketSignal, WebhookSignal } from '../platform/webhook-signal.js';
 import type { Store, Subscription } from '../store/store.js';
 import { ChangeFinder, settleMs } from './change-finder.js';
 import { Collector, eventPropsGuess } from './collector.js';
@@ -34,8 +34,17 @@ export interface PollerOptions {
   verifyGapMs?: number;
   /** See `ReadBacklogOptions.paceMs`. */
   readPaceMs?: () => number;
+  /**
+   * Asks for a scan soon (the jobs' trigger). Given, a webhook about a ticket never seen waits for it:
+   * one list page brings many new tickets' records (their cards need no read each), then what the
+   * webhooks told is written from them. Absent, such a ticket is read (the backlog).
+   */
+  wantScan?: () => void;
   now?: () => number;
 }
+
+/** Tickets never seen whose webhooks wait for the next scan, at most (beyond: read one by one). */
+const waitingForScanMax = 1_000;
 
 /**
  * The poller: a scan asks the change finder which tickets changed and gives each new version to
@@ -52,6 +61,11 @@ export class Poller {
   private readonly now: () => number;
   /** Ticket webhooks waiting out their hold (see `onSignal`), so `stop` can wait for them. */
   private readonly held = new Set<Promise<void>>();
+  /** Webhooks about tickets never seen, by ticket, waiting for the next scan (see `wantScan`). */
+  private readonly waitingForScan = new Map<
+    string,
+    { since: string; signals: (EventSignal | TicketSignal)[] }
+  >();
 
   constructor(private readonly o: PollerOptions) {
     this.settle = o.settleMs ?? settleMs;
@@ -95,6 +109,7 @@ export class Poller {
   /** The scan alone: which tickets changed, and what the list page says of each. */
   async findOnce(): Promise<number> {
     let written = 0;
+    const waited = [...this.waitingForScan.keys()];
     const changed = await this.finder.changed();
     await this.keepRecords(this.finder.listed);
     for (const t of changed) {
@@ -105,7 +120,50 @@ export class Poller {
       if (this.o.keepGoing && !(await this.o.keepGoing())) break;
       written += await this.collector.fromList(t, await this.toldByWebhooks(t));
     }
+    await this.afterScan(waited);
     return written;
+  }
+
+  /**
+   * The webhooks that waited for this scan: written now from the records it kept (no request); a
+   * ticket the list did not show is read instead.
+   */
+  private async afterScan(ticketIds: string[]): Promise<void> {
+    for (const ticketId of ticketIds) {
+      const waiting = this.waitingForScan.get(ticketId);
+      this.waitingForScan.delete(ticketId);
+      if (!waiting) continue;
+      if (!(await this.collector.keptRecord(ticketId))) {
+        await this.o.store.wantRead({ ticketId, since: waiting.since, priority: 0, channels: [] });
+        continue;
+      }
+      for (const signal of waiting.signals) await this.apply(signal);
+    }
+  }
+
+  /**
+   * A webhook about a ticket never seen (no record kept): it waits for the next scan, asked for now,
+   * when the jobs can ask (see `wantScan`); answers false when it did not wait.
+   */
+  private async waitForScan(signal: EventSignal | TicketSignal): Promise<boolean> {
+    const { wantScan } = this.o;
+    if (!wantScan || (await this.collector.keptRecord(signal.ticketId))) return false;
+    const waiting = this.waitingForScan.get(signal.ticketId);
+    if (!waiting && this.waitingForScan.size >= waitingForScanMax) return false;
+    const since = (signal.kind === 'event' ? signal.timestamp : signal.at)?.toISOString() ?? '';
+    if (waiting) waiting.signals.push(signal);
+    else
+      this.waitingForScan.set(signal.ticketId, {
+        since: since || new Date(this.now()).toISOString(),
+        signals: [signal],
+      });
+    wantScan();
+    return true;
+  }
+
+  /** Tickets whose webhooks wait for the next scan (`/readyz`, the benchmarks). */
+  get waitingTickets(): number {
+    return this.waitingForScan.size;
   }
 
   /**
@@ -139,6 +197,7 @@ export class Poller {
       case 'event':
         if (findings.statusOf(eventPropsGuess) === 'unknown')
           findings.guess(eventPropsGuess, 'confirmed', 'conversationevent webhooks carry the event whole');
+        if (await this.waitForScan(signal)) return;
         await this.collector.fromEvent(signal);
         return;
       case 'partial':
@@ -156,6 +215,25 @@ export class Poller {
           await this.wantRead(signal.ticketId);
           return;
         }
+        if (signal.event !== 'delete' && (await this.waitForScan(signal))) return;
+        await this.apply(signal);
+        return;
+      }
+      case 'none':
+        return;
+    }
+  }
+
+  /**
+   * Writes what a whole webhook told: an event at once; a ticket's new state after `holdMs` (the
+   * click that caused it shows first).
+   */
+  private async apply(signal: EventSignal | TicketSignal): Promise<void> {
+    switch (signal.kind) {
+      case 'event':
+        await this.collector.fromEvent(signal);
+        return;
+      case 'ticket': {
         const applied = new Promise<void>((r) => setTimeout(r, this.hold))
           .then(() => this.collector.fromTicket(signal))
           .catch((error: unknown) =>
@@ -165,8 +243,6 @@ export class Poller {
         this.held.add(applied);
         return;
       }
-      case 'none':
-        return;
     }
   }
 

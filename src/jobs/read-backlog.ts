@@ -7,7 +7,10 @@ import type { Collector } from './collector.js';
 /** Timeline reads wait for every other background request: a scan (and its state lines) never queues behind them. */
 const backfill = { priority: 'backfill' as const };
 
-/** What the read backlog holds, as `/readyz`, the log, the doctor and the playground show it. */
+/**
+ * What the read backlog holds, as `/readyz`, the log, the doctor and the playground show it (the jobs
+ * add what waits for Slack: see `BacklogFacts`).
+ */
 export interface BacklogState {
   /** Tickets whose timeline still has to be read for a change no webhook told. */
   reads: number;
@@ -17,6 +20,11 @@ export interface BacklogState {
   oldestMs: number | undefined;
   /** At the pace of the last five minutes' reads, when the reads are done (ms); undefined before any read. */
   drainMs: number | undefined;
+  /** Messages waiting to be posted in Slack, and the oldest's wait (ms) (the jobs add them). */
+  posts?: number | undefined;
+  postsOldestMs?: number | undefined;
+  /** Tickets whose cards wait for an update (the jobs add them). */
+  cardUpdates?: number | undefined;
 }
 
 export interface ReadBacklogOptions {

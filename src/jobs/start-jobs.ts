@@ -174,6 +174,8 @@ export function startJobs(o: JobsOptions): Jobs {
     // at 10 requests a minute), and only when no change waits.
     verifyGapMs: (3 * budget.windowMs) / share,
     readPaceMs: () => readPaceMs(),
+    // A webhook about a ticket never seen asks for a scan (one list page for a burst of new tickets).
+    wantScan: () => runner.trigger('poll'),
   });
   const delivery = startDelivery(o, owner, slack);
   const runner = new JobRunner(o.logger);
@@ -195,7 +197,8 @@ export function startJobs(o: JobsOptions): Jobs {
   runner.start({
     name: 'poll',
     everyMs: scanEvery,
-    minGapMs: 1_000 / scale,
+    // Scans asked for by webhooks of new tickets: at most one per 15 s (a quarter of the budget).
+    minGapMs: 15_000 / scale,
     run: async () => {
       if (!(await lead())) return;
       const started = performance.now();
@@ -234,23 +237,48 @@ export function startJobs(o: JobsOptions): Jobs {
     });
     directory.whenStale(() => runner.trigger('directory'));
   }
+  // The cards of what the platform changed: coalesced and paced (`CardRefresher`), at once after a
+  // change; a person's own updates never wait here.
+  let cardsStopping = false;
+  o.publisher.cards.whenChanged(() => runner.trigger('cards'));
+  runner.start({
+    name: 'cards',
+    everyMs: 5_000 / scale,
+    minGapMs: 100 / scale,
+    run: () => o.publisher.cards.run(() => cardsStopping),
+  });
   // The backlog is looked at every few seconds (for `/readyz`); while it lasts, one line a minute
   // says how long it is and when it should be read.
   let lastBacklog: BacklogState | undefined;
+  // The read backlog, and what waits for Slack: posts (the outbox, every replica's) and card updates.
+  const backlog = async (): Promise<BacklogState> => {
+    const [reads, depth] = await Promise.all([poller.backlogState(), o.store.outboxDepth()]);
+    const oldestAt = [depth.pending.oldestAt, depth.unknown.oldestAt]
+      .filter((d): d is Date => d !== undefined)
+      .reduce<number | undefined>((min, d) => Math.min(min ?? d.getTime(), d.getTime()), undefined);
+    return {
+      ...reads,
+      posts: depth.pending.items + depth.unknown.items,
+      postsOldestMs: oldestAt === undefined ? undefined : Math.max(0, Date.now() - oldestAt),
+      cardUpdates: o.publisher.cards.waiting,
+    };
+  };
   let loggedAt = Number.NEGATIVE_INFINITY;
   runner.start({
     name: 'backlog',
     everyMs: 5_000 / scale,
     run: async () => {
-      lastBacklog = await poller.backlogState();
-      if (!leading || lastBacklog.reads === 0 || Date.now() - loggedAt < 60_000 / scale) return;
+      lastBacklog = await backlog();
+      const waiting = lastBacklog.reads + (lastBacklog.posts ?? 0) + (lastBacklog.cardUpdates ?? 0);
+      if (!leading || waiting === 0 || Date.now() - loggedAt < 60_000 / scale) return;
       loggedAt = Date.now();
       o.logger.info({ job: 'read', ...lastBacklog }, describeBacklog(lastBacklog));
     },
   });
   const drain = () => {
-    // A scan or a backlog read in progress stops at its next page or ticket.
+    // A scan or a backlog read in progress stops at its next page or ticket; the cards at the next.
     leading = false;
+    cardsStopping = true;
     delivery.drain();
     digests.drain();
   };
@@ -262,7 +290,7 @@ export function startJobs(o: JobsOptions): Jobs {
       await runInLane('background', () => poller.onSignal(signal));
       if (needsRead(signal) && leading) runner.trigger('read');
     },
-    backlog: () => poller.backlogState(),
+    backlog,
     lastBacklog: () => lastBacklog,
     drain,
     async stop() {

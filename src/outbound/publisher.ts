@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
 import { buildConferenceCard } from '../blocks/conference-card.js';
 import { buildDigest } from '../blocks/digest.js';
@@ -23,9 +22,10 @@ import type { ConferenceSummary } from '../domain/conference.js';
 import type { DigestData } from '../domain/digest.js';
 import type { TicketSummary } from '../domain/ticket.js';
 import type { Logger } from '../observability/logger.js';
-import type { TicketRecord } from '../platform/schemas.js';
+import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { OutboxItem, Store } from '../store/store.js';
+import { CardMemo, CardRefresher } from './card-refresher.js';
 import type { HomeScreens } from './home-screens.js';
 import { settleTold } from './told.js';
 
@@ -79,12 +79,15 @@ export interface PublisherOptions {
   logger: Logger;
   /** The App Homes that list tickets: told each change, whoever made it. */
   homes?: Pick<HomeScreens, 'shows' | 'ticketChanged' | 'conferenceChanged'> | undefined;
+  /**
+   * The client of the cards' background updates (what the platform changed): one that never waits
+   * on a 429 by itself (`deliveryClient`), so a 429 there never pauses `slack`, which answers people.
+   * Absent: `slack`.
+   */
+  backgroundSlack?: WebClient | undefined;
+  /** The background updates' `chat.update` calls a minute at most (`CardRefresher`). */
+  cardUpdatesPerMinute?: number | undefined;
 }
-
-/** Card renders remembered per process (see `rendered`); the oldest are forgotten beyond this. */
-const rememberedCards = 5_000;
-
-const hashOf = (m: MessagePayload) => createHash('sha1').update(JSON.stringify(m)).digest('base64');
 
 const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : undefined);
 
@@ -129,15 +132,21 @@ export const gatheredMessage = (items: readonly Pick<OutboxItem, 'payload'>[]): 
  * subscriptions, so a card posted by `/ticket show` stays live too.
  */
 export class SlackPublisher {
-  /**
-   * What each card (channel:ts) was last rendered as by this process (a hash of the message): a
-   * change made from Slack reaches the publisher twice (the click, then the scan that finds its
-   * version), and a card is updated only when it would show something else. Not a version: the
-   * platform writes `modified` to the second, and two changes in one second must both show.
-   */
-  private readonly rendered = new Map<string, string>();
+  /** What each card was last rendered as by this process (see `CardMemo`). */
+  private readonly memo = new CardMemo();
+  /** The cards' background updates, coalesced and paced (see `CardRefresher`). */
+  readonly cards: CardRefresher;
 
-  constructor(private readonly o: PublisherOptions) {}
+  constructor(private readonly o: PublisherOptions) {
+    this.cards = new CardRefresher({
+      slack: o.backgroundSlack ?? o.slack,
+      store: o.store,
+      memo: this.memo,
+      render: async (ticket) => buildTicketCard(await this.o.tickets.summary(ticket)),
+      logger: o.logger,
+      ...(o.cardUpdatesPerMinute ? { updatesPerMinute: o.cardUpdatesPerMinute } : {}),
+    });
+  }
 
   /** Posts a conference's card in a channel. Slack's refusals are thrown (see `isCannotPost`). */
   async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<void> {
@@ -174,7 +183,7 @@ export class SlackPublisher {
     const posted = await this.o.slack.chat.postMessage({ channel, ...buildTicketCard(ticket) });
     const ts = posted.ts as string;
     await this.o.store.save({ ticketId: ticket.id, channel, ts });
-    this.remember(channel, ts, buildTicketCard(ticket));
+    this.memo.remember({ channel, ts }, buildTicketCard(ticket));
     return ts;
   }
 
@@ -185,7 +194,7 @@ export class SlackPublisher {
   async showCard(place: { channel: string; ts: string }, ticket: TicketSummary): Promise<void> {
     const card = buildTicketCard(ticket);
     await this.o.slack.chat.update({ ...place, ...card });
-    this.remember(place.channel, place.ts, card);
+    this.memo.remember(place, card);
   }
 
   /**
@@ -251,9 +260,16 @@ export class SlackPublisher {
     }
   }
 
-  /** The message for an outbox item (delivery's port). */
+  /**
+   * The message for an outbox item (delivery's port). A card is rendered from the record kept of its
+   * ticket (the list page or a read that found it) with no request; read only when none is kept.
+   */
   render(item: OutboxItem): Promise<OutgoingMessage> {
-    return outboxMessage(item, async (id) => buildTicketCard(await this.o.tickets.summary(id)));
+    return outboxMessage(item, async (id) => {
+      const kept = (await this.o.store.knownTicket(id)).record;
+      const record = kept ? ticketRecord.safeParse(kept) : undefined;
+      return buildTicketCard(await this.o.tickets.summary(record?.success ? record.data : id));
+    });
   }
 
   /** One message for several lines of one ticket's thread that wait together (delivery's port). */
@@ -271,41 +287,32 @@ export class SlackPublisher {
     return buildDigest(data, o);
   }
 
+  /**
+   * A version the platform reports: the Homes listing the ticket are read again, and its cards wait
+   * their turn in the refresher (coalesced, paced; the first sight after a start touches only the
+   * cards this process rendered).
+   */
   private async platformChanged({ ticket, previous }: PlatformChange): Promise<void> {
     const homes = this.o.homes;
     if (homes?.shows(String(ticket.id)))
       await homes
         .ticketChanged(await this.o.tickets.summary(ticket))
         .catch((error: unknown) => this.o.logger.warn({ err: error }, 'could not refresh App Homes'));
-    let card: MessagePayload | undefined;
-    await this.refresh(
-      String(ticket.id),
-      async () => {
-        card ??= buildTicketCard(await this.o.tickets.summary(ticket));
-        return card;
-      },
-      previous === undefined,
-    );
+    await this.cards.changed(ticket, previous === undefined);
   }
 
   /**
-   * Re-renders every card of a ticket that does not already show this message (`knownOnly`: only the
-   * cards this process rendered). A card that cannot be updated is logged; the others go on.
+   * Re-renders every card of a ticket that does not already show this message, at once (a person's
+   * change: their answer). A card that cannot be updated is logged; the others go on.
    */
-  private async refresh(
-    ticketId: string,
-    build: () => MessagePayload | Promise<MessagePayload>,
-    knownOnly = false,
-  ): Promise<void> {
+  private async refresh(ticketId: string, build: () => MessagePayload): Promise<void> {
     const { store, slack, logger } = this.o;
     for (const card of await store.forTicket(ticketId)) {
-      const last = this.rendered.get(`${card.channel}:${card.ts}`);
-      if (knownOnly && last === undefined) continue;
       try {
-        const message = await build();
-        if (last === hashOf(message)) continue;
+        const message = build();
+        if (this.memo.shows(card, message)) continue;
         await slack.chat.update({ channel: card.channel, ts: card.ts, ...message });
-        this.remember(card.channel, card.ts, message);
+        this.memo.remember(card, message);
       } catch (error) {
         logger.warn({ err: error, channel: card.channel, ticketId }, 'could not refresh a ticket card');
       }
@@ -324,15 +331,5 @@ export class SlackPublisher {
     await this.o.store.advance([...channels].map((channel) => ({ ticketId, eventId, channel, payload })));
     // A webhook's event of this very change may be waiting already: the line tells it.
     if (cover) await settleTold(this.o.store, ticketId);
-  }
-
-  private remember(channel: string, ts: string, message: MessagePayload): void {
-    const key = `${channel}:${ts}`;
-    this.rendered.delete(key);
-    this.rendered.set(key, hashOf(message));
-    if (this.rendered.size > rememberedCards) {
-      const oldest = this.rendered.keys().next().value;
-      if (oldest !== undefined) this.rendered.delete(oldest);
-    }
   }
 }
