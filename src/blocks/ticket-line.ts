@@ -44,20 +44,25 @@ export function personLine(p: PersonLine): Mrkdwn {
  * …"): facts queued as `{stateLine, from, to}`, rendered and escaped when delivered. The timeline
  * read later (if any) leaves out the state events it told (its cover, `only: 'state'`).
  */
-export function buildStateLine(p: { from?: unknown; to?: unknown; skipped?: unknown }): { text: MrkdwnText } {
+export function buildStateLine(p: { from?: unknown; to?: unknown }): { text: MrkdwnText } {
   return { text: fallbackText(stateLine(p)) };
 }
 
+const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+
+/** The sentence of `buildStateLine`. */
+export function stateLine(p: { from?: unknown; to?: unknown }): Mrkdwn {
+  return md`The ticket moved from ${state(str(p.from))} to ${state(str(p.to))}.`;
+}
+
 /**
- * The sentence of `buildStateLine`. A move the workflow cannot make in one step (`skipped`: the list
- * showed only its ends, the steps between happened within one scan) says so, rather than hide them.
+ * The steps a state line spanned, once the timeline shows them (the list showed only the ends of
+ * `new → open → inprogress` within one scan): "Step by step: new → open → inprogress." Each move is
+ * said; none stays hidden behind the line.
  */
-export function stateLine(p: { from?: unknown; to?: unknown; skipped?: unknown }): Mrkdwn {
-  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
-  const moved = md`The ticket moved from ${state(str(p.from))} to ${state(str(p.to))}`;
-  return p.skipped === true
-    ? md`${moved}, through steps in between that were not seen one by one.`
-    : md`${moved}.`;
+export function stepsLine(p: { steps?: unknown }): Mrkdwn {
+  const steps = (Array.isArray(p.steps) ? p.steps : []).slice(0, 20).map((s) => state(str(s)));
+  return md`Step by step: ${joinMd(steps, ' → ')}.`;
 }
 
 /** Lines of one thread gathered at most this many to a message (a channel's backlog goes out in fewer posts). */

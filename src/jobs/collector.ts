@@ -68,6 +68,9 @@ interface Wanting {
 
 const isoOf = (d: Date | undefined) => d?.toISOString() ?? '';
 
+/** The state each state event names (the inverse of `stateEvents`, inferred as it is). */
+const stateOfEvent = new Map(Object.entries(stateEvents).map(([state, event]) => [event, state]));
+
 /** A state broadcast's identity: the move, from the version seen before it (each path names it alike). */
 const broadcastId = (from: string | undefined, to: string | undefined, since: string) =>
   `state:${from ?? ''}:${to ?? ''}:${since}`;
@@ -180,7 +183,11 @@ export class Collector {
           payload: { eventName: e.eventName, timestamp: e.timestamp.toISOString(), source: e.source ?? null },
         });
       }
-      items.push(...(await this.cardItems(ticketId, [{ channel, sub, kinds }])), ...mine);
+      items.push(
+        ...(await this.cardItems(ticketId, [{ channel, sub, kinds }])),
+        ...mine,
+        ...Collector.steps(outbox, events, channel, known),
+      );
     }
     if (before && before.state !== t.state) items.push(...this.broadcasts(t, channels, before));
     this.checkEventIds(aliases, confirmed);
@@ -189,6 +196,44 @@ export class Collector {
     if (written) await settleTold(store, ticketId);
     if (!o.versionSeen) await this.cardsChanged(t, before?.modified);
     return written;
+  }
+
+  /**
+   * The steps of each state line in `channel` that spanned more than one move (the timeline shows
+   * two state events or more where the list showed only the ends): one line saying them in order,
+   * written once per state line.
+   */
+  private static steps(
+    outbox: OutboxItem[],
+    events: { id: string; eventName: string; timestamp: Date; source?: string | null | undefined }[],
+    channel: string,
+    known: Set<string>,
+  ): NewOutboxItem[] {
+    const items: NewOutboxItem[] = [];
+    for (const line of outbox) {
+      const cover = coverOf(line.payload);
+      if (line.channel !== channel || line.payload.stateLine !== true || !cover) continue;
+      const eventId = `steps:${line.eventId}`;
+      if (known.has(`${channel}\u0000${eventId}`)) continue;
+      const moves = events
+        .filter((e) => stateEventNames.has(e.eventName) && hides(cover, e))
+        .sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+      if (moves.length < 2) continue;
+      items.push({
+        ticketId: line.ticketId,
+        eventId,
+        channel,
+        eventAt: cover.at,
+        payload: {
+          stepsLine: true,
+          steps: [
+            line.payload.from ?? null,
+            ...moves.map((e) => stateOfEvent.get(e.eventName) ?? e.eventName),
+          ],
+        },
+      });
+    }
+    return items;
   }
 
   /**
@@ -242,13 +287,18 @@ export class Collector {
     const reads = channels.filter((c) => wantsTimeline(c.kinds));
     // A channel new to the ticket (no card yet) gets the minute before its subscription: a read.
     const fresh = items.some((i) => i.eventId === 'card');
+    // A state line may span several moves the list cannot show: a check read (when nothing else waits)
+    // finds the steps in between for the channels that asked only for state events.
+    const lined = [...new Set(items.filter((i) => i.payload.stateLine === true).map((i) => i.channel))];
     const want = reads.length
       ? {
           since: modified,
           priority: told && !fresh ? (1 as const) : (0 as const),
           channels: reads.map((c) => c.channel),
         }
-      : undefined;
+      : lined.length
+        ? { since: modified, priority: 1 as const, channels: lined }
+        : undefined;
     const written = await store.advance(items, { ticketId, modified, state: t.state, want });
     // A read beside this scan may have posted a state event this line tells: the line then stays out.
     if (items.some((i) => i.payload.stateLine === true)) await settleTold(store, ticketId);

@@ -16,6 +16,7 @@ import {
   type PersonLine,
   personLine,
   stateLine,
+  stepsLine,
 } from '../blocks/ticket-line.js';
 import { type ChangeCover, fromTheStart } from '../domain/change-cover.js';
 import type { ConferenceSummary } from '../domain/conference.js';
@@ -114,6 +115,7 @@ export const isThreadLine = (item: Pick<OutboxItem, 'payload'>): boolean =>
 /** A thread line's sentence: a state line, a person's line, or a platform event's. */
 function threadLine(p: Record<string, unknown>): Mrkdwn {
   if (p.stateLine === true) return stateLine(p);
+  if (p.stepsLine === true) return stepsLine(p);
   if (typeof p.line === 'string' && typeof p.actor === 'string')
     return personLine(p as unknown as PersonLine);
   return eventPayloadLine(p);

@@ -1,5 +1,5 @@
 import { nextTurn } from '../util/turns.js';
-import { currentLane } from './lane.js';
+import { currentLane, inPeoplesTurn } from './lane.js';
 import type { Priority } from './rate-budget.js';
 
 interface Entry {
@@ -81,7 +81,8 @@ export class TtlCache {
   private start<T>(key: string, tag: string, load: () => Promise<T>, lane: Priority): Promise<T> {
     const slot = lane === 'interactive' ? `${key}\u0000interactive` : key;
     const current = () => this.pending.get(slot)?.loading === loading;
-    const loading: Promise<T> = load()
+    // People may join a person's load: it is their turn, checked never to wait in a background lane.
+    const loading: Promise<T> = (lane === 'interactive' ? inPeoplesTurn(`the shared read ${key}`, load) : load())
       .then((value) => {
         if (current()) this.set(key, tag, value);
         return value;

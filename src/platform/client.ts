@@ -70,6 +70,8 @@ export interface PlatformClientOptions {
   backoffBaseMs?: number;
   /** Set: requests go through this proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
   proxy?: ProxySettings | undefined;
+  /** A people's turn waiting in a background lane throws (tests; see `inPeoplesTurn`). */
+  strictTurns?: boolean;
 }
 
 type Input<N extends EndpointName> = z.input<Endpoints[N]['input']>;
@@ -170,6 +172,7 @@ export class PlatformCore {
       perWindow: options.rateLimitPerMinute ?? 10,
       ...(options.rateWindowMs ? { windowMs: options.rateWindowMs } : {}),
       now,
+      strictTurns: options.strictTurns ?? false,
     });
     this.dispatcher = platformAgent(options.timeouts, options.proxy);
     this.tokens = new TokenProvider(

@@ -15,3 +15,25 @@ export const currentLane = (): Priority => lane.getStore() ?? 'interactive';
 
 /** Runs `work` (and everything it awaits or starts) in `priority`'s lane. */
 export const runInLane = <T>(priority: Priority, work: () => T): T => lane.run(priority, work);
+
+/*
+ * People's turns: work that people may wait on together (a read the cache shares among the people who
+ * ask for it at once). Such work must never wait for the budget in a background lane: whoever waits on
+ * it would wait behind scans and reads. The rate budget checks it on every acquire (see `RateBudget`);
+ * with `strict` (tests), a breach throws instead of being counted.
+ */
+const turns = new AsyncLocalStorage<string>();
+
+/** Runs `work` as a turn people may wait on, named for the error a breach raises. */
+export const inPeoplesTurn = <T>(name: string, work: () => T): T => turns.run(name, work);
+
+/** The people's turn the work in progress runs in, if any. */
+export const peoplesTurn = (): string | undefined => turns.getStore();
+
+/** A people's turn waited for the budget in a background lane (see `inPeoplesTurn`). */
+export class TurnHeldError extends Error {
+  readonly code = 'turn_held_across_budget';
+  constructor(turn: string, priority: string) {
+    super(`${turn} (a turn people wait on) waits for the platform budget in the ${priority} lane`);
+  }
+}

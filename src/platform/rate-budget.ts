@@ -1,3 +1,5 @@
+import { peoplesTurn, TurnHeldError } from './lane.js';
+
 /**
  * Who is waiting for a platform request: a person in Slack, a background job that keeps Slack current
  * (scans, webhooks' consequences, digests), or background work that may wait for every other (the
@@ -18,6 +20,8 @@ export interface RateBudgetOptions {
    */
   interactiveReserve?: number;
   now?: () => number;
+  /** A people's turn waiting in a background lane throws (tests) instead of being counted (see `inPeoplesTurn`). */
+  strictTurns?: boolean;
 }
 
 /** See `leavesAt`: how much earlier than the announced reset a request must have been sent to be forgotten then. */
@@ -57,8 +61,12 @@ export class RateBudget {
    */
   private windowResetAt = 0;
   private timer: NodeJS.Timeout | undefined;
+  private readonly strictTurns: boolean;
+  /** Acquires in a background lane made inside a people's turn (see `inPeoplesTurn`): should stay 0. */
+  turnsHeld = 0;
 
   constructor(options: RateBudgetOptions) {
+    this.strictTurns = options.strictTurns ?? false;
     this.perWindow = options.perWindow;
     this.windowMs = options.windowMs ?? 60_000;
     this.reserve = Math.min(options.interactiveReserve ?? defaultReserve(this.perWindow), this.perWindow - 1);
@@ -71,6 +79,11 @@ export class RateBudget {
    */
   acquire(priority: Priority, signal?: AbortSignal): Promise<number> {
     signal?.throwIfAborted();
+    const turn = priority === 'interactive' ? undefined : peoplesTurn();
+    if (turn) {
+      this.turnsHeld++;
+      if (this.strictTurns) return Promise.reject(new TurnHeldError(turn, priority));
+    }
     return new Promise<number>((resolve, reject) => {
       const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
       if (signal) {

@@ -66,6 +66,7 @@ import {
   buildStateLine,
   personLine,
   stateLine,
+  stepsLine,
 } from '../../src/blocks/ticket-line.js';
 import {
   buildTicketCardNotPosted,
@@ -256,16 +257,13 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
     msg(buildStateBroadcast('42', { broadcast: true, reference: s, from: s, to: s })),
     msg(buildStateBroadcast('42', { broadcast: true, text: `${s} is now *open* (was new).` })),
   ],
-  buildStateLine: (s) => [
-    msg(buildStateLine({ from: s, to: s })),
-    msg(buildStateLine({ to: 7 })),
-    msg(buildStateLine({ from: s, to: s, skipped: true })),
-  ],
+  buildStateLine: (s) => [msg(buildStateLine({ from: s, to: s })), msg(buildStateLine({ to: 7 }))],
   buildGatheredLines: (s) => [
     msg(
       buildGatheredLines([
         stateLine({ from: s, to: s }),
         personLine({ line: 'moved', actor: s, from: s, to: s }),
+        stepsLine({ steps: [s, s, 7, s] }),
         eventPayloadLine({ eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }),
       ]),
     ),

@@ -13,7 +13,8 @@ export interface PlatformFixture {
 
 /**
  * A simulator on a free loopback port and a client signed in as its admin. The rate limit is off
- * unless a test sets it: budget behaviour has its own tests.
+ * unless a test sets it: budget behaviour has its own tests. Strict about people's turns (see
+ * `inPeoplesTurn`): a shared read people wait on that waits in a background lane throws.
  */
 export async function startPlatform(
   simOptions: SimulatorOptions = {},
@@ -25,6 +26,8 @@ export async function startPlatform(
     credentials: { kind: 'token', token: sim.adminToken },
     rateLimitPerMinute: 10_000,
     backoffBaseMs: 10,
+    // Every test through this fixture fails if a turn people wait on waits in a background lane.
+    strictTurns: true,
     ...clientOptions,
   });
   return {

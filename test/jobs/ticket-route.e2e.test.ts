@@ -120,4 +120,30 @@ describe('one route per ticket change', () => {
     // Platform events go to the channels that subscribe; a card shown without a watch stays quiet.
     expect(linesSince(showing, threads[1] as number, older)).toEqual([]);
   });
+
+  it('two moves between two scans: the state line at once, then each step from the timeline, once', async () => {
+    const t = ticket('ACME-1006');
+    expect(t.state).toBe('cancelled');
+    expect((await f.command('watch ACME-1006', people.admin.id, 'CST', '/ticket')).status).toBe(200);
+    const card = await cardIn(t, 'CST');
+    await eventually(async () =>
+      (await f.store.outboxOf(String(t.id))).every((i) => i.status === 'delivered'),
+    );
+    await scansSettle(t);
+    const from = threadOf(card).length;
+    const older = new Set(t.events.map((e) => e.id));
+    // Within one scan's interval: the list shows only the ends.
+    f.platform.sim.state.setTicketState(t, 'open', 'agent');
+    f.platform.sim.state.setTicketState(t, 'inprogress', 'agent');
+    await eventually(() => threadOf(card).some((m) => String(m.text).startsWith('Step by step')), 10_000);
+    await scansSettle(t);
+    expect(linesSince(card, from, older).map((m) => m.text)).toEqual([
+      expect.stringMatching(/^The ticket moved from .*cancelled.* to .*inprogress.*\.$/),
+      expect.stringMatching(/^Step by step: .*cancelled.* → .*open.* → .*inprogress.*\.$/),
+    ]);
+    // The platform's own state events are not told a second time.
+    expect(threadOf(card).filter((m) => /ticket\.(approved|sessionStarted)/.test(String(m.text)))).toEqual(
+      [],
+    );
+  });
 });

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/runner.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { currentLane, runInLane } from '../../src/platform/lane.js';
+import { currentLane, inPeoplesTurn, runInLane, TurnHeldError } from '../../src/platform/lane.js';
+import { RateBudget } from '../../src/platform/rate-budget.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 
 /**
@@ -62,5 +63,45 @@ describe('the lane a platform request runs in', () => {
     const stopped = runner.stop();
     await close();
     await stopped;
+  });
+
+  it('a person’s shared read is answered at once while a job’s load of the same read waits for the budget', async () => {
+    await spend(8); // the background share of the window is spent
+    // A job asks for the groups (say, for a card's labels): its read waits for the window.
+    const jobRead = runInLane('background', () => platform.client.getMe());
+    jobRead.catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(platform.client.budget.queued.background).toBe(1);
+    // A person asks for the same read: not behind the job's load, their own from the reserve. The
+    // fixture is strict: had the person's read waited in a background lane, it would throw.
+    const started = Date.now();
+    const me = await platform.client.getMe();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(me.id).toBeDefined();
+    expect(platform.client.budget.turnsHeld).toBe(0);
+    await close();
+  });
+});
+
+describe('a turn people wait on', () => {
+  it('fails (strict) or is counted when it waits for the budget in a background lane; the interactive lane is its own', async () => {
+    const strict = new RateBudget({ perWindow: 10, strictTurns: true });
+    await expect(inPeoplesTurn('the shared read groups', () => strict.acquire('background'))).rejects.toThrow(
+      TurnHeldError,
+    );
+    await expect(inPeoplesTurn('the shared read groups', () => strict.acquire('backfill'))).rejects.toThrow(
+      /the shared read groups \(a turn people wait on\) waits for the platform budget in the backfill lane/,
+    );
+    expect(await inPeoplesTurn('the shared read groups', () => strict.acquire('interactive'))).toBeTypeOf(
+      'number',
+    );
+    const counting = new RateBudget({ perWindow: 10 });
+    await inPeoplesTurn('a turn', () => counting.acquire('background'));
+    expect(counting.turnsHeld).toBe(1);
+    // Outside a turn, background work waits as it always did.
+    await strict.acquire('background');
+    expect(strict.turnsHeld).toBe(2);
+    strict.close();
+    counting.close();
   });
 });
