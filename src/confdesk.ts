@@ -126,8 +126,12 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   const tickets = new TicketService(o.platform, identity, access, directory, o.distribution?.defaults);
   const conferences = new ConferenceService(o.platform, identity, access, now, o.distribution?.defaults);
   const digests = new DigestService(o.platform, o.store);
+  // The cards' and other people's Homes' background updates have a client of their own: its 429s
+  // never pause the one that answers people.
+  const background = deliveryClient(target);
   const homes = new HomeScreens({
     slack: web,
+    background,
     home: new HomeService({
       access,
       tickets,
@@ -146,8 +150,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
   });
   const publisher = new SlackPublisher({
     slack: web,
-    // The cards' background updates have a client of their own: its 429s never pause people's.
-    backgroundSlack: deliveryClient(target),
+    backgroundSlack: background,
     // Benchmarks that run time faster give Slack's pace the same speed.
     cardUpdatesPerMinute: 40 * (o.jobs?.timeScale ?? 1),
     store: o.store,

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SlackDouble } from '../src/dev/slack-double.js';
-import { eventMetadataType } from '../src/jobs/delivery.js';
 import { openStore } from '../src/store/store.js';
 import { eventually } from './helpers/bot.js';
 import { killAll, spawnBot } from './helpers/child-bot.js';
+import { idsOf } from './helpers/event-stream.js';
 
 let slack: SlackDouble;
 const dirs: string[] = [];
@@ -22,7 +22,7 @@ afterAll(async () => {
 const channels = ['CSTOP1', 'CSTOP2', 'CSTOP3'];
 const perChannel = 4;
 
-/** A store with 12 ticket events waiting in the outbox, 4 in each of 3 channels. */
+/** A store with 12 ticket events waiting in the outbox, 4 in each of 3 channels (4 tickets). */
 async function seededStore(): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-shutdown-'));
   dirs.push(dataDir);
@@ -30,7 +30,8 @@ async function seededStore(): Promise<string> {
   await store.advance(
     channels.flatMap((channel) =>
       Array.from({ length: perChannel }, (_, i) => ({
-        ticketId: '7',
+        // One ticket each: lines of one thread waiting together would go out as one message.
+        ticketId: `7${i}`,
         eventId: `${channel}-e${i}`,
         channel,
         payload: { eventName: 'ticket.note', timestamp: '2027-01-01T09:59:00Z', source: 'agent' },
@@ -44,11 +45,7 @@ async function seededStore(): Promise<string> {
 /** How many messages the double holds for each event, by event id. */
 const postsByEvent = () => {
   const count = new Map<string, number>();
-  for (const m of slack.messages) {
-    const meta = m.metadata as { event_type?: string; event_payload?: { event_id?: string } } | undefined;
-    const id = meta?.event_type === eventMetadataType ? meta.event_payload?.event_id : undefined;
-    if (id) count.set(id, (count.get(id) ?? 0) + 1);
-  }
+  for (const m of slack.messages) for (const id of idsOf(m)) count.set(id, (count.get(id) ?? 0) + 1);
   return count;
 };
 

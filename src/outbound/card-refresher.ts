@@ -62,6 +62,9 @@ export interface CardRefresherOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** Updates that may go at once after a quiet spell (Slack's tiers allow short bursts). */
+const cardBurst = 5;
+
 interface Dirty {
   ticket: TicketRecord;
   /** Only the cards this process rendered (the first sight of a ticket after a start). */
@@ -80,7 +83,9 @@ export class CardRefresher {
   private readonly gapMs: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
-  private nextAt = 0;
+  /** Updates that may go now (a token bucket: `burst` at most, one more every gap). */
+  private tokens = cardBurst;
+  private filledAt: number;
   private trigger: (() => void) | undefined;
   private running: Promise<void> | undefined;
 
@@ -88,6 +93,20 @@ export class CardRefresher {
     this.gapMs = 60_000 / (o.updatesPerMinute ?? 40);
     this.now = o.now ?? Date.now;
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.filledAt = this.now();
+  }
+
+  /** Waits until an update may go (Slack's pace for the method), then takes it. */
+  private async turn(): Promise<void> {
+    const now = this.now();
+    this.tokens = Math.min(cardBurst, this.tokens + (now - this.filledAt) / this.gapMs);
+    this.filledAt = now;
+    if (this.tokens < 1) {
+      await this.sleep((1 - this.tokens) * this.gapMs);
+      this.tokens = 1;
+      this.filledAt = this.now();
+    }
+    this.tokens -= 1;
   }
 
   /** Tickets whose cards wait for an update. */
@@ -121,20 +140,20 @@ export class CardRefresher {
    * `stopping` says so. One run at a time (a second call waits for the first).
    */
   run(stopping: () => boolean = () => false): Promise<void> {
-    this.running ??= (async () => {
-      try {
-        while (!stopping()) {
-          const next = this.dirty.entries().next();
-          if (next.done) return;
-          const [id, dirty] = next.value;
-          this.dirty.delete(id);
-          await this.refresh(dirty);
-        }
-      } finally {
-        this.running = undefined;
-      }
-    })();
+    this.running ??= this.updateWaiting(stopping).finally(() => {
+      this.running = undefined;
+    });
     return this.running;
+  }
+
+  private async updateWaiting(stopping: () => boolean): Promise<void> {
+    while (!stopping()) {
+      const next = this.dirty.entries().next();
+      if (next.done) return;
+      const [id, dirty] = next.value;
+      this.dirty.delete(id);
+      await this.refresh(dirty);
+    }
   }
 
   private async refresh({ ticket, knownOnly }: Dirty): Promise<void> {
@@ -146,16 +165,15 @@ export class CardRefresher {
       try {
         message ??= await this.o.render(ticket);
         if (memo.shows(card, message)) continue;
-        const wait = this.nextAt - this.now();
-        if (wait > 0) await this.sleep(wait);
-        this.nextAt = this.now() + this.gapMs;
+        await this.turn();
         await slack.chat.update({ channel: card.channel, ts: card.ts, ...message });
         memo.remember(card, message);
       } catch (error) {
         const failure = classifySlackError(error);
         if (failure.kind === 'rate_limited') {
           // Nothing was updated: the ticket waits again (a newer version meanwhile wins), after Slack's wait.
-          this.nextAt = this.now() + failure.retryAfterMs;
+          this.tokens = -failure.retryAfterMs / this.gapMs;
+          this.filledAt = this.now();
           if (!this.dirty.has(ticketId)) this.dirty.set(ticketId, { ticket, knownOnly });
           return;
         }

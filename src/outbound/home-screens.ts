@@ -12,7 +12,18 @@ import type { HomeService } from '../services/home.js';
  * in the background lane and cached.
  */
 export class HomeScreens {
-  constructor(private readonly o: { slack: WebClient; home: HomeService; logger: Logger }) {}
+  constructor(
+    private readonly o: {
+      slack: WebClient;
+      /**
+       * The client for other people's Homes, published again after a change (never waits on a 429
+       * by itself, so it never pauses `slack`, which answers the person in front of Slack). Absent: `slack`.
+       */
+      background?: WebClient | undefined;
+      home: HomeService;
+      logger: Logger;
+    },
+  ) {}
 
   /** Home was opened: the kept view at once, then the fresh one if it differs. */
   async opened(slackId: string): Promise<void> {
@@ -43,7 +54,7 @@ export class HomeScreens {
   async ticketChanged(ticket: TicketSummary): Promise<void> {
     for (const slackId of this.o.home.ticketChanged(ticket)) {
       try {
-        await this.publish(slackId, buildHome(await this.o.home.data(slackId, true)));
+        await this.publish(slackId, buildHome(await this.o.home.data(slackId, true)), this.o.background);
       } catch (error) {
         this.o.logger.warn({ err: error, user: slackId }, 'could not refresh a Home tab');
       }
@@ -55,14 +66,18 @@ export class HomeScreens {
     const moderatorId = 'moderator' in c ? c.moderator?.id : undefined;
     for (const slackId of this.o.home.conferenceChanged({ ...c, moderatorId })) {
       try {
-        await this.refresh(slackId);
+        await this.publish(slackId, buildHome(await this.o.home.data(slackId)), this.o.background);
       } catch (error) {
         this.o.logger.warn({ err: error, user: slackId }, 'could not refresh a Home tab');
       }
     }
   }
 
-  private async publish(slackId: string, view: ReturnType<typeof buildHome>): Promise<void> {
-    await this.o.slack.views.publish({ user_id: slackId, view });
+  private async publish(
+    slackId: string,
+    view: ReturnType<typeof buildHome>,
+    slack: WebClient = this.o.slack,
+  ): Promise<void> {
+    await slack.views.publish({ user_id: slackId, view });
   }
 }

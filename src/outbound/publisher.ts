@@ -215,7 +215,11 @@ export class SlackPublisher {
     if (homes) {
       const t = change.kind === 'moved' || change.kind === 'edited' ? change.after : change.ticket;
       const gone = change.kind === 'deleted' ? { ...t, state: 'deleted' } : t;
-      if (homes.shows(t.id)) await homes.ticketChanged(gone);
+      // Other people's Homes, detached: the person's answer (their card, their line) does not wait.
+      if (homes.shows(t.id))
+        void homes
+          .ticketChanged(gone)
+          .catch((error: unknown) => this.o.logger.warn({ err: error }, 'could not refresh App Homes'));
     }
     switch (change.kind) {
       case 'moved': {

@@ -82,7 +82,9 @@ export class TtlCache {
     const slot = lane === 'interactive' ? `${key}\u0000interactive` : key;
     const current = () => this.pending.get(slot)?.loading === loading;
     // People may join a person's load: it is their turn, checked never to wait in a background lane.
-    const loading: Promise<T> = (lane === 'interactive' ? inPeoplesTurn(`the shared read ${key}`, load) : load())
+    const loading: Promise<T> = (
+      lane === 'interactive' ? inPeoplesTurn(`the shared read ${key}`, load) : load()
+    )
       .then((value) => {
         if (current()) this.set(key, tag, value);
         return value;

@@ -64,10 +64,17 @@ export async function until(check: () => boolean, ms: number): Promise<boolean> 
   return check();
 }
 
-/** The ticket event (or `card`) a message delivered, from its metadata. */
-export function idOf(m: SlackMessage): string | undefined {
-  const meta = m.metadata as { event_type?: string; event_payload?: { event_id?: string } } | undefined;
-  return meta?.event_type === eventMetadataType ? meta.event_payload?.event_id : undefined;
+/**
+ * The ticket events (or `card`) a message delivered, from its metadata: one, or every line a
+ * gathered message holds (`event_ids`, space-separated, beside the first's `event_id`).
+ */
+export function idsOf(m: SlackMessage): string[] {
+  const meta = m.metadata as
+    | { event_type?: string; event_payload?: { event_id?: string; event_ids?: string } }
+    | undefined;
+  if (meta?.event_type !== eventMetadataType) return [];
+  const { event_id: id, event_ids: ids } = meta.event_payload ?? {};
+  return typeof ids === 'string' ? ids.split(' ') : id ? [id] : [];
 }
 
 /** Each channel's card and the events from a minute before its watch on (sorted ids). */
@@ -81,7 +88,7 @@ export const expectedIds = (watches: Watch[]) =>
 export const allDelivered = (slack: SlackDouble, watches: Watch[]) =>
   expectedIds(watches).every(
     ({ channel, ids }) =>
-      new Set(slack.messages.filter((m) => m.channel === channel).map(idOf)).size >= ids.length,
+      new Set(slack.messages.filter((m) => m.channel === channel).flatMap(idsOf)).size >= ids.length,
   );
 
 /** Asserts each channel holds exactly its expected deliveries, the card first and the events in its thread. */
@@ -89,10 +96,10 @@ export function exactlyOnce(slack: SlackDouble, watches: Watch[]): { channel: st
   const problems: { channel: string; problem: string }[] = [];
   for (const { channel, ids } of expectedIds(watches)) {
     const posts = slack.messages.filter((m) => m.channel === channel);
-    const got = posts.map((m) => idOf(m) ?? '(no metadata)').sort();
+    const got = posts.flatMap((m) => (idsOf(m).length ? idsOf(m) : ['(no metadata)'])).sort();
     if (JSON.stringify(got) !== JSON.stringify(ids))
       problems.push({ channel, problem: `expected ${ids.join(' ')} got ${got.join(' ')}` });
-    const card = posts.find((m) => idOf(m) === 'card');
+    const card = posts.find((m) => idsOf(m).includes('card'));
     if (!card || card.thread_ts) problems.push({ channel, problem: 'no card at the top of the channel' });
     else if (posts.some((m) => m !== card && m.thread_ts !== card.ts))
       problems.push({ channel, problem: 'an event outside the card’s thread' });

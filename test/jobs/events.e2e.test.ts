@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eventMetadataType } from '../../src/jobs/delivery.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
+import { idsOf } from '../helpers/event-stream.js';
 
 const f = {} as BotFixture;
 useBot(f, { pollIntervalMs: 200 });
@@ -34,12 +35,7 @@ describe('ticket events into a watching channel, end to end', () => {
     // A few more scans change nothing: each event exactly once.
     await new Promise((r) => setTimeout(r, 1_000));
     expect(eventPosts('CE1', 'media.pictureTaken')).toHaveLength(1);
-    const ids = f.slack.messages
-      .filter((m) => m.channel === 'CE1')
-      .map(
-        (m) => (m.metadata as { event_payload?: { event_id?: string } } | undefined)?.event_payload?.event_id,
-      )
-      .filter(Boolean);
+    const ids = f.slack.messages.filter((m) => m.channel === 'CE1').flatMap(idsOf);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(t.events.length);
   });

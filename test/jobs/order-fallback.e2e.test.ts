@@ -5,6 +5,7 @@ import { orderGuess } from '../../src/jobs/poller.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
+import { idsOf } from '../helpers/event-stream.js';
 
 const lines: { msg: string; guess?: string; status?: string }[] = [];
 const f = {} as BotFixture;
@@ -21,10 +22,7 @@ const eventIds = (channel: string) =>
         m.channel === channel &&
         (m.metadata as { event_type?: string } | undefined)?.event_type === eventMetadataType,
     )
-    .map((m) => ({
-      id: (m.metadata as { event_payload?: { event_id?: string } }).event_payload?.event_id,
-      thread: m.thread_ts,
-    }));
+    .flatMap((m) => idsOf(m).map((id) => ({ id, thread: m.thread_ts })));
 
 describe('a platform that silently ignores the ticket list’s orderby, end to end', () => {
   it('posts every change once in the ticket’s thread, and logs the switch to the safe scan once', async () => {

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../src/blocks/ids.js';
 import type { SlackMessage } from '../../src/dev/slack-double.js';
-import { eventMetadataType } from '../../src/jobs/delivery.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { type BotFixture, buttonClick, eventually, people, useBot } from '../helpers/bot.js';
+import { idsOf } from '../helpers/event-stream.js';
 
 /*
  * Webhook-first delivery (issue 21), through the real webhook route, the store and the Slack double:
@@ -52,11 +52,6 @@ const replay = (body: unknown) =>
 
 const ticket = (reference: string) =>
   [...f.platform.sim.state.tickets.values()].find((t) => t.reference === reference) as SimTicket;
-const eventIdOf = (m: SlackMessage) =>
-  (m.metadata as { event_type?: string; event_payload?: { event_id?: string } } | undefined)?.event_type ===
-  eventMetadataType
-    ? (m.metadata as { event_payload: { event_id?: string } }).event_payload.event_id
-    : undefined;
 
 /** Watches a ticket from a channel and waits until its card is there and its outbox is quiet. */
 async function watched(reference: string, channel: string) {
@@ -83,7 +78,7 @@ describe('webhook-first ticket events', () => {
     hookToBot();
     const reads = timelineReads(t);
     const e = f.platform.sim.state.addEvent(t, 'media.pictureTaken', 'agent');
-    await eventually(() => threadOf(card).some((m) => eventIdOf(m) === e.id), 5_000);
+    await eventually(() => threadOf(card).some((m) => idsOf(m).includes(e.id)), 5_000);
     // Written from the webhook alone (what it carried), not from a read; a scan that lists the new
     // version reads the timeline at most once more, as a check, when nothing else waits.
     const item = (await f.store.outboxOf(String(t.id))).find((i) => i.eventId === e.id);
@@ -92,7 +87,7 @@ describe('webhook-first ticket events', () => {
     // A timeline read of the same version (the scans' check, or an operator's) writes nothing new.
     await f.confdesk.jobs()?.poller.checkTicket(String(t.id));
     await new Promise((r) => setTimeout(r, 1_500));
-    expect(threadOf(card).filter((m) => eventIdOf(m) === e.id)).toHaveLength(1);
+    expect(threadOf(card).filter((m) => idsOf(m).includes(e.id))).toHaveLength(1);
   });
 
   it('keeps the platform’s order when webhooks arrive out of order or twice, and a card never goes back', async () => {
@@ -113,10 +108,10 @@ describe('webhook-first ticket events', () => {
     const older = { ...(tickets.at(-1) as Record<string, unknown>), props: { state: 'open' }, time: 1 };
     expect(await replay(tickets.at(-1))).toBe(202);
     expect(await replay(older)).toBe(202);
-    await eventually(() => threadOf(card).some((m) => eventIdOf(m) === second?.id), 5_000);
+    await eventually(() => threadOf(card).some((m) => idsOf(m).includes(second?.id as string)), 5_000);
     await new Promise((r) => setTimeout(r, 2_000));
     const told = threadOf(card)
-      .map(eventIdOf)
+      .flatMap(idsOf)
       .filter((id) => id === first.id || id === second?.id);
     expect(told).toEqual([first.id, second?.id]);
     const latest = f.slack.messages.find((m) => m.ts === card.ts && m.channel === card.channel);
@@ -135,9 +130,9 @@ describe('webhook-first ticket events', () => {
     const thin = { ...body, props: { ticketId: t.id } };
     expect(await replay(thin)).toBe(202);
     expect(await replay(thin)).toBe(202);
-    await eventually(() => threadOf(card).some((m) => eventIdOf(m) === e.id), 5_000);
+    await eventually(() => threadOf(card).some((m) => idsOf(m).includes(e.id)), 5_000);
     await new Promise((r) => setTimeout(r, 1_000));
-    expect(threadOf(card).filter((m) => eventIdOf(m) === e.id)).toHaveLength(1);
+    expect(threadOf(card).filter((m) => idsOf(m).includes(e.id))).toHaveLength(1);
     expect(timelineReads(t) - reads).toBe(1);
     expect(f.platform.client.findings.statusOf('webhook.conversationevent.props')).toBe('ignored');
   });
@@ -174,7 +169,7 @@ describe('webhook-first ticket events', () => {
     expect(
       threadOf(card)
         .slice(lines)
-        .filter((m) => !older.has(eventIdOf(m) ?? ''))
+        .filter((m) => !idsOf(m).some((id) => older.has(id)))
         .map((m) => m.text),
     ).toEqual([expect.stringMatching(/^<@UADMIN> moved the ticket from .*open.* to .*inprogress.*\.$/)]);
     expect(updates() - before).toBe(1);
