@@ -7,6 +7,7 @@ import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/st
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
 import { type Metrics, metricsHandler } from './observability/metrics.js';
+import { ChannelPace } from './outbound/channel-pace.js';
 import { deliveryClient, retryingClient } from './outbound/clients.js';
 import { HomeScreens } from './outbound/home-screens.js';
 import { SlackPublisher } from './outbound/publisher.js';
@@ -148,8 +149,11 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
     }),
     logger: o.logger.child({ component: 'home' }),
   });
+  // Each channel's Slack pace, shared by people's posts and delivery's (people first).
+  const pace = new ChannelPace(o.jobs?.paceMs);
   const publisher = new SlackPublisher({
     slack: web,
+    pace,
     backgroundSlack: background,
     // Benchmarks that run time faster give Slack's pace the same speed.
     cardUpdatesPerMinute: 40 * (o.jobs?.timeScale ?? 1),
@@ -224,6 +228,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
         logger: o.logger,
         slack: target,
         metrics,
+        channelPace: pace,
       };
       if (pollIntervalMs === undefined) delivery = startDelivery(common);
       else

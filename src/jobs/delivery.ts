@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../observability/logger.js';
 import type { DeliveryOutcome, WorkspaceMetrics } from '../observability/metrics.js';
+import { ChannelPace } from '../outbound/channel-pace.js';
 import { findTagged, postTagged, type Tag, tellPerson } from '../outbound/ledger.js';
 import {
   gatheredLinesMax,
@@ -43,6 +44,8 @@ export interface DeliveryOptions {
   owner: string;
   /** Slack allows about one message per second per channel: the least time between two posts' starts. */
   paceMs?: number;
+  /** The channels' pace shared with people's posts (`ChannelPace`; default: the worker's own, at `paceMs`). */
+  channelPace?: ChannelPace | undefined;
   /** Items claimed at once (default 200), at most `perChannel` of a channel (default 20). */
   batch?: number;
   perChannel?: number;
@@ -87,8 +90,7 @@ const blocksRefused = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_b
  * its plain text, and an event whose thread refuses replies (its card was deleted) in the channel.
  */
 export class DeliveryWorker {
-  private readonly paceMs: number;
-  private readonly lastPost = new Map<string, number>();
+  private readonly channelPace: ChannelPace;
   private readonly now: () => Date;
   private readonly sleep: (ms: number) => Promise<void>;
   /** Claimed and not settled yet, and which of them are being posted now (for a shutdown's count). */
@@ -101,9 +103,11 @@ export class DeliveryWorker {
   private readonly channels = new Map<string, Promise<void>>();
 
   constructor(private readonly o: DeliveryOptions) {
-    this.paceMs = o.paceMs ?? defaultPaceMs;
     this.now = o.now ?? (() => new Date());
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    this.channelPace =
+      o.channelPace ??
+      new ChannelPace(o.paceMs ?? defaultPaceMs, { now: () => this.now().getTime(), sleep: this.sleep });
   }
 
   /** Claims one batch and delivers it; answers how many items were settled as delivered. */
@@ -211,12 +215,6 @@ export class DeliveryWorker {
     return { released: this.released, unknown };
   }
 
-  private async pace(channel: string): Promise<void> {
-    const wait = (this.lastPost.get(channel) ?? 0) + this.paceMs - this.now().getTime();
-    if (wait > 0) await this.sleep(wait);
-    this.lastPost.set(channel, this.now().getTime());
-  }
-
   /**
    * Posts one item, or several lines of one thread as one message (`gathered`, the first leading);
    * answers whether they are (now known to be) in Slack, to retry, the channel is gone, or Slack
@@ -281,7 +279,7 @@ export class DeliveryWorker {
     }
     let thread = threadTs;
     for (;;) {
-      await this.pace(item.channel);
+      await this.channelPace.turn(item.channel, 'job');
       // Stopping while it waited for the channel's pace: not posted, released as it was.
       if (this.stopping) return later(0, item.status).finally(() => (this.released += items.length));
       try {
@@ -299,7 +297,7 @@ export class DeliveryWorker {
         };
         switch (failure.kind) {
           case 'rate_limited': // Nothing was posted: try again once Slack allows it.
-            this.lastPost.set(item.channel, this.now().getTime() + failure.retryAfterMs - this.paceMs);
+            this.channelPace.refused(item.channel, failure.retryAfterMs);
             return later(failure.retryAfterMs, 'pending');
           case 'token': // Nothing was posted, and nothing can be: the jobs pause until Slack takes the token.
             await this.o.slackAccess.refused(failure.code);
@@ -393,7 +391,7 @@ type Outcome = 'delivered' | 'retry' | 'gone' | 'dead';
  * counts them as they arrive, so a little over a second keeps a post that travels faster than the one
  * before it from arriving within the second.
  */
-export const defaultPaceMs = 1_050;
+const defaultPaceMs = 1_050;
 
 /**
  * A channel's claimed items as the messages they make, in order: lines of one ticket's thread that

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { describeBacklog } from '../domain/ticket-feed.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
+import type { ChannelPace } from '../outbound/channel-pace.js';
 import { deliveryClient, type SlackTarget } from '../outbound/clients.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
@@ -29,6 +30,8 @@ export interface DeliveryJobOptions {
   deliverEveryMs?: number;
   /** Gap between two posts in one channel (default Slack's ~1 s; tests shorten it). */
   paceMs?: number;
+  /** The channels' pace, shared with people's posts (the publisher's). */
+  channelPace?: ChannelPace | undefined;
   /** Renders what delivery posts (`outbound/publisher.ts`). */
   publisher: Pick<SlackPublisher, 'render' | 'notice' | 'gather'>;
   /** Whether Slack still takes the token (the jobs that post pause while it does not). */
@@ -94,6 +97,7 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     slackAccess: o.slackAccess,
     metrics: o.metrics,
     ...(o.paceMs !== undefined ? { paceMs: o.paceMs } : {}),
+    channelPace: o.channelPace,
   });
   const runner = new JobRunner(o.logger);
   let stopping = false;

@@ -27,6 +27,7 @@ import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
 import type { TicketService } from '../services/tickets.js';
 import type { OutboxItem, Store } from '../store/store.js';
 import { CardMemo, CardRefresher } from './card-refresher.js';
+import type { ChannelPace } from './channel-pace.js';
 import type { HomeScreens } from './home-screens.js';
 import { settleTold } from './told.js';
 
@@ -88,6 +89,8 @@ export interface PublisherOptions {
   backgroundSlack?: WebClient | undefined;
   /** The background updates' `chat.update` calls a minute at most (`CardRefresher`). */
   cardUpdatesPerMinute?: number | undefined;
+  /** Each channel's pace, shared with delivery: a person's post takes the next slot (`ChannelPace`). */
+  pace?: ChannelPace | undefined;
 }
 
 const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : undefined);
@@ -152,6 +155,7 @@ export class SlackPublisher {
 
   /** Posts a conference's card in a channel. Slack's refusals are thrown (see `isCannotPost`). */
   async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<void> {
+    await this.o.pace?.turn(channel, 'person');
     await this.o.slack.chat.postMessage({ channel, ...buildConferenceCard(conference) });
     this.conferenceChanged(conference);
   }
@@ -177,11 +181,13 @@ export class SlackPublisher {
 
   /** Posts a reply a person asked for in a card's thread (a ticket's timeline). */
   async postInThread(place: { channel: string; ts: string }, message: MessagePayload): Promise<void> {
+    await this.o.pace?.turn(place.channel, 'person');
     await this.o.slack.chat.postMessage({ channel: place.channel, thread_ts: place.ts, ...message });
   }
 
   /** Posts a ticket's card in a channel and records it there; answers its ts. Slack's refusals are thrown. */
   async postCard(channel: string, ticket: TicketSummary): Promise<string> {
+    await this.o.pace?.turn(channel, 'person');
     const posted = await this.o.slack.chat.postMessage({ channel, ...buildTicketCard(ticket) });
     const ts = posted.ts as string;
     await this.o.store.save({ ticketId: ticket.id, channel, ts });

@@ -62,7 +62,11 @@ export interface PlatformClientOptions {
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
   /** Attempts for idempotent requests (GET, PUT, DELETE) on network errors, 5xx and 429. Default 3. */
   maxAttempts?: number;
-  /** TTL of cached reads (users/me, groups, users of the enterprise). Default 60 s. */
+  /**
+   * TTL of cached reads (users/me, groups, users of the enterprise). Default 5 minutes: the bot's
+   * own writes invalidate them at once, and a person's card must not spend a tenth of the minute's
+   * budget reading the same labels again.
+   */
   cacheTtlMs?: number;
   now?: () => number;
   logger?: ClientLogger;
@@ -194,7 +198,7 @@ export class PlatformCore {
     );
     // Background work may use a read up to 15 minutes past its TTL while it is read again behind
     // (a card's group label must not wait for the budget); people always get one within the TTL.
-    this.cache = new TtlCache(options.cacheTtlMs ?? 60_000, now, 500, cacheStaleMs);
+    this.cache = new TtlCache(options.cacheTtlMs ?? 5 * 60_000, now, 500, cacheStaleMs);
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.backoffBaseMs = options.backoffBaseMs ?? 300;
     this.logger = options.logger;

@@ -30,7 +30,7 @@ export const directoryPageSize = 500;
 /**
  * Platform requests one refresh costs at most for `users` people: the user pages (the last one,
  * short or empty, tells the end), the groups, and `/users/me` (the enterprise id) when the client's
- * 60 s cache of it has expired. 2,000 people: 5 + 1 + 1 = 7.
+ * 5-minute cache of it has expired. 2,000 people: 5 + 1 + 1 = 7.
  */
 export const directoryRefreshCost = (users: number): number =>
   Math.floor(users / directoryPageSize) + 1 + 1 + 1;

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { ChannelPace } from '../../src/outbound/channel-pace.js';
+
+/** A pace on a clock the test moves: each sleep advances it. */
+function paced() {
+  let now = 0;
+  const pace = new ChannelPace(1_000, {
+    now: () => now,
+    sleep: async (ms) => {
+      await Promise.resolve();
+      now += ms;
+    },
+  });
+  const log: string[] = [];
+  const take = async (channel: string, who: 'person' | 'job', label: string) => {
+    await pace.turn(channel, who);
+    log.push(`${label}@${now}`);
+  };
+  return { pace, log, take, at: () => now };
+}
+
+describe('a channel’s Slack pace, shared by people and jobs', () => {
+  it('spaces posts in a channel by the pace, and leaves other channels alone', async () => {
+    const { log, take } = paced();
+    await take('C1', 'job', 'a');
+    await take('C2', 'job', 'b');
+    await take('C1', 'job', 'c');
+    expect(log).toEqual(['a@0', 'b@0', 'c@1000']);
+  });
+
+  it('gives a person the next slot before a job that waited longer (real time, 100 ms pace)', async () => {
+    const pace = new ChannelPace(100);
+    const order: [string, number][] = [];
+    const started = Date.now();
+    const take = async (who: 'person' | 'job', label: string) => {
+      await pace.turn('C1', who);
+      order.push([label, Date.now() - started]);
+    };
+    await take('job', 'line-1');
+    // A job waits for the next slot; a person asks meanwhile: the person goes first, the job after.
+    const job = take('job', 'line-2');
+    await new Promise((r) => setTimeout(r, 20));
+    await Promise.all([job, take('person', 'card')]);
+    expect(order.map(([label]) => label)).toEqual(['line-1', 'card', 'line-2']);
+    const [, card] = order[1] as [string, number];
+    const [, line2] = order[2] as [string, number];
+    expect(card).toBeGreaterThanOrEqual(95);
+    expect(card).toBeLessThan(190);
+    expect(line2 - card).toBeGreaterThanOrEqual(95);
+  });
+
+  it('waits out what Slack said after a 429 before the channel’s next post', async () => {
+    const { pace, log, take } = paced();
+    await take('C1', 'job', 'a');
+    pace.refused('C1', 3_000);
+    await take('C1', 'person', 'b');
+    expect(log).toEqual(['a@0', 'b@3000']);
+  });
+});
