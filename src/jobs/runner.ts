@@ -20,6 +20,8 @@ interface State {
   running: Promise<unknown> | undefined;
   again: boolean;
   lastStart: number;
+  /** When the timer is set to run it next. */
+  dueAt: number;
 }
 
 /**
@@ -33,12 +35,15 @@ export class JobRunner {
   constructor(private readonly logger: Logger) {}
 
   start(job: Job): void {
-    const state: State = { job, timer: undefined, running: undefined, again: false, lastStart: 0 };
+    const state: State = { job, timer: undefined, running: undefined, again: false, lastStart: 0, dueAt: 0 };
     this.jobs.set(job.name, state);
     this.runNow(state);
   }
 
-  /** Runs the job as soon as its minimum gap allows (once more after the run in progress, if any). */
+  /**
+   * Runs the job as soon as its minimum gap allows (once more after the run in progress, if any);
+   * never later than it was due anyway.
+   */
   trigger(name: string): void {
     const state = this.jobs.get(name);
     if (!state || this.stopped) return;
@@ -46,11 +51,14 @@ export class JobRunner {
       state.again = true;
       return;
     }
-    this.schedule(state, state.lastStart + (state.job.minGapMs ?? 1_000) - Date.now());
+    const at = state.lastStart + (state.job.minGapMs ?? 1_000);
+    if (state.timer && state.dueAt <= at) return;
+    this.schedule(state, at - Date.now());
   }
 
   private schedule(state: State, inMs: number): void {
     clearTimeout(state.timer);
+    state.dueAt = Date.now() + Math.max(0, inMs);
     state.timer = setTimeout(() => this.runNow(state), Math.max(0, inMs));
     state.timer.unref();
   }

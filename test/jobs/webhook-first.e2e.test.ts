@@ -174,4 +174,37 @@ describe('webhook-first ticket events', () => {
     ).toEqual([expect.stringMatching(/^<@UADMIN> moved the ticket from .*open.* to .*inprogress.*\.$/)]);
     expect(updates() - before).toBe(1);
   });
+
+  it('a burst of new tickets in a followed group gets its cards from one list page, with no read per ticket', async () => {
+    hookToBot();
+    expect((await f.command('follow group:"Level 2"', people.admin.id, 'CNEW', '/ticket')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1_000));
+    const sim = f.platform.sim.state;
+    const group = [...sim.groups.values()].find((g) => g.name === 'Level 2');
+    const agent = [...sim.users.values()].find((u) => u.username === 'carol');
+    if (!group || !agent) throw new Error('the simulator has no Level 2 group or no carol');
+    const from = f.platform.sim.requests.length;
+    const made = Array.from({ length: 8 }, (_, i) =>
+      sim.createTicket(agent, {
+        reference: `BURST-${i}`,
+        subject: `Burst ${i}`,
+        emails: [`burst${i}@example.com`],
+        phones: [],
+        invite: false,
+        groupId: group.id,
+        agentId: agent.id,
+      }),
+    );
+    // Every card, from the records the list page carried: the webhooks of tickets never seen asked
+    // for a scan rather than a read each.
+    for (const t of made) await eventually(() => f.store.find(String(t.id), 'CNEW'), 20_000);
+    const reads = f.platform.sim.requests
+      .slice(from)
+      .filter((r) => made.some((t) => r.path === `/api/v3/tickets/${t.id}`));
+    expect(reads).toEqual([]);
+    const scans = f.platform.sim.requests.slice(from).filter((r) => r.path === '/api/v3/tickets');
+    expect(scans.length).toBeGreaterThanOrEqual(1);
+    const cards = f.slack.messages.filter((m) => m.channel === 'CNEW' && !m.thread_ts);
+    expect(cards.map((m) => JSON.stringify(m.blocks)).filter((b) => b.includes('Burst'))).toHaveLength(8);
+  });
 });

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { JobRunner } from '../../src/jobs/runner.js';
+import { createLogger } from '../../src/observability/logger.js';
+import { currentLane } from '../../src/platform/lane.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('the job runner', () => {
+  it('never lets a trigger put off a run that was due sooner (a long minimum gap for triggers only)', async () => {
+    const runner = new JobRunner(createLogger('silent'));
+    const runs: number[] = [];
+    const started = Date.now();
+    runner.start({
+      name: 'scan',
+      everyMs: 150,
+      minGapMs: 10_000,
+      run: async () => runs.push(Date.now() - started),
+    });
+    await sleep(20);
+    runner.trigger('scan'); // asks for a run no sooner than 10 s after the last: the one due at 150 ms stays
+    await sleep(400);
+    await runner.stop();
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(runs[1]).toBeLessThan(300);
+  });
+
+  it('brings a run forward when triggered, and runs once more after a run that a trigger found in progress', async () => {
+    const runner = new JobRunner(createLogger('silent'));
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    runner.start({
+      name: 'read',
+      everyMs: 60_000,
+      minGapMs: 10,
+      lane: 'backfill',
+      run: async () => {
+        runs++;
+        expect(currentLane()).toBe('backfill');
+        if (runs === 1) await gate;
+      },
+    });
+    runner.trigger('read'); // during the first run: once more after it
+    release();
+    await sleep(100);
+    expect(runs).toBe(2);
+    runner.trigger('read');
+    await sleep(100);
+    expect(runs).toBe(3);
+    await runner.stop();
+  });
+});
