@@ -50,6 +50,26 @@ describe('the backlog in a sentence', () => {
       /drain time not known yet/,
     );
   });
+
+  it('says what still waits for Slack, and never that the cards are current while they are not', () => {
+    const none = { reads: 0, verify: 0, oldestMs: undefined, drainMs: 0 };
+    expect(describeBacklog({ ...none, posts: 21, postsOldestMs: 25_000 })).toBe(
+      '21 messages (cards, thread lines) waiting to be posted in Slack, the oldest for 25 s',
+    );
+    expect(describeBacklog({ ...none, posts: 0, cardUpdates: 1 })).toBe('1 ticket card waiting for an update');
+    const both = describeBacklog({
+      reads: 53,
+      verify: 0,
+      oldestMs: 120_000,
+      drainMs: 600_000,
+      posts: 49,
+      postsOldestMs: 300_000,
+      cardUpdates: 0,
+    });
+    expect(both).toMatch(/^49 messages .* the oldest for 5 min; 53 tickets' events still to read/);
+    expect(both).not.toContain('already current');
+    expect(describeBacklog({ ...none, posts: 0, cardUpdates: 0 })).toBe('no change waiting');
+  });
 });
 
 describe('a state line’s cover', () => {
