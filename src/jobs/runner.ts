@@ -66,6 +66,7 @@ export class JobRunner {
   private runNow(state: State): void {
     if (this.stopped || state.running) return;
     clearTimeout(state.timer);
+    state.timer = undefined;
     state.lastStart = Date.now();
     state.again = false;
     // Everything a job asks of the platform waits in its background lane (see `runInLane`).

@@ -51,4 +51,30 @@ describe('the job runner', () => {
     expect(runs).toBe(3);
     await runner.stop();
   });
+
+  it('keeps a job going after a trigger that came during a run its timer started', async () => {
+    const runner = new JobRunner(createLogger('silent'));
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    runner.start({
+      name: 'read',
+      everyMs: 100,
+      minGapMs: 10,
+      run: async () => {
+        runs++;
+        if (runs === 2) await gate; // the second run, started by the timer, is held
+      },
+    });
+    await sleep(150);
+    expect(runs).toBe(2);
+    runner.trigger('read'); // during that run: once more after it
+    release();
+    await sleep(450);
+    // Not lost: the run asked for, then the steady rate again.
+    expect(runs).toBeGreaterThanOrEqual(5);
+    await runner.stop();
+  });
 });
