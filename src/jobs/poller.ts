@@ -143,20 +143,22 @@ export class Poller {
 
   /**
    * A webhook about a ticket never seen (no record kept): it waits for the next scan, asked for now,
-   * when the jobs can ask (see `wantScan`); answers false when it did not wait.
+   * when the jobs can ask (see `wantScan`); answers false when it did not wait. Answers once the
+   * ticket is in the read backlog as well, so what was accepted survives a crash.
    */
   private async waitForScan(signal: EventSignal | TicketSignal): Promise<boolean> {
     const { wantScan } = this.o;
     if (!wantScan || (await this.collector.keptRecord(signal.ticketId))) return false;
     const waiting = this.waitingForScan.get(signal.ticketId);
     if (!waiting && this.waitingForScan.size >= waitingForScanMax) return false;
-    const since = (signal.kind === 'event' ? signal.timestamp : signal.at)?.toISOString() ?? '';
+    const since =
+      (signal.kind === 'event' ? signal.timestamp : signal.at)?.toISOString() ??
+      new Date(this.now()).toISOString();
+    // Kept in the store too (a check read, served only when nothing else waits): a crash before the
+    // scan loses nothing, and the scan's own read of the new ticket supersedes it.
+    await this.o.store.wantRead({ ticketId: signal.ticketId, since, priority: 1, channels: [] });
     if (waiting) waiting.signals.push(signal);
-    else
-      this.waitingForScan.set(signal.ticketId, {
-        since: since || new Date(this.now()).toISOString(),
-        signals: [signal],
-      });
+    else this.waitingForScan.set(signal.ticketId, { since, signals: [signal] });
     wantScan();
     return true;
   }
