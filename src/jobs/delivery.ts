@@ -283,9 +283,13 @@ export class DeliveryWorker {
       // Stopping while it waited for the channel's pace: not posted, released as it was.
       if (this.stopping) return later(0, item.status).finally(() => (this.released += items.length));
       try {
-        return done(
-          await postTagged(slack, { channel: item.channel, threadTs: thread }, message, tagOf(item, items)),
-        );
+        const ts = await postTagged(
+          slack,
+          { channel: item.channel, threadTs: thread },
+          message,
+          tagOf(item, items),
+        ).finally(() => this.channelPace.answered(item.channel));
+        return done(ts);
       } catch (error) {
         const failure = classifySlackError(error);
         const context = {
@@ -386,12 +390,8 @@ export class DeliveryWorker {
 
 type Outcome = 'delivered' | 'retry' | 'gone' | 'dead';
 
-/**
- * The least time between the starts of two posts in a channel: Slack allows about one a second and
- * counts them as they arrive, so a little over a second keeps a post that travels faster than the one
- * before it from arriving within the second.
- */
-const defaultPaceMs = 1_050;
+/** Slack's pace in a channel: a second from a post's answer to the next (see `ChannelPace`). */
+const defaultPaceMs = 1_000;
 
 /**
  * A channel's claimed items as the messages they make, in order: lines of one ticket's thread that

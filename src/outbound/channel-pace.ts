@@ -14,8 +14,12 @@ export class ChannelPace {
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(
-    /** The least time between two posts' starts in a channel (a little over Slack's second). */
-    readonly paceMs = 1_050,
+    /**
+     * The least time from a post's answer (or, without one, its start) to the next post's start in
+     * the channel: Slack counts a post when it arrives, somewhere between the two, so a second after
+     * the answer can never arrive within Slack's second, and costs only the round trip.
+     */
+    readonly paceMs = 1_000,
     o: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {},
   ) {
     this.now = o.now ?? Date.now;
@@ -41,6 +45,11 @@ export class ChannelPace {
       }
     }
     this.forgetOld();
+  }
+
+  /** The channel's post that took the last turn was answered (posted or refused): the pace runs from now. */
+  answered(channel: string): void {
+    this.last.set(channel, Math.max(this.last.get(channel) ?? 0, this.now()));
   }
 
   /** Slack refused a post for its pace (429): nothing goes there before `retryAfterMs`. */

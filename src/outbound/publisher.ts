@@ -156,7 +156,9 @@ export class SlackPublisher {
   /** Posts a conference's card in a channel. Slack's refusals are thrown (see `isCannotPost`). */
   async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<void> {
     await this.o.pace?.turn(channel, 'person');
-    await this.o.slack.chat.postMessage({ channel, ...buildConferenceCard(conference) });
+    await this.o.slack.chat
+      .postMessage({ channel, ...buildConferenceCard(conference) })
+      .finally(() => this.o.pace?.answered(channel));
     this.conferenceChanged(conference);
   }
 
@@ -182,13 +184,17 @@ export class SlackPublisher {
   /** Posts a reply a person asked for in a card's thread (a ticket's timeline). */
   async postInThread(place: { channel: string; ts: string }, message: MessagePayload): Promise<void> {
     await this.o.pace?.turn(place.channel, 'person');
-    await this.o.slack.chat.postMessage({ channel: place.channel, thread_ts: place.ts, ...message });
+    await this.o.slack.chat
+      .postMessage({ channel: place.channel, thread_ts: place.ts, ...message })
+      .finally(() => this.o.pace?.answered(place.channel));
   }
 
   /** Posts a ticket's card in a channel and records it there; answers its ts. Slack's refusals are thrown. */
   async postCard(channel: string, ticket: TicketSummary): Promise<string> {
     await this.o.pace?.turn(channel, 'person');
-    const posted = await this.o.slack.chat.postMessage({ channel, ...buildTicketCard(ticket) });
+    const posted = await this.o.slack.chat
+      .postMessage({ channel, ...buildTicketCard(ticket) })
+      .finally(() => this.o.pace?.answered(channel));
     const ts = posted.ts as string;
     await this.o.store.save({ ticketId: ticket.id, channel, ts });
     this.memo.remember({ channel, ts }, buildTicketCard(ticket));

@@ -56,7 +56,9 @@ describe('the backlog in a sentence', () => {
     expect(describeBacklog({ ...none, posts: 21, postsOldestMs: 25_000 })).toBe(
       '21 messages (cards, thread lines) waiting to be posted in Slack, the oldest for 25 s',
     );
-    expect(describeBacklog({ ...none, posts: 0, cardUpdates: 1 })).toBe('1 ticket card waiting for an update');
+    expect(describeBacklog({ ...none, posts: 0, cardUpdates: 1 })).toBe(
+      '1 ticket card waiting for an update',
+    );
     const both = describeBacklog({
       reads: 53,
       verify: 0,

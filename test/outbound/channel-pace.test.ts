@@ -16,7 +16,15 @@ function paced() {
     await pace.turn(channel, who);
     log.push(`${label}@${now}`);
   };
-  return { pace, log, take, at: () => now };
+  return {
+    pace,
+    log,
+    take,
+    at: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 describe('a channel’s Slack pace, shared by people and jobs', () => {
@@ -55,5 +63,14 @@ describe('a channel’s Slack pace, shared by people and jobs', () => {
     pace.refused('C1', 3_000);
     await take('C1', 'person', 'b');
     expect(log).toEqual(['a@0', 'b@3000']);
+  });
+
+  it('runs the pace from a post’s answer: a slow answer cannot let the next post arrive within the second', async () => {
+    const { pace, log, take, advance } = paced();
+    await take('C1', 'job', 'a');
+    advance(400); // the post took 400 ms to be answered
+    pace.answered('C1');
+    await take('C1', 'job', 'b');
+    expect(log).toEqual(['a@0', 'b@1400']);
   });
 });

@@ -1,0 +1,1065 @@
+/*
+ * bench/realtime.ts — a support desk in real time (issue 28, item 5): speed 1, nothing compressed, the
+ * bot, the platform simulator and the Slack double each in its own process, as in production.
+ *
+ * - The simulator (bench/realtime/sim.ts) at its real limit, 10 requests a minute per user, with 100
+ *   tickets an hour old and agent accounts. Each ticket is watched by one channel (line "one
+ *   channel") or one of two (tickets split between them); its card is in its channel before the run
+ *   (the double holds the message, the bot's embedded store the subscription, the card and the
+ *   ticket's version as seen).
+ * - The bot: `node --import tsx src/main.ts` with the environment a deployment sets (PLATFORM_URL +
+ *   PLATFORM_TOKEN, SLACK_API_URL, SLACK_SIGNING_SECRET, HTTP mode, POLL_INTERVAL=30, webhooks or not).
+ * - The Slack double (bench/realtime/slack.ts) at Slack's pace: one post a second per channel, a faster
+ *   one answered 429 Retry-After 1.
+ *
+ * Changes are state moves (open → inprogress → done → closed) on random tickets, made by agents with
+ * their own accounts through `PUT /api/v3/tickets/{id}` (the bot's budget is not theirs). The platform
+ * refuses to reopen a closed ticket, so a closed ticket leaves the pool. Meanwhile a person sends a
+ * signed `/ticket show <id>` every 15 s, and (offset by 7.5 s) clicks Refresh on a card every 15 s; the
+ * person's wait runs from the request until the double records the answer (the card posted; the
+ * card's chat.update; waited for up to 150 s). The tickets a person asks about are not moved until
+ * answered, and Refresh goes to a ticket not moved in the last 90 s, so a change's own card update
+ * cannot pass for the answer. Each wait is split into the time until the bot's platform read of the
+ * ticket and the time after it (Slack: a card post retried after 429s counts there).
+ *
+ * Before the run, the bot's first scan has listed every ticket, one change (not measured) has been
+ * told, and the platform's first one-minute window (the start's requests) is over.
+ *
+ * Lines (each a fresh set of processes): 1 webhooks 60/min × 2 min one channel; 2 the same, two
+ * channels; 3 polling alone 10/min × 3 min one channel; 4 the same, two channels.
+ * Knobs: REALTIME_LINES (1,2,3,4), REALTIME_MINUTES (each line's minutes, e.g. 0.5 for a smoke run),
+ * REALTIME_DRAIN_S (180: how long to wait for the changes to be told after the last one),
+ * REALTIME_PERSON_EVERY_S (15), REALTIME_TICKETS (100), REALTIME_AGENTS (12), REALTIME_DEBUG=1 (the
+ * changes not told, the duplicates, the slowest, the person's slowest), REALTIME_KEEP=1 (keep each
+ * line's directory: the bot's log, its store).
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openStore } from '../src/store/store.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+interface LineSpec {
+  n: number;
+  webhooks: boolean;
+  perMinute: number;
+  minutes: number;
+  channels: number;
+}
+const allLines: LineSpec[] = [
+  { n: 1, webhooks: true, perMinute: 60, minutes: 2, channels: 1 },
+  { n: 2, webhooks: true, perMinute: 60, minutes: 2, channels: 2 },
+  { n: 3, webhooks: false, perMinute: 10, minutes: 3, channels: 1 },
+  { n: 4, webhooks: false, perMinute: 10, minutes: 3, channels: 2 },
+];
+const chosen = (process.env.REALTIME_LINES ?? '1,2,3,4').split(',').map((s) => Number(s.trim()));
+const minutesOverride = process.env.REALTIME_MINUTES ? Number(process.env.REALTIME_MINUTES) : undefined;
+const drainMs = Number(process.env.REALTIME_DRAIN_S ?? 180) * 1000;
+const personEveryMs = Number(process.env.REALTIME_PERSON_EVERY_S ?? 15) * 1000;
+const ticketCount = Number(process.env.REALTIME_TICKETS ?? 100);
+const agentCount = Number(process.env.REALTIME_AGENTS ?? 12);
+const debug = process.env.REALTIME_DEBUG === '1';
+const keep = process.env.REALTIME_KEEP === '1';
+const lines = allLines
+  .filter((l) => chosen.includes(l.n))
+  .map((l) => ({ ...l, minutes: minutesOverride ?? l.minutes }));
+if (!lines.length)
+  throw new Error(`REALTIME_LINES: "${process.env.REALTIME_LINES}" names no line of 1,2,3,4`);
+if (minutesOverride !== undefined && !(minutesOverride > 0))
+  throw new Error(`REALTIME_MINUTES: "${process.env.REALTIME_MINUTES}" is not a positive number`);
+
+/** The moves a ticket goes through, in turn; the platform refuses to reopen a closed ticket. */
+const cycle = ['open', 'inprogress', 'done', 'closed'];
+const person = 'UBENCH';
+/** How long a person's request is waited for (answered later: "not answered"). */
+const askCapMs = 150_000;
+const webhookHeader = 'X-Webhook-Secret';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number;
+};
+const secs = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(1)} s`);
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)] as T;
+const mark = (ok: boolean) => (ok ? '✓' : '✗');
+
+// ---------- processes ----------
+
+/** Every child still running: killed on any exit of the bench. */
+const children = new Set<ChildProcess>();
+const killAll = () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+};
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  /** Everything it printed so far (the last 200 kB). */
+  output: () => string;
+}
+
+/** Starts `node --import tsx <args>` from the checkout with exactly `env` (and PATH, HOME), its output to `logFile`. */
+function spawnNode(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+  ipc = true,
+): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const file = createWriteStream(logFile);
+  let text = '';
+  const read = (chunk: Buffer) => {
+    file.write(chunk);
+    text += chunk;
+    if (text.length > 400_000) text = text.slice(-200_000);
+  };
+  child.stdout?.on('data', read);
+  child.stderr?.on('data', read);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      children.delete(child);
+      file.end();
+      resolve(code);
+    }),
+  );
+  return { name, child, exited, output: () => text };
+}
+
+/** Waits for a line of the process's output matching `pattern` (its first group), or fails on exit or timeout. */
+async function waitFor(p: Proc, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  let gone = false;
+  void p.exited.then(() => {
+    gone = true;
+  });
+  while (Date.now() < until) {
+    const m = pattern.exec(p.output());
+    if (m) return m[1] as string;
+    if (gone)
+      throw new Error(
+        `${p.name} exited (${p.child.exitCode}) before it was ready:\n${p.output().slice(-3000)}`,
+      );
+    await sleep(50);
+  }
+  throw new Error(`${p.name} not ready within ${timeoutMs / 1000} s:\n${p.output().slice(-3000)}`);
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`. */
+async function stopProc(p: Proc, graceMs: number): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  p.child.kill('SIGTERM');
+  const done = await Promise.race([p.exited.then(() => true), sleep(graceMs).then(() => false)]);
+  if (!done) {
+    p.child.kill('SIGKILL');
+    await Promise.race([p.exited, sleep(5_000)]);
+  }
+}
+
+// ---------- HTTP ----------
+
+async function http(
+  url: string,
+  o: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, {
+    method: o.method ?? 'GET',
+    ...(o.body !== undefined ? { body: o.body } : {}),
+    headers: o.headers ?? {},
+    signal: AbortSignal.timeout(o.timeoutMs ?? 15_000),
+  });
+  return { status: res.status, text: await res.text() };
+}
+async function getJson<T>(url: string): Promise<T> {
+  const r = await http(url);
+  if (r.status !== 200) throw new Error(`GET ${url}: ${r.status} ${r.text.slice(0, 200)}`);
+  return JSON.parse(r.text) as T;
+}
+async function postJson<T>(url: string, body: unknown): Promise<T> {
+  const r = await http(url, {
+    method: 'POST',
+    body: JSON.stringify(body),
+    headers: { 'content-type': 'application/json' },
+  });
+  if (r.status !== 200) throw new Error(`POST ${url}: ${r.status} ${r.text.slice(0, 200)}`);
+  return JSON.parse(r.text) as T;
+}
+
+/** A request signed as Slack signs it (v0 HMAC-SHA256 of `v0:<timestamp>:<body>`). */
+function signedSlack(url: string, secret: string, body: string) {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+  return http(`${url}/slack/events`, {
+    method: 'POST',
+    body,
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-slack-request-timestamp': String(timestamp),
+      'x-slack-signature': signature,
+    },
+  });
+}
+
+// ---------- what the processes record ----------
+
+interface SimSetup {
+  url: string;
+  adminToken: string;
+  adminUserId: number;
+  tickets: { id: string; modified: number; state: string }[];
+  agents: { username: string; password: string; userId: number }[];
+}
+interface SimRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  status: number;
+  userId: number | undefined;
+  at: number;
+}
+interface SimMove {
+  ticketId: string;
+  eventId: string | undefined;
+  from: string;
+  to: string;
+  at: number;
+}
+interface SlackRecord {
+  method: string;
+  channel: string | undefined;
+  threadTs: string | undefined;
+  ts: string | undefined;
+  ok: boolean;
+  error: string | undefined;
+  metadata: unknown;
+  card: string | undefined;
+  text: string | undefined;
+  at: number;
+}
+
+/** Reads the double's answered calls as they come (incrementally). */
+class SlackCalls {
+  readonly all: SlackRecord[] = [];
+  private next = 0;
+  constructor(private readonly control: string) {}
+  async poll(): Promise<void> {
+    const r = await getJson<{ next: number; calls: SlackRecord[] }>(
+      `${this.control}/calls?from=${this.next}`,
+    );
+    this.all.push(...r.calls);
+    this.next = r.next;
+  }
+  posts(): SlackRecord[] {
+    return this.all.filter((c) => c.method === 'chat.postMessage' && c.ok);
+  }
+}
+
+// ---------- attribution (as bench/events.ts `attribute`, plus messages that carry several event ids) ----------
+
+/** One state move made by an agent. */
+interface Change {
+  eventId: string;
+  ticketId: string;
+  to: string;
+  /** The ticket's version after the move, to the second as the platform gives it. */
+  modified: number;
+  /** When the platform made it (its timeline event's time). */
+  madeAt: number;
+}
+
+/** A state line's id, `stateline:<to>:<modified ISO>`: one line for the moves up to that version. */
+const stateLineOf = (eventId: string) => {
+  const m = /^stateline:([^:]+):(.+)$/.exec(eventId);
+  const modified = m ? Date.parse(m[2] as string) : Number.NaN;
+  return Number.isNaN(modified) ? undefined : { to: m?.[1] as string, modified };
+};
+
+/** The event ids a message's metadata carries: `event_id`, and a gathered message's `event_ids` (space-separated). */
+function eventIdsOf(payload: Record<string, unknown> | undefined): string[] {
+  if (!payload) return [];
+  const ids: string[] = [];
+  if (payload.event_id !== undefined && payload.event_id !== null) ids.push(String(payload.event_id));
+  const many = payload.event_ids;
+  if (Array.isArray(many)) ids.push(...many.map(String));
+  else if (typeof many === 'string') ids.push(...many.split(' ').filter(Boolean));
+  return ids;
+}
+
+interface Attribution {
+  toldAt: Map<Change, number>;
+  /** How each told change was first told: `own` (its event's post) or `line` (a state line). */
+  how: Map<Change, 'own' | 'line'>;
+  lastToldAt: number;
+  duplicates: number;
+  duplicateLines: string[];
+}
+
+/**
+ * Which changes Slack was told of: by a post of the change's own event, or by a state line of its
+ * ticket at its version or later posted after it; the earliest counts. A duplicate is an event id
+ * posted twice in a channel, or a move told by its own post and by a state line of that same move.
+ * Broadcasts (`state:…`) are not counted. Posts after `until` tell nothing but still count as duplicates.
+ */
+function attribute(changes: Change[], posts: SlackRecord[], until = Number.POSITIVE_INFINITY): Attribution {
+  const direct = new Map<string, number>();
+  const lines = new Map<string, { modified: number; to: string; at: number }[]>();
+  const seen = new Set<string>();
+  const duplicateLines: string[] = [];
+  for (const c of posts) {
+    const payload = (c.metadata as { event_payload?: Record<string, unknown> } | undefined)?.event_payload;
+    const ticketId = String(payload?.ticket_id);
+    for (const eventId of eventIdsOf(payload)) {
+      if (eventId.startsWith('state:')) continue;
+      const key = `${String(c.channel)}\t${ticketId}\t${eventId}`;
+      if (seen.has(key))
+        duplicateLines.push(`ticket ${ticketId}: ${eventId} posted again at ${new Date(c.at).toISOString()}`);
+      seen.add(key);
+      if (c.at > until) continue;
+      const line = stateLineOf(eventId);
+      if (line)
+        lines.set(ticketId, [
+          ...(lines.get(ticketId) ?? []),
+          { modified: line.modified, to: line.to, at: c.at },
+        ]);
+      else direct.set(eventId, Math.min(direct.get(eventId) ?? c.at, c.at));
+    }
+  }
+  const toldAt = new Map<Change, number>();
+  const how = new Map<Change, 'own' | 'line'>();
+  let lastToldAt = Number.NEGATIVE_INFINITY;
+  for (const ch of changes) {
+    const own = direct.get(ch.eventId);
+    const byLine = (lines.get(ch.ticketId) ?? [])
+      .filter((l) => l.modified >= ch.modified && l.at >= ch.madeAt)
+      .reduce<number | undefined>((min, l) => Math.min(min ?? l.at, l.at), undefined);
+    const sameMove = (lines.get(ch.ticketId) ?? []).some((l) => l.modified === ch.modified && l.to === ch.to);
+    if (own !== undefined && sameMove)
+      duplicateLines.push(`ticket ${ch.ticketId} → ${ch.to} (${ch.eventId}): its own post and a state line`);
+    const at = Math.min(own ?? Number.POSITIVE_INFINITY, byLine ?? Number.POSITIVE_INFINITY);
+    if (at === Number.POSITIVE_INFINITY) continue;
+    toldAt.set(ch, at);
+    how.set(ch, own !== undefined && own === at ? 'own' : 'line');
+    lastToldAt = Math.max(lastToldAt, at);
+  }
+  return { toldAt, how, lastToldAt, duplicates: duplicateLines.length, duplicateLines };
+}
+
+// ---------- one line ----------
+
+/** A person's request: a `/ticket show` or a Refresh click. */
+interface PersonAsk {
+  kind: 'show' | 'refresh';
+  ticketId: string;
+  channel: string;
+  /** Refresh: the card clicked. */
+  ts?: string;
+  responsePath: string;
+  sentAt: number;
+  ackStatus?: number;
+  ackMs?: number;
+  /** When the double recorded the answer (the card posted, the card updated). */
+  doneAt?: number;
+  /** A private answer instead (an error, a wait notice), if any. */
+  replies: string[];
+  /** When the bot read the ticket on the platform for it (none: answered from its cache). */
+  readAt?: number;
+  /** Show: the card's chat.postMessage attempts (each beyond the first followed a 429). */
+  attempts?: number;
+}
+
+interface LineResult {
+  spec: LineSpec;
+  made: number;
+  putFailures: string[];
+  closedOut: number;
+  told: number;
+  duplicates: number;
+  p50: number;
+  p95: number;
+  max: number;
+  byOwn: number;
+  byLine: number;
+  botRequests: number;
+  personReads: number;
+  kinds: string;
+  shows: PersonAsk[];
+  refreshes: PersonAsk[];
+  postsPerMinute: string;
+  updates: number;
+  rateLimited: string;
+  webhooks: string;
+  notTold: Change[];
+  duplicateLines: string[];
+  slowest: string[];
+  problems: string[];
+  dir: string;
+}
+
+/** The kind of a platform request, from its path. */
+const kindOf = (r: SimRequest) =>
+  r.path === '/api/v3/tickets'
+    ? Number(r.query.offset ?? 0) > 0
+      ? 'further scan pages'
+      : 'scans'
+    : r.path.endsWith('/events')
+      ? 'events reads'
+      : /^\/api\/v3\/tickets\/\d+$/.test(r.path)
+        ? 'ticket reads'
+        : `other ${r.method} ${r.path.replace('/api/v3/', '').replace(/\d+/g, ':id')}`;
+const knownKinds = ['scans', 'further scan pages', 'ticket reads', 'events reads'];
+const kindOrder = (kind: string) =>
+  knownKinds.includes(kind) ? knownKinds.indexOf(kind) : knownKinds.length;
+
+async function runLine(spec: LineSpec): Promise<LineResult> {
+  const dir = mkdtempSync(join(tmpdir(), `confdesk-realtime-${spec.n}-`));
+  const procs: Proc[] = [];
+  const problems: string[] = [];
+  const channels = Array.from({ length: spec.channels }, (_, i) => `CRT${i + 1}`);
+  try {
+    // The platform simulator and the Slack double, each in its own process.
+    const simProc = spawnNode(
+      'simulator',
+      ['bench/realtime/sim.ts'],
+      { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: String(agentCount) },
+      join(dir, 'sim.log'),
+    );
+    procs.push(simProc);
+    const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
+    procs.push(slackProc);
+    const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
+      url: string;
+      control: string;
+    };
+    const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
+      api: string;
+      control: string;
+    };
+    const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
+    const channelOf = new Map(setup.tickets.map((t, i) => [t.id, channels[i % channels.length] as string]));
+
+    // Each ticket's card in its channel, and the bot's store as a bot that has run a while has it.
+    const cardTs = await postJson<Record<string, string>>(
+      `${slackAt.control}/cards`,
+      setup.tickets.map((t) => ({
+        ticketId: t.id,
+        channel: channelOf.get(t.id),
+        text: `${t.id}: ${t.state}`,
+      })),
+    );
+    const dataDir = join(dir, 'data');
+    const store = await openStore({ dataDir });
+    for (const t of setup.tickets) {
+      const channel = channelOf.get(t.id) as string;
+      await store.addSubscription({
+        id: `w${t.id}`,
+        channel,
+        kind: 'watch',
+        ticketId: t.id,
+        filter: {},
+        createdBy: person,
+      });
+      await store.save({ ticketId: t.id, channel, ts: cardTs[t.id] as string });
+      await store.markSeen(t.id, new Date(Math.floor(t.modified / 1000) * 1000).toISOString(), t.state);
+    }
+    await store.close();
+
+    // The bot, as deployed.
+    const signingSecret = randomBytes(16).toString('hex');
+    const webhookSecret = randomBytes(16).toString('hex');
+    const botProc = spawnNode(
+      'bot',
+      ['src/main.ts'],
+      {
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        SLACK_BOT_TOKEN: 'xoxb-realtime-bench',
+        SLACK_SIGNING_SECRET: signingSecret,
+        SLACK_API_URL: slackAt.api,
+        PORT: '0',
+        PLATFORM_URL: setup.url,
+        PLATFORM_TOKEN: setup.adminToken,
+        PLATFORM_RATE_LIMIT: '10',
+        POLL_INTERVAL: '30',
+        DATA_DIR: dataDir,
+        SHUTDOWN_TIMEOUT_S: '10',
+        ...(spec.webhooks
+          ? { PLATFORM_WEBHOOK_SECRET: webhookSecret, PLATFORM_WEBHOOK_HEADER: webhookHeader }
+          : {}),
+      },
+      join(dir, 'bot.log'),
+      false,
+    );
+    procs.push(botProc);
+    const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
+    if (spec.webhooks) {
+      const q = new URLSearchParams({
+        url: `${botUrl}/webhooks/platform`,
+        secret: webhookSecret,
+        header: webhookHeader,
+      });
+      const r = await http(`${setup.url}/_sim/webhook?${q}`, {
+        method: 'PUT',
+        headers: { authorization: `Bearer ${setup.adminToken}` },
+      });
+      if (r.status !== 200) throw new Error(`could not set the simulator's webhook: ${r.status} ${r.text}`);
+    }
+
+    // The agents log in with their own accounts.
+    const agents: string[] = [];
+    for (const a of setup.agents) {
+      const r = await http(`${setup.url}/api/v3/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'password',
+          username: a.username,
+          password: a.password,
+        }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      if (r.status !== 200) throw new Error(`agent ${a.username} could not log in: ${r.status} ${r.text}`);
+      agents.push((JSON.parse(r.text) as { access_token: string }).access_token);
+    }
+
+    const slack = new SlackCalls(slackAt.control);
+    const requests: SimRequest[] = [];
+    let requestsNext = 0;
+    const pollSim = async () => {
+      const r = await getJson<{ next: number; entries: SimRequest[] }>(
+        `${simAt.control}/requests?from=${requestsNext}`,
+      );
+      requests.push(...r.entries);
+      requestsNext = r.next;
+    };
+    const botAlive = () => botProc.child.exitCode === null && botProc.child.signalCode === null;
+
+    // ---- moves ----
+    const movesOf = new Map<string, number>();
+    const closed = new Set<string>();
+    const busy = new Set<string>();
+    const lastMovedAt = new Map<string, number>();
+    const puts: {
+      ticketId: string;
+      to: string;
+      sentAt: number;
+      doneAt: number;
+      status: number;
+      measured: boolean;
+    }[] = [];
+    let agentTurn = 0;
+    const move = async (measured: boolean): Promise<void> => {
+      const pool = setup.tickets.filter((t) => !closed.has(t.id) && !busy.has(t.id));
+      if (!pool.length) {
+        problems.push('no ticket left to move');
+        return;
+      }
+      const ticketId = pick(pool).id;
+      const k = movesOf.get(ticketId) ?? 0;
+      const to = cycle[k % cycle.length] as string;
+      const token = agents[agentTurn++ % agents.length] as string;
+      busy.add(ticketId);
+      const sentAt = Date.now();
+      let status = 0;
+      try {
+        status = (
+          await http(`${setup.url}/api/v3/tickets/${ticketId}?state=${to}`, {
+            method: 'PUT',
+            headers: { authorization: `Bearer ${token}` },
+          })
+        ).status;
+      } catch {
+        status = 0;
+      }
+      busy.delete(ticketId);
+      puts.push({ ticketId, to, sentAt, doneAt: Date.now(), status, measured });
+      if (status === 204) {
+        movesOf.set(ticketId, k + 1);
+        lastMovedAt.set(ticketId, Date.now());
+        if (to === 'closed') closed.add(ticketId);
+      }
+    };
+    /** The sim's record of each successful PUT: its event and time. */
+    const changesOf = (moves: SimMove[], which: typeof puts): Change[] =>
+      which.flatMap((p) => {
+        if (p.status !== 204) return [];
+        const m = moves.find(
+          (x) =>
+            x.ticketId === p.ticketId &&
+            x.to === p.to &&
+            x.at >= p.sentAt - 2_000 &&
+            x.at <= p.doneAt + 2_000,
+        );
+        if (!m?.eventId) return [];
+        return [
+          {
+            eventId: m.eventId,
+            ticketId: m.ticketId,
+            to: m.to,
+            modified: Math.floor(m.at / 1000) * 1000,
+            madeAt: m.at,
+          },
+        ];
+      });
+
+    // ---- warm-up: the bot's first scan has listed every ticket; one change is told ----
+    const warmUntil = Date.now() + 150_000;
+    while (Date.now() < warmUntil && botAlive()) {
+      await pollSim();
+      if (
+        requests.some(
+          (r) => r.userId === setup.adminUserId && r.path === '/api/v3/tickets' && r.status === 200,
+        )
+      )
+        break;
+      await sleep(500);
+    }
+    if (!botAlive()) throw new Error(`the bot exited during its start:\n${botProc.output().slice(-3000)}`);
+    await sleep(3_000);
+    await move(false);
+    const warm = changesOf(await getJson<SimMove[]>(`${simAt.control}/moves`), puts);
+    const warmTold = Date.now() + 120_000;
+    while (warm.length && Date.now() < warmTold && botAlive()) {
+      await slack.poll();
+      if (attribute(warm, slack.posts()).toldAt.size === warm.length) break;
+      await sleep(1_000);
+    }
+    if (warm.length && attribute(warm, slack.posts()).toldAt.size < warm.length)
+      problems.push('the warm-up change was not told within 2 minutes');
+    // The start's requests (its checks, the first scan, the warm-up's rights look-up) fill the
+    // platform's first one-minute window: the run starts once that window is over, as for a bot that
+    // has run a while.
+    await pollSim();
+    const firstBotRequest = requests.find((r) => r.userId === setup.adminUserId)?.at ?? Date.now();
+    await sleep(firstBotRequest + 65_000 - Date.now());
+
+    // ---- the measured run ----
+    const startedAt = Date.now();
+    const runMs = spec.minutes * 60_000;
+    const endAt = startedAt + runMs;
+    const count = Math.max(1, Math.round(spec.perMinute * spec.minutes));
+    const gap = 60_000 / spec.perMinute;
+    const asks: PersonAsk[] = [];
+
+    /** The person's request: sent now, answered when the double records it (`watch`). */
+    const ask = async (kind: PersonAsk['kind']): Promise<void> => {
+      const now = Date.now();
+      const pool = setup.tickets.filter(
+        (t) => !busy.has(t.id) && (kind === 'show' || now - (lastMovedAt.get(t.id) ?? 0) > 90_000),
+      );
+      if (!pool.length) {
+        problems.push(`no ticket free for a person's ${kind}`);
+        return;
+      }
+      const ticketId = pick(pool).id;
+      const channel = channelOf.get(ticketId) as string;
+      busy.add(ticketId);
+      const ts = kind === 'refresh' ? (cardTs[ticketId] as string) : undefined;
+      const { url: responseUrl } = await postJson<{ url: string }>(`${slackAt.control}/response-url`, {
+        channel,
+        user: person,
+        ...(ts ? { ts } : { command: true }),
+      });
+      const body =
+        kind === 'show'
+          ? new URLSearchParams({
+              token: 'legacy',
+              team_id: 'T0000DBL',
+              team_domain: 'double',
+              channel_id: channel,
+              channel_name: channel.toLowerCase(),
+              user_id: person,
+              user_name: 'bench',
+              command: '/ticket',
+              text: `show ${ticketId}`,
+              api_app_id: 'A0REALTIME',
+              response_url: responseUrl,
+              trigger_id: `trigger-${randomBytes(6).toString('hex')}`,
+            }).toString()
+          : new URLSearchParams({
+              payload: JSON.stringify({
+                type: 'block_actions',
+                user: { id: person, name: 'bench', team_id: 'T0000DBL' },
+                team: { id: 'T0000DBL', domain: 'double' },
+                api_app_id: 'A0REALTIME',
+                token: 'legacy',
+                trigger_id: `trigger-${randomBytes(6).toString('hex')}`,
+                response_url: responseUrl,
+                channel: { id: channel, name: channel.toLowerCase() },
+                container: { type: 'message', channel_id: channel, message_ts: ts, is_ephemeral: false },
+                message: { type: 'message', ts, text: `${ticketId}` },
+                actions: [
+                  {
+                    type: 'button',
+                    action_id: 'ticket_refresh',
+                    block_id: 'ticket_actions',
+                    value: ticketId,
+                    action_ts: String(Date.now() / 1000),
+                  },
+                ],
+              }),
+            }).toString();
+      const a: PersonAsk = {
+        kind,
+        ticketId,
+        channel,
+        ...(ts ? { ts } : {}),
+        responsePath: new URL(responseUrl).pathname,
+        sentAt: Date.now(),
+        replies: [],
+      };
+      asks.push(a);
+      try {
+        const r = await signedSlack(botUrl, signingSecret, body);
+        a.ackStatus = r.status;
+      } catch (error) {
+        a.ackStatus = 0;
+        a.replies.push(`request failed: ${(error as Error).message}`);
+      }
+      a.ackMs = Date.now() - a.sentAt;
+    };
+    /** Settles the person's requests the double has answered. */
+    const answerAsks = () => {
+      const now = Date.now();
+      for (const a of asks) {
+        if (a.doneAt !== undefined) continue;
+        const hit = slack.all.find((c) =>
+          a.kind === 'show'
+            ? c.method === 'chat.postMessage' &&
+              c.ok &&
+              c.channel === a.channel &&
+              !c.threadTs &&
+              c.card === a.ticketId &&
+              c.at >= a.sentAt
+            : c.method === 'chat.update' &&
+              c.ok &&
+              c.channel === a.channel &&
+              c.ts === a.ts &&
+              c.at >= a.sentAt,
+        );
+        if (hit) {
+          a.doneAt = hit.at;
+          if (a.kind === 'show' && hit.ts) cardTs[a.ticketId] = hit.ts;
+          busy.delete(a.ticketId);
+        } else if (now - a.sentAt > askCapMs) busy.delete(a.ticketId);
+      }
+    };
+    let watching = true;
+    // Bounded whatever happens: the run, the drain and a margin.
+    const watchUntil = endAt + drainMs + 120_000;
+    const watcher = (async () => {
+      while (watching && Date.now() < watchUntil) {
+        try {
+          await slack.poll();
+          answerAsks();
+        } catch (error) {
+          problems.push(`reading the Slack double failed: ${(error as Error).message}`);
+        }
+        await sleep(500);
+      }
+    })();
+    const personLoop = async (offsetMs: number, kind: PersonAsk['kind']) => {
+      const pending: Promise<void>[] = [];
+      for (let at = startedAt + offsetMs; at < endAt; at += personEveryMs) {
+        await sleep(at - Date.now());
+        pending.push(ask(kind).catch((e: Error) => void problems.push(`${kind}: ${e.message}`)));
+      }
+      await Promise.all(pending);
+    };
+    const people = Promise.all([personLoop(0, 'show'), personLoop(personEveryMs / 2, 'refresh')]);
+    const moving: Promise<void>[] = [];
+    for (let i = 0; i < count && botAlive(); i++) {
+      await sleep(startedAt + (i + Math.random()) * gap - Date.now());
+      moving.push(move(true));
+    }
+    await Promise.all(moving);
+    const lastChangeAt = Date.now();
+    await people;
+
+    // ---- drain: every change told (cap REALTIME_DRAIN_S), every person answered (cap 150 s each) ----
+    const measuredPuts = puts.filter((p) => p.measured);
+    let changes = changesOf(await getJson<SimMove[]>(`${simAt.control}/moves`), measuredPuts);
+    while (Date.now() < lastChangeAt + drainMs && botAlive()) {
+      const told = attribute(changes, slack.posts()).toldAt.size;
+      const waiting = asks.some((a) => a.doneAt === undefined && Date.now() - a.sentAt < askCapMs);
+      if (told === changes.length && !waiting) break;
+      await sleep(1_000);
+    }
+    // Late duplicates (a confirmation that posts again) show within a few seconds.
+    await sleep(spec.webhooks ? 10_000 : 15_000);
+    watching = false;
+    await watcher;
+    await slack.poll();
+    answerAsks();
+    if (!botAlive())
+      problems.push(
+        `the bot exited (code ${botProc.child.exitCode}, signal ${botProc.child.signalCode}) during the run; its last output:\n${botProc.output().slice(-3000)}`,
+      );
+
+    // ---- the records ----
+    await stopProc(botProc, 20_000);
+    await pollSim();
+    const moves = await getJson<SimMove[]>(`${simAt.control}/moves`);
+    changes = changesOf(moves, measuredPuts);
+    const attempts = await getJson<{
+      counts: Record<string, Record<string, number>>;
+      posts: { channel?: string; threadTs?: string; card?: string; at: number }[];
+      violations: number;
+    }>(`${slackAt.control}/attempts`);
+    const responses = await getJson<{ path: string; at: number; body: Record<string, unknown> }[]>(
+      `${slackAt.control}/responses`,
+    );
+    const webhookLog = await getJson<{ status?: number; error?: string; at: number }[]>(
+      `${simAt.control}/webhooks`,
+    );
+    await slack.poll();
+    for (const a of asks)
+      for (const r of responses)
+        if (r.path === a.responsePath && !r.body.delete_original)
+          a.replies.push(`${secs(r.at - a.sentAt)}: ${String(r.body.text ?? '').slice(0, 120)}`);
+    // Where each wait went: the bot's platform read of the ticket, then Slack (a card post may wait
+    // out the channel's pace: each 429 is one more attempt).
+    for (const a of asks) {
+      const end = a.doneAt ?? a.sentAt + askCapMs;
+      const read = requests.find(
+        (r) =>
+          r.userId === setup.adminUserId &&
+          r.path === `/api/v3/tickets/${a.ticketId}` &&
+          r.at >= a.sentAt &&
+          r.at <= end,
+      );
+      if (read) a.readAt = read.at;
+      if (a.kind === 'show')
+        a.attempts = attempts.posts.filter(
+          (p) =>
+            p.channel === a.channel &&
+            !p.threadTs &&
+            p.card === a.ticketId &&
+            p.at >= a.sentAt &&
+            p.at <= end,
+        ).length;
+    }
+
+    if (keep)
+      writeFileSync(
+        join(dir, 'records.json'),
+        JSON.stringify({
+          setup,
+          startedAt,
+          lastChangeAt,
+          puts,
+          moves,
+          requests,
+          calls: slack.all,
+          asks,
+          webhookLog,
+          responses,
+        }),
+      );
+    const deadline = lastChangeAt + drainMs;
+    const posts = slack.posts();
+    const told = attribute(changes, posts, deadline);
+    const delays = [...told.toldAt].map(([ch, at]) => at - ch.madeAt);
+    const firstAt = changes.length ? Math.min(...changes.map((c) => c.madeAt)) : startedAt;
+    const windowEnd = told.toldAt.size === changes.length && changes.length ? told.lastToldAt : deadline;
+    const botRequests = requests.filter(
+      (r) => r.userId === setup.adminUserId && r.at >= firstAt && r.at <= windowEnd,
+    );
+    const personReads = new Set(
+      asks.flatMap((a) =>
+        botRequests.filter(
+          (r) =>
+            r.path === `/api/v3/tickets/${a.ticketId}` &&
+            r.at >= a.sentAt &&
+            r.at <= (a.doneAt ?? a.sentAt + askCapMs),
+        ),
+      ),
+    );
+    const kinds = new Map<string, number>();
+    for (const r of botRequests) kinds.set(kindOf(r), (kinds.get(kindOf(r)) ?? 0) + 1);
+    const refused = botRequests.filter((r) => r.status === 429).length;
+
+    // Slack: posts a minute per channel (from the first change to the last post), updates, 429s.
+    const spanEnd = Math.max(lastChangeAt, ...posts.map((p) => p.at));
+    const perChannel = channels.map((ch) => {
+      const mine = posts.filter((p) => p.channel === ch && p.at >= firstAt && p.at <= spanEnd);
+      const buckets = new Map<number, number>();
+      for (const p of mine) {
+        const b = Math.floor((p.at - firstAt) / 60_000);
+        buckets.set(b, (buckets.get(b) ?? 0) + 1);
+      }
+      const minutes = Math.max(1 / 60, (spanEnd - firstAt) / 60_000);
+      return `${ch} ${(mine.length / minutes).toFixed(1)}/min (busiest minute ${Math.max(0, ...buckets.values())}, ${mine.length} in ${minutes.toFixed(1)} min)`;
+    });
+    const postAttempts = attempts.counts['chat.postMessage'] ?? {};
+    const rateLimited = channels
+      .map((ch) => `${ch} ${(postAttempts[ch] ?? 0) - posts.filter((p) => p.channel === ch).length}`)
+      .join(', ');
+    const all429 =
+      Object.values(postAttempts).reduce((a, b) => a + b, 0) -
+      slack.all.filter((c) => c.method === 'chat.postMessage').length;
+    const updates = slack.all.filter((c) => c.method === 'chat.update' && c.ok).length;
+    const failedUpdates = slack.all.filter((c) => c.method === 'chat.update' && !c.ok).length;
+    const hooksFailed = webhookLog.filter((w) => w.status === undefined || w.status >= 300).length;
+
+    const byOwn = [...told.how.values()].filter((h) => h === 'own').length;
+    return {
+      spec,
+      made: changes.length,
+      putFailures: measuredPuts
+        .filter((p) => p.status !== 204)
+        .map((p) => `${p.ticketId} → ${p.to}: ${p.status}`),
+      closedOut: closed.size,
+      told: told.toldAt.size,
+      duplicates: told.duplicates,
+      p50: pct(delays, 50),
+      p95: pct(delays, 95),
+      max: delays.length ? Math.max(...delays) : Number.NaN,
+      byOwn,
+      byLine: told.toldAt.size - byOwn,
+      botRequests: botRequests.length,
+      personReads: personReads.size,
+      kinds:
+        [...kinds]
+          .sort(([a], [b]) => kindOrder(a) - kindOrder(b))
+          .map(([k, n]) => `${n} ${k}`)
+          .join(', ') + (refused ? `; ${refused} answered 429` : ''),
+      shows: asks.filter((a) => a.kind === 'show'),
+      refreshes: asks.filter((a) => a.kind === 'refresh'),
+      postsPerMinute: perChannel.join(' · '),
+      updates,
+      rateLimited: `${all429} (${rateLimited}${failedUpdates ? `; ${failedUpdates} chat.update refused` : ''}${attempts.violations ? `; ${attempts.violations} Block Kit violations` : ''})`,
+      webhooks: spec.webhooks
+        ? `${webhookLog.length} delivered to the bot, ${hooksFailed} not accepted`
+        : 'off',
+      notTold: changes.filter((ch) => !told.toldAt.has(ch)),
+      duplicateLines: told.duplicateLines,
+      slowest: [...told.toldAt]
+        .sort(([a, x], [b, y]) => y - b.madeAt - (x - a.madeAt))
+        .slice(0, 5)
+        .map(
+          ([ch, at]) =>
+            `ticket ${ch.ticketId} → ${ch.to} (${ch.eventId}) after ${secs(at - ch.madeAt)}, by ${told.how.get(ch) === 'own' ? 'its own post' : 'a state line'}`,
+        ),
+      problems,
+      dir,
+    };
+  } finally {
+    for (const p of [...procs].reverse()) await stopProc(p, 20_000);
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------- report ----------
+
+function personLine(name: string, asks: PersonAsk[]): string {
+  const waits = asks.flatMap((a) => (a.doneAt === undefined ? [] : [a.doneAt - a.sentAt]));
+  const unanswered = asks.length - waits.length;
+  const acks = asks.map((a) => a.ackMs ?? 0);
+  return `${name} p50 ${secs(pct(waits, 50))} max ${secs(waits.length ? Math.max(...waits) : Number.NaN)} (${waits.length}/${asks.length} answered${unanswered ? `, ${unanswered} not within ${secs(askCapMs)}` : ''}; ack max ${secs(acks.length ? Math.max(...acks) : Number.NaN)})`;
+}
+
+/** How long the platform read took to start, and Slack after it (p50/max), for the answered requests. */
+function whereLine(name: string, asks: PersonAsk[]): string {
+  const done = asks.filter((a) => a.doneAt !== undefined);
+  const read = done.flatMap((a) => (a.readAt === undefined ? [] : [a.readAt - a.sentAt]));
+  const after = done.map((a) => (a.doneAt as number) - (a.readAt ?? a.sentAt));
+  const cached = done.length - read.length;
+  const retried = done.reduce((n, a) => n + Math.max(0, (a.attempts ?? 1) - 1), 0);
+  return `${name}: platform read after p50 ${secs(pct(read, 50))} max ${secs(read.length ? Math.max(...read) : Number.NaN)}${cached ? ` (${cached} from cache)` : ''}, then Slack p50 ${secs(pct(after, 50))} max ${secs(after.length ? Math.max(...after) : Number.NaN)}${name === 'show' ? ` (${retried} card posts retried after a 429)` : ''}`;
+}
+
+const personMax = (r: LineResult) => {
+  const all = [...r.shows, ...r.refreshes];
+  if (!all.length || all.some((a) => a.doneAt === undefined)) return Number.POSITIVE_INFINITY;
+  return Math.max(...all.map((a) => (a.doneAt as number) - a.sentAt));
+};
+
+function report(r: LineResult): string[] {
+  const s = r.spec;
+  const out = [
+    `Line ${s.n} · ${s.webhooks ? 'webhooks' : 'polling only'} · ${s.perMinute}/min × ${s.minutes} min · ${ticketCount} tickets in ${s.channels} channel${s.channels > 1 ? 's' : ''}`,
+    `  changes: told ${r.told}/${r.made} made${r.putFailures.length ? ` (${r.putFailures.length} agent PUTs failed)` : ''} · duplicates ${r.duplicates} · delay p50 ${secs(r.p50)} p95 ${secs(r.p95)} max ${secs(r.max)} · told by its own post ${r.byOwn}, by a state line ${r.byLine}${r.closedOut ? ` · ${r.closedOut} tickets closed (out of the pool)` : ''}`,
+    `  platform (the bot's token, first change → all told): ${r.botRequests} requests = ${r.made ? (r.botRequests / r.made).toFixed(2) : '—'} per change made, ${r.made ? ((r.botRequests - r.personReads) / r.made).toFixed(2) : '—'} without the person's ${r.personReads} reads (${r.kinds || 'none'})`,
+    `  person: ${personLine('/ticket show', r.shows)} · ${personLine('Refresh', r.refreshes)}`,
+    `  person's wait, where: ${whereLine('show', r.shows)} · ${whereLine('Refresh', r.refreshes)}`,
+    `  Slack: chat.postMessage ${r.postsPerMinute} · chat.update ${r.updates} · 429s ${r.rateLimited} · webhooks ${r.webhooks}`,
+  ];
+  const told = r.made > 0 && r.told === r.made;
+  const pm = personMax(r);
+  const personTarget = `${mark(pm <= 2_000)} person's show/Refresh max ${Number.isFinite(pm) ? secs(pm) : 'not all answered'} (≤ 2.0 s)`;
+  if (s.webhooks)
+    out.push(
+      `  targets: ${mark(told && r.duplicates === 0)} every change told once (${r.told}/${r.made}, dup ${r.duplicates}) · ${mark(told && r.p95 <= 5_000)} p95 ${secs(r.p95)} (≤ 5.0 s) · ${personTarget}`,
+    );
+  else
+    out.push(
+      `  targets: ${mark(told)} every change told (${r.told}/${r.made}) · ${mark(told && r.p95 <= 60_000)} p95 ${secs(r.p95)} (≤ 60.0 s) · ${personTarget}`,
+    );
+  for (const p of r.problems) out.push(`  problem: ${p}`);
+  if (debug) {
+    for (const ch of r.notTold)
+      out.push(
+        `    not told: ticket ${ch.ticketId} → ${ch.to} (${ch.eventId}), made ${new Date(ch.madeAt).toISOString()}`,
+      );
+    for (const d of r.duplicateLines) out.push(`    duplicate: ${d}`);
+    for (const d of r.slowest) out.push(`    slowest: ${d}`);
+    for (const f of r.putFailures) out.push(`    agent PUT failed: ${f}`);
+    for (const a of [...r.shows, ...r.refreshes]
+      .sort(
+        (x, y) =>
+          (y.doneAt ?? Number.POSITIVE_INFINITY) -
+          y.sentAt -
+          ((x.doneAt ?? Number.POSITIVE_INFINITY) - x.sentAt),
+      )
+      .slice(0, 6))
+      out.push(
+        `    person: ${a.kind} ${a.ticketId} in ${a.channel} at ${new Date(a.sentAt).toISOString()}: ${a.doneAt === undefined ? 'not answered' : secs(a.doneAt - a.sentAt)} (ack ${a.ackStatus} in ${a.ackMs} ms)${a.replies.length ? `; replies: ${a.replies.join(' | ')}` : ''}`,
+      );
+  }
+  if (keep) out.push(`  kept: ${r.dir} (bot.log, sim.log, slack.log, data/)`);
+  return out;
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `Real-time desk (issue 28): bot, platform simulator (10 requests a minute per user) and Slack double (1 post a second per channel) in their own processes; speed 1; a person's /ticket show and Refresh every ${personEveryMs / 1000} s each`,
+  );
+  for (const spec of lines) {
+    const started = Date.now();
+    let result: LineResult;
+    try {
+      result = await runLine(spec);
+    } catch (error) {
+      console.log(`Line ${spec.n}: could not run: ${(error as Error).stack ?? String(error)}`);
+      continue;
+    }
+    for (const l of report(result)) console.log(l);
+    console.log(`  (line took ${secs(Date.now() - started)})`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,145 @@
+/*
+ * The platform simulator as its own process, for bench/realtime.ts: the real rate limit (10 requests a
+ * minute per user, one-minute window), the seeded demo enterprise, REALTIME_TICKETS tickets an hour
+ * old (created by the admin, state `new`) and REALTIME_AGENTS agent accounts with a password (the
+ * bench logs them in through `POST /api/v3/token`, as people would). The platform itself listens on a
+ * random loopback port; a second small server (the "control") serves the bench what the simulator
+ * records, unbounded (its own `/_sim/requests` keeps the last 2,000):
+ *
+ *   GET /setup          the platform's URL, admin token and user id, the tickets, the agents
+ *   GET /requests?from= every `/api/v3` request answered (method, path, status, user, time), from index
+ *   GET /moves          every state move (ticket, timeline event id, from, to, the event's time)
+ *   GET /webhooks       every webhook delivery attempt (answer status or error, when it was answered)
+ *
+ * It prints one line `REALTIME_SIM {"url":…,"control":…}` once both listen, and stops on SIGTERM/SIGINT.
+ */
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createSimulator, type RequestLogEntry, type WebhookDelivery } from '../../src/sim/server.js';
+
+const ticketCount = Number(process.env.REALTIME_TICKETS ?? 100);
+const agentCount = Number(process.env.REALTIME_AGENTS ?? 12);
+const agentPassword = process.env.REALTIME_AGENT_PASSWORD ?? 'realtime-agent-password';
+
+let offset = -3_600_000;
+const sim = await createSimulator({
+  rateLimit: 10,
+  rateWindowMs: 60_000,
+  now: () => Date.now() + offset,
+});
+const admin = [...sim.state.users.values()].find((u) => u.username === 'admin');
+if (!admin) throw new Error('the simulator has no admin user');
+const tickets = Array.from({ length: ticketCount }, (_, i) =>
+  sim.state.createTicket(admin, {
+    emails: [`realtime${i}@example.com`],
+    phones: [],
+    invite: false,
+    subject: `Realtime ${i}`,
+  }),
+);
+offset = 0;
+const agents = Array.from({ length: agentCount }, (_, i) =>
+  sim.state.addUser({
+    enterpriseId: admin.enterpriseId,
+    username: `rtagent${i}`,
+    password: agentPassword,
+    email: `rtagent${i}@acme.example`,
+    cellPhone: undefined,
+    firstName: 'Agent',
+    lastName: String(i),
+    role: 'agent',
+  }),
+);
+
+// Every request, unbounded (the simulator trims its own log to the last 2,000).
+const requests: RequestLogEntry[] = [];
+const log = sim.requests;
+const logPush = log.push.bind(log);
+log.push = (...entries: RequestLogEntry[]) => {
+  requests.push(...entries);
+  return logPush(...entries);
+};
+
+// Every webhook attempt, with the time it was answered.
+const webhooks: (WebhookDelivery & { at: number })[] = [];
+const deliveries = sim.webhookDeliveries;
+const deliveriesPush = deliveries.push.bind(deliveries);
+deliveries.push = (...entries: WebhookDelivery[]) => {
+  webhooks.push(...entries.map((d) => ({ ...d, at: Date.now() })));
+  return deliveriesPush(...entries);
+};
+
+// Every state move, with the timeline event it added.
+interface Move {
+  ticketId: string;
+  eventId: string | undefined;
+  from: string;
+  to: string;
+  /** The event's time (the platform's clock), ms. */
+  at: number;
+}
+const moves: Move[] = [];
+const setTicketState = sim.state.setTicketState.bind(sim.state);
+sim.state.setTicketState = (ticket, to, source) => {
+  const from = ticket.state;
+  setTicketState(ticket, to, source);
+  if (from === to) return;
+  const event = ticket.events.at(-1);
+  moves.push({
+    ticketId: String(ticket.id),
+    eventId: event?.id,
+    from,
+    to,
+    at: event?.timestamp ?? Date.now(),
+  });
+};
+
+const control = createServer((req, res) => {
+  const url = new URL(req.url ?? '/', 'http://control');
+  const from = Number(url.searchParams.get('from') ?? 0);
+  const send = (body: unknown) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  req.resume();
+  switch (url.pathname) {
+    case '/setup':
+      send({
+        url: sim.url,
+        adminToken: sim.adminToken,
+        adminUserId: admin.id,
+        tickets: tickets.map((t) => ({ id: String(t.id), modified: t.modified, state: t.state })),
+        agents: agents.map((a) => ({ username: a.username, password: agentPassword, userId: a.id })),
+      });
+      return;
+    case '/requests':
+      send({ next: requests.length, entries: requests.slice(from) });
+      return;
+    case '/moves':
+      send(moves);
+      return;
+    case '/webhooks':
+      send(webhooks.map((w) => ({ status: w.status, error: w.error, at: w.at })));
+      return;
+    default:
+      res.writeHead(404).end();
+  }
+});
+await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+console.log(`REALTIME_SIM ${JSON.stringify({ url: sim.url, control: controlUrl })}`);
+
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  control.closeAllConnections();
+  control.close();
+  sim.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+// The bench is the parent: if it goes, so does this process.
+process.on('disconnect', stop);
