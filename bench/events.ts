@@ -35,6 +35,7 @@ import { createPlatformClient, type PlatformClient } from '../src/platform/clien
 import type { SimTicket } from '../src/sim/model.js';
 import { createSimulator, type Simulator } from '../src/sim/server.js';
 import { openStore, type Store } from '../src/store/store.js';
+import { attribute, type Change } from './attribution.js';
 import { NaivePoller } from './naive-poller.js';
 
 type Mode = 'poll' | 'webhook' | 'naive';
@@ -196,17 +197,6 @@ async function start(mode: Mode, s: Setup): Promise<Bot> {
   };
 }
 
-/** One state move made on the platform. */
-interface Change {
-  /** The timeline event the move added (`ev-82001-17`): a post of it tells this change. */
-  eventId: string;
-  ticketId: string;
-  to: string;
-  /** The ticket's version after the move, to the second as the platform gives it. */
-  modified: number;
-  madeAt: number;
-}
-
 /** Moves a random ticket to its next state in `cycle`; the change is known by the event it added. */
 function move(s: Setup, moves: Map<SimTicket, number>): Change {
   const t = pick(s.tickets);
@@ -225,79 +215,9 @@ function move(s: Setup, moves: Map<SimTicket, number>): Change {
   };
 }
 
-/** A state line's id, `stateline:<to>:<modified ISO>`: one line for the moves up to that version. */
-const stateLineOf = (eventId: string) => {
-  const m = /^stateline:([^:]+):(.+)$/.exec(eventId);
-  const modified = m ? Date.parse(m[2] as string) : Number.NaN;
-  return Number.isNaN(modified) ? undefined : { to: m?.[1] as string, modified };
-};
-
-interface Attribution {
-  /** Each told change's earliest post. */
-  toldAt: Map<Change, number>;
-  /** The last of those posts: when everything told was told. */
-  lastToldAt: number;
-  /** Posts of an event id beyond the first in its channel, plus changes told both ways. */
-  duplicates: number;
-  /** What each duplicate was, for BENCH_DEBUG=1. */
-  duplicateLines: string[];
-}
-
-/**
- * Which changes Slack was told of, from the posts (the Slack double's `chat.postMessage` calls: it
- * refuses none in this bench, so each call is a post). A change is told by a post of its own event,
- * or by a state line of its ticket at its version or a later one, posted after the change (the
- * platform's times are to the second, so a line of an earlier move in the same second has the
- * same version); its post time is the earliest of these. A duplicate is an event id posted twice,
- * or a move told by its own post and by a state line of that same move. Broadcasts (`state:…`) are not counted:
- * the bench's channels do not ask for them. Posts after `until` tell nothing (the change was lost)
- * but still count as duplicates.
- */
-function attribute(changes: Change[], posts: SlackCall[], until = Number.POSITIVE_INFINITY): Attribution {
-  const direct = new Map<string, number>();
-  const lines = new Map<string, { modified: number; to: string; at: number }[]>();
-  const seen = new Set<string>();
-  const duplicateLines: string[] = [];
-  for (const c of posts) {
-    const payload = (c.args.metadata as { event_payload?: Record<string, unknown> } | undefined)
-      ?.event_payload;
-    if (payload?.event_id === undefined) continue;
-    const eventId = String(payload.event_id);
-    const ticketId = String(payload.ticket_id);
-    if (eventId.startsWith('state:')) continue;
-    // Each ticket is watched by one channel here: an event id counts once per channel and ticket.
-    const key = `${String(c.args.channel)}\t${ticketId}\t${eventId}`;
-    if (seen.has(key))
-      duplicateLines.push(`ticket ${ticketId}: ${eventId} posted again at ${new Date(c.at).toISOString()}`);
-    seen.add(key);
-    if (c.at > until) continue;
-    const line = stateLineOf(eventId);
-    if (line)
-      lines.set(ticketId, [
-        ...(lines.get(ticketId) ?? []),
-        { modified: line.modified, to: line.to, at: c.at },
-      ]);
-    else direct.set(eventId, Math.min(direct.get(eventId) ?? c.at, c.at));
-  }
-  const toldAt = new Map<Change, number>();
-  let lastToldAt = Number.NEGATIVE_INFINITY;
-  for (const ch of changes) {
-    const own = direct.get(ch.eventId);
-    const byLine = (lines.get(ch.ticketId) ?? [])
-      .filter((l) => l.modified >= ch.modified && l.at >= ch.madeAt)
-      .reduce<number | undefined>((min, l) => Math.min(min ?? l.at, l.at), undefined);
-    // Told twice: its own post and a state line of that very move (same state, same version). A line
-    // of a later move also covers this one (it tells "from … to …"), but says nothing twice.
-    const sameMove = (lines.get(ch.ticketId) ?? []).some((l) => l.modified === ch.modified && l.to === ch.to);
-    if (own !== undefined && sameMove)
-      duplicateLines.push(`ticket ${ch.ticketId} → ${ch.to} (${ch.eventId}): its own post and a state line`);
-    const at = Math.min(own ?? Number.POSITIVE_INFINITY, byLine ?? Number.POSITIVE_INFINITY);
-    if (at === Number.POSITIVE_INFINITY) continue;
-    toldAt.set(ch, at);
-    lastToldAt = Math.max(lastToldAt, at);
-  }
-  return { toldAt, lastToldAt, duplicates: duplicateLines.length, duplicateLines };
-}
+/** The double's posts as the attribution reads them. */
+const postsOf = (calls: SlackCall[]) =>
+  calls.map((c) => ({ channel: c.args.channel, at: c.at, metadata: c.args.metadata }));
 
 /** A person's read of a ticket, on the interactive lane, while the bot works. */
 interface PersonRead {
@@ -337,7 +257,7 @@ async function drain(s: Setup, bot: Bot, changes: Change[], from: number): Promi
       const { reads } = await bot.backlog();
       readsNoneSince = reads === 0 ? (readsNoneSince ?? now) : undefined;
     }
-    const told = attribute(changes, s.slack.callsOf('chat.postMessage'));
+    const told = attribute(changes, postsOf(s.slack.callsOf('chat.postMessage')));
     if (told.toldAt.size === changes.length && readsNoneSince !== undefined)
       return Math.max(told.lastToldAt, readsNoneSince);
     await sleep(sampleMs);
@@ -422,7 +342,7 @@ async function measure(mode: Mode, size: number, rate: Rate): Promise<Result> {
   await bot.stop();
 
   const deadline = lastAt + drainCapMs;
-  const told = attribute(changes, s.slack.callsOf('chat.postMessage'), deadline);
+  const told = attribute(changes, postsOf(s.slack.callsOf('chat.postMessage')), deadline);
   const delays = [...told.toldAt].map(([ch, at]) => (at - ch.madeAt) * speed);
   // The bot's requests from the first change until everything was told (or the cap), less the
   // person's reads: those of the ticket the person asked for, while the person waited.
@@ -540,19 +460,26 @@ function targets(results: Result[]): string[] {
   return out;
 }
 
-/** 300 events for 10 channels, straight into the outbox, against Slack's one post a second per channel. */
-async function pace(): Promise<void> {
+/**
+ * 300 events for 10 channels, straight into the outbox, against Slack's one post a second per
+ * channel: each of its own ticket (one message each: the pace itself), then all of one ticket per
+ * channel (its thread's lines gathered: how fast a channel's backlog clears).
+ */
+async function pace(threads: 'apart' | 'one'): Promise<void> {
   const slack = await new SlackDouble().start();
   slack.channelPaceMs = 1_000;
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-bench-pace-'));
   const store = await openStore({ dataDir: dir });
   const perChannel = 30;
-  for (let c = 0; c < 10; c++) await store.save({ ticketId: `T${c}`, channel: `CP${c}`, ts: `2.${c}` });
+  const ticketOf = (c: number, n: number) => (threads === 'one' ? `T${c}` : `T${c}-${n}`);
+  for (let c = 0; c < 10; c++)
+    for (let n = 0; n < perChannel; n++)
+      await store.save({ ticketId: ticketOf(c, n), channel: `CP${c}`, ts: `2.${c}${n}` });
   const started = Date.now();
   for (let n = 0; n < perChannel; n++)
     await store.advance(
       Array.from({ length: 10 }, (_, c) => ({
-        ticketId: `T${c}`,
+        ticketId: ticketOf(c, n),
         eventId: `e${n}`,
         channel: `CP${c}`,
         payload: { eventName: `bench.event${n}` },
@@ -574,17 +501,27 @@ async function pace(): Promise<void> {
       gather: gatheredMessage,
     },
   });
-  while (slack.messages.length < 10 * perChannel && Date.now() - started < 120_000) await sleep(50);
+  const outbox = async () =>
+    (
+      await Promise.all(
+        Array.from({ length: 10 }, (_, c) =>
+          Promise.all(Array.from({ length: perChannel }, (_, n) => store.outboxOf(ticketOf(c, n)))),
+        ),
+      )
+    ).flat(2);
+  // Every line delivered (each ticket's outbox holds its lines; a gathered message settles several).
+  const waiting = async () => (await outbox()).filter((i) => i.status !== 'delivered').length;
+  while ((await waiting()) > 0 && Date.now() - started < 120_000) await sleep(50);
   const elapsed = Date.now() - started;
   await delivery.stop();
   const calls = slack.callsOf('chat.postMessage').length;
-  const unanswered = (await Promise.all(Array.from({ length: 10 }, (_, c) => store.outboxOf(`T${c}`))))
-    .flat()
-    .filter((i) => i.status !== 'delivered').length;
-  const allowed = (perChannel - 1) * 1_000;
+  const unanswered = await waiting();
+  const allowed = (slack.messages.length / 10 - 1) * 1_000;
   console.log(
-    `\nDelivery pace: ${slack.messages.length} events in 10 channels in ${secs(elapsed)}; Slack's 1/s per channel allows ${secs(allowed)}: ` +
-      `${(elapsed / allowed).toFixed(2)}× (target ≤ 1.15×); 429s from Slack: ${calls - slack.messages.length}, left undelivered: ${unanswered}`,
+    threads === 'apart'
+      ? `\nDelivery pace: ${slack.messages.length} events of 300 tickets in 10 channels in ${secs(elapsed)}; Slack's 1/s per channel allows ${secs(allowed)}: ` +
+          `${(elapsed / allowed).toFixed(2)}× (target ≤ 1.15×); 429s from Slack: ${calls - slack.messages.length}, left undelivered: ${unanswered}`
+      : `Gathered: 300 lines of one thread per channel (10 channels) in ${secs(elapsed)}, as ${slack.messages.length} messages (one post each ${(300 / Math.max(1, slack.messages.length)).toFixed(1)} lines); 429s from Slack: ${calls - slack.messages.length}, left undelivered: ${unanswered}`,
   );
   await store.close();
   await slack.stop();
@@ -609,7 +546,8 @@ async function main(): Promise<void> {
         if (debug) for (const l of debugLines(r)) console.log(l);
       }
   for (const l of targets(results)) console.log(l);
-  await pace();
+  await pace('apart');
+  await pace('one');
 }
 
 await main();

@@ -40,7 +40,10 @@ import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RequestLogEntry } from '../src/sim/http.js';
 import { openStore } from '../src/store/store.js';
+import { attribute, type Change } from './attribution.js';
+import type { Recorded } from './realtime/control.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -228,14 +231,8 @@ interface SimSetup {
   tickets: { id: string; modified: number; state: string }[];
   agents: { username: string; password: string; userId: number }[];
 }
-interface SimRequest {
-  method: string;
-  path: string;
-  query: Record<string, string>;
-  status: number;
-  userId: number | undefined;
-  at: number;
-}
+/** A request the simulator logged (its own type). */
+type SimRequest = RequestLogEntry;
 interface SimMove {
   ticketId: string;
   eventId: string | undefined;
@@ -243,18 +240,8 @@ interface SimMove {
   to: string;
   at: number;
 }
-interface SlackRecord {
-  method: string;
-  channel: string | undefined;
-  threadTs: string | undefined;
-  ts: string | undefined;
-  ok: boolean;
-  error: string | undefined;
-  metadata: unknown;
-  card: string | undefined;
-  text: string | undefined;
-  at: number;
-}
+/** One answered Web API call of the double. */
+type SlackRecord = Recorded;
 
 /** Reads the double's answered calls as they come (incrementally). */
 class SlackCalls {
@@ -271,96 +258,6 @@ class SlackCalls {
   posts(): SlackRecord[] {
     return this.all.filter((c) => c.method === 'chat.postMessage' && c.ok);
   }
-}
-
-// ---------- attribution (as bench/events.ts `attribute`, plus messages that carry several event ids) ----------
-
-/** One state move made by an agent. */
-interface Change {
-  eventId: string;
-  ticketId: string;
-  to: string;
-  /** The ticket's version after the move, to the second as the platform gives it. */
-  modified: number;
-  /** When the platform made it (its timeline event's time). */
-  madeAt: number;
-}
-
-/** A state line's id, `stateline:<to>:<modified ISO>`: one line for the moves up to that version. */
-const stateLineOf = (eventId: string) => {
-  const m = /^stateline:([^:]+):(.+)$/.exec(eventId);
-  const modified = m ? Date.parse(m[2] as string) : Number.NaN;
-  return Number.isNaN(modified) ? undefined : { to: m?.[1] as string, modified };
-};
-
-/** The event ids a message's metadata carries: `event_id`, and a gathered message's `event_ids` (space-separated). */
-function eventIdsOf(payload: Record<string, unknown> | undefined): string[] {
-  if (!payload) return [];
-  const ids: string[] = [];
-  if (payload.event_id !== undefined && payload.event_id !== null) ids.push(String(payload.event_id));
-  const many = payload.event_ids;
-  if (Array.isArray(many)) ids.push(...many.map(String));
-  else if (typeof many === 'string') ids.push(...many.split(' ').filter(Boolean));
-  return ids;
-}
-
-interface Attribution {
-  toldAt: Map<Change, number>;
-  /** How each told change was first told: `own` (its event's post) or `line` (a state line). */
-  how: Map<Change, 'own' | 'line'>;
-  lastToldAt: number;
-  duplicates: number;
-  duplicateLines: string[];
-}
-
-/**
- * Which changes Slack was told of: by a post of the change's own event, or by a state line of its
- * ticket at its version or later posted after it; the earliest counts. A duplicate is an event id
- * posted twice in a channel, or a move told by its own post and by a state line of that same move.
- * Broadcasts (`state:…`) are not counted. Posts after `until` tell nothing but still count as duplicates.
- */
-function attribute(changes: Change[], posts: SlackRecord[], until = Number.POSITIVE_INFINITY): Attribution {
-  const direct = new Map<string, number>();
-  const lines = new Map<string, { modified: number; to: string; at: number }[]>();
-  const seen = new Set<string>();
-  const duplicateLines: string[] = [];
-  for (const c of posts) {
-    const payload = (c.metadata as { event_payload?: Record<string, unknown> } | undefined)?.event_payload;
-    const ticketId = String(payload?.ticket_id);
-    for (const eventId of eventIdsOf(payload)) {
-      if (eventId.startsWith('state:')) continue;
-      const key = `${String(c.channel)}\t${ticketId}\t${eventId}`;
-      if (seen.has(key))
-        duplicateLines.push(`ticket ${ticketId}: ${eventId} posted again at ${new Date(c.at).toISOString()}`);
-      seen.add(key);
-      if (c.at > until) continue;
-      const line = stateLineOf(eventId);
-      if (line)
-        lines.set(ticketId, [
-          ...(lines.get(ticketId) ?? []),
-          { modified: line.modified, to: line.to, at: c.at },
-        ]);
-      else direct.set(eventId, Math.min(direct.get(eventId) ?? c.at, c.at));
-    }
-  }
-  const toldAt = new Map<Change, number>();
-  const how = new Map<Change, 'own' | 'line'>();
-  let lastToldAt = Number.NEGATIVE_INFINITY;
-  for (const ch of changes) {
-    const own = direct.get(ch.eventId);
-    const byLine = (lines.get(ch.ticketId) ?? [])
-      .filter((l) => l.modified >= ch.modified && l.at >= ch.madeAt)
-      .reduce<number | undefined>((min, l) => Math.min(min ?? l.at, l.at), undefined);
-    const sameMove = (lines.get(ch.ticketId) ?? []).some((l) => l.modified === ch.modified && l.to === ch.to);
-    if (own !== undefined && sameMove)
-      duplicateLines.push(`ticket ${ch.ticketId} → ${ch.to} (${ch.eventId}): its own post and a state line`);
-    const at = Math.min(own ?? Number.POSITIVE_INFINITY, byLine ?? Number.POSITIVE_INFINITY);
-    if (at === Number.POSITIVE_INFINITY) continue;
-    toldAt.set(ch, at);
-    how.set(ch, own !== undefined && own === at ? 'own' : 'line');
-    lastToldAt = Math.max(lastToldAt, at);
-  }
-  return { toldAt, how, lastToldAt, duplicates: duplicateLines.length, duplicateLines };
 }
 
 // ---------- one line ----------

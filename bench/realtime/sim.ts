@@ -15,8 +15,8 @@
  */
 
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createSimulator, type RequestLogEntry, type WebhookDelivery } from '../../src/sim/server.js';
+import { serveControl } from './control.js';
 
 const ticketCount = Number(process.env.REALTIME_TICKETS ?? 100);
 const agentCount = Number(process.env.REALTIME_AGENTS ?? 12);
@@ -124,22 +124,4 @@ const control = createServer((req, res) => {
       res.writeHead(404).end();
   }
 });
-await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
-const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
-console.log(`REALTIME_SIM ${JSON.stringify({ url: sim.url, control: controlUrl })}`);
-
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  control.closeAllConnections();
-  control.close();
-  sim.close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-// The bench is the parent: if it goes, so does this process.
-process.on('disconnect', stop);
+await serveControl(control, 'REALTIME_SIM', { url: sim.url }, () => sim.close());

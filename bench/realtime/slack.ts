@@ -17,28 +17,12 @@
  */
 
 import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SlackDouble } from '../../src/dev/slack-double.js';
+import { type Recorded, serveControl } from './control.js';
 
 const slack = await new SlackDouble().start();
 slack.channelPaceMs = 1_000;
 slack.addUser({ id: 'UBENCH', email: 'admin@acme.example', name: 'bench' });
-
-/** One answered Web API call, as the bench reads it. */
-interface Recorded {
-  method: string;
-  channel: string | undefined;
-  threadTs: string | undefined;
-  /** The message posted (postMessage) or edited (update). */
-  ts: string | undefined;
-  ok: boolean;
-  error: string | undefined;
-  metadata: unknown;
-  /** The ticket whose card this message is (the card's Refresh button value), if it is one. */
-  card: string | undefined;
-  text: string | undefined;
-  at: number;
-}
 
 /** The value of the first `ticket_refresh` button in a message's blocks. */
 function cardOf(blocks: unknown): string | undefined {
@@ -166,22 +150,4 @@ const control = createServer((req, res) => {
       res.writeHead(404).end();
   }
 });
-await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
-const controlUrl = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
-console.log(`REALTIME_SLACK ${JSON.stringify({ api: slack.apiUrl, control: controlUrl })}`);
-
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  control.closeAllConnections();
-  control.close();
-  slack.stop().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
-process.on('SIGTERM', stop);
-process.on('SIGINT', stop);
-// The bench is the parent: if it goes, so does this process.
-process.on('disconnect', stop);
+await serveControl(control, 'REALTIME_SLACK', { api: slack.apiUrl }, () => slack.stop());
