@@ -29,14 +29,12 @@ const stateLineOf = (eventId: string) => {
   return Number.isNaN(modified) ? undefined : { to: m?.[1] as string, modified };
 };
 
-/** The event ids a message's metadata carries: `event_id`, and a gathered message's `event_ids` (space-separated). */
+/** The event ids a message's metadata carries: its `event_id`, or a gathered message's `event_ids` (space-separated). */
 function eventIdsOf(payload: Record<string, unknown> | undefined): string[] {
   if (!payload) return [];
-  const ids: string[] = [];
-  if (payload.event_id !== undefined && payload.event_id !== null) ids.push(String(payload.event_id));
-  const many = payload.event_ids;
-  if (typeof many === 'string') ids.push(...many.split(' ').filter(Boolean));
-  return ids;
+  // A gathered message names every line, the first included, in `event_ids`.
+  if (typeof payload.event_ids === 'string') return payload.event_ids.split(' ').filter(Boolean);
+  return payload.event_id !== undefined && payload.event_id !== null ? [String(payload.event_id)] : [];
 }
 
 export interface Attribution {
