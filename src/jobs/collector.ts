@@ -54,9 +54,10 @@ export interface CollectorOptions {
   /**
    * How long a webhook's event waits before it may be posted (default 1.5 s): one that arrives a
    * little late still goes out in the platform's order, and the line of the click that caused it
-   * (written a few milliseconds later) tells it once.
+   * (written a few milliseconds later) tells it once. Counted from the event's platform second.
    */
   holdMs?: number;
+  now?: () => number;
 }
 
 interface Wanting {
@@ -326,6 +327,13 @@ export class Collector {
     }
     const at = s.timestamp.toISOString();
     const channels = await this.channelsFor(t);
+    // Held until `holdMs` after its platform second began (times are to the second), not after it
+    // arrived: a late delivery waits no longer than needed, a prompt one a little under `holdMs`
+    // (at least a third of it, for the line of the click that caused it, written milliseconds later).
+    const holdMs = this.o.holdMs ?? 1_500;
+    const hold = Math.round(
+      Math.min(holdMs, Math.max(holdMs / 3, s.timestamp.getTime() + holdMs - (this.o.now?.() ?? Date.now()))),
+    );
     const items: NewOutboxItem[] = [];
     for (const { channel, sub, kinds } of channels) {
       if (
@@ -338,7 +346,7 @@ export class Collector {
         eventId: s.eventId,
         channel,
         eventAt: at,
-        holdMs: this.o.holdMs ?? 1_500,
+        holdMs: hold,
         payload: { eventName: s.eventName, timestamp: at, source: s.source ?? null, via: 'webhook' },
       });
     }

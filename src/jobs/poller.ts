@@ -85,6 +85,7 @@ export class Poller {
       mayDeliver: o.mayDeliver,
       publisher: o.publisher,
       holdMs: this.hold,
+      now: this.now,
     });
     this.backlog = new ReadBacklog({
       platform: o.platform,
