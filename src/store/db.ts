@@ -91,23 +91,44 @@ export async function connect(
 }
 
 /**
- * Whether an error is PostgreSQL's "schema … does not exist" (3F000) about a schema other than ours:
- * Kysely's catalog reads (the migrator's, the doctor's) read every schema's tables, so a schema
- * someone else drops at that very moment (another deployment on the server, a test run beside this
- * one) fails them. Not ours to fix: read again.
+ * Whether an error is PostgreSQL's "schema … does not exist" (3F000) about a schema other than ours,
+ * or a table or column that vanished under a catalog read (42P01, 42703): Kysely's catalog reads (the
+ * migrator's, the doctor's) read every schema's tables and columns, so what someone else drops or
+ * migrates at that very moment (another deployment on the server, a test run beside this one) fails
+ * them. Not ours to fix: read again (an error of our own comes back each time, and is thrown then).
  */
-export const droppedElsewhere = (error: unknown, schema: string | undefined) =>
-  (error as { code?: unknown } | undefined)?.code === '3F000' &&
-  !(schema && String((error as Error).message).includes(`"${schema}"`));
+export const droppedElsewhere = (error: unknown, schema: string | undefined) => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === '42P01' || code === '42703') return true;
+  return code === '3F000' && !(schema && String((error as Error).message).includes(`"${schema}"`));
+};
 
-/** A catalog read, read again (up to 3 times) while it fails on a schema dropped elsewhere. */
+/** Tries of a catalog read that fails on a schema dropped elsewhere, a short random pause between. */
+const catalogTries = 10;
+const catalogPause = () => new Promise((r) => setTimeout(r, 20 + Math.random() * 80));
+
+/** A catalog read, read again (up to 10 times) while it fails on a schema dropped elsewhere. */
 export async function readCatalog<T>(read: () => Promise<T>, schema: string | undefined): Promise<T> {
-  for (let tries = 0; ; tries++)
+  for (let tries = 1; ; tries++)
     try {
       return await read();
     } catch (error) {
-      if (tries >= 3 || !droppedElsewhere(error, schema)) throw error;
+      if (tries >= catalogTries || !droppedElsewhere(error, schema)) throw error;
+      await catalogPause();
     }
+}
+
+/**
+ * Migrates to `version` (default: the latest), looking again while Kysely's look for its tables
+ * (which reads the whole catalog) fails on a schema dropped elsewhere; answers Kysely's error, if any.
+ */
+export async function migrate(migrator: Migrator, schema: string | undefined, version?: string) {
+  let result = version ? await migrator.migrateTo(version) : await migrator.migrateToLatest();
+  for (let tries = 1; tries < catalogTries && droppedElsewhere(result.error, schema); tries++) {
+    await catalogPause();
+    result = version ? await migrator.migrateTo(version) : await migrator.migrateToLatest();
+  }
+  return result.error;
 }
 
 /** Connects and applies pending migrations; an embedded store forgets a dead run's leases. */
@@ -119,10 +140,7 @@ export async function openDb(options: StoreOptions): Promise<Db> {
     // Kysely looks for its bookkeeping tables by schema: name ours, or it may find another schema's.
     ...(postgres && options.schema ? { migrationTableSchema: options.schema } : {}),
   });
-  let { error } = await migrator.migrateToLatest();
-  // Kysely's look for its tables reads the whole catalog (see `droppedElsewhere`): look again.
-  for (let tries = 0; tries < 3 && droppedElsewhere(error, options.schema); tries++)
-    ({ error } = await migrator.migrateToLatest());
+  const error = await migrate(migrator, options.schema);
   if (error) {
     await db.destroy();
     throw error;

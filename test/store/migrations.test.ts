@@ -1,6 +1,6 @@
 import { type Migration, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { connect } from '../../src/store/db.js';
+import { connect, migrate } from '../../src/store/db.js';
 import { migrations } from '../../src/store/schema.js';
 import { openStore, type StoreOptions } from '../../src/store/store.js';
 import { storeBackends } from '../helpers/store-backends.js';
@@ -26,7 +26,7 @@ async function storeAt(options: StoreOptions, version: string): Promise<void> {
     provider: { getMigrations: async () => migrations as Record<string, Migration> },
     ...(postgres && options.schema ? { migrationTableSchema: options.schema } : {}),
   });
-  const { error } = await migrator.migrateTo(version);
+  const error = await migrate(migrator, options.schema, version);
   if (error) throw error;
   const has = (v: string) => version >= v;
   await sql`insert into subscriptions (id, channel, kind, ticket_id, filter, created_by, created_at)
