@@ -145,9 +145,13 @@ export class DeliveryWorker {
       byChannel.set(i.channel, [...(byChannel.get(i.channel) ?? []), i]);
     }
     return [...byChannel].map(([channel, list]) => {
-      const running = this.deliverAll(channel, list)
+      // A channel whose last items were settled may be claimed again before its delivery returned:
+      // the newer delivery is the one the map keeps.
+      const running: Promise<void> = this.deliverAll(channel, list)
         .then(count)
-        .finally(() => this.channels.delete(channel));
+        .finally(() => {
+          if (this.channels.get(channel) === running) this.channels.delete(channel);
+        });
       this.channels.set(channel, running);
       return running;
     });
