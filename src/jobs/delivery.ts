@@ -220,13 +220,12 @@ export class DeliveryWorker {
   }
 
   /**
-   * Posts one item, or several lines of one thread as one message (`gathered`, the first leading);
+   * Posts one item, or several lines of one thread as one message (the first leading);
    * answers whether they are (now known to be) in Slack, to retry, the channel is gone, or Slack
    * refused them for good (dead: the channel goes on).
    */
-  async deliver(gathered: OutboxItem | readonly OutboxItem[]): Promise<Outcome> {
+  private async deliver(items: readonly OutboxItem[]): Promise<Outcome> {
     const { store, slack, logger } = this.o;
-    const items: readonly OutboxItem[] = Array.isArray(gathered) ? gathered : [gathered as OutboxItem];
     const item = items[0] as OutboxItem;
     const settleAll = async (outcome: Parameters<typeof store.settle>[1]) => {
       for (const i of items) await store.settle(i, outcome);

@@ -164,11 +164,6 @@ export class Poller {
     return true;
   }
 
-  /** Tickets whose webhooks wait for the next scan (`/readyz`, the benchmarks). */
-  get waitingTickets(): number {
-    return this.waitingForScan.size;
-  }
-
   /**
    * Keeps the record of every listed ticket that has none yet (a webhook's event about it is then
    * written with no request); the changed ones are kept as they are looked at.
