@@ -25,6 +25,12 @@ async function twoCards(reference: string, watching: string, showing: string) {
   const cards = [await cardIn(t, watching), await cardIn(t, showing)];
   // The scans that find the new subscription settle (context events, if any, delivered) first.
   await eventually(async () => (await f.store.outboxOf(String(t.id))).every((i) => i.status === 'delivered'));
+  // And no read waits: one that ran after the change but before the scan would tell it as the
+  // platform's own state event (the state line then stays out: told once, but not as these tests say).
+  await eventually(async () => {
+    const b = await f.confdesk.jobs()?.backlog();
+    return b?.reads === 0 && b.verify === 0;
+  }, 10_000);
   await new Promise((r) => setTimeout(r, 2_000));
   return { t, cards };
 }
