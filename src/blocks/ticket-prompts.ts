@@ -11,7 +11,7 @@ import {
   textMessage,
 } from './kit.js';
 import { limits } from './limits.js';
-import { channelLink, finish, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
+import { channelLink, finish, link, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
 import { buildTicketCard } from './ticket-card.js';
 
 /** A ticket as a sentence names it: its reference (the platform's, so outside text) or "ticket 12". */
@@ -65,6 +65,18 @@ export const buildTicketFileComment = (userId: string, what: 'shared' | 'exporte
 export function buildTicketCardNotPosted(ticket: TicketSummary, fix: Mrkdwn): MessagePayload {
   const card = buildTicketCard(ticket);
   return message(fix, [section(fix), ...card.blocks.filter((b) => b.type !== 'actions')]);
+}
+
+/**
+ * `/ticket show` of a ticket whose card is in the channel already (posted in the last hour), privately:
+ * where it is (`permalink`, when Slack gave one), brought up to date, with its thread of events.
+ */
+export function buildTicketCardHere(ticket: TicketSummary, permalink: string | undefined): TextMessage {
+  const name = ticketName(ticket);
+  const where = permalink ? link(permalink, 'its card') : md`its card`;
+  return textMessage(
+    md`${name} is already in this channel: ${where} is up to date, and its thread has the ticket’s events.`,
+  );
 }
 
 /** What the ticket form's submission did (the result view's sentence); `dropped` after it. */

@@ -211,6 +211,14 @@ export class SlackPublisher {
     this.memo.remember(place, card);
   }
 
+  /** A message's permalink, or undefined when Slack gives none (a link is then left out, not guessed). */
+  async permalink(place: { channel: string; ts: string }): Promise<string | undefined> {
+    const r = await this.o.slack.chat
+      .getPermalink({ channel: place.channel, message_ts: place.ts })
+      .catch(() => undefined);
+    return typeof r?.permalink === 'string' ? r.permalink : undefined;
+  }
+
   /**
    * A ticket changed. From Slack (`actor` set): every card is re-rendered from the service's answer
    * and one line per card thread, naming the person, is queued; the platform's own events for the

@@ -106,7 +106,12 @@ describe('one route per ticket change', () => {
     await eventually(
       () => threadOf(watching).some((m) => String(m.text).startsWith('The ticket moved from')),
       10_000,
-    );
+    ).catch(async (e) => {
+      console.log('DEBUG thread', JSON.stringify(threadOf(watching).map((m) => m.text)));
+      console.log('DEBUG outbox', JSON.stringify(await f.store.outboxOf(String(t.id)), null, 0));
+      console.log('DEBUG lastSeen', JSON.stringify(await f.store.lastSeen(String(t.id))), t.modified, t.state);
+      throw e;
+    });
     await scansSettle(t);
     for (const [i, card] of cards.entries()) {
       expect(JSON.stringify(card.blocks)).toContain('ticket_move:start');

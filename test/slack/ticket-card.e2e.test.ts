@@ -184,6 +184,32 @@ describe('the ticket card', () => {
     expect(moves).toEqual(['ticket_move:assign']);
   });
 
+  it('shown again in the same channel within the hour, is brought up to date and linked, not posted twice', async () => {
+    const card = await showCard('ACME-1003', 'CT8');
+    const t = ticket('ACME-1003');
+    f.platform.sim.state.setTicketState(t, t.state === 'new' ? 'open' : 'new', 'agent');
+    const updates = f.slack.callsOf('chat.update').filter((c) => c.args.ts === card.ts).length;
+    expect((await f.command('show ACME-1003', people.alice.id, 'CT8', '/ticket')).status).toBe(200);
+    const answer = await eventually(() =>
+      f.slack.responses.find((r) => String(r.body.text).startsWith('ACME-1003 is already in this channel')),
+    );
+    // The link is Slack's permalink of the card; the person's "Looking up" message becomes it.
+    expect(String(answer.body.text)).toContain(`/archives/CT8/p${card.ts.replace('.', '')}|its card>`);
+    expect(answer.body.replace_original).toBe(true);
+    expect(f.slack.messages.filter((m) => m.channel === 'CT8' && !m.thread_ts)).toHaveLength(1);
+    // Brought up to date by the show itself (the scan may refresh it too, on its own time).
+    expect(f.slack.callsOf('chat.update').filter((c) => c.args.ts === card.ts).length).toBeGreaterThan(
+      updates,
+    );
+    expect(JSON.stringify(f.slack.messages.find((m) => m.ts === card.ts)?.blocks)).toContain(t.state);
+    // A card deleted meanwhile is posted anew (the next show has nowhere to link to).
+    f.slack.messages.splice(f.slack.messages.indexOf(card), 1);
+    expect((await f.command('show ACME-1003', people.alice.id, 'CT8', '/ticket')).status).toBe(200);
+    await eventually(() =>
+      f.slack.messages.find((m) => m.channel === 'CT8' && !m.thread_ts && m.ts !== card.ts),
+    );
+  });
+
   it('answers the usage for what it does not know yet, and says when a reference does not exist', async () => {
     const usage = await f.command('frobnicate', people.alice.id, 'CT7', '/ticket');
     expect((usage.body as { text: string }).text).toContain('/ticket show');

@@ -7,12 +7,14 @@ import { idValue, readJson, readValue, staleValue, ticketPage } from '../payload
 import { postTicketCard } from '../post-ticket-card.js';
 import type { ActionRoutes, ClickHandler } from '../route.js';
 
-/** The `/ticket list` reply's buttons: Show posts the ticket's card in the channel; Next/Previous re-run the query. */
-/** A list's "Show": the ticket's card, posted in the channel (the person may see it). */
+/** A list's "Show": the ticket's card, posted in the channel (the person may see it), or linked when it is there already. */
 export const handleTicketShow =
   (deps: TicketDeps): ClickHandler =>
-  ({ user, value, channel, respond }) =>
-    postTicketCard(deps, respond, { channel: channel ?? '', user }, readValue(idValue, value));
+  async ({ user, value, channel, respond }) => {
+    await postTicketCard(deps, respond, { channel: channel ?? '', user }, readValue(idValue, value), {
+      reuse: { replace: false },
+    });
+  };
 
 /** A list's Previous/Next: the page asked for, in place. */
 export const handleTicketPage =

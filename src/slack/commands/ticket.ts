@@ -86,8 +86,9 @@ export const handleTicketCommand =
     ) {
       await ack({ response_type: 'ephemeral', ...textMessage(workingText('Working', deps.waitMs())) });
       return afterAck(surface, async () => {
-        const postCard = (c: string, r: string, reply: Responder) =>
-          postTicketCard(deps, reply, { channel: c, user: command.user_id }, r);
+        const postCard = async (c: string, r: string, reply: Responder) => {
+          await postTicketCard(deps, reply, { channel: c, user: command.user_id }, r);
+        };
         await handleSubscriptionCommand(
           { ...deps, postCard },
           v,
@@ -110,8 +111,10 @@ export const handleTicketCommand =
       ...textMessage(workingText('Looking up the ticket', deps.waitMs())),
     });
     afterAck(surface, async () => {
-      await postTicketCard(deps, respond, { channel, user: command.user_id }, ref);
-      await respond({ delete_original: true });
+      const done = await postTicketCard(deps, respond, { channel, user: command.user_id }, ref, {
+        reuse: { replace: true },
+      });
+      if (done !== 'linked') await respond({ delete_original: true });
     });
   };
 
