@@ -148,6 +148,8 @@ export async function startWorkspaces(
       rateLimitPerMinute: config.platform.rateLimitPerMinute,
       timeouts: config.platform.timeouts,
       proxy: config.proxy,
+      // A workspace's admin typed this address: only PLATFORM_HOSTS are reached on any address.
+      reach: { allowedHosts: d?.platformHosts ?? [], operatorConfigured: false },
       logger: logger.child({ component: 'platform', team }),
     });
 

@@ -13,6 +13,7 @@ import {
   type HttpMethod,
 } from './endpoints.js';
 import {
+  PlatformAddressError,
   PlatformClosedError,
   PlatformHttpError,
   PlatformInputError,
@@ -21,6 +22,7 @@ import {
   PlatformResponseError,
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
+import { AddressRefusedError, fetchProblem, type PlatformReach } from './host-guard.js';
 import { currentLane } from './lane.js';
 import { platformAgent } from './proxy.js';
 import { type Priority, RateBudget } from './rate-budget.js';
@@ -76,6 +78,12 @@ export interface PlatformClientOptions {
   proxy?: ProxySettings | undefined;
   /** A people's turn waiting in a background lane throws (tests; see `inPeoplesTurn`). */
   strictTurns?: boolean;
+  /**
+   * Who vouched for the platform address and which other hosts may be reached (see `PlatformReach`).
+   * Default: the operator configured `baseUrl` (PLATFORM_URL), no other host. Distribution mode
+   * gives a workspace's address `operatorConfigured: false` and the operator's `PLATFORM_HOSTS`.
+   */
+  reach?: { allowedHosts?: readonly string[]; operatorConfigured?: boolean };
 }
 
 type Input<N extends EndpointName> = z.input<Endpoints[N]['input']>;
@@ -129,6 +137,57 @@ const couldBeCap = (n: number) => n >= 10 && (n % 5 === 0 || (n & (n - 1)) === 0
 /** The rate-limit headers looked for (lower case, as undici gives them). */
 const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 
+/** The most redirects one download follows, each hop checked by the address guard. */
+export const maxRedirects = 3;
+/**
+ * The largest JSON answer read (a page of 100 records is far below): a bigger one is refused before
+ * it sits whole in memory.
+ */
+export const maxJsonBytes = 8 * 1024 * 1024;
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+/**
+ * Reads a JSON answer's text, refusing one larger than `maxJsonBytes` (announced or counted) and one
+ * that takes longer than `deadlineMs` in all (a body that trickles a byte at a time never trips
+ * undici's idle timeout between chunks). Refused bodies are destroyed, their errors consumed.
+ */
+async function readAnswerText(
+  response: Dispatcher.ResponseData,
+  deadlineMs: number,
+): Promise<{ text: string } | { refused: 'too-large' | 'too-slow' }> {
+  const body = response.body;
+  // Destroying an undici body makes it emit an error: heard here, whoever stops reading it.
+  body.on('error', () => {});
+  const announced = numberHeader(response.headers, 'content-length');
+  if (announced !== undefined && announced > maxJsonBytes) {
+    body.destroy();
+    return { refused: 'too-large' };
+  }
+  let tooSlow = false;
+  const timer = setTimeout(() => {
+    tooSlow = true;
+    body.destroy();
+  }, deadlineMs);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body) {
+      size += (chunk as Buffer).length;
+      if (size > maxJsonBytes) {
+        body.destroy();
+        return { refused: 'too-large' };
+      }
+      chunks.push(chunk as Buffer);
+    }
+  } catch {
+    // A body cut mid-way reads as nothing (as `text()` failing did).
+    return tooSlow ? { refused: 'too-slow' } : { text: '' };
+  } finally {
+    clearTimeout(timer);
+  }
+  return tooSlow ? { refused: 'too-slow' } : { text: Buffer.concat(chunks).toString('utf8') };
+}
+
 /** How long past its TTL background work may still use a cached read (see `TtlCache`). */
 const cacheStaleMs = 15 * 60_000;
 
@@ -158,6 +217,11 @@ export class PlatformCore {
   /** What was learned at run time about the platform's unpublished behaviour (doctor, readiness). */
   readonly findings: PlatformFindings;
   private readonly dispatcher: Dispatcher;
+  /** What this client may reach (its address, PLATFORM_HOSTS): checked before a request and when connecting. */
+  private readonly reach: PlatformReach;
+  /** Behind a proxy the proxy resolves names: they are checked before each request instead. */
+  private readonly checkNamesFirst: boolean;
+  private readonly bodyDeadlineMs: number;
   private readonly tokens: TokenProvider;
   private readonly cache: TtlCache;
   private readonly maxAttempts: number;
@@ -178,7 +242,14 @@ export class PlatformCore {
       now,
       strictTurns: options.strictTurns ?? false,
     });
-    this.dispatcher = platformAgent(options.timeouts, options.proxy);
+    this.reach = {
+      baseUrl: this.baseUrl,
+      allowedHosts: options.reach?.allowedHosts ?? [],
+      operatorConfigured: options.reach?.operatorConfigured ?? true,
+    };
+    this.checkNamesFirst = options.proxy !== undefined;
+    this.bodyDeadlineMs = options.timeouts?.bodyMs ?? 30_000;
+    this.dispatcher = platformAgent(options.timeouts, options.proxy, this.reach);
     this.tokens = new TokenProvider(
       options.credentials,
       async (username, password) => {
@@ -258,12 +329,29 @@ export class PlatformCore {
   }
 
   /**
-   * Downloads a file by absolute URL (the `url` an export answer carries). The bearer token is sent
-   * only to the platform's own origin, never to another host.
+   * Downloads a file by the URL an answer gave (an export's `url`; relative to the platform address
+   * when not absolute). The URL passes the address guard as the platform address does (its own
+   * host or `PLATFORM_HOSTS`, public addresses only unless the operator named them); the bearer
+   * token is sent only to the platform's own origin.
    */
   async downloadUrl(url: string, options: CallOptions = {}): Promise<Download> {
-    const sameOrigin = new URL(url).origin === new URL(this.baseUrl).origin;
-    return (await this.send('downloadUrl', 'GET', 'stream', url, sameOrigin, options)) as Download;
+    let target: URL;
+    try {
+      target = new URL(url, `${this.baseUrl}/`);
+    } catch {
+      throw new PlatformAddressError('downloadUrl', '(unreadable)', 'not an address');
+    }
+    return (await this.send('downloadUrl', 'GET', 'stream', target.toString(), true, options)) as Download;
+  }
+
+  /** Throws `PlatformAddressError` when the guard refuses `url` (see `fetchProblem`). */
+  private async check(name: string, url: string): Promise<void> {
+    const target = new URL(url);
+    const problem = await fetchProblem(target, this.reach, this.checkNamesFirst);
+    if (problem) {
+      this.logger?.warn({ op: name, host: target.host, problem }, 'platform address refused');
+      throw new PlatformAddressError(name, target.host, problem);
+    }
   }
 
   /**
@@ -346,8 +434,14 @@ export class PlatformCore {
   ): Promise<unknown> {
     const priority = options.priority ?? currentLane();
     const policy = { method, maxAttempts: this.maxAttempts, maxWaitMs: options.maxWaitMs };
-    let token = withAuth ? await this.tokens.token() : undefined;
+    const platformOrigin = new URL(this.baseUrl).origin;
+    // The token goes to the platform's own origin only: a redirect or a `url` elsewhere gets none.
+    const authFor = (target: string) => withAuth && new URL(target).origin === platformOrigin;
+    let target = url;
+    await this.check(name, target);
+    let token = authFor(target) ? await this.tokens.token() : undefined;
     let renewedAfter401 = false;
+    let hops = 0;
     for (let attempt = 1; ; attempt++) {
       const wait = this.budget.estimateWaitMs(priority);
       if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
@@ -361,7 +455,7 @@ export class PlatformCore {
         this.metrics?.platformRequest(priority, outcome, (performance.now() - sent) / 1000);
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(url, {
+        response = await request(target, {
           method,
           dispatcher: this.dispatcher,
           headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -373,6 +467,17 @@ export class PlatformCore {
         if (options.signal?.aborted) {
           count('aborted');
           throw error;
+        }
+        const refused = [error, (error as { cause?: unknown }).cause].find(
+          (e): e is AddressRefusedError => e instanceof AddressRefusedError,
+        );
+        if (refused) {
+          count('connection');
+          this.logger?.warn(
+            { op: name, host: new URL(target).host, problem: refused.problem },
+            'platform address refused when connecting',
+          );
+          throw new PlatformAddressError(name, new URL(target).host, refused.problem);
         }
         const code = (error as { code?: string }).code;
         const failure = new PlatformNetworkError(
@@ -400,10 +505,35 @@ export class PlatformCore {
       }
       const { statusCode: status, headers } = response;
       count(status === 429 ? '429' : status < 400 ? 'ok' : status < 500 ? '4xx' : '5xx');
+      // A download may be sent elsewhere (a file store): followed by hand, each hop checked again
+      // and without the token off the platform's origin. An API answer's redirect is an error.
+      if (output === 'stream' && redirectStatuses.has(status)) {
+        response.body.on('error', () => {});
+        response.body.destroy();
+        const location = header(headers, 'location');
+        let next: string | undefined;
+        try {
+          next = location ? new URL(location, target).toString() : undefined;
+        } catch {
+          next = undefined;
+        }
+        if (!next)
+          throw new PlatformAddressError(name, new URL(target).host, 'a redirect without an address');
+        if (++hops > maxRedirects)
+          throw new PlatformAddressError(name, new URL(next).host, `more than ${maxRedirects} redirects`);
+        await this.check(name, next);
+        target = next;
+        token = authFor(target) ? await this.tokens.token() : undefined;
+        attempt--; // a redirect is not a failed attempt
+        continue;
+      }
       if (status === 429) this.metrics?.rateLimited('platform');
-      this.findings.answered();
-      this.learnRateLimit(headers);
-      if (withAuth) this.learnAuth(status);
+      // A file store's answer says nothing of the platform's rate limit or of our token.
+      if (new URL(target).origin === platformOrigin) {
+        this.findings.answered();
+        this.learnRateLimit(headers);
+      }
+      if (token !== undefined) this.learnAuth(status);
       this.logger?.debug({ op: name, method, status, ms: Date.now() - started }, 'platform request');
 
       if (status >= 200 && status < 300 && output === 'stream') {
@@ -416,7 +546,28 @@ export class PlatformCore {
           filename: disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i)?.[1],
         } satisfies Download;
       }
-      const text = await response.body.text().catch(() => '');
+      const read = await readAnswerText(response, this.bodyDeadlineMs);
+      if ('refused' in read) {
+        if (read.refused === 'too-large')
+          throw new PlatformResponseError(
+            name,
+            '',
+            `its answer is larger than ${maxJsonBytes / 1024 / 1024} MB`,
+            true,
+          );
+        const failure = new PlatformNetworkError(name, 'timeout', 'body-deadline');
+        this.logger?.warn({ op: name, attempt }, 'platform answer too slow');
+        const decision = retryDecision({
+          ...policy,
+          attempt,
+          failure: { kind: 'network', code: 'UND_ERR_BODY_TIMEOUT' },
+          mayRenewToken: false,
+        });
+        if (decision.kind !== 'backoff') throw failure;
+        await sleep(this.backoff(attempt), options.signal);
+        continue;
+      }
+      const text = read.text;
       let body: unknown = text;
       if (text) {
         try {

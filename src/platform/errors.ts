@@ -212,3 +212,23 @@ export class PlatformClosedError extends PlatformError {
     return 'confdesk is restarting, so this request was not sent to the video platform. Please try again in a minute.';
   }
 }
+
+/**
+ * The platform pointed confdesk to an address it does not reach (an export's `url` or a redirect
+ * to another host or inside this network, too many redirects), or its own address now resolves
+ * inside this network. Nothing was sent there; never retried.
+ */
+export class PlatformAddressError extends PlatformError {
+  readonly code = 'platform_address';
+  constructor(
+    readonly operation: string,
+    readonly host: string,
+    readonly problem: string,
+  ) {
+    super(`${operation}: refused to fetch from ${host}: ${problem}`);
+    this.name = 'PlatformAddressError';
+  }
+  get userMessage(): string {
+    return `The video platform pointed confdesk to an address it does not fetch from (${this.host}: ${this.problem}), so nothing was fetched. An administrator should check the platform (and PLATFORM_HOSTS).`;
+  }
+}

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher, EnvHttpProxyAgent, setGlobalDispatcher } from 'undici';
 import type { ProxySettings } from '../config/config.js';
+import { guardedConnector, type PlatformReach } from './host-guard.js';
 
 /*
  * Behind a company's proxy. Node's fetch (which @slack/web-api and the response_url replies use) and
@@ -17,9 +18,15 @@ export interface AgentTimeouts {
 
 /**
  * The agent for the platform (the client's and the doctor's probe): its connect, headers and body
- * limits (5 s, 15 s, 30 s unless set), through the proxy when there is one.
+ * limits (5 s, 15 s, 30 s unless set), through the proxy when there is one. With `reach`, every
+ * connection it opens passes the address guard (`guardedConnector`); behind a proxy the proxy
+ * connects, so the client checks the name's addresses itself before each request instead.
  */
-export function platformAgent(t: AgentTimeouts = {}, proxy?: ProxySettings): Dispatcher {
+export function platformAgent(
+  t: AgentTimeouts = {},
+  proxy?: ProxySettings,
+  reach?: PlatformReach,
+): Dispatcher {
   const limits = {
     connectMs: t.connectMs ?? 5_000,
     headersMs: t.headersMs ?? 15_000,
@@ -27,7 +34,7 @@ export function platformAgent(t: AgentTimeouts = {}, proxy?: ProxySettings): Dis
   };
   if (proxy) return proxyAgent(proxy, limits);
   return new Agent({
-    connect: { timeout: limits.connectMs },
+    connect: reach ? guardedConnector(reach, { timeout: limits.connectMs }) : { timeout: limits.connectMs },
     headersTimeout: limits.headersMs,
     bodyTimeout: limits.bodyMs,
   });

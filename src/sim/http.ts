@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { SimFaults } from './faults.js';
+import { hostileJson, hostileReply, hostileStream, type SimHostility, streamsJson } from './hostile.js';
 import type { SimEnterprise, SimUser } from './model.js';
 import { emptyObjectsAsArrays } from './present.js';
 import type { SimQuirks } from './quirks.js';
@@ -69,6 +70,8 @@ export interface SimHttpDeps {
   now: () => number;
   quirks: SimQuirks;
   faults: SimFaults;
+  /** What a hostile platform answers instead (`hostile.ts`): off unless set. */
+  hostility: SimHostility;
   settings: SimSettings;
   adminToken: string;
   /** The user behind the static admin token and public routes. */
@@ -76,7 +79,16 @@ export interface SimHttpDeps {
 }
 
 /** Builds the router and request handling; `listen` starts the server once the routes are registered. */
-export function createSimHttp({ state, now, quirks, faults, settings, adminToken, adminUser }: SimHttpDeps) {
+export function createSimHttp({
+  state,
+  now,
+  quirks,
+  faults,
+  hostility,
+  settings,
+  adminToken,
+  adminUser,
+}: SimHttpDeps) {
   const tokens = new Map<string, { userId: number; expiresAt: number }>();
   const windows = new Map<number, { start: number; count: number }>();
   const requests: RequestLogEntry[] = [];
@@ -260,24 +272,30 @@ export function createSimHttp({ state, now, quirks, faults, settings, adminToken
           token: auth.token,
         };
       }
-      const reply = await match.handler(ctx);
+      const routed = await match.handler(ctx);
+      const reply = isApi ? hostileReply(hostility, method, url.pathname, routed) : routed;
       status = reply.status ?? 200;
       const headers = { ...extraHeaders, ...reply.headers };
+      const pipe = (stream: Readable, head: Record<string, string>) => {
+        res.writeHead(status, head);
+        stream.on('error', () => res.destroy());
+        res.on('close', () => stream.destroy());
+        stream.pipe(res);
+      };
       if (reply.stream) {
-        res.writeHead(status, headers);
-        reply.stream.on('error', () => res.destroy());
-        res.on('close', () => reply.stream?.destroy());
-        reply.stream.pipe(res);
+        const sent = isApi
+          ? hostileStream(hostility, headers, reply.stream)
+          : { headers, stream: reply.stream };
+        pipe(sent.stream, sent.headers);
       } else if (reply.body === undefined) {
         res.writeHead(status, headers).end();
       } else {
-        res
-          .writeHead(status, { 'content-type': 'application/json', ...headers })
-          .end(
-            JSON.stringify(
-              isApi && quirks.emptyObjectsAsArrays ? emptyObjectsAsArrays(reply.body) : reply.body,
-            ),
-          );
+        const text = JSON.stringify(
+          isApi && quirks.emptyObjectsAsArrays ? emptyObjectsAsArrays(reply.body) : reply.body,
+        );
+        const head = { 'content-type': 'application/json', ...headers };
+        if (isApi && streamsJson(hostility)) pipe(hostileJson(hostility, text), head);
+        else res.writeHead(status, head).end(text);
       }
     } catch (error) {
       const e =

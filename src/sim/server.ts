@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { seedCrowd } from './crowd.js';
 import { noFaults, type SimFaults } from './faults.js';
+import { noHostility, type SimHostility } from './hostile.js';
 import { createSimHttp, type RequestLogEntry, type SimSettings } from './http.js';
 import { allQuirks, noQuirks, type SimQuirks } from './quirks.js';
 import { registerAdminRoutes } from './routes/admin.js';
@@ -24,6 +25,7 @@ import { createWebhookSender, type WebhookConfig, type WebhookDelivery } from '.
  */
 
 export { noFaults, type SimFaults } from './faults.js';
+export { noHostility, type SimHostility } from './hostile.js';
 export type { RequestLogEntry } from './http.js';
 export { allQuirks, noQuirks, type SimQuirks } from './quirks.js';
 export type { WebhookConfig, WebhookDelivery } from './webhooks.js';
@@ -44,6 +46,8 @@ export interface SimulatorOptions {
   /** issue 22: this many more people in the seeded enterprise (`crowd.ts`), for the type-ahead pickers. */
   crowd?: number;
   faults?: Partial<SimFaults>;
+  /** A hostile platform (`hostile.ts`): internal URLs, redirects, bodies without length, huge or slow. */
+  hostile?: Partial<SimHostility>;
   /** `true`: every quirk of `allQuirks` (the static token still works); or a selection. */
   quirks?: boolean | Partial<SimQuirks>;
   webhook?: WebhookConfig;
@@ -64,6 +68,9 @@ export interface Simulator {
   requests: RequestLogEntry[];
   webhookDeliveries: WebhookDelivery[];
   setFaults(f: Partial<SimFaults>): void;
+  /** What the hostile mode does now (mutable through `setHostility`). */
+  hostility: SimHostility;
+  setHostility(h: Partial<SimHostility>): void;
   setRateLimit(perMinute: number): void;
   setWebhook(w: WebhookConfig | undefined): void;
   /** Issues a token for a seeded or created user, as `POST /api/v3/token` would. */
@@ -84,6 +91,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     webhook: options.webhook,
   };
   const faults: SimFaults = { ...noFaults, ...options.faults };
+  const hostility: SimHostility = { ...noHostility, ...options.hostile };
   const quirks: SimQuirks =
     options.quirks === true
       ? { ...allQuirks }
@@ -115,7 +123,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       role: 'admin',
     });
 
-  const http = createSimHttp({ state, now, quirks, faults, settings, adminToken, adminUser });
+  const http = createSimHttp({ state, now, quirks, faults, hostility, settings, adminToken, adminUser });
   const sim: AdminContext = {
     ...createLookups(state, quirks),
     state,
@@ -129,6 +137,7 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     settings,
     publicUrl: () => publicUrl,
     faults,
+    hostility,
     requests: http.requests,
     webhookDeliveries: webhooks.deliveries,
     adminUser,
@@ -161,6 +170,8 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
     requests: http.requests,
     webhookDeliveries: webhooks.deliveries,
     setFaults: (f) => Object.assign(faults, f),
+    hostility,
+    setHostility: (h) => Object.assign(hostility, h),
     setRateLimit: (n) => {
       settings.rateLimit = n;
     },

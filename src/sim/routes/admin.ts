@@ -1,4 +1,5 @@
 import { noFaults, type SimFaults } from '../faults.js';
+import { noHostility } from '../hostile.js';
 import type { Ctx } from '../http.js';
 import { iso, presentMedia, presentTicket } from '../present.js';
 import { bad, SimHttpError } from '../rules.js';
@@ -12,6 +13,7 @@ export function registerAdminRoutes(sim: AdminContext) {
     state,
     quirks,
     faults,
+    hostility,
     settings,
     tokens,
     issueToken,
@@ -24,18 +26,21 @@ export function registerAdminRoutes(sim: AdminContext) {
     if (!t) throw new SimHttpError(404, 'no such ticket');
     return t;
   };
-  admin('GET', '/_sim/faults', () => ({ body: faults }));
-  admin('PUT', '/_sim/faults', (ctx) => {
-    const patch: Partial<SimFaults> = {};
-    for (const k of Object.keys(noFaults) as (keyof SimFaults)[]) {
+  /** Sets the named switches of `target` (strings as given, booleans and numbers read). */
+  const patchFrom = (ctx: Ctx, defaults: object, target: object) => {
+    const patch: Record<string, unknown> = {};
+    for (const [k, d] of Object.entries(defaults)) {
       const v = ctx.q.raw(k);
       if (v === undefined) continue;
-      (patch as Record<string, unknown>)[k] =
-        typeof noFaults[k] === 'string' ? v : v === 'true' ? true : v === 'false' ? false : Number(v);
+      patch[k] = typeof d === 'string' ? v : v === 'true' ? true : v === 'false' ? false : Number(v);
     }
-    Object.assign(faults, patch);
-    return { body: faults };
-  });
+    Object.assign(target, patch);
+    return { body: target };
+  };
+  admin('GET', '/_sim/faults', () => ({ body: faults }));
+  admin('PUT', '/_sim/faults', (ctx) => patchFrom(ctx, noFaults satisfies SimFaults, faults));
+  admin('GET', '/_sim/hostile', () => ({ body: hostility }));
+  admin('PUT', '/_sim/hostile', (ctx) => patchFrom(ctx, noHostility, hostility));
   admin('PUT', '/_sim/config', (ctx) => {
     settings.rateLimit = ctx.q.int('rateLimit', { min: 0 }) ?? settings.rateLimit;
     settings.tokenTtl = ctx.q.int('tokenTtlSeconds', { min: 1 }) ?? settings.tokenTtl;

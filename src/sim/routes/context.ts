@@ -1,4 +1,5 @@
 import type { SimFaults } from '../faults.js';
+import type { SimHostility } from '../hostile.js';
 import type { Handler, RequestLogEntry, SimSettings } from '../http.js';
 import type { SimUser } from '../model.js';
 import type { SimQuirks } from '../quirks.js';
@@ -25,6 +26,7 @@ export interface RouteContext extends Lookups {
 export interface AdminContext extends RouteContext {
   admin: (method: string, path: string, handler: Handler) => void;
   faults: SimFaults;
+  hostility: SimHostility;
   requests: RequestLogEntry[];
   webhookDeliveries: WebhookDelivery[];
   adminUser: SimUser;
