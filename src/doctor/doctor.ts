@@ -112,6 +112,9 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
     ...(ctx.platform.budget ? { budget: ctx.platform.budget } : {}),
     timeouts: config.platform.timeouts,
     ...(ctx.platform.simulator ? {} : { proxy: config.proxy }),
+    ...(config.distribution
+      ? { reach: { allowedHosts: config.distribution.platformHosts, operatorConfigured: false } }
+      : {}),
   });
   try {
     await platformChecks(r, ctx, probe);

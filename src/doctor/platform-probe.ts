@@ -1,6 +1,7 @@
 import { type Dispatcher, request } from 'undici';
 import type { ProxySettings } from '../config/config.js';
 import { type EndpointName, endpoints } from '../platform/endpoints.js';
+import type { PlatformReach } from '../platform/host-guard.js';
 import { platformAgent } from '../platform/proxy.js';
 import type { RateBudget } from '../platform/rate-budget.js';
 
@@ -27,6 +28,12 @@ export interface ProbeOptions {
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
   /** Set: the probe goes through the proxy, as the bot's requests do. */
   proxy?: ProxySettings | undefined;
+  /**
+   * Distribution mode: a workspace's admin typed the address, so the probe's connections pass the
+   * address guard as the workspace's client does (the doctor shows what answered: it must not read
+   * this host's network for anyone).
+   */
+  reach?: Omit<PlatformReach, 'baseUrl'> | undefined;
 }
 
 export class PlatformProbe {
@@ -39,7 +46,11 @@ export class PlatformProbe {
 
   constructor(private readonly o: ProbeOptions) {
     this.baseUrl = o.baseUrl.replace(/\/+$/, '');
-    this.dispatcher = platformAgent(o.timeouts, o.proxy);
+    this.dispatcher = platformAgent(
+      o.timeouts,
+      o.proxy,
+      o.reach ? { ...o.reach, baseUrl: this.baseUrl } : undefined,
+    );
   }
 
   /** How many requests are left in this run. */

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { PlatformProbe } from '../../src/doctor/platform-probe.js';
 import {
   createPlatformClient,
   maxJsonBytes,
@@ -141,6 +142,18 @@ describe('a hostile platform’s addresses', () => {
     const direct = await failure(request(`https://127.0.0.1:${canary.port}/`, { dispatcher: agent }));
     await agent.close();
     expect(direct).toMatchObject({ code: 'ERR_CONFDESK_ADDRESS_REFUSED' });
+  });
+});
+
+describe('the doctor’s probe of a workspace’s platform', () => {
+  it('passes the same guard: the raw answers it shows never come from inside', async () => {
+    const probe = new PlatformProbe({
+      baseUrl: `https://localhost:${canary.port}`,
+      reach: { allowedHosts: [], operatorConfigured: false },
+    });
+    const answer = await probe.send('getMe', {}, sim.adminToken);
+    await probe.close();
+    expect(answer).toMatchObject({ ok: false, status: 0, code: 'ERR_CONFDESK_ADDRESS_REFUSED' });
   });
 });
 
