@@ -308,6 +308,8 @@ export const endpoints = {
   downloadMedia: endpoint({
     method: 'GET',
     path: '/api/v3/medias/{mediaId}/download',
+    inferred:
+      'a download may answer a redirect (to a file store): followed, at most 3, each hop on the platform’s host or PLATFORM_HOSTS (tolerated)',
     input: z.object({ mediaId: intId }),
     output: 'stream',
   }),
@@ -435,7 +437,8 @@ export const endpoints = {
   downloadTicketMedias: endpoint({
     method: 'GET',
     path: '/api/v3/tickets/{ticketId}/medias/download',
-    inferred: 'path and the filename parameter',
+    inferred:
+      'path and the filename parameter; a download may answer a redirect (to a file store): followed, at most 3, each hop on the platform’s host or PLATFORM_HOSTS (tolerated)',
     input: z.object({
       ticketId: intId,
       filename: z
@@ -456,7 +459,8 @@ export const endpoints = {
   exportTicket: endpoint({
     method: 'POST',
     path: '/api/v3/tickets/{ticketId}/export',
-    inferred: 'parameter names format, timeline',
+    inferred:
+      'parameter names format, timeline; the answer’s url (absolute or relative) is on the platform’s own host or PLATFORM_HOSTS (else refused)',
     input: z.object({ ticketId: intId, format: z.string().min(1).optional(), timeline: bool.optional() }),
     output: exportResource,
   }),
@@ -464,7 +468,8 @@ export const endpoints = {
   downloadExport: endpoint({
     method: 'GET',
     path: '/api/v3/exports/{exportId}',
-    inferred: 'path (the export answer normally carries a url to use instead)',
+    inferred:
+      'path (the export answer normally carries a url to use instead); a download may answer a redirect (to a file store): followed, at most 3, each hop on the platform’s host or PLATFORM_HOSTS (tolerated)',
     input: z.object({ exportId: z.string().min(1) }),
     output: 'stream',
   }),
