@@ -21,7 +21,8 @@ import { type Canary, startCanary } from '../helpers/canary.js';
  */
 
 const f = {} as BotFixture;
-useBot(f);
+// A short body deadline: a trickling answer is given up within seconds, not the default 30 s.
+useBot(f, { client: { timeouts: { bodyMs: 1_000 }, maxAttempts: 2 } });
 let canary: Canary;
 beforeAll(async () => {
   canary = await startCanary();
@@ -124,5 +125,25 @@ describe('a hostile platform, through a person’s clicks', () => {
     );
     expect(answer.body.response_type ?? 'ephemeral').toBe('ephemeral');
     expect(filesIn('CH2')).toBe(0);
+  });
+
+  it('answers too large or trickling are told in words, and the next request is served', async () => {
+    const replyAfter = (from: number, text: string) =>
+      eventually(
+        () => f.slack.responses.slice(from).find((r) => JSON.stringify(r.body).includes(text)),
+        10_000,
+      );
+    f.platform.sim.setHostility({ hugeJsonBytes: 9 * 1024 * 1024 });
+    let from = f.slack.responses.length;
+    await f.command('list', people.alice.id, 'CH3');
+    expect((await replyAfter(from, 'larger than 8 MB')).body.response_type).toBe('ephemeral');
+    f.platform.sim.setHostility({ trickleMs: 50 });
+    from = f.slack.responses.length;
+    await f.command('list', people.alice.id, 'CH3');
+    await replyAfter(from, 'took too long');
+    f.platform.sim.setHostility(noHostility);
+    from = f.slack.responses.length;
+    await f.command('list', people.alice.id, 'CH3');
+    await replyAfter(from, 'Upcoming conferences');
   });
 });
