@@ -63,7 +63,7 @@ export interface ConfdeskOptions {
     | {
         defaults: WorkspaceDefaults;
         rules: Partial<Record<Action, Rule>>;
-        forget: (team: string) => Promise<void>;
+        forget: (team: string, at?: Date) => Promise<void>;
       }
     | undefined;
   /** The Slack team id this instance serves: the `workspace` label of its metrics. */

@@ -1,24 +1,27 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type Receiver, type ReceiverEvent } from '@slack/bolt';
-import type { Installation } from '@slack/oauth';
+import { WebClient } from '@slack/web-api';
 import { md } from './blocks/mrkdwn.js';
 import { type Confdesk, type ConfdeskOptions, createConfdesk } from './confdesk.js';
 import type { Config } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
 import { readManifest } from './doctor/manifest.js';
 import { workspaceRules } from './domain/workspace-settings.js';
+import { installRoutes } from './install-flow.js';
 import { addLeft, type LeftForNextStart, nothingLeft } from './jobs/shutdown.js';
 import { boltLogger } from './observability/bolt-logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
 import { type CheckState, Readiness } from './observability/readiness.js';
+import { classifySlackError } from './outbound/refusals.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
 import { platformAddressProblem } from './platform/host-guard.js';
 import { type WorkspaceInstall, WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
 import { registerAppUninstalled } from './slack/events/app-uninstalled.js';
 import { registerTokensRevoked } from './slack/events/tokens-revoked.js';
 import { guardReceiver } from './slack/receiver-guard.js';
+import { answerUnhandled } from './slack/unhandled-requests.js';
 import {
   type CheckedSettings,
   registerSetupHome,
@@ -28,6 +31,7 @@ import {
 import { openConfiguredStore, storeOptionsOf, storeReadiness, useProxy } from './start.js';
 import { checkPlatform } from './startup/checks.js';
 import { dropStore, openStore, type Store, workspaceStoreOptions } from './store/store.js';
+import { isSlackTeamId } from './store/workspaces.js';
 import { parseKey, SecretBox } from './util/secret-box.js';
 
 /*
@@ -119,10 +123,16 @@ export async function startWorkspaces(
   const store = await openConfiguredStore(config);
   const registry = new WorkspaceRegistry(store, box, options.now);
   const resealed = await registry.reseal((team, error) =>
-    logger.error({ team, err: error }, 'could not seal a workspace’s secrets again with the new key'),
+    logger.error(
+      { team, err: error },
+      'could not seal a workspace’s secrets again (with the new key, bound to it)',
+    ),
   );
   if (resealed)
-    logger.info({ resealed }, 'sealed the workspaces’ secrets again with the new CONFDESK_ENCRYPTION_KEY');
+    logger.info(
+      { resealed },
+      'sealed the workspaces’ secrets again: with the new CONFDESK_ENCRYPTION_KEY, and bound to their workspace',
+    );
 
   const { publicUrl } = d;
   const header = config.webhook?.header ?? 'X-Webhook-Secret';
@@ -258,7 +268,7 @@ export async function startWorkspaces(
     registerWorkspaceSetup(app, setupDeps(team, install.teamName, false));
     registerSetupHome(app, { teamName: install.teamName });
     // The instance forgets its own workspace, whatever team the event's body names.
-    const forgetThis = () => forgetLater(team);
+    const forgetThis = (_named: string, at?: Date) => forgetLater(team, at);
     registerAppUninstalled(app, { logger: log, forgetWorkspace: forgetThis });
     registerTokensRevoked(app, { logger: log, forgetWorkspace: forgetThis });
     running.set(team, {
@@ -322,7 +332,7 @@ export async function startWorkspaces(
       distribution: {
         defaults: { serviceKey: settings.serviceKey, language: settings.language },
         rules: workspaceRules(settings.ticketCreators),
-        forget: () => forgetLater(team),
+        forget: (_named: string, at?: Date) => forgetLater(team, at),
       },
       ...(options.now ? { now: options.now } : {}),
     });
@@ -354,30 +364,79 @@ export async function startWorkspaces(
   }
 
   /**
-   * What the uninstall and revocation listeners call: the forgetting runs after their request (a
-   * workspace's stop waits for its requests in flight, this one among them).
+   * What the uninstall and revocation listeners call, with the event's time: the forgetting runs after
+   * their request (a workspace's stop waits for its requests in flight, this one among them).
    */
-  const forgetLater = async (team: string): Promise<void> => {
+  const forgetLater = async (team: string, at?: Date): Promise<void> => {
     setImmediate(() =>
-      forget(team).catch((error: unknown) =>
+      forget(team, at).catch((error: unknown) =>
         logger.error({ team, err: error }, 'could not forget a workspace'),
       ),
     );
   };
 
-  /** Uninstalled, or its bot token revoked: stops the workspace and deletes all it kept. */
-  function forget(team: string): Promise<void> {
+  /**
+   * Uninstalled, or its bot token revoked (`at`: when Slack says it happened): stops the workspace
+   * and deletes all it kept. An event older than the workspace's latest install is a late one (Slack
+   * retries an event for a while; an uninstall's retry can arrive after a reinstall): it is obeyed
+   * only if Slack now refuses the installation's token.
+   */
+  function forget(team: string, at?: Date): Promise<void> {
     return inTurn(team, async () => {
+      if (at && (await outlived(team, at))) return;
       const w = running.get(team);
       running.delete(team);
       await w?.stop();
-      await dropStore(workspaceStoreOptions(baseStore, team));
-      await registry.forget(team);
+      try {
+        // Only a Slack-shaped id has a store of its own (its name is made of it): an installation kept
+        // under another id (from before ids were checked at install) has none, and is forgotten all the same.
+        if (isSlackTeamId(team)) await dropStore(workspaceStoreOptions(baseStore, team));
+      } finally {
+        // Its token and settings go even when its store could not be dropped (the error is logged).
+        await registry.forget(team);
+      }
       logger.warn(
         { team },
         'workspace forgotten: its tokens, settings, subscriptions, cards, digests and queue are deleted',
       );
     });
+  }
+
+  /**
+   * Whether the workspace's installation outlived an uninstall or revocation of time `at` (the event
+   * was about an earlier installation). Only an event clearly after the install (by a minute: Slack's
+   * event time is in whole seconds, and its clock is not this host's) is obeyed without asking; for
+   * any other, Slack is asked whether the installation's token still works.
+   */
+  async function outlived(team: string, at: Date): Promise<boolean> {
+    const installedAt = await registry.installedAt(team);
+    if (!installedAt || at.getTime() >= installedAt.getTime() + clockMarginMs) return false;
+    const install = await registry.install(team).catch(() => undefined);
+    if (!install) return false;
+    const client = new WebClient(install.botToken, {
+      ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+      retryConfig: { retries: 1 },
+      timeout: 10_000,
+      logger: boltLogger(logger),
+    });
+    try {
+      await client.auth.test();
+    } catch (error) {
+      const refusal = classifySlackError(error);
+      if (refusal.kind === 'token') return false;
+      // Slack could not be asked: the newer installation is kept (an uninstall it missed shows as
+      // the token refused at the next post).
+      logger.warn(
+        { team, err: error },
+        'an uninstall older than the workspace’s latest install: kept, as Slack could not be asked about its token',
+      );
+      return true;
+    }
+    logger.info(
+      { team, eventAt: at.toISOString(), installedAt: installedAt.toISOString() },
+      'a late uninstall or revocation (older than the workspace’s latest install, whose token works): ignored',
+    );
+    return true;
   }
 
   /**
@@ -443,27 +502,22 @@ export async function startWorkspaces(
       signingSecret,
       port: config.slack.port,
       logger: bolt,
-      clientId: d.clientId,
-      clientSecret: d.clientSecret,
-      stateSecret: d.stateSecret,
-      scopes: readManifest().botScopes,
-      installationStore: registry.installationStore(start),
-      redirectUri: `${publicUrl}/slack/oauth_redirect`,
-      installerOptions: {
-        installPath: '/slack/install',
-        redirectUriPath: '/slack/oauth_redirect',
-        renderHtmlForInstallPath: addToSlackPage,
-        ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
-        callbackOptions: {
-          success: (installation: Installation, _o: unknown, _req: IncomingMessage, res: ServerResponse) =>
-            page(res, 200, installedPage(installation.team?.name ?? 'your workspace')),
-          failure: (error: { code?: string }, _o: unknown, _req: IncomingMessage, res: ServerResponse) => {
-            logger.warn({ code: error.code }, 'an installation did not complete');
-            page(res, 400, failedPage(error.code ?? 'unknown error'));
-          },
-        },
-      },
+      // Bolt's default line for each request to a path it does not serve (a scan, /metrics with metrics
+      // off) is an info line per request: outsiders could fill the log with it.
+      dispatchErrorHandler: answerUnhandled(logger),
       customRoutes: [
+        ...installRoutes({
+          clientId: d.clientId,
+          clientSecret: d.clientSecret,
+          stateSecret: d.stateSecret,
+          scopes: readManifest().botScopes,
+          publicUrl,
+          apiUrl: config.slack.apiUrl,
+          allowedTeams: d.allowedTeams,
+          store,
+          installationStore: registry.installationStore(start),
+          logger,
+        }),
         { path: '/healthz', method: ['GET'], handler: (_req, res) => json(res, 200, { ok: true }) },
         {
           path: '/readyz',
@@ -520,6 +574,9 @@ export async function startWorkspaces(
   };
 }
 
+/** How far Slack's clock (an event's time) and this host's (an install's time) may be apart. */
+const clockMarginMs = 60_000;
+
 const botIdentityOf = (i: WorkspaceInstall) =>
   i.botId && i.botUserId ? { botId: i.botId, botUserId: i.botUserId } : undefined;
 
@@ -536,31 +593,3 @@ function describeWorkspaces(all: Workspace[]): CheckState {
       (failing.length ? `, settings not working in ${failing.join(', ')} (see the log)` : ''),
   };
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-/** A page of the install flow, styled once. */
-const htmlPage = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>` +
-  `<style>body{font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;line-height:1.5}` +
-  `a.add{display:inline-block;background:#4a154b;color:#fff;padding:.6rem 1.2rem;border-radius:.4rem;text-decoration:none;font-weight:600}</style>` +
-  `</head><body>${body}</body></html>`;
-
-function page(res: ServerResponse, status: number, body: string): void {
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(htmlPage('confdesk', body));
-}
-
-/** The "Add to Slack" page (`GET /slack/install`). */
-export const addToSlackPage = (url: string): string =>
-  htmlPage(
-    'Add confdesk to Slack',
-    `<h1>confdesk</h1><p>Video conferences and remote-assistance tickets of your video platform, from Slack.</p>` +
-      `<p><a class="add" href="${escapeHtml(url)}">Add to Slack</a></p>` +
-      `<p>After installing, a workspace admin opens confdesk's Home tab and gives it your video platform's address and an admin account.</p>`,
-  );
-
-const installedPage = (teamName: string) =>
-  `<h1>confdesk is installed in ${escapeHtml(teamName)}</h1><p>Open Slack. A workspace admin then opens confdesk's <b>Home</b> tab (or types <code>/conference admin settings</code>) and gives it your video platform's address and an admin account's credentials.</p>`;
-
-const failedPage = (code: string) =>
-  `<h1>confdesk was not installed</h1><p>Slack's answer: <code>${escapeHtml(code)}</code>.</p><p><a class="add" href="/slack/install">Try again</a></p>`;

@@ -66,6 +66,9 @@ export const envSchema = z.object({
   // Distribution mode: the platform hosts a workspace's settings may name (`cloud.example.com`,
   // `*.example.com`), comma separated. Unset: any https host whose addresses are public.
   PLATFORM_HOSTS: optionalString,
+  // Distribution mode: the only workspaces that may install (Slack team ids, comma separated), for a
+  // vendor who enables confdesk per customer. Unset: any workspace.
+  SLACK_ALLOWED_TEAMS: optionalString,
   // A company's proxy for every outgoing request (Slack, the platform, response URLs, uploads); the
   // lower-case spellings are read too (curl's convention). NO_PROXY: hosts that go direct.
   HTTPS_PROXY: optionalUrl,
@@ -157,6 +160,15 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
         "SLACK_BOT_TOKEN: in distribution mode each workspace's bot token comes from its installation: unset SLACK_BOT_TOKEN",
       );
   }
+  const allowed = (env.SLACK_ALLOWED_TEAMS ?? '').split(',').map((t) => t.trim());
+  for (const team of allowed.filter((t) => t && !/^[A-Z0-9]{2,32}$/.test(t)))
+    problems.push(
+      `SLACK_ALLOWED_TEAMS: ${JSON.stringify(team.slice(0, 40))} is not a Slack team id (T followed by capitals and digits, as in the workspace's URL /client/T…)`,
+    );
+  if (set('SLACK_ALLOWED_TEAMS') && !oauth.some(set))
+    problems.push(
+      'SLACK_ALLOWED_TEAMS: only distribution mode installs workspaces: unset it, or set SLACK_CLIENT_ID…',
+    );
   if (env.METRICS?.trim() === 'off' && set('METRICS_TOKEN'))
     problems.push('METRICS: off, but METRICS_TOKEN is set: unset METRICS_TOKEN, or METRICS');
   return problems;
@@ -228,6 +240,8 @@ export interface Distribution {
   publicUrl: string;
   /** PLATFORM_HOSTS: the hosts a workspace's platform address may name; empty: any public https host. */
   platformHosts: string[];
+  /** SLACK_ALLOWED_TEAMS: the only workspaces that may install; undefined: any. */
+  allowedTeams: string[] | undefined;
 }
 
 /** Thrown by `loadConfig` with every problem of the environment at once. */
@@ -309,6 +323,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               .split(',')
               .map((h) => h.trim())
               .filter(Boolean),
+            allowedTeams: e.SLACK_ALLOWED_TEAMS
+              ? e.SLACK_ALLOWED_TEAMS.split(',')
+                  .map((t) => t.trim())
+                  .filter(Boolean)
+              : undefined,
           }
         : undefined,
   };

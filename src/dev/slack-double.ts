@@ -765,6 +765,15 @@ export class SlackDouble {
           files: files.map((f) => ({ id: f.id, title: f.title ?? this.uploads.get(f.id)?.filename })),
         };
       }
+      case 'apps.uninstall': {
+        // The app's own credentials and an installation's token: that installation's tokens stop working.
+        const app = this.oauthApp;
+        if (!app || a.client_id !== app.clientId) return { ok: false, error: 'invalid_client_id' };
+        if (a.client_secret !== app.clientSecret) return { ok: false, error: 'bad_client_secret' };
+        if (!token || !this.installed.has(token)) return { ok: false, error: 'invalid_auth' };
+        this.revokedTokens.add(token);
+        return { ok: true };
+      }
       default:
         return { ok: false, error: 'unknown_method' };
     }

@@ -4,7 +4,7 @@ import { createPlatformClient } from '../platform/client.js';
 import { proxyEverything } from '../platform/proxy.js';
 import { createSimulator, type Simulator } from '../sim/server.js';
 import { inspectStore, openStore } from '../store/store.js';
-import { parseKey, SecretBox } from '../util/secret-box.js';
+import { bindingOf, parseKey, SecretBox } from '../util/secret-box.js';
 import { configProblemsReport, type DoctorReport, distributionDoctor, runDoctor } from './doctor.js';
 import { formatReport } from './format.js';
 
@@ -66,14 +66,25 @@ async function checkDistribution(config: Config): Promise<DoctorReport> {
   });
   const keys = (config.distribution?.keys ?? []).map(parseKey).filter((k): k is Buffer => !!k);
   const box = new SecretBox(keys);
+  // As the bot opens them: bound to their workspace, or unbound until the bot sealed them all again.
+  const unboundAllowed = !(await store.secretsBoundSince());
   try {
     return await distributionDoctor(config, {
       teams: () => store.installedTeams(),
       state: async (team) => {
         const settings = await store.workspaceSettings(team);
         try {
-          box.open((await store.installation(team)) ?? '');
-          if (settings) box.open((JSON.parse(settings) as { credentials: string }).credentials);
+          box.openFor(
+            (await store.installation(team)) ?? '',
+            bindingOf(team, 'installation'),
+            unboundAllowed,
+          );
+          if (settings)
+            box.openFor(
+              (JSON.parse(settings) as { credentials: string }).credentials,
+              bindingOf(team, 'credentials'),
+              unboundAllowed,
+            );
           return { opens: true, setUp: settings !== undefined };
         } catch {
           return { opens: false, setUp: settings !== undefined };

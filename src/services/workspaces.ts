@@ -2,13 +2,14 @@ import type { Installation, InstallationQuery, InstallationStore } from '@slack/
 import type { PlatformCredentials } from '../config/config.js';
 import type { TicketCreators } from '../domain/workspace-settings.js';
 import type { WorkspaceRepository } from '../store/store.js';
-import type { SecretBox } from '../util/secret-box.js';
+import { bindingOf, type SecretBox, type SecretField } from '../util/secret-box.js';
 
 /*
  * Distribution mode (issue 23): the workspaces that installed confdesk, with their bot tokens, and the
  * platform settings their Slack admins saved. Every secret (the installation with its bot token, the
  * platform credentials, the webhook secret) is sealed with CONFDESK_ENCRYPTION_KEY before it reaches
- * the store, and never shown back: the settings form gets `SettingsSummary`.
+ * the store, bound to its workspace and field (`bindingOf`), and never shown back: the settings form
+ * gets `SettingsSummary`.
  */
 
 /** What confdesk needs of a workspace's installation to act in it. */
@@ -68,7 +69,8 @@ export class WorkspaceRegistry {
         if (installation.isEnterpriseInstall || !team)
           throw new Error('org-wide installs are not supported: install confdesk in each workspace');
         if (!installation.bot?.token) throw new Error('the installation carries no bot token');
-        await this.store.saveInstallation(team, this.box.seal(JSON.stringify(installation)), this.now());
+        const sealed = this.box.seal(JSON.stringify(installation), bindingOf(team, 'installation'));
+        await this.store.saveInstallation(team, sealed, this.now());
         await installed(team);
       },
       fetchInstallation: async (query: InstallationQuery<boolean>) => {
@@ -100,14 +102,20 @@ export class WorkspaceRegistry {
     };
   }
 
+  /** When the workspace's installation was kept (its latest "Add to Slack"). */
+  installedAt(team: string): Promise<Date | undefined> {
+    return this.store.installedAt(team);
+  }
+
   async settings(team: string): Promise<WorkspaceSettings | undefined> {
     const raw = await this.store.workspaceSettings(team);
     if (!raw) return undefined;
     const s = JSON.parse(raw) as StoredSettings;
     return {
       ...s,
-      credentials: JSON.parse(this.box.open(s.credentials)) as PlatformCredentials,
-      webhookSecret: s.webhookSecret === undefined ? undefined : this.box.open(s.webhookSecret),
+      credentials: JSON.parse(await this.open(team, 'credentials', s.credentials)) as PlatformCredentials,
+      webhookSecret:
+        s.webhookSecret === undefined ? undefined : await this.open(team, 'webhook-secret', s.webhookSecret),
       updatedAt: new Date(s.updatedAt),
     };
   }
@@ -149,13 +157,19 @@ export class WorkspaceRegistry {
   }
 
   async saveSettings(team: string, s: WorkspaceSettings): Promise<void> {
-    const stored: StoredSettings = {
+    await this.store.saveWorkspaceSettings(team, JSON.stringify(this.sealSettings(team, s)));
+  }
+
+  private sealSettings(team: string, s: WorkspaceSettings): StoredSettings {
+    return {
       ...s,
-      credentials: this.box.seal(JSON.stringify(s.credentials)),
-      webhookSecret: s.webhookSecret === undefined ? undefined : this.box.seal(s.webhookSecret),
+      credentials: this.box.seal(JSON.stringify(s.credentials), bindingOf(team, 'credentials')),
+      webhookSecret:
+        s.webhookSecret === undefined
+          ? undefined
+          : this.box.seal(s.webhookSecret, bindingOf(team, 'webhook-secret')),
       updatedAt: s.updatedAt.toISOString(),
     };
-    await this.store.saveWorkspaceSettings(team, JSON.stringify(stored));
   }
 
   /** Forgets a workspace's installation and settings. */
@@ -164,8 +178,10 @@ export class WorkspaceRegistry {
   }
 
   /**
-   * After a key rotation: seals again, with the new key, what the previous key sealed; answers how
-   * many workspaces it touched.
+   * At start: seals again what an older key sealed (after a rotation) and what an earlier confdesk
+   * sealed without binding it to its workspace; answers how many workspaces it touched. Once no
+   * workspace holds an unbound value any more, that is recorded, and unbound values never open again
+   * (one copied in later, from an old backup, is refused instead of being bound where it was put).
    */
   async reseal(onProblem: (team: string, error: unknown) => void = () => undefined): Promise<number> {
     let touched = 0;
@@ -176,32 +192,62 @@ export class WorkspaceRegistry {
         // One workspace whose secrets this key cannot open stops no other (it waits for new settings).
         onProblem(team, error);
       }
+    if (!(await this.store.secretsBoundSince())) {
+      const left = await Promise.all((await this.teams()).map((t) => this.holdsUnbound(t)));
+      if (!left.includes(true)) await this.store.noteSecretsBound(this.now());
+    }
     return touched;
   }
 
+  /** Seals one workspace's secrets again where needed; only values nobody changed meanwhile. */
   private async resealOne(team: string): Promise<boolean> {
-    const raw = await this.store.installation(team);
     let moved = false;
+    const raw = await this.store.installation(team);
     if (raw && this.box.needsResealing(raw)) {
-      await this.store.saveInstallation(team, this.box.seal(this.box.open(raw)), this.now());
-      moved = true;
+      const plain = await this.open(team, 'installation', raw);
+      const again = this.box.seal(plain, bindingOf(team, 'installation'));
+      // Its install time is kept: a late uninstall is told from a reinstall by it.
+      if (await this.store.replaceInstallation(team, raw, again)) moved = true;
     }
     const s = await this.store.workspaceSettings(team);
     const stored = s ? (JSON.parse(s) as StoredSettings) : undefined;
     if (
+      s &&
       stored &&
       (this.box.needsResealing(stored.credentials) ||
         (stored.webhookSecret !== undefined && this.box.needsResealing(stored.webhookSecret)))
     ) {
       const open = await this.settings(team);
-      if (open) await this.saveSettings(team, open);
-      moved = true;
+      if (
+        open &&
+        (await this.store.replaceWorkspaceSettings(team, s, JSON.stringify(this.sealSettings(team, open))))
+      )
+        moved = true;
     }
     return moved;
   }
 
+  /** Whether a workspace still holds a value sealed without its binding. */
+  private async holdsUnbound(team: string): Promise<boolean> {
+    const raw = await this.store.installation(team);
+    const s = await this.store.workspaceSettings(team);
+    const stored = s ? (JSON.parse(s) as StoredSettings) : undefined;
+    return [raw, stored?.credentials, stored?.webhookSecret].some(
+      (v) => v !== undefined && this.box.isUnbound(v),
+    );
+  }
+
+  /**
+   * Opens a workspace's sealed value for `field`. A value of the first form (sealed before values were
+   * bound) opens only until every workspace's were sealed again bound (`reseal`, at start).
+   */
+  private async open(team: string, field: SecretField, sealed: string): Promise<string> {
+    const unboundAllowed = this.box.isUnbound(sealed) && !(await this.store.secretsBoundSince());
+    return this.box.openFor(sealed, bindingOf(team, field), unboundAllowed);
+  }
+
   private async installation(team: string): Promise<Installation | undefined> {
     const raw = await this.store.installation(team);
-    return raw ? (JSON.parse(this.box.open(raw)) as Installation) : undefined;
+    return raw ? (JSON.parse(await this.open(team, 'installation', raw)) as Installation) : undefined;
   }
 }

@@ -17,6 +17,7 @@ import { registerPickers } from './options/pickers.js';
 import { guardReceiver } from './receiver-guard.js';
 import { registerErrorHandler } from './route.js';
 import { registerShortcuts } from './shortcuts/index.js';
+import { answerUnhandled, notFoundRoute } from './unhandled-requests.js';
 import { registerViews } from './views/index.js';
 
 export interface SlackAppOptions {
@@ -86,7 +87,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ? new SocketModeReceiver({
         appToken: options.appToken,
         logger,
-        customRoutes,
+        // Last: every path it does not serve answers 404 without an info line (see answerUnhandled).
+        customRoutes: [...customRoutes, notFoundRoute(options.logger)],
         installerOptions: { port, ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}) },
         // Behind a company's proxy, the socket (and its apps.connections.open) goes through it too:
         // the Socket Mode client otherwise builds an agent of its own that ignores it.
@@ -122,10 +124,20 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       options.receiver ??
       socket ??
       // Bolt's own receiver, with malformed signed bodies refused before Bolt reads them.
-      guardReceiver(new HTTPReceiver({ signingSecret, port, customRoutes, logger }), {
-        signingSecret,
-        logger: options.logger,
-      }),
+      guardReceiver(
+        new HTTPReceiver({
+          signingSecret,
+          port,
+          customRoutes,
+          logger,
+          // A path it does not serve (/metrics with METRICS off, a scan): a 404 without an info line.
+          dispatchErrorHandler: answerUnhandled(options.logger),
+        }),
+        {
+          signingSecret,
+          logger: options.logger,
+        },
+      ),
     ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}),
   });
   if (options.metrics) measureAcks(app, options.metrics);

@@ -133,7 +133,7 @@ export type Deps = ConferenceDeps &
      * Distribution mode (issue 23): forgets the workspace on uninstall or when its bot token is
      * revoked (unset with one workspace).
      */
-    forgetWorkspace?: ((team: string) => Promise<void>) | undefined;
+    forgetWorkspace?: ((team: string, at?: Date) => Promise<void>) | undefined;
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
   };

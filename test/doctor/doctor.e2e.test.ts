@@ -16,7 +16,7 @@ import { createSimulator, type Simulator, type SimulatorOptions } from '../../sr
 import { SEED_PASSWORD } from '../../src/sim/state.js';
 import { migrations } from '../../src/store/schema.js';
 import { inspectStore, openStore } from '../../src/store/store.js';
-import { SecretBox } from '../../src/util/secret-box.js';
+import { bindingOf, SecretBox } from '../../src/util/secret-box.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';
 import { startProxy } from '../helpers/proxy.js';
 
@@ -418,9 +418,20 @@ describe('npm run doctor in distribution mode (issue 23)', () => {
     const store = await openStore({ dataDir: dir });
     try {
       const box = new SecretBox([key]);
-      await store.saveInstallation('TOPEN', box.seal('{"bot":{"token":"xoxb-1"}}'), new Date());
-      await store.saveWorkspaceSettings('TOPEN', JSON.stringify({ credentials: box.seal('{}') }));
-      await store.saveInstallation('TWAIT', box.seal('{"bot":{"token":"xoxb-2"}}'), new Date());
+      await store.saveInstallation(
+        'TOPEN',
+        box.seal('{"bot":{"token":"xoxb-1"}}', bindingOf('TOPEN', 'installation')),
+        new Date(),
+      );
+      await store.saveWorkspaceSettings(
+        'TOPEN',
+        JSON.stringify({ credentials: box.seal('{}', bindingOf('TOPEN', 'credentials')) }),
+      );
+      await store.saveInstallation(
+        'TWAIT',
+        box.seal('{"bot":{"token":"xoxb-2"}}', bindingOf('TWAIT', 'installation')),
+        new Date(),
+      );
       const ok = await doctorCli(env());
       expect(ok.code).toBe(0);
       console.log(ok.stdout);
@@ -428,7 +439,11 @@ describe('npm run doctor in distribution mode (issue 23)', () => {
       expect(ok.stdout).toContain('https://confdesk.example/slack/install');
       expect(ok.stdout).not.toContain(key.toString('hex'));
       expect(ok.stdout).not.toContain('client-secret-value');
-      await store.saveInstallation('TLOST', new SecretBox([randomBytes(32)]).seal('{}'), new Date());
+      await store.saveInstallation(
+        'TLOST',
+        new SecretBox([randomBytes(32)]).seal('{}', bindingOf('TLOST', 'installation')),
+        new Date(),
+      );
       const lost = await doctorCli(env());
       expect(lost.code).toBe(1);
       expect(lost.stdout).toMatch(/does not open the secrets of TLOST/);

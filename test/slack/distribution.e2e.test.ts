@@ -140,6 +140,12 @@ const event = (ws: Ws, e: Record<string, unknown>) =>
     'application/json',
   );
 
+/** An uninstall as Slack makes it: the installation's tokens stop working, then the event comes. */
+function uninstall(ws: Ws) {
+  slack.revokedTokens.add(slack.tokenOf(ws.team) ?? '');
+  return event(ws, { type: 'app_uninstalled' });
+}
+
 /** What the double answered at a response_url (the bot's replies after its ack). */
 const repliesAt = (responseUrl: string) =>
   slack.responses.filter((r) => responseUrl.endsWith(r.path.replace(/^\/response\//, ''))).map((r) => r.body);
@@ -193,7 +199,7 @@ describe('distribution mode: two workspaces on one process', () => {
     expect(b.status).toBe(200);
     expect(await running.registry.teams()).toEqual([alpha.team, beta.team]);
     const raw = await running.store.installation(alpha.team);
-    expect(raw).toMatch(/^v1\./);
+    expect(raw).toMatch(/^v2\./);
     expect(raw).not.toContain(slack.tokenOf(alpha.team) ?? 'no token');
     // A redirect with a state that did not come from our install page is refused.
     const forged = await fetch(
@@ -447,7 +453,7 @@ describe('distribution mode: two workspaces on one process', () => {
   it('uninstall forgets exactly that workspace: its tokens, settings and store; the other goes on', async () => {
     const folder = join(dataDir, 'workspaces', alpha.team);
     expect(existsSync(folder)).toBe(true);
-    await event(alpha, { type: 'app_uninstalled' });
+    await uninstall(alpha);
     await eventually(async () => !(await running.registry.teams()).includes(alpha.team));
     expect(existsSync(folder)).toBe(false);
     expect(await running.store.workspaceSettings(alpha.team)).toBeUndefined();
@@ -464,6 +470,7 @@ describe('distribution mode: two workspaces on one process', () => {
     await event(beta, { type: 'tokens_revoked', tokens: { oauth: ['UB_ADMIN'] } });
     await new Promise((r) => setTimeout(r, 100));
     expect(await running.registry.teams()).toContain(beta.team);
+    slack.revokedTokens.add(slack.tokenOf(beta.team) ?? '');
     await event(beta, { type: 'tokens_revoked', tokens: { bot: ['UBOTBETA002'] } });
     await eventually(async () => !(await running.registry.teams()).includes(beta.team));
     expect(running.workspaces().size).toBe(0);
@@ -519,7 +526,7 @@ describe('distribution mode: two workspaces on one process', () => {
         return now !== undefined && now !== before;
       });
       // Uninstalled through the first: the second stops it too.
-      await event(alpha, { type: 'app_uninstalled' });
+      await uninstall(alpha);
       await eventually(() => !second.workspaces().has(alpha.team));
     } finally {
       await second.stop();

@@ -87,6 +87,66 @@ describe.each(backends)('workspaces in the store, $name', ({ options }) => {
     }
   });
 
+  it('replaces a value only while it is the one read (a reinstall meanwhile wins), keeping the install time', async () => {
+    const store = await openStore(options());
+    try {
+      const at = new Date('2026-11-25T10:00:00Z');
+      await store.saveInstallation('TA', 'old', at);
+      expect(await store.replaceInstallation('TA', 'old', 'resealed')).toBe(true);
+      expect(await store.installation('TA')).toBe('resealed');
+      expect((await store.installedAt('TA'))?.toISOString()).toBe(at.toISOString());
+      // What was read is no longer there (a reinstall came): nothing is replaced.
+      await store.saveInstallation('TA', 'reinstalled', new Date('2026-11-25T11:00:00Z'));
+      expect(await store.replaceInstallation('TA', 'resealed', 'stale')).toBe(false);
+      expect(await store.installation('TA')).toBe('reinstalled');
+      expect(await store.installedAt('TB')).toBeUndefined();
+      await store.saveWorkspaceSettings('TA', '{"a":1}');
+      expect(await store.replaceWorkspaceSettings('TA', '{"a":0}', '{"a":2}')).toBe(false);
+      expect(await store.replaceWorkspaceSettings('TA', '{"a":1}', '{"a":2}')).toBe(true);
+      expect(await store.workspaceSettings('TA')).toBe('{"a":2}');
+      // Another scope's row with the same key and value is never touched.
+      expect(await store.replaceWorkspaceSettings('TB', '{"a":2}', '{"b":3}')).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('an install state is used once across replicas, and forgotten once it has expired', async () => {
+    const base = options();
+    const one = await openStore(base);
+    const two = await openStore(base);
+    try {
+      const now = new Date('2026-11-25T10:00:00Z');
+      const until = new Date('2026-11-25T10:10:00Z');
+      const tries = await Promise.all([
+        one.useInstallState('digest-a', until, now),
+        two.useInstallState('digest-a', until, now),
+        one.useInstallState('digest-a', until, now),
+      ]);
+      expect(tries.filter(Boolean)).toHaveLength(1);
+      expect(await two.useInstallState('digest-b', until, now)).toBe(true);
+      // After its expiry the record goes (the state itself no longer verifies by then).
+      const later = new Date('2026-11-25T10:11:00Z');
+      expect(await one.useInstallState('digest-c', new Date('2026-11-25T10:21:00Z'), later)).toBe(true);
+      expect(await one.useInstallState('digest-a', new Date('2026-11-25T10:21:00Z'), later)).toBe(true);
+    } finally {
+      await one.close();
+      await two.close();
+    }
+  });
+
+  it('records once since when every secret is bound to its workspace', async () => {
+    const store = await openStore(options());
+    try {
+      expect(await store.secretsBoundSince()).toBeUndefined();
+      await store.noteSecretsBound(new Date('2026-11-25T10:00:00Z'));
+      await store.noteSecretsBound(new Date('2026-11-26T10:00:00Z'));
+      expect((await store.secretsBoundSince())?.toISOString()).toBe('2026-11-25T10:00:00.000Z');
+    } finally {
+      await store.close();
+    }
+  });
+
   it('refuses what is not a Slack team id as a store name', () => {
     expect(() => workspaceStoreOptions(options(), '../etc')).toThrow(/team id/);
     expect(() => workspaceStoreOptions(options(), 'T1"; drop')).toThrow(/team id/);

@@ -1,5 +1,5 @@
 import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
-import type { LeaveDeps } from './app-uninstalled.js';
+import { eventTimeOf, type LeaveDeps } from './app-uninstalled.js';
 
 /**
  * Token revocation is logged (which tokens; never their values, which Slack does not send). When the
@@ -10,7 +10,7 @@ export const handleTokensRevoked =
   (deps: LeaveDeps) =>
   async ({ event, body }: SlackEventMiddlewareArgs<'tokens_revoked'> & AllMiddlewareArgs): Promise<void> => {
     deps.logger.warn({ team: body.team_id, revoked: event.tokens }, 'Slack tokens were revoked');
-    if ((event.tokens.bot ?? []).length > 0) await deps.forgetWorkspace?.(body.team_id);
+    if ((event.tokens.bot ?? []).length > 0) await deps.forgetWorkspace?.(body.team_id, eventTimeOf(body));
   };
 
 /** Registers `handleTokensRevoked`. */
