@@ -194,8 +194,18 @@ export const addToSlackPage = (url: string): string =>
 const installedPage = (teamName: string) =>
   `<h1>confdesk is installed in ${escapeHtml(teamName)}</h1><p>Open Slack. A workspace admin then opens confdesk's <b>Home</b> tab (or types <code>/conference admin settings</code>) and gives it your video platform's address and an admin account's credentials.</p>`;
 
+/** What a failed redirect says to the person, by `@slack/oauth`'s code (else Slack's answer is shown). */
+const failedReasons: Readonly<Record<string, string>> = {
+  slack_oauth_invalid_state:
+    'This install link was used already, has expired, or was opened in another browser than the one that started it.',
+  slack_oauth_missing_state: 'The way back from Slack came without its install link’s state.',
+  slack_oauth_missing_code: 'The way back from Slack came without its code.',
+  slack_oauth_installer_authorization_error: 'The installation was cancelled in Slack.',
+};
+
 const failedPage = (code: string) =>
-  `<h1>confdesk was not installed</h1><p>Slack's answer: <code>${escapeHtml(code)}</code>.</p><p><a class="add" href="/slack/install">Try again</a></p>`;
+  `<h1>confdesk was not installed</h1><p>${escapeHtml((Object.hasOwn(failedReasons, code) && failedReasons[code]) || 'Slack did not complete it.')} (<code>${escapeHtml(code)}</code>)</p>` +
+  `<p><a class="add" href="/slack/install">Start again</a></p>`;
 
 function refusedPage(reason: keyof typeof refusedLog, teamName: string, team: string | undefined): string {
   const name = escapeHtml(teamName);

@@ -240,6 +240,7 @@ describe('the install flow', () => {
     const replay = slack.grantInstall({ teamId: 'TREPLAY1', teamName: 'Replay', user: 'UREPLAY' });
     const again = await redirect(p.url, { code: replay, state }, cookie);
     expect(again.status).toBe(400);
+    expect(again.html).toContain('This install link was used already');
     expect(again.html).toContain('slack_oauth_invalid_state');
     // Refused before the code was exchanged: Slack was not even asked.
     expect(slack.calls.some((c) => c.method === 'oauth.v2.access' && c.args.code === replay)).toBe(false);
