@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { type Config, ConfigError, loadConfig, missingSlackSettings } from './config/config.js';
+import { type Config, ConfigError, loadConfig, startMode } from './config/config.js';
 import { describeLeft, type LeftForNextStart } from './jobs/shutdown.js';
 import { createLogger, type Logger, prettyDestination } from './observability/logger.js';
 import { startConfdesk } from './start.js';
@@ -28,15 +28,22 @@ async function main() {
     config.logLevel,
     config.logFormat === 'pretty' ? prettyDestination() : undefined,
   );
-  const noCredentials = missingSlackSettings(config).length > 0;
-  const playground = noCredentials || process.argv.includes('--playground');
+  const mode = startMode(config, { playground: process.argv.includes('--playground') });
+  if (mode.kind === 'refused') {
+    // A half configuration never falls back to the playground or the simulator: it names what is missing.
+    console.error(
+      `confdesk cannot start:\n${mode.problems.map((p) => `  - ${p}`).join('\n')}\nSee .env.example for every variable and its meaning.`,
+    );
+    process.exit(1);
+  }
   let running: { stop(o: { deadline: number }): Promise<LeftForNextStart | undefined> };
   try {
-    running = config.distribution
-      ? await startDistribution(config, logger)
-      : playground
-        ? await startPlaygroundFrom(config, logger, noCredentials)
-        : await startConfdesk(config, logger);
+    running =
+      mode.kind === 'distribution'
+        ? await startDistribution(config, logger)
+        : mode.kind === 'playground'
+          ? await startPlaygroundFrom(config, logger, !mode.asked)
+          : await startConfdesk(config, logger);
   } catch (error) {
     if (error instanceof StartupError) return fatal(logger, error.problem, error.details);
     throw error;
@@ -83,7 +90,7 @@ async function startPlaygroundFrom(
   // Said plainly, for the person who ran `npm start` (the JSON log lines are for machines).
   console.log(
     noCredentials
-      ? `Playground: open ${playground.url} — no Slack credentials are set, so confdesk runs against a local Slack (set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET to connect to Slack)`
+      ? `Playground: open ${playground.url} — no Slack credentials are set, so confdesk runs against a local Slack (set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET to connect to Slack, with PLATFORM_URL and its credentials)`
       : `Playground: open ${playground.url} — started with --playground, so confdesk runs against a local Slack (npm start connects to Slack with your credentials)`,
   );
   // It keeps nothing between runs: nothing is left for a next start.

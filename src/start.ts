@@ -1,5 +1,5 @@
 import { type Confdesk, createConfdesk } from './confdesk.js';
-import type { Config } from './config/config.js';
+import { type Config, platformMissing, simulatorByName } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
 import { describeBacklog } from './domain/ticket-feed.js';
 import type { LeftForNextStart } from './jobs/shutdown.js';
@@ -9,9 +9,10 @@ import { PlatformReadiness, ProbedCheck, Readiness } from './observability/readi
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
 import { describeProxy, proxyEverything } from './platform/proxy.js';
 import type { Simulator } from './sim/server.js';
-import { checkPlatform, checkSlack, storeProblem } from './startup/checks.js';
+import { checkPlatform, checkSlack, type SlackIdentity, storeProblem } from './startup/checks.js';
 import { describeSimAccounts, provideSimAccounts } from './startup/sim-accounts.js';
 import { StartupError } from './startup/startup-error.js';
+import { retryDelayMs, serveWhileWaiting } from './startup/waiting.js';
 import type { Store, StoreOptions } from './store/store.js';
 import { openStore } from './store/store.js';
 
@@ -73,11 +74,15 @@ export function storeReadiness(store: Store, config: Config, logger: Logger): Pr
 export async function startConfdesk(config: Config, logger: Logger): Promise<RunningConfdesk> {
   useProxy(config, logger);
   const botToken = config.slack.botToken as string;
+  // Demo data reaches a workspace only when asked for by name (main.ts says so before; this is the
+  // start path's own guard, for every caller).
+  if (!config.platform.simulator && (!config.platform.url || !config.platform.credentials))
+    throw new StartupError(platformMissing);
 
   // Slack and the store are the bot's own: if either is wrong, nothing can work, so stop and say why.
-  const slackCheck = await checkSlack({ token: botToken, apiUrl: config.slack.apiUrl });
-  if (!slackCheck.ok) throw new StartupError(slackCheck.problem);
-  const { team, teamId, botId, botUserId } = slackCheck.info;
+  // Slack that does not answer yet is waited for (with /healthz served), not a reason to stop.
+  const { info, waitedOn } = await slackIdentity(config, botToken, logger);
+  const { team, teamId, botId, botUserId } = info;
   logger.info({ team, teamId, botUserId }, 'Slack accepted the bot token (auth.test)');
 
   const store = await openConfiguredStore(config);
@@ -89,7 +94,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
   let sim: Simulator | undefined;
   let baseUrl = config.platform.url;
   let credentials = config.platform.credentials;
-  if (!baseUrl || !credentials) {
+  if (config.platform.simulator || !baseUrl || !credentials) {
     // Loaded only when used: a production start with PLATFORM_URL never loads the simulator.
     const { createSimulator } = await import('./sim/server.js');
     sim = await createSimulator({ rateLimit: config.platform.rateLimitPerMinute, activityEveryMs: 60_000 });
@@ -97,7 +102,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     credentials = { kind: 'token', token: sim.adminToken };
     logger.info(
       { url: sim.url },
-      'PLATFORM_URL is not set: started the built-in platform simulator with demo data (npm run sim runs it alone)',
+      `PLATFORM_URL=${simulatorByName}: started the built-in platform simulator with demo data (npm run sim runs it alone)`,
     );
   }
 
@@ -142,7 +147,9 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
       appToken: config.slack.appToken,
       apiUrl: config.slack.apiUrl,
       proxy: config.proxy,
-      port: config.slack.port,
+      // The port the wait for Slack listened on (PORT=0 got one): the same for the app's server.
+      port: waitedOn ?? config.slack.port,
+      host: config.slack.host,
       readiness: () => readiness.report(),
       ...(botId && botUserId ? { botIdentity: { botId, botUserId } } : {}),
       doctor: () => runDoctor({ config, platform: doctorPlatform, store: () => store.inspect() }),
@@ -178,7 +185,9 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     logger.info({ created: accounts.created.length }, describeSimAccounts(accounts, config.simAccounts));
   } else if (config.simAccounts.given)
     logger.warn({}, 'SIM_ACCOUNTS: ignored with PLATFORM_URL set (it is for the built-in simulator only)');
-  const port = await confdesk.start();
+  const port = await confdesk.start().catch((error: unknown) => {
+    throw listenProblem(error, config) ?? error;
+  });
   logger.info(
     { port, mode: config.slack.appToken ? 'socket' : 'http' },
     config.slack.appToken
@@ -202,4 +211,76 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
       return left;
     },
   };
+}
+
+/**
+ * Slack's `auth.test`, tried until Slack answers. A refusal (a wrong or revoked token, a wrong
+ * SLACK_API_URL) stops the start with its sentence. No answer (DNS, network, Slack's 5xx) is waited
+ * out: `/healthz` answers 200 meanwhile and `/readyz` 503 with the reason, and the check is tried
+ * again after 1 s, 2 s, 4 s… (at most 30 s apart), so a supervisor sees a live process that is not
+ * ready instead of a restart loop. `waitedOn`: the port that served meanwhile.
+ */
+async function slackIdentity(
+  config: Config,
+  token: string,
+  logger: Logger,
+): Promise<{ info: SlackIdentity; waitedOn: number | undefined }> {
+  const check = () => checkSlack({ token, apiUrl: config.slack.apiUrl });
+  let result = await check();
+  if (result.ok) return { info: result.info, waitedOn: undefined };
+  // A refusal comes back the same each time: stop now, with its sentence.
+  if (!result.transient) throw new StartupError(result.problem);
+  let problem = result.problem;
+  let nextAt = 0;
+  const said = () =>
+    `slack: ${problem}; confdesk tries again${nextAt > Date.now() ? ` in ${Math.ceil((nextAt - Date.now()) / 1000)} s` : ' now'}`;
+  const waiting = await serveWhileWaiting({
+    port: config.slack.port,
+    host: config.slack.host,
+    problem: said,
+  }).catch((error: unknown) => {
+    throw listenProblem(error, config) ?? error;
+  });
+  let tries = 1;
+  try {
+    while (!result.ok) {
+      if (!result.transient) throw new StartupError(result.problem);
+      problem = result.problem;
+      const delay = retryDelayMs(tries);
+      nextAt = Date.now() + delay;
+      logger.warn(
+        { tries, retryInS: Math.round(delay / 100) / 10, port: waiting.port },
+        `${said()}; /healthz answers, /readyz is 503 until Slack answers`,
+      );
+      await new Promise((r) => setTimeout(r, delay));
+      tries++;
+      result = await check();
+    }
+    logger.info({ tries }, `Slack answered auth.test at try ${tries}`);
+    return { info: result.info, waitedOn: waiting.port };
+  } finally {
+    await waiting.close();
+  }
+}
+
+/** The sentence for a port the HTTP server cannot take (in use, an address HOST does not have). */
+function listenProblem(error: unknown, config: Config): StartupError | undefined {
+  const e = error as { code?: string; port?: number } | undefined;
+  const where = `${config.slack.host ?? 'every interface'} port ${e?.port ?? config.slack.port}`;
+  if (e?.code === 'EADDRINUSE')
+    return new StartupError(
+      `PORT: port ${e.port ?? config.slack.port} is already in use: stop the other process or set another PORT`,
+      error,
+    );
+  if (e?.code === 'EADDRNOTAVAIL' || e?.code === 'ENOTFOUND' || e?.code === 'EAI_AGAIN')
+    return new StartupError(
+      `HOST: cannot listen on ${where} (${e.code}): set HOST to an address of this host (127.0.0.1, 0.0.0.0, ::) or unset it`,
+      error,
+    );
+  if (e?.code === 'EACCES')
+    return new StartupError(
+      `PORT: not allowed to listen on ${where} (EACCES): ports below 1024 need privileges; set a PORT above 1023`,
+      error,
+    );
+  return undefined;
 }

@@ -551,7 +551,10 @@ export async function startWorkspaces(
     await start(team).catch((error: unknown) =>
       logger.error({ team, err: error }, 'a workspace could not start: it stays installed, restart to retry'),
     );
-  const server = (await receiver.start(config.slack.port)) as unknown as { address(): AddressInfo | null };
+  const { port: listenPort, host } = config.slack;
+  const server = (await receiver.start(host ? { port: listenPort, host } : listenPort)) as unknown as {
+    address(): AddressInfo | null;
+  };
   const port = server.address()?.port ?? config.slack.port;
   logger.info(
     { port, workspaces: running.size, install: `${publicUrl}/slack/install` },

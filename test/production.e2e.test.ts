@@ -53,6 +53,8 @@ describe('a production install (npm ci --omit=dev on a built tree)', () => {
       SLACK_BOT_TOKEN: 'xoxb-production-test',
       SLACK_SIGNING_SECRET: 'secret',
       SLACK_API_URL: slack.apiUrl,
+      // The simulator by name: a production start without PLATFORM_URL stops.
+      PLATFORM_URL: 'simulator',
       PORT: '0',
       DATA_DIR: dataDir,
       // Which of confdesk's modules the start loads (printed on stderr).
@@ -77,7 +79,7 @@ describe('a production install (npm ci --omit=dev on a built tree)', () => {
     });
     expect(ack.status).toBe(200);
     expect(await ack.text()).toContain('/conference');
-    // Without PLATFORM_URL the simulator is used, so it is loaded; the playground never is.
+    // PLATFORM_URL=simulator: the simulator is used, so it is loaded; the playground never is.
     expect(bot.output()).toContain('loaded: dist/sim/server.js');
     expect(bot.output()).not.toContain('loaded: dist/playground/');
     expect(bot.output()).not.toContain('xoxb-production-test');

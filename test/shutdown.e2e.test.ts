@@ -53,6 +53,7 @@ const env = (dataDir: string, extra: Record<string, string> = {}) => ({
   SLACK_BOT_TOKEN: 'xoxb-shutdown-test',
   SLACK_SIGNING_SECRET: 'secret',
   SLACK_API_URL: slack.apiUrl,
+  PLATFORM_URL: 'simulator',
   PORT: '0',
   DATA_DIR: dataDir,
   ...extra,

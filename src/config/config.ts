@@ -22,6 +22,9 @@ const optionalUrl = optionalString.pipe(
     .optional(),
 );
 
+/** PLATFORM_URL's value that asks for the built-in simulator by name (never what an unset one means). */
+export const simulatorByName = 'simulator';
+
 /** A 32-byte key: 64 hex digits, or base64 (`openssl rand -base64 32`). */
 const encryptionKey = z
   .string()
@@ -39,7 +42,17 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   /** `json` (default: one JSON object a line, for a log collector) or `pretty` (for a terminal). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
-  PLATFORM_URL: optionalUrl,
+  PLATFORM_URL: optionalString.pipe(
+    z
+      .union([
+        z.literal(simulatorByName),
+        z.url({
+          protocol: /^https?$/,
+          message: `expected an http(s) URL such as https://cloud.apizee.com, or ${simulatorByName} for the built-in simulator with demo data`,
+        }),
+      ])
+      .optional(),
+  ),
   PLATFORM_TOKEN: optionalString,
   PLATFORM_USERNAME: optionalString,
   PLATFORM_PASSWORD: optionalString,
@@ -78,6 +91,16 @@ export const envSchema = z.object({
   NO_PROXY: optionalString,
   no_proxy: optionalString,
   PORT: intFromEnv(3000, 0, 65_535),
+  /** The address the HTTP server listens on; unset, every interface (as Node's default). */
+  HOST: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^([0-9.]+|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*|[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*)$/,
+        'expected an address to listen on, such as 127.0.0.1, 0.0.0.0, :: or localhost',
+      )
+      .optional(),
+  ),
   DATABASE_URL: optionalString.pipe(
     z
       .string()
@@ -132,7 +155,7 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
       `${hasUser ? 'PLATFORM_PASSWORD' : 'PLATFORM_USERNAME'}: PLATFORM_USERNAME and PLATFORM_PASSWORD go together`,
     );
   }
-  if (set('PLATFORM_URL') && !hasToken && !hasUser) {
+  if (set('PLATFORM_URL') && env.PLATFORM_URL?.trim() !== simulatorByName && !hasToken && !hasUser) {
     problems.push(
       'PLATFORM_URL: a platform URL needs credentials: PLATFORM_TOKEN, or PLATFORM_USERNAME and PLATFORM_PASSWORD',
     );
@@ -158,6 +181,10 @@ function crossProblems(env: Record<string, string | undefined>): string[] {
     if (set('SLACK_BOT_TOKEN'))
       problems.push(
         "SLACK_BOT_TOKEN: in distribution mode each workspace's bot token comes from its installation: unset SLACK_BOT_TOKEN",
+      );
+    if (!set('SLACK_SIGNING_SECRET'))
+      problems.push(
+        "SLACK_SIGNING_SECRET: distribution mode verifies every request from Slack with the app's Signing Secret: set it (Basic Information → App Credentials → Signing Secret)",
       );
   }
   const allowed = (env.SLACK_ALLOWED_TEAMS ?? '').split(',').map((t) => t.trim());
@@ -191,8 +218,10 @@ export interface Config {
   logLevel: z.output<typeof envSchema>['LOG_LEVEL'];
   logFormat: z.output<typeof envSchema>['LOG_FORMAT'];
   platform: {
-    /** Base URL of the platform; undefined means "start the built-in simulator". */
+    /** Base URL of the platform; undefined with `simulator` (or unset: the playground only). */
     url: string | undefined;
+    /** PLATFORM_URL=simulator: the built-in simulator with demo data, asked for by name. */
+    simulator: boolean;
     credentials: PlatformCredentials | undefined;
     rateLimitPerMinute: number;
     timeouts: { connectMs: number; headersMs: number; bodyMs: number };
@@ -205,6 +234,8 @@ export interface Config {
     /** Web API base URL (a Slack double in tests); undefined means Slack's own. */
     apiUrl: string | undefined;
     port: number;
+    /** HOST: the address the HTTP server listens on; undefined, every interface. */
+    host: string | undefined;
   };
   store: {
     /** A postgres:// URL selects PostgreSQL (several replicas); unset, the embedded store in `dataDir`. */
@@ -276,7 +307,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     logFormat: e.LOG_FORMAT,
     platform: {
-      url: e.PLATFORM_URL?.replace(/\/+$/, ''),
+      url: e.PLATFORM_URL === simulatorByName ? undefined : e.PLATFORM_URL?.replace(/\/+$/, ''),
+      simulator: e.PLATFORM_URL === simulatorByName,
       credentials,
       rateLimitPerMinute: e.PLATFORM_RATE_LIMIT,
       timeouts: {
@@ -291,6 +323,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       appToken: e.SLACK_APP_TOKEN,
       apiUrl: e.SLACK_API_URL === undefined ? undefined : `${e.SLACK_API_URL.replace(/\/+$/, '')}/`,
       port: e.PORT,
+      host: e.HOST,
     },
     store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR, schema: e.DATABASE_SCHEMA },
     pollIntervalS: e.POLL_INTERVAL,
@@ -360,12 +393,51 @@ export function missingSlackSettings(config: Config): string[] {
   const where = 'in your Slack app (create it from manifest.yml at https://api.slack.com/apps)';
   const missing: string[] = [];
   if (!config.slack.botToken && !config.distribution) {
-    missing.push(`SLACK_BOT_TOKEN: the Bot User OAuth Token (xoxb-…), ${where} under OAuth & Permissions`);
+    missing.push(
+      `SLACK_BOT_TOKEN: not set: the Bot User OAuth Token (xoxb-…), ${where} under OAuth & Permissions`,
+    );
   }
   if (!config.slack.signingSecret) {
     missing.push(
-      `SLACK_SIGNING_SECRET: the Signing Secret, ${where} under Basic Information → App Credentials`,
+      `SLACK_SIGNING_SECRET: not set: the Signing Secret (every request from Slack is verified with it), ${where} under Basic Information → App Credentials`,
     );
   }
   return missing;
+}
+
+/** Whether any of Slack's own credentials is set: `npm start` then connects to Slack, never to the playground. */
+export function slackCredentialsGiven(config: Config): boolean {
+  return Boolean(config.slack.botToken || config.slack.signingSecret || config.slack.appToken);
+}
+
+/**
+ * A start against Slack without a platform: the built-in simulator would serve demo data to the
+ * workspace (every member a demo account, its admins platform admins), so it runs only when named.
+ */
+export const platformMissing = `PLATFORM_URL: not set: set your video platform's base URL (https://cloud.apizee.com) and its credentials (PLATFORM_USERNAME/PLATFORM_PASSWORD), or PLATFORM_URL=${simulatorByName} to run the built-in simulator with demo data (every Slack member then gets a demo account)`;
+
+/** What a start against one Slack workspace still needs: each missing variable, named with where to find it. */
+export function slackStartProblems(config: Config): string[] {
+  const problems = missingSlackSettings(config);
+  if (!config.platform.url && !config.platform.simulator) problems.push(platformMissing);
+  return problems;
+}
+
+/**
+ * What `npm start` runs: distribution mode; the playground (asked for with `--playground`, or no
+ * Slack credential set at all); Slack with one workspace; or nothing, with the variables a half
+ * configuration misses (never the playground in its place: it would hide them).
+ */
+export type StartMode =
+  | { kind: 'distribution' }
+  | { kind: 'playground'; asked: boolean }
+  | { kind: 'slack' }
+  | { kind: 'refused'; problems: string[] };
+
+export function startMode(config: Config, o: { playground: boolean }): StartMode {
+  if (config.distribution) return { kind: 'distribution' };
+  if (o.playground) return { kind: 'playground', asked: true };
+  if (!slackCredentialsGiven(config)) return { kind: 'playground', asked: false };
+  const problems = slackStartProblems(config);
+  return problems.length ? { kind: 'refused', problems } : { kind: 'slack' };
 }

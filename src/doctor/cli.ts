@@ -21,7 +21,7 @@ async function check(config: Config): Promise<DoctorReport> {
   let baseUrl = config.platform.url;
   let credentials = config.platform.credentials;
   if (!baseUrl || !credentials) {
-    // As `npm start` does: without PLATFORM_URL the bot talks to the built-in simulator.
+    // PLATFORM_URL=simulator (or unset: the playground, or a start the configuration rows block).
     sim = await createSimulator({ rateLimit: config.platform.rateLimitPerMinute });
     baseUrl = sim.url;
     credentials = { kind: 'token', token: sim.adminToken };

@@ -1,5 +1,10 @@
 import type { Config, PlatformCredentials } from '../config/config.js';
-import { missingSlackSettings } from '../config/config.js';
+import {
+  missingSlackSettings,
+  platformMissing,
+  simulatorByName,
+  slackCredentialsGiven,
+} from '../config/config.js';
 import { describeBacklog, pollingRegime } from '../domain/ticket-feed.js';
 import type { FindingsSnapshot, PlatformFindings } from '../platform/findings.js';
 import { describeProxy } from '../platform/proxy.js';
@@ -25,7 +30,7 @@ export interface DoctorContext {
   platform: {
     baseUrl: string;
     credentials: PlatformCredentials;
-    /** The built-in simulator stands in for the platform (PLATFORM_URL unset). */
+    /** The built-in simulator stands in for the platform (PLATFORM_URL=simulator, or unset). */
     simulator: boolean;
     /** The client's findings (a running bot's carry what it learned) and rate budget. */
     findings: PlatformFindings;
@@ -160,15 +165,33 @@ const redact = (text: string, secrets: string[]) =>
 
 function configurationChecks(r: Report, ctx: DoctorContext) {
   r.add('configuration', 'environment', 'ok', 'valid (.env and the environment, as `npm start` reads them)');
-  r.add(
-    'configuration',
-    'platform',
-    ctx.platform.simulator ? 'note' : 'ok',
-    ctx.platform.simulator
-      ? 'the built-in simulator with demo data (PLATFORM_URL is not set): set PLATFORM_URL and PLATFORM_USERNAME/PLATFORM_PASSWORD to check the real service'
-      : `PLATFORM_URL ${ctx.platform.baseUrl}`,
-  );
-  const proxy = ctx.config.proxy;
+  const { config } = ctx;
+  if (!ctx.platform.simulator)
+    r.add('configuration', 'platform', 'ok', `PLATFORM_URL ${ctx.platform.baseUrl}`);
+  else if (config.platform.simulator)
+    r.add(
+      'configuration',
+      'platform',
+      'note',
+      `the built-in simulator with demo data (PLATFORM_URL=${simulatorByName}): every Slack member gets a demo account; set PLATFORM_URL and PLATFORM_USERNAME/PLATFORM_PASSWORD for the real service`,
+    );
+  else if (slackCredentialsGiven(config)) {
+    // `npm start` stops on it: the rows of the platform's section below are the simulator's.
+    const [name, ...rest] = platformMissing.split(': ');
+    r.add(
+      'configuration',
+      name ?? 'PLATFORM_URL',
+      'blocking',
+      `${rest.join(': ')}; the platform rows below checked the built-in simulator`,
+    );
+  } else
+    r.add(
+      'configuration',
+      'platform',
+      'note',
+      'the built-in simulator with demo data, as in the playground (no Slack credentials are set): set PLATFORM_URL and PLATFORM_USERNAME/PLATFORM_PASSWORD to check the real service',
+    );
+  const proxy = config.proxy;
   r.add(
     'configuration',
     'proxy',
@@ -177,9 +200,9 @@ function configurationChecks(r: Report, ctx: DoctorContext) {
       ? `outgoing requests go through the proxy: ${describeProxy(proxy)} (Slack, the platform, response URLs and uploads)`
       : 'none: requests go direct (set HTTPS_PROXY, and NO_PROXY for hosts to reach directly, behind a company proxy)',
   );
-  for (const m of missingSlackSettings(ctx.config)) {
+  for (const m of missingSlackSettings(config)) {
     const [name, ...rest] = m.split(': ');
-    r.add('configuration', name ?? 'Slack', 'blocking', `not set: ${rest.join(': ')}`);
+    r.add('configuration', name ?? 'Slack', 'blocking', rest.join(': '));
   }
 }
 

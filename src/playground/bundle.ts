@@ -19,7 +19,7 @@ export async function loadDevTools(): Promise<DevTools> {
   } catch (error) {
     throw new StartupError(
       'the playground (what starts without Slack credentials) needs the development dependencies: run npm ci, ' +
-        'or set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET to connect to Slack',
+        'or set SLACK_BOT_TOKEN and SLACK_SIGNING_SECRET to connect to Slack (with PLATFORM_URL and its credentials)',
       error,
     );
   }

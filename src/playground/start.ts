@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/config.js';
+import { loadConfig, simulatorByName } from '../config/config.js';
 import { SlackDouble } from '../dev/slack-double.js';
 import { readManifest } from '../doctor/manifest.js';
 import { describeBacklog } from '../domain/ticket-feed.js';
@@ -31,23 +31,29 @@ export async function preparePlayground(): Promise<SlackDouble> {
 
 /**
  * The playground's configuration: the environment's, with Slack's side pointed at the double (a
- * random signing secret, HTTP mode on a free loopback port), people mapped by their e-mails only
- * (SIM_ACCOUNTS off), a webhook secret so the simulator's webhooks reach the bot, and a fresh embedded
- * store: the double and the simulator live in memory, so a kept store would point at cards that
- * are gone. With the built-in simulator, its rate limit is lifted to 600 a minute (unless
- * PLATFORM_RATE_LIMIT says otherwise) so that clicking around never waits on the budget.
+ * random signing secret, HTTP mode on a free loopback port), the built-in simulator unless
+ * PLATFORM_URL names a platform, people mapped by their e-mails only (SIM_ACCOUNTS off), a webhook
+ * secret so the simulator's webhooks reach the bot, and a fresh embedded store: the double and the
+ * simulator live in memory, so a kept store would point at cards that are gone. With the built-in
+ * simulator, its rate limit is lifted to 600 a minute (unless PLATFORM_RATE_LIMIT says otherwise) so
+ * that clicking around never waits on the budget.
  */
 function playgroundEnv(env: Record<string, string | undefined>, slack: SlackDouble, dataDir: string) {
+  // The playground is where the simulator runs without being named: its demo data is the point.
+  const platformUrl = env.PLATFORM_URL?.trim() || simulatorByName;
   return {
     ...env,
     SLACK_BOT_TOKEN: 'xoxb-playground',
     SLACK_SIGNING_SECRET: randomBytes(16).toString('hex'),
     SLACK_APP_TOKEN: '',
     SLACK_API_URL: slack.apiUrl,
+    PLATFORM_URL: platformUrl,
     PORT: '0',
+    // The bot's own port takes the page's signed requests only: loopback, whatever HOST says.
+    HOST: '127.0.0.1',
     SIM_ACCOUNTS: 'off',
     PLATFORM_WEBHOOK_SECRET: env.PLATFORM_WEBHOOK_SECRET || randomBytes(16).toString('hex'),
-    PLATFORM_RATE_LIMIT: env.PLATFORM_RATE_LIMIT || (env.PLATFORM_URL ? undefined : '600'),
+    PLATFORM_RATE_LIMIT: env.PLATFORM_RATE_LIMIT || (platformUrl === simulatorByName ? '600' : undefined),
     DATABASE_URL: '',
     DATABASE_SCHEMA: '',
     DATA_DIR: dataDir,

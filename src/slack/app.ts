@@ -30,6 +30,8 @@ export interface SlackAppOptions {
   /** Web API base URL, e.g. a Slack double's. */
   apiUrl?: string | undefined;
   port: number;
+  /** HOST: the address the HTTP server listens on; unset, every interface. */
+  host?: string | undefined;
   logger: Logger;
   /** What `/readyz` reports (every check, a sentence for the failing ones); unset, always ready. */
   readiness?: () => ReadinessReport;
@@ -95,6 +97,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         ...(options.proxy ? { dispatcher: proxyAgent(options.proxy) } : {}),
       })
     : undefined;
+  if (socket && options.host) listenOnHost(socket, options.host);
   let socketState: CheckState = { ok: false, problem: 'slack: Socket Mode is connecting' };
   socket?.client.on('connected', () => {
     socketState = { ok: true };
@@ -169,7 +172,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     app,
     connection: () => (socket ? socketState : { ok: true }),
     async start() {
-      const started = (await app.start(options.port)) as unknown;
+      const { port, host } = options;
+      const started = (await app.start(host ? { port, host } : port)) as unknown;
       const server = started as Server | undefined;
       if (server && 'keepAliveTimeout' in server) {
         // Keep idle connections longer than the load balancers and proxies in front (often 60 s), so
@@ -189,4 +193,15 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
         });
     },
   };
+}
+
+/**
+ * Bolt's Socket Mode receiver serves the health routes on its port alone (`listen(port)`: every
+ * interface) and keeps its server private: HOST binds that server to the one address.
+ */
+function listenOnHost(receiver: SocketModeReceiver, host: string): void {
+  const server = (receiver as unknown as { httpServer?: Server }).httpServer;
+  if (!server) return;
+  const listen = server.listen.bind(server);
+  server.listen = ((port: number) => listen(port, host)) as Server['listen'];
 }

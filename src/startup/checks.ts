@@ -74,15 +74,16 @@ export interface SlackIdentity {
 }
 
 /**
- * `auth.test` with the bot token. A refused token or an unreachable API is fatal at start: without
- * Slack the bot has nothing to serve, and a supervisor restarting it is the right retry.
+ * `auth.test` with the bot token. A refused token is fatal at start (nothing can work until someone
+ * fixes it); an API that does not answer, or answers 5xx or 429, is `transient`: the start serves
+ * `/healthz` and tries again (a DNS or network hiccup must not become a restart loop).
  */
 export async function checkSlack(options: {
   token: string;
   /** SLACK_API_URL when set (a Slack double, a proxy). */
   apiUrl?: string | undefined;
   timeoutMs?: number;
-}): Promise<CheckResult<SlackIdentity> & { refusal?: string }> {
+}): Promise<CheckResult<SlackIdentity> & { refusal?: string; transient?: boolean }> {
   const clientOptions: WebClientOptions = {
     // A start-up check answers in seconds, not after the WebClient's default half-hour of retries.
     retryConfig: { retries: 1, factor: 1, minTimeout: 500, maxTimeout: 500 },
@@ -106,8 +107,25 @@ export async function checkSlack(options: {
   } catch (error) {
     // `refusal`: Slack's own error code when it answered and refused (invalid_auth, token_revoked…).
     const refusal = slackErrorCode(error);
-    return { ok: false, problem: slackProblem(error, options.apiUrl), ...(refusal ? { refusal } : {}) };
+    return {
+      ok: false,
+      problem: slackProblem(error, options.apiUrl),
+      ...(refusal ? { refusal } : {}),
+      ...(slackTransient(error) ? { transient: true } : {}),
+    };
   }
+}
+
+/**
+ * Whether a failed Web API call may pass if tried again: no answer (DNS, refused or reset
+ * connection, timeout), Slack's 5xx or its rate limit. Slack's refusals and other HTTP statuses (a
+ * wrong SLACK_API_URL's 404) come back the same each time.
+ */
+export function slackTransient(error: unknown): boolean {
+  const e = error as { code?: string; statusCode?: number } | undefined;
+  if (e?.code === 'slack_webapi_request_error' || e?.code === 'slack_webapi_rate_limited_error') return true;
+  if (e?.code === 'slack_webapi_http_error') return (e.statusCode ?? 0) >= 500 || e.statusCode === 429;
+  return false;
 }
 
 /** The sentence for a failed `auth.test`. */
@@ -123,11 +141,11 @@ export function slackProblem(error: unknown, apiUrl: string | undefined): string
   if (e.code === 'slack_webapi_http_error')
     return apiUrl
       ? `SLACK_API_URL: ${where}auth.test answered HTTP ${e.statusCode}: fix the URL (it ends in /api/) or unset SLACK_API_URL to use Slack's own API`
-      : `Slack's Web API answered HTTP ${e.statusCode} to auth.test: Slack may be having trouble (https://slack-status.com); start again later`;
+      : `Slack's Web API answered HTTP ${e.statusCode} to auth.test: Slack may be having trouble (https://slack-status.com)`;
   const code = causeCode(error) ?? innermostMessage(error) ?? 'no answer';
   return apiUrl
     ? `SLACK_API_URL: Slack's Web API at ${where} could not be reached (${code}): fix the URL or unset SLACK_API_URL to use ${slackOwnApi}`
-    : `Slack's Web API (${slackOwnApi}) could not be reached (${code}): check this host's network, DNS and proxy (HTTPS_PROXY), then start again`;
+    : `Slack's Web API (${slackOwnApi}) could not be reached (${code}): check this host's network, DNS and proxy (HTTPS_PROXY)`;
 }
 
 export interface PlatformIdentity {

@@ -241,6 +241,7 @@ describe('the bot as a process (dist/main.js)', () => {
       SLACK_BOT_TOKEN: 'xoxb-malformed',
       SLACK_SIGNING_SECRET: 'child-secret',
       SLACK_API_URL: slack.apiUrl,
+      PLATFORM_URL: 'simulator',
       PORT: '0',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
