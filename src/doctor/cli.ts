@@ -3,7 +3,7 @@ import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { createPlatformClient } from '../platform/client.js';
 import { proxyEverything } from '../platform/proxy.js';
 import { createSimulator, type Simulator } from '../sim/server.js';
-import { inspectStore, openStore } from '../store/store.js';
+import { inspectStore, openStore, storeMissing } from '../store/store.js';
 import { bindingOf, parseKey, SecretBox } from '../util/secret-box.js';
 import { configProblemsReport, type DoctorReport, distributionDoctor, runDoctor } from './doctor.js';
 import { formatReport } from './format.js';
@@ -58,12 +58,20 @@ async function check(config: Config): Promise<DoctorReport> {
 
 /** Distribution mode: the registry in the store, each workspace's secrets tried with the key. */
 async function checkDistribution(config: Config): Promise<DoctorReport> {
-  const store = await openStore({
+  const options = {
     databaseUrl: config.store.databaseUrl,
     dataDir: config.store.dataDir,
     ...(config.store.schema ? { schema: config.store.schema } : {}),
-    keepLeases: true,
-  });
+  };
+  // The doctor never creates a store: one that is not there is said (a wrong DATA_DIR), not made.
+  const missing = await storeMissing(options);
+  if (missing)
+    return distributionDoctor(config, {
+      teams: async () => [],
+      state: async () => ({ opens: true, setUp: false }),
+      missing,
+    });
+  const store = await openStore({ ...options, keepLeases: true });
   const keys = (config.distribution?.keys ?? []).map(parseKey).filter((k): k is Buffer => !!k);
   const box = new SecretBox(keys);
   // As the bot opens them: bound to their workspace, or unbound until the bot sealed them all again.

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import type { Config, PlatformCredentials } from '../config/config.js';
 import {
   missingSlackSettings,
@@ -10,7 +11,7 @@ import type { FindingsSnapshot, PlatformFindings } from '../platform/findings.js
 import { describeProxy } from '../platform/proxy.js';
 import { defaultReserve, type RateBudget } from '../platform/rate-budget.js';
 import { checkSlack } from '../startup/checks.js';
-import type { StoreInspection } from '../store/store.js';
+import { type StoreInspection, storeFile } from '../store/store.js';
 import { guessChecks } from './guesses.js';
 import { type ManifestFacts, readManifest } from './manifest.js';
 import { answerText, maxPlatformRequests, PlatformProbe, type ProbeAnswer } from './platform-probe.js';
@@ -64,11 +65,14 @@ export async function distributionDoctor(
     teams(): Promise<string[]>;
     /** Whether the key opens the team's installation and settings, and whether settings are saved. */
     state(team: string): Promise<{ opens: boolean; setUp: boolean }>;
+    /** Set: the store is not there (the doctor never creates it): the sentence naming what to check. */
+    missing?: string | undefined;
   },
   now = new Date(),
 ): Promise<DoctorReport> {
   const r = new Report();
   const d = config.distribution;
+  if (registry.missing) r.add('store', 'open', 'warning', storeNotFound(registry.missing));
   r.add('configuration', 'environment', 'ok', 'valid (.env and the environment, as `npm start` reads them)');
   r.add(
     'configuration',
@@ -449,6 +453,13 @@ function runtimeFindings(r: Report, s: FindingsSnapshot) {
 
 // ---------- store ----------
 
+/**
+ * A store the doctor did not find (it never creates one): before the first start that is expected;
+ * after it, the doctor is looking elsewhere than the bot.
+ */
+const storeNotFound = (where: string, migrations?: number) =>
+  `${where.replace(/^DATA_DIR: /, '')}: not created yet (\`npm start\` creates it${migrations ? ` and applies the ${migrations} migrations` : ''}), or, if the bot has run already, DATA_DIR or DATABASE_URL is not the bot's`;
+
 /** Answers the last webhook delivery the store recorded. */
 async function storeChecks(r: Report, ctx: DoctorContext): Promise<string | undefined> {
   const { config } = ctx;
@@ -478,8 +489,8 @@ async function storeChecks(r: Report, ctx: DoctorContext): Promise<string | unde
     r.add(
       'store',
       'migrations',
-      'note',
-      `not created yet: \`npm start\` creates it and applies the ${s.known.length} migrations`,
+      'warning',
+      storeNotFound(`no store at ${resolve(storeFile(config.store))}`, s.known.length),
     );
     return undefined;
   }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
@@ -74,20 +74,43 @@ export async function connect(
     }
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgres };
   }
-  const dir = options.dataDir ?? './data';
-  const path = join(dir, 'confdesk.sqlite');
+  const path = storeFile(options);
   if (readOnly) {
     if (!existsSync(path)) return undefined;
     const file = new SQLite(path, { readonly: true, fileMustExist: true });
     return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
   }
-  mkdirSync(dir, { recursive: true });
+  // Folders 0700 (each one created, `workspaces/<team>` too), whatever the umask lets through.
+  mkdirSync(options.dataDir ?? './data', { recursive: true, mode: 0o700 });
+  ownerOnly(path);
   const file = new SQLite(path);
   // WAL: readers never block the writer; synchronous=FULL: a committed transaction survives a crash.
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = FULL');
   file.pragma('busy_timeout = 5000');
   return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
+}
+
+/** The embedded store's file: `confdesk.sqlite` in DATA_DIR (or a workspace's folder). */
+export const storeFile = (options: Pick<StoreOptions, 'dataDir'>) =>
+  join(options.dataDir ?? './data', 'confdesk.sqlite');
+
+/**
+ * The store holds cards, people's links and (distribution mode) sealed secrets: readable by the
+ * bot's user only. The file is created here 0600 before SQLite opens it (SQLite would ask for 0644
+ * less the umask), and SQLite gives its -wal and -shm files the database file's mode. A file an
+ * older version left open to others is closed to them now (where this user may change it).
+ */
+function ownerOnly(path: string): void {
+  closeSync(openSync(path, 'a', 0o600));
+  for (const f of [path, `${path}-wal`, `${path}-shm`, `${path}-journal`]) {
+    try {
+      const { mode } = statSync(f);
+      if (mode & 0o077) chmodSync(f, mode & 0o700);
+    } catch {
+      // Not there (no WAL yet), or another user's file: SQLite says what it cannot open.
+    }
+  }
 }
 
 /**

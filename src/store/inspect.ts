@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
-import { connect, readCatalog, type StoreOptions } from './db.js';
+import { connect, readCatalog, type StoreOptions, storeFile } from './db.js';
 import { backlogOf } from './outbox.js';
 import { type Database, migrations } from './schema.js';
 import { lastWebhookSetting, slackRefusalSetting } from './settings.js';
@@ -94,4 +96,42 @@ export async function inspectDb(
     slackRefusal: refusal ? (JSON.parse(refusal) as { code: string; since: string }) : undefined,
     ticketEvents,
   };
+}
+
+/**
+ * Why the store an operator's tool looks for is not there (the sentence naming what to check), or
+ * undefined when it is. The tools (`npm run outbox`, the doctor) never create one: a wrong DATA_DIR
+ * would otherwise show a new, empty store as "nothing to report".
+ */
+export async function storeMissing(options: StoreOptions): Promise<string | undefined> {
+  if (!options.databaseUrl?.startsWith('postgres')) {
+    const path = resolve(storeFile(options));
+    return existsSync(path)
+      ? undefined
+      : `DATA_DIR: no store at ${path}: set DATA_DIR to the bot's (as npm start reads it from .env and the environment); npm start creates the store on its first run`;
+  }
+  const found = await inspectStore(options);
+  return found.applied.length
+    ? undefined
+    : `DATABASE_URL: no confdesk store in this database${options.schema ? ` (schema ${options.schema})` : ''}: check DATABASE_URL and DATABASE_SCHEMA (npm start creates the tables on its first run)`;
+}
+
+/** Distribution mode: the teams installed, read without changing the store; undefined without one. */
+export async function installedTeamsOf(options: StoreOptions): Promise<string[] | undefined> {
+  if (await storeMissing(options)) return undefined;
+  const connection = await connect(options, true);
+  if (!connection) return undefined;
+  try {
+    const tables = await readCatalog(() => connection.db.introspection.getTables(), options.schema);
+    if (!tables.some((t) => t.name === 'installations' && (!options.schema || t.schema === options.schema)))
+      return [];
+    const rows = await connection.db
+      .selectFrom('installations')
+      .select('team_id')
+      .orderBy('team_id')
+      .execute();
+    return rows.map((r) => r.team_id);
+  } finally {
+    await connection.db.destroy();
+  }
 }

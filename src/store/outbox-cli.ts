@@ -1,6 +1,14 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../config/config.js';
-import { type DeadLetter, openStore, type StoreOptions, workspaceStoreOptions } from './store.js';
+import {
+  type DeadLetter,
+  installedTeamsOf,
+  openStore,
+  type StoreOptions,
+  storeMissing,
+  workspaceStoreOptions,
+} from './store.js';
 
 /*
  * The operator's look into the outbox, beside a running bot (same .env and store as `npm start`):
@@ -56,19 +64,32 @@ async function main(all: string[]): Promise<number> {
     ...(config.store.schema ? { schema: config.store.schema } : {}),
     keepLeases: true,
   };
+  if (named !== undefined && !config.distribution) {
+    console.error('--workspace is for distribution mode (SLACK_CLIENT_ID…); this bot serves one workspace.');
+    return 2;
+  }
+  // The store is the bot's: a tool that created one where it looked would report an empty outbox.
+  const missing = await storeMissing(base);
+  if (missing) {
+    console.error(`No outbox here: ${missing}`);
+    return 1;
+  }
   if (config.distribution && named === undefined) {
-    const registry = await openStore(base);
-    const teams = await registry.installedTeams().finally(() => registry.close());
+    const teams = (await installedTeamsOf(base)) ?? [];
     console.error(
       `Distribution mode: each workspace has its own outbox. Name one: npm run outbox -- --workspace <team id> ${args.join(' ')}\nInstalled: ${teams.join(', ') || 'none'}`,
     );
     return 2;
   }
-  if (named !== undefined && !config.distribution) {
-    console.error('--workspace is for distribution mode (SLACK_CLIENT_ID…); this bot serves one workspace.');
-    return 2;
+  const options = named ? workspaceStoreOptions(base, named) : base;
+  if (named && (await storeMissing(options))) {
+    const teams = (await installedTeamsOf(base)) ?? [];
+    console.error(
+      `--workspace ${named}: no workspace ${named} here (its store would be at ${options.databaseUrl ? `schema ${options.schema}` : resolve(options.dataDir ?? '')}): check the team id. Installed: ${teams.join(', ') || 'none'}`,
+    );
+    return 1;
   }
-  const store = await openStore(named ? workspaceStoreOptions(base, named) : base);
+  const store = await openStore(options);
   try {
     if (command === 'requeue') {
       const n = await store.requeueDead(arg === 'all' ? undefined : arg);

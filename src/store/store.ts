@@ -15,9 +15,9 @@ import { type TicketRecordRepository, ticketRecordRepository } from './ticket-re
 import { type UserLinkRepository, userLinkRepository } from './user-links.js';
 import { type WorkspaceRepository, workspaceRepository } from './workspaces.js';
 
-export type { StoreOptions } from './db.js';
+export { type StoreOptions, storeFile } from './db.js';
 export type { StoredDigestSchedule } from './digests.js';
-export { inspectStore, type StoreInspection } from './inspect.js';
+export { inspectStore, installedTeamsOf, type StoreInspection, storeMissing } from './inspect.js';
 export {
   claimerPrefix,
   type DeadLetter,
