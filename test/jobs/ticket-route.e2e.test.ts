@@ -109,7 +109,12 @@ describe('one route per ticket change', () => {
     ).catch(async (e) => {
       console.log('DEBUG thread', JSON.stringify(threadOf(watching).map((m) => m.text)));
       console.log('DEBUG outbox', JSON.stringify(await f.store.outboxOf(String(t.id)), null, 0));
-      console.log('DEBUG lastSeen', JSON.stringify(await f.store.lastSeen(String(t.id))), t.modified, t.state);
+      console.log(
+        'DEBUG lastSeen',
+        JSON.stringify(await f.store.lastSeen(String(t.id))),
+        t.modified,
+        t.state,
+      );
       throw e;
     });
     await scansSettle(t);
