@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Config, ConfigError, loadConfig, startMode } from './config/config.js';
 import { describeLeft, type LeftForNextStart } from './jobs/shutdown.js';
+import { installLastResort } from './observability/last-resort.js';
 import { createLogger, type Logger, prettyDestination } from './observability/logger.js';
 import { startConfdesk } from './start.js';
 import { StartupError } from './startup/startup-error.js';
@@ -28,6 +29,13 @@ async function main() {
     config.logLevel,
     config.logFormat === 'pretty' ? prettyDestination() : undefined,
   );
+  // What no handler caught: logged and counted; a rejection leaves the bot up, a throw stops it for
+  // its supervisor (gracefully once started). The policy and its reasons: observability/last-resort.ts.
+  let stopFor: ((reason: string, code: number) => Promise<void>) | undefined;
+  installLastResort({
+    logger,
+    stop: (kind) => (stopFor ? void stopFor(kind, 1) : process.exit(1)),
+  });
   const mode = startMode(config, { playground: process.argv.includes('--playground') });
   if (mode.kind === 'refused') {
     // A half configuration never falls back to the playground or the simulator: it names what is missing.
@@ -50,7 +58,7 @@ async function main() {
   }
 
   let stopping = false;
-  const shutdown = async (signal: string) => {
+  const shutdown = async (signal: string, code = 0) => {
     if (stopping) return;
     stopping = true;
     const started = Date.now();
@@ -63,8 +71,9 @@ async function main() {
     }, boundMs + 5_000).unref();
     const left = await running.stop({ deadline: started + boundMs });
     if (left) logger.info(left, describeLeft(left, Math.round((Date.now() - started) / 100) / 10));
-    process.exit(0);
+    process.exit(code);
   };
+  stopFor = shutdown;
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }

@@ -1,3 +1,4 @@
+import { runAs } from '../observability/last-resort.js';
 import type { Logger } from '../observability/logger.js';
 import { runInLane } from '../platform/lane.js';
 import type { Priority } from '../platform/rate-budget.js';
@@ -70,7 +71,9 @@ export class JobRunner {
     state.lastStart = Date.now();
     state.again = false;
     // Everything a job asks of the platform waits in its background lane (see `runInLane`).
-    state.running = runInLane(state.job.lane ?? 'background', () => state.job.run())
+    state.running = runAs(`job ${state.job.name}`, () =>
+      runInLane(state.job.lane ?? 'background', () => state.job.run()),
+    )
       .catch((error: unknown) =>
         this.logger.error({ err: error, job: state.job.name }, 'background job failed'),
       )

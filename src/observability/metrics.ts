@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { escapes } from './last-resort.js';
 
 /*
  * The bot's Prometheus metrics (issue 23 §3), in a registry of their own (never prom-client's global
@@ -154,6 +155,17 @@ export class Metrics {
 
   constructor() {
     const lanes = ['interactive', 'background', 'backfill'] as const;
+    // The process's, not a workspace's: read from the last resort at scrape time.
+    new Counter({
+      name: 'confdesk_escaped_errors_total',
+      help: 'Errors no handler caught, by kind: uncaughtException (confdesk then stops for its supervisor to restart it) or unhandledRejection (it stays up); 0 expected',
+      labelNames: ['kind'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [kind, count] of Object.entries(escapes)) this.inc({ kind }, count);
+      },
+    });
     this.sampled(
       'confdesk_outbox_items',
       'Outbox items waiting, by state: pending, unknown (outcome being checked), parked (channel refuses the bot), dead (dead letters)',

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AckFn, AllMiddlewareArgs, App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt';
 import type { ExtendedErrorHandlerArgs } from '@slack/bolt/dist/App.js';
 import type { WebClient } from '@slack/web-api';
+import { runAs } from '../observability/last-resort.js';
 import type { Logger } from '../observability/logger.js';
 import { responderFor } from '../outbound/respond.js';
 import { detach } from './after-ack.js';
@@ -209,6 +210,20 @@ type Body = {
   event?: { type?: string; user?: string };
 };
 
+/** A request's listener as the last resort names it: `command /ticket`, `view ticket_export`… */
+const listenerOf = (b: Body): string =>
+  b.command
+    ? `command ${b.command}`
+    : b.actions?.[0]?.action_id
+      ? `action ${b.actions[0].action_id}`
+      : b.view?.callback_id
+        ? `view ${b.view.callback_id}`
+        : b.callback_id
+          ? `shortcut ${b.callback_id}`
+          : b.event?.type
+            ? `event ${b.event.type}`
+            : (b.type ?? 'request');
+
 /** Bolt's UnknownError wraps a failure without a code: the original is what describeError reads. */
 const unwrap = (error: unknown) =>
   (error as { code?: string; original?: unknown })?.code === 'slack_bolt_unknown_error'
@@ -225,7 +240,8 @@ export function registerErrorHandler(app: App, logger: Logger): void {
   app.use(async (args) => {
     const ack = (args as { ack?: AckFn<unknown> }).ack;
     if (ack) args.context[ackKey] = ack;
-    await args.next();
+    // What escapes every handler is logged with the listener it came from (and its work after the ack).
+    await runAs(listenerOf((args.body ?? {}) as Body), args.next);
   });
   // Needs the App built with `extendedErrorHandler: true` (the handler then gets the body and context).
   app.error(async ({ error: coded, body, context }: ExtendedErrorHandlerArgs) => {
