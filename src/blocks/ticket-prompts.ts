@@ -95,8 +95,8 @@ export function buildTicketCreated(
 export const buildTicketEdited = (changed: readonly string[]): Mrkdwn =>
   changed.length ? md`:white_check_mark: Saved: ${changed.join(', ')}.` : md`Nothing changed.`;
 
-/** The export form's outcome: in the card's thread, or ready but with no thread to post it in. */
+/** The export form's outcome: in the card's thread, or not made, this card having no thread to post it in. */
 export const buildTicketExported = (inThread: boolean): Mrkdwn =>
   inThread
     ? md`:white_check_mark: The export is in the ticket card's thread.`
-    : md`The export is ready, but this card has no thread to post it in: use the card in the channel.`;
+    : md`This card has no thread I know to post the export in: export from the ticket's latest card in the channel (\`/ticket show\` brings it up).`;

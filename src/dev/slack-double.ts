@@ -95,6 +95,15 @@ export type SlackFault =
   | { kind: 'lost_response' };
 
 /**
+ * What the next POST to an upload URL meets: an answer with this status once the body is in, the
+ * connection reset (TCP RST) after `afterBytes`, or a stall: nothing more read, no answer, ever.
+ */
+export type UploadFault =
+  | { kind: 'status'; status: number }
+  | { kind: 'reset'; afterBytes: number }
+  | { kind: 'stall'; afterBytes: number };
+
+/**
  * A local Slack double: a real loopback HTTP server implementing the Web API methods confdesk uses,
  * recording every call, and able to answer 429 with `Retry-After` or `{ok:false,error}` on demand.
  * Point the bot's WebClient at `apiUrl` (`SLACK_API_URL`). It also serves `response_url`s.
@@ -119,6 +128,8 @@ export class SlackDouble {
   >();
   /** Uploads up to this size are kept whole (`uploads[].bytes`); bigger ones are only counted. */
   keepUploadBytes = 16 * 1024 * 1024;
+  /** Faults for the next POSTs to upload URLs, in order; a faulted upload stays not uploaded. */
+  readonly uploadFaults: UploadFault[] = [];
   /**
    * Block Kit payloads that broke Slack's limits (the double answered them `invalid_blocks`, as Slack
    * does), and texts with a live token the bot did not write (`<!channel>`, an outside link): Slack
@@ -517,13 +528,32 @@ export class SlackDouble {
       res.writeHead(404, { 'content-type': 'application/json' }).end('{"ok":false,"error":"unknown_upload"}');
       return;
     }
+    const fault = this.uploadFaults.shift();
     let kept: Buffer[] | undefined = [];
     let size = 0;
-    for await (const c of req) {
-      const chunk = c as Buffer;
-      size += chunk.length;
-      if (kept && size <= this.keepUploadBytes) kept.push(chunk);
-      else kept = undefined;
+    const whole = await new Promise<boolean>((resolve) => {
+      const stop = (bytes: number) => fault && fault.kind !== 'status' && bytes >= fault.afterBytes;
+      const cut = () => {
+        if (fault?.kind === 'reset') req.socket.resetAndDestroy();
+        else req.pause();
+        resolve(false);
+      };
+      if (stop(0)) return cut();
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (kept && size <= this.keepUploadBytes) kept.push(chunk);
+        else kept = undefined;
+        if (stop(size)) cut();
+      });
+      req.on('end', () => resolve(true));
+      // The bot gave up (its own timeout): nothing more comes.
+      req.on('close', () => resolve(false));
+      req.on('error', () => resolve(false));
+    });
+    if (!whole) return;
+    if (fault?.kind === 'status') {
+      res.writeHead(fault.status, { 'content-type': 'text/plain' }).end('upload refused');
+      return;
     }
     upload.bytes = kept ? fileBytes(req.headers['content-type'], Buffer.concat(kept)) : undefined;
     upload.size = upload.bytes?.length ?? size;

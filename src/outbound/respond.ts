@@ -12,6 +12,8 @@ export async function postToResponseUrl(url: string, reply: Reply): Promise<void
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(reply),
   });
+  // Read (a few bytes), so that the connection goes back to the pool now rather than at a collection.
+  await res.arrayBuffer().catch(() => undefined);
   if (!res.ok) throw new Error(`response_url answered ${res.status}`);
 }
 

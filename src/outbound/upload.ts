@@ -1,8 +1,10 @@
+import { PassThrough, type Readable } from 'node:stream';
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
-import { type MrkdwnText, md } from '../blocks/mrkdwn.js';
+import { type Mrkdwn, type MrkdwnText, md } from '../blocks/mrkdwn.js';
 import type { Download } from '../platform/client.js';
 import { ConfdeskError } from '../services/errors.js';
+import { discard } from '../util/streams.js';
 
 /** Where an upload goes: a channel, in a thread of it when `threadTs` is given. */
 export interface UploadTarget {
@@ -12,6 +14,15 @@ export interface UploadTarget {
   title: string;
   comment?: MrkdwnText | undefined;
 }
+
+/**
+ * How long the POST to Slack's upload URL may go without a byte moving (none sent, no answer)
+ * before it is given up: a stalled Slack must not hold the platform's download and the person's
+ * "Working…" for undici's default five minutes. Longer than the platform's own body timeout (30 s
+ * unless PLATFORM_BODY_TIMEOUT_MS says otherwise), so a platform that stops sending is told as the
+ * platform's failure. Tests lower it.
+ */
+export const uploadLimits = { idleMs: 60_000 };
 
 /** `uploadFile` into a thread (the ticket cards' files and exports). */
 export const uploadToThread = (
@@ -26,6 +37,10 @@ export const uploadToThread = (
  * (files.getUploadURLExternal → upload → files.completeUploadExternal), never holding the whole file
  * in memory: the platform's body is piped into the upload POST as it arrives.
  * https://api.slack.com/messaging/files#upload
+ *
+ * The download is this function's from the call on: read whole, or released (destroyed, its errors
+ * heard) whatever stops it. Nothing is posted unless every byte reached Slack: a failure on either
+ * side throws a `ConfdeskError` that says which side failed, before `files.completeUploadExternal`.
  */
 export async function uploadFile(
   client: WebClient,
@@ -33,31 +48,94 @@ export async function uploadFile(
   target: UploadTarget,
   knownLength?: number,
 ): Promise<{ fileId: string }> {
-  const length = file.contentLength ?? knownLength;
-  if (!length) {
-    file.body.destroy();
-    throw new ConfdeskError(
-      'unknown_size',
-      md`The video platform did not say how big this file is, so it cannot be sent to Slack.`,
+  const download = file.body;
+  // The platform's side failing, told apart from Slack's: its first error, even one from before
+  // this call (kept by the stream as `errored`).
+  let broke: unknown = download.errored ?? undefined;
+  download.on('error', (error) => {
+    broke ??= error;
+  });
+  try {
+    const length = file.contentLength ?? knownLength;
+    if (!length)
+      throw new ConfdeskError(
+        'unknown_size',
+        md`The video platform did not say how big this file is, so it cannot be sent to Slack.`,
+      );
+    const filename = file.filename ?? target.filename;
+    const slot = await client.files.getUploadURLExternal({ filename, length });
+    if (broke) throw platformFailed(broke);
+    await send(slot.upload_url as string, download, length, file.contentType, () => broke);
+    await client.files.completeUploadExternal({
+      files: [{ id: slot.file_id as string, title: target.title }],
+      channel_id: target.channel,
+      ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
+      ...(target.comment ? { initial_comment: target.comment } : {}),
+    } as Parameters<WebClient['files']['completeUploadExternal']>[0]);
+    return { fileId: slot.file_id as string };
+  } finally {
+    // A refusal or a failure leaves the download unread: its connection is released here.
+    if (!download.readableEnded) discard(download);
+  }
+}
+
+/**
+ * The POST to the upload URL, fed from the download as it arrives. The upload reads a stream of its
+ * own (`feed`): when Slack fails, undici destroys that one, not the download, so the download's
+ * errors are always the platform's.
+ */
+async function send(
+  url: string,
+  download: Readable,
+  length: number,
+  contentType: string | undefined,
+  broke: () => unknown,
+): Promise<void> {
+  const feed = new PassThrough();
+  // Its failures are read from the request's rejection; after the request, nobody else listens.
+  feed.on('error', () => undefined);
+  download.on('error', (error) => feed.destroy(error));
+  download.pipe(feed);
+  let status: number;
+  try {
+    const res = await request(url, {
+      method: 'POST',
+      body: feed,
+      headers: {
+        'content-type': contentType ?? 'application/octet-stream',
+        'content-length': String(length),
+      },
+      headersTimeout: uploadLimits.idleMs,
+      bodyTimeout: uploadLimits.idleMs,
+    });
+    status = res.statusCode;
+    await res.body.dump();
+  } catch (error) {
+    if (broke()) throw platformFailed(broke());
+    if (codeOf(error) === 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH')
+      throw new ConfdeskError(
+        'size_mismatch',
+        md`The file the video platform sent is not the ${length} bytes it announced, so nothing was posted.`,
+      );
+    throw slackFailed(
+      timeoutCodes.has(codeOf(error) ?? '')
+        ? md`Slack stopped taking the file`
+        : md`The connection to Slack broke off while the file was sent`,
     );
   }
-  const filename = file.filename ?? target.filename;
-  const slot = await client.files.getUploadURLExternal({ filename, length });
-  const res = await request(slot.upload_url as string, {
-    method: 'POST',
-    body: file.body,
-    headers: {
-      'content-type': file.contentType ?? 'application/octet-stream',
-      'content-length': String(length),
-    },
-  });
-  await res.body.dump();
-  if (res.statusCode >= 300) throw new Error(`Slack's upload URL answered ${res.statusCode}`);
-  await client.files.completeUploadExternal({
-    files: [{ id: slot.file_id as string, title: target.title }],
-    channel_id: target.channel,
-    ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
-    ...(target.comment ? { initial_comment: target.comment } : {}),
-  } as Parameters<WebClient['files']['completeUploadExternal']>[0]);
-  return { fileId: slot.file_id as string };
+  if (status >= 300) throw slackFailed(md`Slack's upload address answered ${status}`);
 }
+
+const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const codeOf = (error: unknown) => (error as { code?: string } | undefined)?.code;
+
+const platformFailed = (error: unknown) =>
+  new ConfdeskError(
+    'download_failed',
+    timeoutCodes.has(codeOf(error) ?? '')
+      ? md`The video platform stopped sending the file before it was whole, so nothing was posted. Please try again.`
+      : md`The connection to the video platform broke off before the file was whole, so nothing was posted. Please try again.`,
+  );
+
+const slackFailed = (what: Mrkdwn) =>
+  new ConfdeskError('upload_failed', md`${what}, so nothing was posted. Please try again in a moment.`);

@@ -537,6 +537,9 @@ export class PlatformCore {
       this.logger?.debug({ op: name, method, status, ms: Date.now() - started }, 'platform request');
 
       if (status >= 200 && status < 300 && output === 'stream') {
+        // Its reader may come after a Slack round trip, or never: an error meanwhile (a reset, the
+        // body timeout) is heard here and waits on the stream (`errored`) for whoever reads it.
+        response.body.on('error', () => {});
         const length = numberHeader(headers, 'content-length');
         const disposition = header(headers, 'content-disposition');
         return {

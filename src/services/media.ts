@@ -14,6 +14,7 @@ import type { Action } from '../domain/policy.js';
 import { dayBound } from '../domain/ticket-query.js';
 import type { Download, PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
+import { discard } from '../util/streams.js';
 import type { AccessService } from './access.js';
 import { ConfdeskError } from './errors.js';
 import type { IdentityService } from './identity.js';
@@ -156,7 +157,7 @@ export class MediaService {
     if (pastUploadLimit(media.size, this.maxUploadBytes)) return tooBig(media.size as number);
     const file = await this.platform.downloadMedia({ mediaId: media.id });
     if (pastUploadLimit(file.contentLength, this.maxUploadBytes)) {
-      file.body.destroy();
+      discard(file.body);
       return tooBig(file.contentLength as number);
     }
     return { kind: 'file', media, file };

@@ -1,7 +1,7 @@
 import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
-import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import { md } from '../../blocks/mrkdwn.js';
 import { buildTicketExported, buildTicketFileComment } from '../../blocks/ticket-prompts.js';
 import { uploadToThread } from '../../outbound/upload.js';
 import { trustedPlace } from '../card-place.js';
@@ -39,23 +39,22 @@ export const handleTicketExport =
       },
       async () => {
         const place = await trustedPlace(deps, readJson(cardPlace, metadata));
+        // A card whose thread the store no longer knows (an older card of a ticket shown again): the
+        // file would have nowhere to go, so nothing is asked of the platform.
+        if (!place.channel || !place.ts) {
+          await show(buildResultView(title, buildTicketExported(false)));
+          return;
+        }
         const { ticket, file } = await deps.tickets.export(user, place.ticketId, format, timeline);
         const name = `${ticket.reference ?? `ticket-${ticket.id}`}.${format}`;
-        let outcome: Mrkdwn;
-        if (place.channel && place.ts) {
-          await uploadToThread(client, file, {
-            channel: place.channel,
-            threadTs: place.ts,
-            filename: name,
-            title: name,
-            comment: buildTicketFileComment(user, 'exported'),
-          });
-          outcome = buildTicketExported(true);
-        } else {
-          file.body.destroy();
-          outcome = buildTicketExported(false);
-        }
-        await show(buildResultView(title, outcome));
+        await uploadToThread(client, file, {
+          channel: place.channel,
+          threadTs: place.ts,
+          filename: name,
+          title: name,
+          comment: buildTicketFileComment(user, 'exported'),
+        });
+        await show(buildResultView(title, buildTicketExported(true)));
       },
     );
   };
