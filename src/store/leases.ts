@@ -8,6 +8,13 @@ export interface LeaseRepository {
    */
   acquireLease(name: string, owner: string, ms: number): Promise<boolean>;
   releaseLease(name: string, owner: string): Promise<void>;
+  /** The leases named `prefix…` that have not run out: who holds what (the replicas' shares of the workspaces). */
+  liveLeases(prefix: string): Promise<{ name: string; owner: string; until: Date }[]>;
+  /**
+   * Renews for `ms` those of `names` that `owner` still holds (run out or not, as long as no one took
+   * them meanwhile), in one statement however many; answers their names.
+   */
+  renewLeases(names: string[], owner: string, ms: number): Promise<string[]>;
 }
 
 export const leaseRepository = ({ db, now }: Db): LeaseRepository => ({
@@ -29,5 +36,33 @@ export const leaseRepository = ({ db, now }: Db): LeaseRepository => ({
 
   async releaseLease(name, owner) {
     await db.deleteFrom('leases').where('name', '=', name).where('owner', '=', owner).execute();
+  },
+
+  async liveLeases(prefix) {
+    const rows = await db
+      .selectFrom('leases')
+      .select(['name', 'owner', 'until'])
+      // No escape clause that both backends read alike: prefixes are plain (no `%` nor `_`).
+      .where('name', 'like', `${prefix}%`)
+      .where('until', '>=', iso(now()))
+      .execute();
+    return rows.map((r) => ({ name: r.name, owner: r.owner, until: new Date(r.until) }));
+  },
+
+  async renewLeases(names, owner, ms) {
+    const until = iso(new Date(now().getTime() + ms));
+    const renewed: string[] = [];
+    // In chunks: SQLite bounds a statement's parameters.
+    for (let i = 0; i < names.length; i += 500) {
+      const rows = await db
+        .updateTable('leases')
+        .set({ until })
+        .where('owner', '=', owner)
+        .where('name', 'in', names.slice(i, i + 500))
+        .returning('name')
+        .execute();
+      renewed.push(...rows.map((r) => r.name));
+    }
+    return renewed;
   },
 });
