@@ -52,6 +52,7 @@ export const storeOptionsOf = (config: Config): StoreOptions => ({
   databaseUrl: config.store.databaseUrl,
   dataDir: config.store.dataDir,
   ...(config.store.schema ? { schema: config.store.schema } : {}),
+  poolSize: config.store.poolSize,
 });
 
 /** `/readyz`'s store check: pinged in the background, its failure said as the fix. */

@@ -30,7 +30,8 @@ import {
 } from './slack/workspace-setup.js';
 import { openConfiguredStore, storeOptionsOf, storeReadiness, useProxy } from './start.js';
 import { checkPlatform } from './startup/checks.js';
-import { dropStore, openStore, type Store, workspaceStoreOptions } from './store/store.js';
+import { openWorkspaceStore } from './store/lazy-store.js';
+import { dropStore, type Store, workspaceStoreOptions } from './store/store.js';
 import { isSlackTeamId } from './store/workspaces.js';
 import { parseKey, SecretBox } from './util/secret-box.js';
 
@@ -292,7 +293,7 @@ export async function startWorkspaces(
   ): Promise<void> {
     const botIdentity = botIdentityOf(install);
     const storeOptions = workspaceStoreOptions(baseStore, team);
-    const wsStore = await openStore(storeOptions);
+    const wsStore = await openWorkspaceStore(storeOptions);
     const platform = platformFor(settings, team);
     const webhook = settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined;
     const tenantConfig: Config = {

@@ -63,13 +63,19 @@ describe('loadConfig', () => {
   });
 
   it('selects the store: embedded under DATA_DIR by default, PostgreSQL with a postgres:// URL', () => {
-    expect(loadConfig({}).store).toEqual({ databaseUrl: undefined, dataDir: './data' });
+    expect(loadConfig({}).store).toEqual({ databaseUrl: undefined, dataDir: './data', poolSize: 10 });
     expect(
-      loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/confdesk', DATA_DIR: '/var/lib/confdesk' }).store,
+      loadConfig({
+        DATABASE_URL: 'postgres://u:p@db:5432/confdesk',
+        DATA_DIR: '/var/lib/confdesk',
+        DATABASE_POOL_SIZE: '25',
+      }).store,
     ).toEqual({
       databaseUrl: 'postgres://u:p@db:5432/confdesk',
       dataDir: '/var/lib/confdesk',
+      poolSize: 25,
     });
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
     const error = (() => {
       try {
         loadConfig({ DATABASE_URL: 'mysql://u:secret@db/x' });

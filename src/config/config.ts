@@ -114,6 +114,7 @@ export const envSchema = z.object({
       .regex(/^[a-z_][a-z0-9_]*$/, 'expected a schema name: lower-case letters, digits and _')
       .optional(),
   ),
+  DATABASE_POOL_SIZE: intFromEnv(10, 1, 1_000),
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
   SHUTDOWN_TIMEOUT_S: intFromEnv(10, 1, 600),
   PLATFORM_WEBHOOK_SECRET: optionalString,
@@ -243,6 +244,8 @@ export interface Config {
     dataDir: string;
     /** PostgreSQL schema for confdesk's tables (created if missing); unset, the connection's default. */
     schema: string | undefined;
+    /** PostgreSQL: connections of the process's one pool, shared by every workspace's store. */
+    poolSize: number;
   };
   /** Seconds between change scans of the platform (the rate budget may stretch them). */
   pollIntervalS: number;
@@ -325,7 +328,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       port: e.PORT,
       host: e.HOST,
     },
-    store: { databaseUrl: e.DATABASE_URL, dataDir: e.DATA_DIR, schema: e.DATABASE_SCHEMA },
+    store: {
+      databaseUrl: e.DATABASE_URL,
+      dataDir: e.DATA_DIR,
+      schema: e.DATABASE_SCHEMA,
+      poolSize: e.DATABASE_POOL_SIZE,
+    },
     pollIntervalS: e.POLL_INTERVAL,
     shutdownTimeoutS: e.SHUTDOWN_TIMEOUT_S,
     webhook: e.PLATFORM_WEBHOOK_SECRET

@@ -2,12 +2,20 @@ import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import {
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  type Dialect,
   Kysely,
   type Migration,
   type MigrationProvider,
   Migrator,
   PostgresDialect,
+  type PostgresPool,
+  type SchemaMetadata,
   SqliteDialect,
+  sql,
+  type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
 import { type Database, migrations } from './schema.js';
@@ -19,7 +27,14 @@ import { type Database, migrations } from './schema.js';
 export interface Db {
   db: Kysely<Database>;
   backend: 'sqlite' | 'postgres';
+  /** PostgreSQL: the schema every query names (`withSchema`); undefined, the connection's default. */
+  schema?: string | undefined;
   now: () => Date;
+}
+
+/** A `Db` opened by `openDb`: closing it gives its connection back (the shared pool stays). */
+export interface OpenDb extends Db {
+  close(): Promise<void>;
 }
 
 export type Row<T extends keyof Database> = Database[T];
@@ -32,6 +47,11 @@ export interface StoreOptions {
   /** PostgreSQL schema to use (tests isolate themselves in one); created when missing. */
   schema?: string;
   /**
+   * PostgreSQL: connections of the process's one pool (DATABASE_POOL_SIZE), shared by every store
+   * on the same server; the first store opened sets it.
+   */
+  poolSize?: number | undefined;
+  /**
    * Opened by an operator's tool beside a running bot: the embedded store's leases are the bot's,
    * not a dead run's, so they are left alone.
    */
@@ -39,46 +59,152 @@ export interface StoreOptions {
   now?: () => Date;
 }
 
+/** Connections of the process's PostgreSQL pool when DATABASE_POOL_SIZE is unset. */
+export const defaultPoolSize = 10;
+
 const provider: MigrationProvider = { getMigrations: async () => migrations as Record<string, Migration> };
 
-/** A Kysely connection to the configured backend (the schema is created unless `readOnly`). */
-export async function connect(
-  options: StoreOptions,
-  readOnly = false,
-): Promise<{ db: Kysely<Database>; postgres: boolean } | undefined> {
-  const postgres = Boolean(options.databaseUrl?.startsWith('postgres'));
-  if (postgres) {
-    const pool = new pg.Pool({
-      connectionString: options.databaseUrl,
-      max: readOnly ? 1 : 5,
-      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
-    });
+/**
+ * The process's PostgreSQL pools, one per server (URL), each shared by every store on it: a
+ * workspace costs no connection of its own, so the connections stay bounded whatever the number of
+ * workspaces. A pool ends when the last store using it is closed.
+ */
+const pools = new Map<string, { pool: pg.Pool; unendable: PostgresPool; users: number }>();
+
+function sharedPool(url: string, size: number, schema: string | undefined) {
+  let shared = pools.get(url);
+  if (!shared) {
+    const pool = new pg.Pool({ connectionString: url, max: size });
     // A connection the server drops (a restart, a network cut) emits 'error' on its client and on the
     // pool: without a listener that event ends the process. The pool discards the client and connects
     // anew on the next query; while it cannot, queries fail and /readyz's store probe says why.
     pool.on('error', () => undefined);
     pool.on('connect', (client) => client.on('error', () => undefined));
-    if (options.schema && !readOnly) {
-      const client = await pool.connect();
-      try {
+    // Kysely ends its pool on `destroy()`: a store's Kysely (or a tool's) must not end everyone's, so
+    // it is given a pool that cannot be ended; the real one ends with its last user.
+    const unendable: PostgresPool = { connect: () => pool.connect(), end: async () => undefined };
+    shared = { pool, unendable, users: 0 };
+    pools.set(url, shared);
+  }
+  shared.users++;
+  const entry = shared;
+  let released = false;
+  // A Kysely of its own (over the shared pool): destroying it ends nobody else's.
+  const db = new Kysely<Database>({ dialect: oneSchemaDialect(entry.unendable, schema) });
+  return {
+    db,
+    async release() {
+      if (released) return;
+      released = true;
+      await db.destroy();
+      if (--entry.users > 0) return;
+      if (pools.get(url) === entry) pools.delete(url);
+      await entry.pool.end();
+    },
+  };
+}
+
+/**
+ * PostgreSQL with Kysely's catalog reads narrowed to the store's schema. The migrator (when it runs)
+ * and the doctor look for their tables with `introspection`, which reads every schema's columns: with
+ * a thousand workspace schemas, ten thousand tables for each workspace, so setting up N workspaces
+ * would cost N² column reads. They only ask whether a table (or the schema) is there, by name: the
+ * store's own schema answers that. Without a schema (the connection's default), Kysely's own.
+ */
+function oneSchemaDialect(pool: PostgresPool, schema: string | undefined): Dialect {
+  const base = new PostgresDialect({ pool });
+  if (!schema) return base;
+  return {
+    createAdapter: () => base.createAdapter(),
+    createDriver: () => base.createDriver(),
+    createQueryCompiler: () => base.createQueryCompiler(),
+    createIntrospector: (db) => new OneSchemaIntrospector(db, schema),
+  };
+}
+
+/** Kysely's introspector for one schema: its tables by name (the columns are not read). */
+class OneSchemaIntrospector implements DatabaseIntrospector {
+  readonly #db: Kysely<unknown>;
+  readonly #schema: string;
+  constructor(db: Kysely<unknown>, schema: string) {
+    this.#db = db;
+    this.#schema = schema;
+  }
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const rows = await sql<{
+      name: string;
+    }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${this.#schema}`.execute(this.#db);
+    return rows.rows.map((r) => ({ name: r.name }));
+  }
+
+  async getTables(
+    options: DatabaseMetadataOptions = { withInternalKyselyTables: false },
+  ): Promise<TableMetadata[]> {
+    const rows = await sql<{ name: string; view: boolean }>`select c.relname as name, c.relkind = 'v' as view
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${this.#schema} and c.relkind in ('r', 'v', 'p') order by c.relname`.execute(
+      this.#db,
+    );
+    return rows.rows
+      .filter((r) => options.withInternalKyselyTables || !r.name.startsWith('kysely_migration'))
+      .map((r) => ({ name: r.name, schema: this.#schema, isView: r.view, columns: [] }));
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+/** The PostgreSQL pools open in this process and their connections (tests, the bench). */
+export const openPools = () =>
+  [...pools.values()].map((p) => ({
+    users: p.users,
+    connections: p.pool.totalCount,
+    max: p.pool.options.max,
+  }));
+
+/** A connection to a store: its Kysely (naming the store's schema in every query) and how to let it go. */
+export interface Connection {
+  db: Kysely<Database>;
+  postgres: boolean;
+  /** Gives it back: the embedded file is closed; a PostgreSQL store leaves the shared pool. */
+  release(): Promise<void>;
+}
+
+/** A Kysely connection to the configured backend (the schema is created unless `readOnly`). */
+export async function connect(options: StoreOptions, readOnly = false): Promise<Connection | undefined> {
+  const postgres = Boolean(options.databaseUrl?.startsWith('postgres'));
+  if (postgres) {
+    const shared = sharedPool(
+      options.databaseUrl as string,
+      options.poolSize ?? defaultPoolSize,
+      options.schema,
+    );
+    try {
+      if (options.schema && !readOnly)
         // Two replicas creating the schema at once: one of them may get a unique violation (23505) or
         // duplicate_schema (42P06) from PostgreSQL despite "if not exists"; the schema is there either way.
-        await client
-          .query(`create schema if not exists "${options.schema.replace(/"/g, '')}"`)
+        await sql`create schema if not exists ${sql.id(options.schema)}`
+          .execute(shared.db)
           .catch((error: { code?: string }) => {
             if (error.code !== '23505' && error.code !== '42P06') throw error;
           });
-      } finally {
-        client.release();
-      }
+    } catch (error) {
+      await shared.release();
+      throw error;
     }
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), postgres };
+    // One pool for every schema: each query names its schema (no search_path on the connections, which
+    // every store shares), so a statement Kysely builds can only reach its own store's tables.
+    const db = options.schema ? shared.db.withSchema(options.schema) : shared.db;
+    return { db, postgres, release: shared.release };
   }
   const path = storeFile(options);
   if (readOnly) {
     if (!existsSync(path)) return undefined;
     const file = new SQLite(path, { readonly: true, fileMustExist: true });
-    return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+    return { db, postgres, release: () => db.destroy() };
   }
   // Folders 0700 (each one created, `workspaces/<team>` too), whatever the umask lets through.
   mkdirSync(options.dataDir ?? './data', { recursive: true, mode: 0o700 });
@@ -88,7 +214,8 @@ export async function connect(
   file.pragma('journal_mode = WAL');
   file.pragma('synchronous = FULL');
   file.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) }), postgres };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+  return { db, postgres, release: () => db.destroy() };
 }
 
 /** The embedded store's file: `confdesk.sqlite` in DATA_DIR (or a workspace's folder). */
@@ -154,28 +281,67 @@ export async function migrate(migrator: Migrator, schema: string | undefined, ve
   return result.error;
 }
 
-/** Connects and applies pending migrations; an embedded store forgets a dead run's leases. */
-export async function openDb(options: StoreOptions): Promise<Db> {
-  const { db, postgres } = (await connect(options)) as { db: Kysely<Database>; postgres: boolean };
-  const migrator = new Migrator({
-    db,
-    provider,
-    // Kysely looks for its bookkeeping tables by schema: name ours, or it may find another schema's.
-    ...(postgres && options.schema ? { migrationTableSchema: options.schema } : {}),
-  });
-  const error = await migrate(migrator, options.schema);
-  if (error) {
-    await db.destroy();
+/**
+ * Whether the store's migrations are all applied, asked in one query of Kysely's own table (none yet:
+ * not up to date). The migrator, before it does anything, looks for its tables in the whole catalog
+ * (every schema's columns on PostgreSQL): with hundreds of workspace schemas that look alone took a
+ * second per store, so it runs only when something is to be done (or to be said: a store a newer
+ * confdesk migrated further is left to the migrator, which refuses it as before).
+ */
+export async function migrationsUpToDate(db: Kysely<Database>): Promise<boolean> {
+  const known = Object.keys(migrations).sort();
+  const raw = db as unknown as Kysely<{ kysely_migration: { name: string } }>;
+  try {
+    const r = await raw
+      .selectFrom('kysely_migration')
+      .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.max('name').as('latest')])
+      .executeTakeFirst();
+    return Number(r?.n) === known.length && r?.latest === known.at(-1);
+  } catch (error) {
+    // No table yet (a new store): the migrator creates it. Anything else (the server away) is thrown.
+    if (missingTable(error)) return false;
     throw error;
   }
-  if (!postgres && !options.keepLeases) {
-    // One process owns an embedded store: leases found at start were a previous run's, which died.
-    await db
-      .updateTable('outbox')
-      .set({ lease_owner: null, lease_until: null })
-      .where('lease_owner', 'is not', null)
-      .execute();
-    await db.deleteFrom('leases').execute();
+}
+
+/** PostgreSQL's undefined table or schema (42P01, 3F000), SQLite's "no such table". */
+const missingTable = (error: unknown) => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return code === '42P01' || code === '3F000' || /no such table/.test(String((error as Error)?.message));
+};
+
+/** Connects and applies pending migrations; an embedded store forgets a dead run's leases. */
+export async function openDb(options: StoreOptions): Promise<OpenDb> {
+  const { db, postgres, release } = (await connect(options)) as Connection;
+  try {
+    if (!(await migrationsUpToDate(db))) {
+      const migrator = new Migrator({
+        db,
+        provider,
+        // Kysely looks for its bookkeeping tables by schema: name ours, or it may find another schema's.
+        ...(postgres && options.schema ? { migrationTableSchema: options.schema } : {}),
+      });
+      const error = await migrate(migrator, options.schema);
+      if (error) throw error;
+    }
+    if (!postgres && !options.keepLeases) {
+      // One process owns an embedded store: leases found at start were a previous run's, which died.
+      await db
+        .updateTable('outbox')
+        .set({ lease_owner: null, lease_until: null })
+        .where('lease_owner', 'is not', null)
+        .execute();
+      await db.deleteFrom('leases').execute();
+    }
+  } catch (error) {
+    await release();
+    throw error;
   }
-  return { db, backend: postgres ? 'postgres' : 'sqlite', now: options.now ?? (() => new Date()) };
+  return {
+    db,
+    backend: postgres ? 'postgres' : 'sqlite',
+    schema: postgres ? options.schema : undefined,
+    now: options.now ?? (() => new Date()),
+    close: release,
+  };
 }

@@ -44,7 +44,7 @@ export async function inspectStore(options: StoreOptions): Promise<StoreInspecti
   try {
     return await inspectDb(connection.db, connection.postgres ? 'postgres' : 'sqlite', options.schema);
   } finally {
-    await connection.db.destroy();
+    await connection.release();
   }
 }
 
@@ -132,6 +132,6 @@ export async function installedTeamsOf(options: StoreOptions): Promise<string[] 
       .execute();
     return rows.map((r) => r.team_id);
   } finally {
-    await connection.db.destroy();
+    await connection.release();
   }
 }

@@ -19,8 +19,12 @@ export interface OutboxItem {
 
 /** Each claimer's row in `leases` (renewed by every claim): how many share the outbox. */
 export const claimerPrefix = 'claimer:';
-/** Any constant: the PostgreSQL advisory lock that serialises claims across replicas. */
-const claimLock = 5_270_001;
+/**
+ * Any constant: with a hash of the store's schema, the PostgreSQL advisory lock that serialises one
+ * store's claims across replicas (the two-key form: each workspace's schema has a lock of its own, so
+ * the workspaces' claims do not wait for each other).
+ */
+export const claimLock = 5_270_001;
 const open = ['pending', 'unknown'] as const;
 
 /** Claiming the outbox's due items: the delivery's side of the outbox (`outbox.ts` has the rest). */
@@ -39,13 +43,14 @@ export interface OutboxClaims {
   claim(owner: string, limit: number, leaseMs: number, perChannel?: number): Promise<OutboxItem[]>;
 }
 
-export const outboxClaims = ({ db, backend, now: clock }: Db): OutboxClaims => ({
+export const outboxClaims = ({ db, backend, schema, now: clock }: Db): OutboxClaims => ({
   async claim(owner, limit, leaseMs, perChannel = limit) {
     const now = iso(clock());
     const until = iso(new Date(clock().getTime() + leaseMs));
     return db.transaction().execute(async (tx) => {
       // One claim at a time (SQLite has a single writer anyway), so no two replicas take one channel.
-      if (backend === 'postgres') await sql`select pg_advisory_xact_lock(${claimLock})`.execute(tx);
+      if (backend === 'postgres')
+        await sql`select pg_advisory_xact_lock(${claimLock}, hashtext(${schema ?? ''}))`.execute(tx);
       const me = `${claimerPrefix}${owner}`;
       // A channel another claim holds waits for it; an item held back (a webhook's event waiting out
       // its hold, a retry's wait) holds back only the items after it in its channel's order, so a

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { type ChannelRepository, channelRepository } from './channels.js';
-import { connect, openDb, type StoreOptions } from './db.js';
+import { connect, type OpenDb, openDb, type StoreOptions } from './db.js';
 import { type DigestRepository, digestRepository } from './digests.js';
 import { inspectDb, type StoreInspection } from './inspect.js';
 import { type LeaseRepository, leaseRepository } from './leases.js';
@@ -15,7 +15,7 @@ import { type TicketRecordRepository, ticketRecordRepository } from './ticket-re
 import { type UserLinkRepository, userLinkRepository } from './user-links.js';
 import { type WorkspaceRepository, workspaceRepository } from './workspaces.js';
 
-export { type StoreOptions, storeFile } from './db.js';
+export { defaultPoolSize, type StoreOptions, storeFile } from './db.js';
 export type { StoredDigestSchedule } from './digests.js';
 export { inspectStore, installedTeamsOf, type StoreInspection, storeMissing } from './inspect.js';
 export {
@@ -72,8 +72,11 @@ export type Store = TicketCardRepository &
  * over the one connection (`db.ts`), so the store is their union: no class, no `this`.
  */
 export async function openStore(options: StoreOptions): Promise<Store> {
-  const c = await openDb(options);
-  const schema = c.backend === 'postgres' ? options.schema : undefined;
+  return storeOver(await openDb(options));
+}
+
+/** The store's repositories over an opened connection; closing the store closes it. */
+export function storeOver(c: OpenDb): Store {
   return {
     backend: c.backend,
     ...ticketCardRepository(c),
@@ -87,9 +90,9 @@ export async function openStore(options: StoreOptions): Promise<Store> {
     ...settingsRepository(c),
     ...userLinkRepository(c),
     ...workspaceRepository(c),
-    inspect: () => inspectDb(c.db, c.backend, schema),
+    inspect: () => inspectDb(c.db, c.backend, c.schema),
     ping: async () => void (await sql`select 1`.execute(c.db)),
-    close: () => c.db.destroy(),
+    close: () => c.close(),
   };
 }
 
@@ -122,6 +125,6 @@ export async function dropStore(options: StoreOptions): Promise<void> {
   try {
     await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(c.db);
   } finally {
-    await c.db.destroy();
+    await c.release();
   }
 }

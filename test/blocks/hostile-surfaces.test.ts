@@ -69,6 +69,7 @@ import {
   stepsLine,
 } from '../../src/blocks/ticket-line.js';
 import {
+  buildTicketCardHere,
   buildTicketCardNotPosted,
   buildTicketCreated,
   buildTicketDeleted,
@@ -283,6 +284,11 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
   buildTicketEdited: (s) => [msg(buildTicketEdited([s, s])), msg(buildTicketEdited([]))],
   buildTicketExported: () => [msg(buildTicketExported(true)), msg(buildTicketExported(false))],
   buildTicketCardNotPosted: (s) => [msg(buildTicketCardNotPosted(ticketOf(s), escaped(s)))],
+  // The permalink is Slack's, but goes through the same link rule as any outside URL.
+  buildTicketCardHere: (s) => [
+    msg(buildTicketCardHere(ticketOf(s), `https://x.slack.com/archives/C1/p1?${s}`)),
+    msg(buildTicketCardHere(ticketOf(s), undefined)),
+  ],
   buildTicketCreated: (s) => [
     msg(buildTicketCreated({ id: '42', reference: s }, { channel: s })),
     msg(

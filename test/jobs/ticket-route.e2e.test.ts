@@ -41,13 +41,27 @@ const updatesOf = (card: SlackMessage) =>
 const threadOf = (card: SlackMessage) =>
   f.slack.messages.filter((m) => m.channel === card.channel && m.thread_ts === card.ts);
 /**
- * The thread lines of a card since `from`, leaving out the platform events that existed before the
- * change: a scan that found the ticket before the watch brings them with the next version, as context.
+ * A card thread's lines, one per told item: a message that gathered several lines of the thread
+ * (they waited together) holds them in order, a text line and an id each.
+ */
+const linesOf = (card: SlackMessage) =>
+  threadOf(card).flatMap((m) => {
+    const ids = idsOf(m);
+    const texts = String(m.text).split('\n');
+    return ids.length > 1 && texts.length === ids.length
+      ? ids.map((id, i) => ({ id, text: texts[i] as string }))
+      : [{ id: ids[0], text: String(m.text) }];
+  });
+/**
+ * The thread lines of a card since `from` (a count of `linesOf`), leaving out the platform events
+ * that existed before the change: a scan or read that found the ticket before the watch brings them
+ * late, as context, possibly gathered with the change's line.
  */
 const linesSince = (card: SlackMessage, from: number, older: Set<string>) =>
-  threadOf(card)
+  linesOf(card)
     .slice(from)
-    .filter((m) => !idsOf(m).some((id) => older.has(id)));
+    .filter((l) => !(l.id && older.has(l.id)));
+const told = (card: SlackMessage, start: string) => linesOf(card).some((l) => l.text.startsWith(start));
 
 /** Waits until the poller has looked at the ticket's current version, then a few scans more. */
 async function scansSettle(t: SimTicket) {
@@ -61,7 +75,7 @@ describe('one route per ticket change', () => {
     const { t, cards } = await twoCards('ACME-1002', 'CRW', 'CRS');
     expect(t.state).toBe('open');
     const updates = cards.map(updatesOf);
-    const threads = cards.map((c) => threadOf(c).length);
+    const threads = cards.map((c) => linesOf(c).length);
     const older = new Set(t.events.map((e) => e.id));
     await f.interact(
       buttonClick(f.slack, {
@@ -74,10 +88,7 @@ describe('one route per ticket change', () => {
     );
     await eventually(() => t.state === 'inprogress');
     // The line goes through the outbox (paced, tagged), in the watching channel and in the other.
-    for (const card of cards)
-      await eventually(() =>
-        threadOf(card).some((m) => String(m.text).startsWith('<@UADMIN> moved the ticket')),
-      );
+    for (const card of cards) await eventually(() => told(card, '<@UADMIN> moved the ticket'));
     await scansSettle(t);
     for (const [i, card] of cards.entries()) {
       expect(JSON.stringify(card.blocks)).toContain('inprogress');
@@ -88,7 +99,7 @@ describe('one route per ticket change', () => {
       expect(lines.map((m) => m.text)).toEqual([
         expect.stringMatching(/^<@UADMIN> moved the ticket from .*open.* to .*inprogress.*\.$/),
       ]);
-      expect(idsOf(lines[0] as SlackMessage)[0]).toMatch(new RegExp(`^move:${t.id}:`));
+      expect(lines[0]?.id).toMatch(new RegExp(`^move:${t.id}:`));
     }
     // The platform's own event of that change is left out: the person's line says it.
     expect(f.slack.messages.filter((m) => String(m.text).includes('ticket.sessionStarted'))).toEqual([]);
@@ -98,15 +109,12 @@ describe('one route per ticket change', () => {
     const { t, cards } = await twoCards('ACME-1001', 'CPW', 'CPS');
     expect(t.state).toBe('new');
     const updates = cards.map(updatesOf);
-    const threads = cards.map((c) => threadOf(c).length);
+    const threads = cards.map((c) => linesOf(c).length);
     const older = new Set(t.events.map((e) => e.id));
     f.platform.sim.state.setTicketState(t, 'open', 'agent');
     const [watching, showing] = cards as [SlackMessage, SlackMessage];
     // Told from the scan's list page at once (a state line), no timeline read needed for it.
-    await eventually(
-      () => threadOf(watching).some((m) => String(m.text).startsWith('The ticket moved from')),
-      10_000,
-    ).catch(async (e) => {
+    await eventually(() => told(watching, 'The ticket moved from'), 10_000).catch(async (e) => {
       console.log('DEBUG thread', JSON.stringify(threadOf(watching).map((m) => m.text)));
       console.log('DEBUG outbox', JSON.stringify(await f.store.outboxOf(String(t.id)), null, 0));
       console.log(
@@ -155,7 +163,7 @@ describe('one route per ticket change', () => {
     }, 10_000);
     // And the moves fall in a later platform second than anything read so far (times are to the second).
     await new Promise((r) => setTimeout(r, 1_500));
-    const from = threadOf(card).length;
+    const from = linesOf(card).length;
     const older = new Set(t.events.map((e) => e.id));
     // Within one scan's interval: the list shows only the ends.
     sim.setTicketState(t, 'open', 'agent');
@@ -163,7 +171,7 @@ describe('one route per ticket change', () => {
     await eventually(() => threadOf(card).some((m) => String(m.text).includes('Step by step')), 10_000);
     await scansSettle(t);
     // The list's line at once, then every step as the timeline shows them (once each).
-    expect(linesSince(card, from, older).flatMap((m) => String(m.text).split('\n'))).toEqual([
+    expect(linesSince(card, from, older).flatMap((l) => l.text.split('\n'))).toEqual([
       'The ticket moved from 🆕 *new* to 🎥 *inprogress*.',
       'Step by step: 🆕 *new* → 📂 *open* → 🎥 *inprogress*.',
     ]);

@@ -20,7 +20,7 @@ const at = '2027-01-01T10:00:00.000Z';
 async function storeAt(options: StoreOptions, version: string): Promise<void> {
   const conn = await connect(options);
   if (!conn) throw new Error('no store');
-  const { db, postgres } = conn;
+  const { db, postgres, release } = conn;
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations as Record<string, Migration> },
@@ -29,19 +29,21 @@ async function storeAt(options: StoreOptions, version: string): Promise<void> {
   const error = await migrate(migrator, options.schema, version);
   if (error) throw error;
   const has = (v: string) => version >= v;
-  await sql`insert into subscriptions (id, channel, kind, ticket_id, filter, created_by, created_at)
+  // The shared pool sets no search_path: raw statements name the store's schema themselves.
+  const t = (name: string) => sql.table(options.schema && postgres ? `${options.schema}.${name}` : name);
+  await sql`insert into ${t('subscriptions')} (id, channel, kind, ticket_id, filter, created_by, created_at)
             values ('sub-1', 'CUP', 'watch', '7', '{"reference":"ACME-7"}', 'UOLD', ${at})`.execute(db);
-  await sql`insert into ticket_cards (ticket_id, channel, ts) values ('7', 'CUP', '1.7')`.execute(db);
+  await sql`insert into ${t('ticket_cards')} (ticket_id, channel, ts) values ('7', 'CUP', '1.7')`.execute(db);
   for (const [event, status] of [
     ['e-delivered', 'delivered'],
     ['e-dead', has('0004') ? 'dead' : 'pending'],
   ] as const)
-    await sql`insert into outbox (ticket_id, event_id, channel, payload, status, attempts, available_at, created_at)
+    await sql`insert into ${t('outbox')} (ticket_id, event_id, channel, payload, status, attempts, available_at, created_at)
               values ('7', ${event}, 'CUP', '{"eventName":"x"}', ${status}, 1, ${at}, ${at})`.execute(db);
   if (has('0003'))
-    await sql`insert into digest_schedules (id, channel, zone, time, weekdays, created_by, created_at)
+    await sql`insert into ${t('digest_schedules')} (id, channel, zone, time, weekdays, created_by, created_at)
               values ('dig-1', 'CUP', 'Europe/Paris', '09:00', '[1,2,3]', 'UOLD', ${at})`.execute(db);
-  await db.destroy();
+  await release();
 }
 
 describe.each(backends)('migrations, $name', ({ name, options }) => {
