@@ -61,8 +61,21 @@ interface Workspace {
   stop(o?: { deadline: number }): Promise<LeftForNextStart | undefined>;
 }
 
+/** A workspace whose start failed, as `/readyz`, `/metrics` and its admin's form say it. */
+interface StartFailure {
+  problem: string;
+  /** Failed starts in a row. */
+  attempts: number;
+  retryAt: number;
+}
+
+/** Where a workspace stands (the `state` label of `confdesk_workspaces`). */
+export type WorkspaceState = 'running' | 'starting' | 'failed' | 'not_set_up';
+
 export interface RunningWorkspaces {
   port: number;
+  /** Settles once every installed workspace was tried once (the server answers meanwhile). */
+  started: Promise<void>;
   store: Store;
   registry: WorkspaceRegistry;
   /** The workspaces running now, by team id (tests look inside). */
@@ -76,6 +89,10 @@ export interface WorkspacesOptions {
   jobs?: ConfdeskOptions['jobs'];
   /** How often the registry is read again for what other replicas changed (default 30 s). */
   syncEveryMs?: number;
+  /** How many workspaces start at once when the process starts (default 8). */
+  startConcurrency?: number;
+  /** A failed start is tried again after this long, doubling up to `maxMs` (default 5 s to 5 min). */
+  retry?: { firstMs: number; maxMs: number };
   now?: () => Date;
 }
 
@@ -151,6 +168,16 @@ export async function startWorkspaces(
     );
     return next;
   };
+  const retry = options.retry ?? { firstMs: 5_000, maxMs: 300_000 };
+  /** Workspaces whose last start failed, each tried again by its timer in `retryTimers`. */
+  const failures = new Map<string, StartFailure>();
+  const retryTimers = new Map<string, NodeJS.Timeout>();
+  /** Workspaces whose start is under way (the process's start, a save, a sync, a retry). */
+  const starting = new Set<string>();
+  /** Installed workspaces the process's start has not begun yet. */
+  const waiting = new Set<string>();
+  const boot = { total: 0, tried: 0, done: false };
+  let stopping = false;
 
   const platformFor = (s: WorkspaceSettings, team: string) =>
     createPlatformClient({
@@ -200,11 +227,24 @@ export async function startWorkspaces(
     const kept = await inTurn(team, async () => {
       if (!(await registry.install(team))) return false;
       await registry.saveSettings(team, settings);
+      // New settings start the backoff afresh: the admin is told of the first retry, seconds away.
+      failures.delete(team);
       await restart(team);
       return true;
     });
     if (!kept)
       return { ok: false as const, problem: md`Not saved: confdesk was uninstalled from this workspace.` };
+    // "Saved" only when the workspace runs with them: the platform took them, but its store or jobs
+    // may still fail here (the database full), and the admin would otherwise wait for nothing.
+    const failure = failures.get(team);
+    if (failure)
+      return {
+        ok: false as const,
+        problem: md`Saved (the platform took these settings), but confdesk could not start in this workspace: ${failure.problem}. It tries again by itself in ${inWords(failure.retryAt - Date.now())}, then less often (at least every ${inWords(retry.maxMs)}); nothing to do here unless this stays. The people who run confdesk see it too.`,
+      };
+    const notWorking = running.get(team)?.problem;
+    if (notWorking)
+      return { ok: false as const, problem: md`Saved, but confdesk could not start: ${notWorking}.` };
     return {
       ok: true as const,
       webhook: { url: `${publicUrl}/webhooks/platform/${team}`, header, secret: !!settings.webhookSecret },
@@ -214,8 +254,46 @@ export async function startWorkspaces(
   /** (Re)starts a workspace from what the registry holds: set up, waiting for settings, or gone. */
   const start = (team: string): Promise<void> => inTurn(team, () => restart(team));
 
-  /** `start`'s work, inside the workspace's turn. */
+  /**
+   * `start`'s work, inside the workspace's turn. A start that fails (the registry, the store, the jobs)
+   * is recorded in `failures` (for /readyz, /metrics and the admin's save) and tried again later.
+   */
   async function restart(team: string): Promise<void> {
+    clearTimeout(retryTimers.get(team));
+    retryTimers.delete(team);
+    starting.add(team);
+    try {
+      await startNow(team);
+      failures.delete(team);
+    } catch (error) {
+      failedToStart(team, error);
+    } finally {
+      starting.delete(team);
+    }
+  }
+
+  /** Records a failed start and arms its retry: 5 s, doubling up to 5 min (`options.retry`). */
+  function failedToStart(team: string, error: unknown): void {
+    const attempts = (failures.get(team)?.attempts ?? 0) + 1;
+    const delay = Math.min(retry.maxMs, retry.firstMs * 2 ** (attempts - 1));
+    const problem = startProblem(error);
+    failures.set(team, { problem, attempts, retryAt: Date.now() + delay });
+    logger.error(
+      { team, err: error, attempts, retryInS: delay / 1000 },
+      `workspace could not start (${problem}): tried again in ${inWords(delay)}`,
+    );
+    if (stopping) return;
+    const timer = setTimeout(() => {
+      retryTimers.delete(team);
+      if (!stopping) void start(team);
+    }, delay);
+    // A retry never keeps the process alive on its own.
+    timer.unref();
+    retryTimers.set(team, timer);
+  }
+
+  /** `restart` without its bookkeeping: throws what kept the workspace from starting. */
+  async function startNow(team: string): Promise<void> {
     await running.get(team)?.stop();
     running.delete(team);
     const install = await registry.install(team);
@@ -242,8 +320,9 @@ export async function startWorkspaces(
     try {
       await startSetUp(team, install, settings, log);
     } catch (error) {
-      log.error({ err: error }, 'the workspace could not start: its admins can save its settings again');
-      return waitForSettings(team, install, log, `it could not start (${(error as Error).message})`, at);
+      // Meanwhile its admins still have the settings form, and an uninstall is still heard.
+      waitForSettings(team, install, log, undefined, at);
+      throw error;
     }
   }
 
@@ -293,7 +372,7 @@ export async function startWorkspaces(
   ): Promise<void> {
     const botIdentity = botIdentityOf(install);
     const storeOptions = workspaceStoreOptions(baseStore, team);
-    const wsStore = await openWorkspaceStore(storeOptions);
+    const wsStore = await openWorkspaceStore(storeOptions).catch(failedAt('its store could not open'));
     const platform = platformFor(settings, team);
     const webhook = settings.webhookSecret ? { secret: settings.webhookSecret, header } : undefined;
     const tenantConfig: Config = {
@@ -344,7 +423,7 @@ export async function startWorkspaces(
       await confdesk.stop().catch(() => undefined);
       await platform.close();
       await wsStore.close();
-      throw error;
+      throw new WorkspaceStartError('its jobs could not start', error);
     }
     running.set(team, {
       team,
@@ -385,6 +464,9 @@ export async function startWorkspaces(
   function forget(team: string, at?: Date): Promise<void> {
     return inTurn(team, async () => {
       if (at && (await outlived(team, at))) return;
+      clearTimeout(retryTimers.get(team));
+      retryTimers.delete(team);
+      failures.delete(team);
       const w = running.get(team);
       running.delete(team);
       await w?.stop();
@@ -448,6 +530,9 @@ export async function startWorkspaces(
   async function sync(): Promise<void> {
     const teams = new Set(await registry.teams());
     for (const team of teams) {
+      // One under way is left to it, and so is a failed one (its retry is armed) unless its settings
+      // changed on another replica (compared below).
+      if (starting.has(team) || waiting.has(team) || (!running.has(team) && retryTimers.has(team))) continue;
       const w = running.get(team);
       const [install, settings] = await Promise.all([
         registry.install(team),
@@ -456,8 +541,11 @@ export async function startWorkspaces(
       if (!w || w.botToken !== install?.botToken || w.settingsAt !== settings?.updatedAt.getTime())
         await start(team);
     }
-    for (const team of [...running.keys()].filter((t) => !teams.has(t)))
+    for (const team of [...new Set([...running.keys(), ...failures.keys()])].filter((t) => !teams.has(t)))
       await inTurn(team, async () => {
+        clearTimeout(retryTimers.get(team));
+        retryTimers.delete(team);
+        failures.delete(team);
         const w = running.get(team);
         running.delete(team);
         await w?.stop();
@@ -467,7 +555,7 @@ export async function startWorkspaces(
   const syncEveryMs = options.syncEveryMs ?? 30_000;
   let syncing = false;
   const syncTimer = setInterval(() => {
-    if (syncing) return;
+    if (syncing || !boot.done) return;
     syncing = true;
     sync()
       .catch((error: unknown) => logger.warn({ err: error }, 'could not sync the workspaces with the store'))
@@ -481,6 +569,16 @@ export async function startWorkspaces(
   const dispatcher = {
     async processEvent(event: ReceiverEvent): Promise<void> {
       const team = teamOf(event.body);
+      // While the process starts, a workspace someone uses goes first, and its request waits for it
+      // a little (Slack wants the ack within 3 s).
+      const under = !team
+        ? undefined
+        : waiting.has(team)
+          ? startFirst(team)
+          : starting.has(team)
+            ? turns.get(team)
+            : undefined;
+      if (under) await Promise.race([under, sleep(requestWaitMs)]);
       const w = team ? running.get(team) : undefined;
       if (!w) {
         logger.warn({ team }, 'a Slack request from a workspace confdesk is not installed in: ignored');
@@ -491,10 +589,45 @@ export async function startWorkspaces(
     },
   };
 
+  /** Every workspace known here, by state: what /readyz and /metrics report. */
+  const census = (): Census => {
+    const teams = new Set([...running.keys(), ...starting, ...waiting, ...failures.keys()]);
+    const states: Record<WorkspaceState, number> = { running: 0, starting: 0, failed: 0, not_set_up: 0 };
+    const failed: Census['failed'] = [];
+    for (const team of teams) {
+      const w = running.get(team);
+      const failure = failures.get(team);
+      const state: WorkspaceState =
+        starting.has(team) || waiting.has(team)
+          ? 'starting'
+          : failure || w?.problem
+            ? 'failed'
+            : w?.confdesk
+              ? 'running'
+              : 'not_set_up';
+      states[state]++;
+      if (failure)
+        failed.push({
+          team,
+          reason: 'start',
+          problem: failure.problem,
+          attempts: failure.attempts,
+          retryAt: new Date(failure.retryAt).toISOString(),
+        });
+      else if (w?.problem && state === 'failed')
+        failed.push({ team, reason: 'settings', problem: w.problem });
+    }
+    return { states, failed, boot };
+  };
+  metrics?.workspaces(() => {
+    const c = census();
+    return { states: c.states, failed: c.failed.map((f) => ({ workspace: f.team, reason: f.reason })) };
+  });
+
   const storeReady = storeReadiness(store, config, logger);
   const readiness = new Readiness()
     .add('store', () => storeReady.state())
-    .add('workspaces', () => describeWorkspaces([...running.values()]));
+    .add('workspaces', () => describeWorkspaces(census()));
   const json = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const bolt = boltLogger(logger);
@@ -525,7 +658,10 @@ export async function startWorkspaces(
           method: ['GET'],
           handler: (_req, res) => {
             const r = readiness.report();
-            json(res, r.ok ? 200 : 503, r);
+            const c = census();
+            // The failed ones by name, for whoever looks (the load balancer reads the status only).
+            const failed = c.failed.slice(0, listedFailures);
+            json(res, r.ok ? 200 : 503, { ...r, workspaces: { ...c.states, failed } });
           },
         },
         ...(metrics && config.metrics
@@ -548,29 +684,62 @@ export async function startWorkspaces(
   );
   receiver.init(dispatcher as unknown as App);
 
-  for (const team of await registry.teams())
-    await start(team).catch((error: unknown) =>
-      logger.error({ team, err: error }, 'a workspace could not start: it stays installed, restart to retry'),
-    );
+  // The server answers first (/healthz 200, /readyz 503 "starting…"), then the workspaces start a few
+  // at a time: all at once would ask the store for as many connections and files as there are
+  // workspaces; one by one would leave the machine idle while each waits for its store.
+  const teams = await registry.teams();
+  for (const team of teams) waiting.add(team);
+  boot.total = teams.length;
   const { port: listenPort, host } = config.slack;
   const server = (await receiver.start(host ? { port: listenPort, host } : listenPort)) as unknown as {
     address(): AddressInfo | null;
   };
   const port = server.address()?.port ?? config.slack.port;
   logger.info(
-    { port, workspaces: running.size, install: `${publicUrl}/slack/install` },
-    `distribution mode: ${running.size} workspace(s); "Add to Slack" at ${publicUrl}/slack/install`,
+    { port, workspaces: teams.length, install: `${publicUrl}/slack/install` },
+    `distribution mode: starting ${teams.length} workspace(s); "Add to Slack" at ${publicUrl}/slack/install`,
   );
+  function startFirst(team: string): Promise<void> {
+    waiting.delete(team);
+    return start(team).finally(() => {
+      boot.tried++;
+    });
+  }
+  const bootStarted = Date.now();
+  const queue = [...teams];
+  const worker = async () => {
+    for (let team = queue.shift(); team !== undefined && !stopping; team = queue.shift())
+      if (waiting.has(team)) await startFirst(team);
+  };
+  const started = Promise.all(
+    Array.from({ length: Math.min(queue.length, options.startConcurrency ?? 8) }, worker),
+  ).then(() => {
+    waiting.clear();
+    boot.done = true;
+    const { states } = census();
+    logger.info(
+      { ...states, seconds: (Date.now() - bootStarted) / 1000 },
+      `distribution mode: ${states.running} of ${teams.length} workspace(s) running` +
+        (states.failed ? `, ${states.failed} failed (named in /readyz)` : ''),
+    );
+  });
 
   return {
     port,
+    started,
     store,
     registry,
     workspaces: () => running,
     async stop(o) {
+      stopping = true;
       clearInterval(syncTimer);
+      for (const timer of retryTimers.values()) clearTimeout(timer);
+      retryTimers.clear();
       storeReady.stop();
       await receiver.stop();
+      // The starts under way finish (then stop below); the ones not begun are not begun.
+      await started;
+      await Promise.all([...turns.values()]);
       const lefts = await Promise.all([...running.values()].map((w) => w.stop(o)));
       await store.close();
       return lefts.reduce<LeftForNextStart>((sum, l) => (l ? addLeft(sum, l) : sum), nothingLeft());
@@ -584,16 +753,80 @@ const clockMarginMs = 60_000;
 const botIdentityOf = (i: WorkspaceInstall) =>
   i.botId && i.botUserId ? { botId: i.botId, botUserId: i.botUserId } : undefined;
 
-/** `/readyz`'s line for the workspaces: how many are set up, and which wait for their settings. */
-function describeWorkspaces(all: Workspace[]): CheckState {
-  const set = all.filter((w) => w.confdesk).length;
-  const failing = all.filter((w) => w.problem).map((w) => w.team);
-  const waiting = all.length - set - failing.length;
+/** What the process knows of its workspaces: how many in each state, and the failed ones. */
+interface Census {
+  states: Record<WorkspaceState, number>;
+  failed: {
+    team: string;
+    /** start: its store or jobs failed to start (retried); settings: they do not work (its admin saves new ones). */
+    reason: 'start' | 'settings';
+    problem: string;
+    attempts?: number;
+    retryAt?: string;
+  }[];
+  boot: { total: number; tried: number; done: boolean };
+}
+
+/** How many failed workspaces /readyz lists by name (the metrics name every one). */
+const listedFailures = 50;
+/** How long a request for a workspace still starting waits for it. */
+const requestWaitMs = 2_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
+/** A start that failed at one stage: that stage in words, with its cause. */
+class WorkspaceStartError extends Error {
+  readonly code = 'workspace_start';
+  constructor(stage: string, cause: unknown) {
+    super(`${stage}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+const failedAt =
+  (stage: string) =>
+  (cause: unknown): never => {
+    throw new WorkspaceStartError(stage, cause);
+  };
+
+/** A failed start in one line for /readyz and the admin (the whole error goes to the log). */
+function startProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const said = error instanceof WorkspaceStartError ? message : `it could not start: ${message}`;
+  const line = said.replace(/\s+/g, ' ').trim();
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
+/** A delay as people read it: 5 s, 2 min. */
+function inWords(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  return s < 120 ? `${s} s` : `${Math.round(s / 60)} min`;
+}
+
+/**
+ * `/readyz`'s line for the workspaces. Not ready only while the process starts them: afterwards one
+ * customer's broken workspace must not take this replica (and every other customer on it) out of the
+ * load balancer, so failed ones are counted and named while the replica stays ready.
+ */
+function describeWorkspaces({ states, failed, boot }: Census): CheckState {
+  if (!boot.done)
+    return {
+      ok: false,
+      problem: `starting workspaces: ${boot.tried} of ${boot.total} tried, ${states.running} running`,
+    };
+  const all = states.running + states.starting + states.failed + states.not_set_up;
+  const named = failed
+    .slice(0, 10)
+    .map(
+      (f) =>
+        `${f.team} (${f.problem}${f.retryAt ? `; tried again at ${f.retryAt}` : '; waits for new settings'})`,
+    );
   return {
     ok: true,
     detail:
-      `${all.length} workspace(s): ${set} set up` +
-      (waiting ? `, ${waiting} waiting for their platform settings` : '') +
-      (failing.length ? `, settings not working in ${failing.join(', ')} (see the log)` : ''),
+      `${all} workspace(s): ${states.running} running` +
+      (states.starting ? `, ${states.starting} starting` : '') +
+      (states.not_set_up ? `, ${states.not_set_up} waiting for their platform settings` : '') +
+      (states.failed
+        ? `, ${states.failed} failed: ${named.join(', ')}${failed.length > named.length ? ` and ${failed.length - named.length} more` : ''}`
+        : ''),
   };
 }

@@ -52,6 +52,12 @@ export interface MetricsSources {
   tokenRefused?: () => boolean;
 }
 
+/** Distribution mode's workspaces as a scrape reads them: counts by state, and the failed ones. */
+export type WorkspacesSource = () => {
+  states: Record<string, number>;
+  failed: { workspace: string; reason: string }[];
+};
+
 /** What one confdesk instance reports; every call is a few map lookups, cheap on the ack path. */
 export interface WorkspaceMetrics {
   /** A Slack request was acked `seconds` after Bolt received it. */
@@ -91,6 +97,7 @@ export class Metrics {
   readonly registry = new Registry();
   private readonly sources = new Map<string, MetricsSources>();
   private readonly snapshots = new Map<string, { at: number; depth: Promise<OutboxDepth | undefined> }>();
+  private workspacesSource: WorkspacesSource | undefined;
 
   private readonly acks = this.histogram(
     'confdesk_slack_ack_duration_seconds',
@@ -155,6 +162,28 @@ export class Metrics {
 
   constructor() {
     const lanes = ['interactive', 'background', 'backfill'] as const;
+    // Distribution mode's (`workspaces()`); absent from the scrape otherwise.
+    const source = () => this.workspacesSource?.();
+    new Gauge({
+      name: 'confdesk_workspaces',
+      help: 'Installed workspaces by state: running, starting, failed (named in confdesk_workspace_failed), not_set_up (waiting for their platform settings)',
+      labelNames: ['state'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [state, count] of Object.entries(source()?.states ?? {})) this.set({ state }, count);
+      },
+    });
+    new Gauge({
+      name: 'confdesk_workspace_failed',
+      help: '1 for each workspace that is not working, by reason: start (its store or jobs did not start; retried with backoff) or settings (its saved settings do not work)',
+      labelNames: ['workspace', 'reason'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const { workspace, reason } of source()?.failed ?? []) this.set({ workspace, reason }, 1);
+      },
+    });
     // The process's, not a workspace's: read from the last resort at scrape time.
     new Counter({
       name: 'confdesk_escaped_errors_total',
@@ -248,6 +277,15 @@ export class Metrics {
         this.snapshots.delete(workspace);
       },
     };
+  }
+
+  /**
+   * Distribution mode's workspaces, read at each scrape: how many in each state (running, starting,
+   * failed, not_set_up), and each failed one by name, with why (start: its store or jobs did not
+   * start, retried with backoff; settings: its saved settings do not work, its admin saves new ones).
+   */
+  workspaces(read: WorkspacesSource): void {
+    this.workspacesSource = read;
   }
 
   /** The Prometheus text exposition of every metric (what `GET /metrics` answers). */

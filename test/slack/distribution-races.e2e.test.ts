@@ -48,6 +48,7 @@ beforeAll(async () => {
   running = await startWorkspaces(config, createLogger('silent'), {
     jobs: { deliverEveryMs: 50, paceMs: 20 },
   });
+  await running.started;
   url = `http://127.0.0.1:${running.port}`;
 });
 

@@ -89,6 +89,7 @@ async function boot(
     jobs: { deliverEveryMs: 50, paceMs: 20 },
     ...o.options,
   });
+  await running.started;
   return { running, url: `http://127.0.0.1:${running.port}`, lines, dataDir };
 }
 
