@@ -65,6 +65,11 @@ interface Backend {
   block(): Promise<void>;
   unblock(): Promise<void>;
   cleanUp(): Promise<void>;
+  /**
+   * Holds a workspace's store at its opening until the answered function is called, without stopping
+   * the process (a SQLite lock would block its event loop: PostgreSQL only).
+   */
+  hold?(team: string): Promise<() => Promise<void>>;
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-readiness-'));
@@ -113,6 +118,17 @@ const postgres: Backend = {
   async cleanUp() {
     for (const s of [schema, wsSchema(good.team), wsSchema(broken.team)])
       await psql(`drop schema if exists "${s}" cascade`);
+  },
+  async hold(team) {
+    // An operator's long transaction on the workspace's migrations table: opening its store waits.
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query('begin');
+    await client.query(`lock table "${wsSchema(team)}".kysely_migration in access exclusive mode`);
+    return async () => {
+      await client.query('commit');
+      await client.end();
+    };
   },
 };
 
@@ -259,5 +275,30 @@ describe.each(pgUrl ? [embedded, postgres] : [embedded])(
       await eventually(() => running?.workspaces().get(broken.team)?.confdesk, 5_000);
       expect((await readyz()).body.workspaces.failed).toEqual([]);
     });
+
+    it.skipIf(!backend.hold)(
+      'answers while a workspace starts: /healthz 200, /readyz 503 "starting…"',
+      async () => {
+        await running?.stop();
+        const release = (await backend.hold?.(good.team)) ?? (async () => undefined);
+        try {
+          await boot();
+          expect((await fetch(`${url}/healthz`)).status).toBe(200);
+          const r = await readyz();
+          expect(r.status).toBe(503);
+          expect(r.body.checks.workspaces?.problem).toMatch(/^starting workspaces: [01] of 2 tried/);
+          expect(r.body.workspaces.starting).toBeGreaterThanOrEqual(1);
+          // The other workspace does not wait for it.
+          await eventually(() => running?.workspaces().get(broken.team)?.confdesk);
+          expect((await readyz()).status).toBe(503);
+        } finally {
+          await release();
+        }
+        await running?.started;
+        const r = await readyz();
+        expect(r.status).toBe(200);
+        expect(r.body.workspaces).toMatchObject({ running: 2, starting: 0, failed: [] });
+      },
+    );
   },
 );
