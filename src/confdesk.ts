@@ -4,6 +4,7 @@ import type { Action, Rule } from './domain/policy.js';
 import type { WorkspaceDefaults } from './domain/workspace-settings.js';
 import { type LeftForNextStart, nothingLeft, within } from './jobs/shutdown.js';
 import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/start-jobs.js';
+import { wakeOnWrites } from './jobs/wakes.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
 import { type Metrics, metricsHandler } from './observability/metrics.js';
@@ -98,7 +99,10 @@ export interface Confdesk {
 }
 
 /** Builds the services, the publisher, the Bolt app, the webhook route and (on start) the jobs, once each. */
-export function createConfdesk(o: ConfdeskOptions): Confdesk {
+export function createConfdesk(given: ConfdeskOptions): Confdesk {
+  // Every writer below uses the store through `wakes`: the idle jobs hear what gives them work.
+  const wakes = wakeOnWrites(given.store);
+  const o = { ...given, store: wakes.store };
   const now = o.now ?? (() => new Date());
   const { botToken, apiUrl } = o.slack;
   const metrics = o.metrics?.registry.workspace(o.workspace ?? '');
@@ -229,6 +233,7 @@ export function createConfdesk(o: ConfdeskOptions): Confdesk {
         slack: target,
         metrics,
         channelPace: pace,
+        wakes,
       };
       if (pollIntervalMs === undefined) delivery = startDelivery(common);
       else

@@ -65,6 +65,8 @@ export interface DeliveryOptions {
   slackAccess: Pick<SlackAccess, 'usable' | 'refused'>;
   /** Counts each item's outcome, and the posts the ledger found already made. */
   metrics?: Pick<WorkspaceMetrics, 'delivery' | 'duplicateAvoided'> | undefined;
+  /** An item put off until `at` (a retry's wait): the idle delivery job is woken then. */
+  onLater?: ((at: Date) => void) | undefined;
 }
 
 /** The metrics' name for what became of an item. */
@@ -241,7 +243,9 @@ export class DeliveryWorker {
       return 'delivered';
     };
     const later = async (ms: number, status: OutboxItem['status']): Promise<Outcome> => {
-      await settleAll({ status, retryAt: new Date(this.now().getTime() + ms) });
+      const at = new Date(this.now().getTime() + ms);
+      await settleAll({ status, retryAt: at });
+      if (!this.stopping) this.o.onLater?.(at);
       return 'retry';
     };
     if (item.status === 'unknown') {

@@ -2,11 +2,15 @@ import { runAs } from '../observability/last-resort.js';
 import type { Logger } from '../observability/logger.js';
 import { runInLane } from '../platform/lane.js';
 import type { Priority } from '../platform/rate-budget.js';
+import { processScheduler, type Scheduled, type Scheduler } from './scheduler.js';
 
 /** A named background job run every `everyMs`: never two runs at once, failures logged and isolated. */
 export interface Job {
   name: string;
-  /** From the start of a run to the start of the next (asked again after each run when a function). */
+  /**
+   * From the start of a run to the start of the next (asked again after each run when a function:
+   * an idle job answers a long interval and is woken by `trigger` when there is work).
+   */
   everyMs: number | (() => number);
   run: () => Promise<unknown>;
   /** `trigger()` never starts runs closer than this (default 1 s): a flood of triggers costs a few runs. */
@@ -15,28 +19,42 @@ export interface Job {
   lane?: Exclude<Priority, 'interactive'>;
 }
 
+const everyOf = (job: Job): number => (typeof job.everyMs === 'function' ? job.everyMs() : job.everyMs);
+
 interface State {
   job: Job;
-  timer: NodeJS.Timeout | undefined;
+  /** The next run, in the scheduler. */
+  next: Scheduled | undefined;
   running: Promise<unknown> | undefined;
   again: boolean;
   lastStart: number;
-  /** When the timer is set to run it next. */
-  dueAt: number;
+  /** Runs asked for at a later time (`triggerAt`), by that time. */
+  wakes: Map<number, Scheduled>;
 }
 
 /**
  * Runs jobs: each `everyMs` after its previous run started (never two at once), or sooner when
- * triggered; `stop()` resolves once no run is in progress.
+ * triggered; `stop()` resolves once no run is in progress. Every runner's next runs wait in one
+ * scheduler (the process's), so a workspace's jobs cost heap entries, not timers.
  */
 export class JobRunner {
   private readonly jobs = new Map<string, State>();
   private stopped = false;
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly scheduler: Scheduler = processScheduler,
+  ) {}
 
   start(job: Job): void {
-    const state: State = { job, timer: undefined, running: undefined, again: false, lastStart: 0, dueAt: 0 };
+    const state: State = {
+      job,
+      next: undefined,
+      running: undefined,
+      again: false,
+      lastStart: 0,
+      wakes: new Map(),
+    };
     this.jobs.set(job.name, state);
     this.runNow(state);
   }
@@ -53,26 +71,59 @@ export class JobRunner {
       return;
     }
     const at = state.lastStart + (state.job.minGapMs ?? 1_000);
-    if (state.timer && state.dueAt <= at) return;
-    this.schedule(state, at - Date.now());
+    if (state.next && state.next.at <= at) return;
+    this.schedule(state, at);
   }
 
-  private schedule(state: State, inMs: number): void {
-    clearTimeout(state.timer);
-    state.dueAt = Date.now() + Math.max(0, inMs);
-    state.timer = setTimeout(() => this.runNow(state), Math.max(0, inMs));
-    state.timer.unref();
+  /**
+   * Triggers the job at `at` (epoch ms), whatever runs before: work that becomes due later (an
+   * outbox item held for a while, a retry's wait) wakes an idle job then. A time already asked for
+   * costs nothing more.
+   */
+  triggerAt(name: string, at: number): void {
+    const state = this.jobs.get(name);
+    if (!state || this.stopped) return;
+    if (at <= Date.now()) {
+      this.trigger(name);
+      return;
+    }
+    if (state.wakes.has(at)) return;
+    const wake = this.scheduler.at(at, () => {
+      state.wakes.delete(at);
+      this.trigger(name);
+    });
+    state.wakes.set(at, wake);
+  }
+
+  /**
+   * Asks the job's `everyMs` again, now: a job that slept (idle) and has work again runs at its
+   * pace from its last start (at once if that is past), not a heartbeat later.
+   */
+  repace(name: string): void {
+    const state = this.jobs.get(name);
+    if (!state || this.stopped || state.running) return;
+    const at = state.lastStart + everyOf(state.job);
+    if (!state.next || at < state.next.at) this.schedule(state, at);
+  }
+
+  private schedule(state: State, at: number): void {
+    this.scheduler.cancel(state.next);
+    state.next = this.scheduler.at(Math.max(Date.now(), at), () => {
+      state.next = undefined;
+      this.runNow(state);
+    });
   }
 
   private runNow(state: State): void {
     if (this.stopped || state.running) return;
-    clearTimeout(state.timer);
-    state.timer = undefined;
+    this.scheduler.cancel(state.next);
+    state.next = undefined;
     state.lastStart = Date.now();
     state.again = false;
-    // Everything a job asks of the platform waits in its background lane (see `runInLane`).
+    // Everything a job asks of the platform waits in its background lane (see `runInLane`); a run
+    // that throws at once is a failed run like one that rejects.
     state.running = runAs(`job ${state.job.name}`, () =>
-      runInLane(state.job.lane ?? 'background', () => state.job.run()),
+      runInLane(state.job.lane ?? 'background', async () => state.job.run()),
     )
       .catch((error: unknown) =>
         this.logger.error({ err: error, job: state.job.name }, 'background job failed'),
@@ -82,19 +133,20 @@ export class JobRunner {
         if (this.stopped) return;
         if (state.again) this.trigger(state.job.name);
         else {
-          const every = state.job.everyMs;
           // A steady rate: the next run is `everyMs` after this one started (at once if it ran longer).
-          this.schedule(
-            state,
-            state.lastStart + (typeof every === 'function' ? every() : every) - Date.now(),
-          );
+          this.schedule(state, state.lastStart + everyOf(state.job));
         }
       });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const s of this.jobs.values()) clearTimeout(s.timer);
+    for (const s of this.jobs.values()) {
+      this.scheduler.cancel(s.next);
+      s.next = undefined;
+      for (const wake of s.wakes.values()) this.scheduler.cancel(wake);
+      s.wakes.clear();
+    }
     await Promise.all([...this.jobs.values()].map((s) => s.running));
   }
 }

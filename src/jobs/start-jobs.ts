@@ -21,13 +21,20 @@ import { needsRead, Poller, settleMs } from './poller.js';
 import type { BacklogState } from './read-backlog.js';
 import { JobRunner } from './runner.js';
 import type { LeftForNextStart } from './shutdown.js';
+import type { StoreWakes, Wake } from './wakes.js';
 
 export interface DeliveryJobOptions {
   store: Store;
   logger: Logger;
   slack: SlackTarget;
-  /** How often the delivery worker looks at the outbox when it is idle. */
+  /**
+   * How often the delivery worker looks at the outbox when it is idle (default `deliverHeartbeatMs`:
+   * the writes of this process wake it, see `wakes`; tests and benchmarks that write behind the
+   * bot's back give a short one).
+   */
   deliverEveryMs?: number;
+  /** The writes of this process that give the jobs work (`wakeOnWrites`): idle jobs sleep until then. */
+  wakes?: Pick<StoreWakes, 'listen'> | undefined;
   /** Gap between two posts in one channel (default Slack's ~1 s; tests shorten it). */
   paceMs?: number;
   /** The channels' pace, shared with people's posts (the publisher's). */
@@ -80,14 +87,32 @@ const pollerLease = 'poller';
 /** How often the type-ahead menus' directory is read again (issue 22). */
 export const directoryRefreshMs = 15 * 60_000;
 
+/**
+ * An idle job's heartbeat: a workspace with nothing to watch (no subscription, no card, no digest
+ * schedule, nothing waiting) runs each job this rarely, and is woken at once by the writes that give
+ * it work (a command, a click, a webhook: see `wakes.ts`). The scan still lists one page at this
+ * pace, so a subscription made later starts from a recent version of every ticket.
+ */
+export const idleHeartbeatMs = 5 * 60_000;
+
+/**
+ * Delivery's heartbeat when idle: this process's writes wake it at once; this catches what only the
+ * store knows (another replica's writes it did not deliver, a dead replica's claims freed after their
+ * 60 s lease, `npm run outbox -- requeue` run beside the bot, Slack taking the token again).
+ */
+export const deliverHeartbeatMs = 60_000;
+
 /** This process's name in leases. */
 const processName = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
 /**
  * The delivery worker on its own runner: while channels deliver, each goes on by itself and the
- * outbox is looked at for the others every quarter second; idle, every `deliverEveryMs`.
+ * outbox is looked at for the others every quarter second; idle, every `deliverEveryMs`, and at once
+ * (at most every quarter second) when this process writes to the outbox, or when an item held or put
+ * off becomes due.
  */
 export function startDelivery(o: DeliveryJobOptions, owner = processName(), slack = deliveryClient(o.slack)) {
+  const runner = new JobRunner(o.logger);
   const worker = new DeliveryWorker({
     store: o.store,
     slack,
@@ -98,15 +123,22 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     metrics: o.metrics,
     ...(o.paceMs !== undefined ? { paceMs: o.paceMs } : {}),
     channelPace: o.channelPace,
+    onLater: (at) => runner.triggerAt('deliver', at.getTime()),
   });
-  const runner = new JobRunner(o.logger);
   let stopping = false;
+  const idleMs = o.deliverEveryMs ?? deliverHeartbeatMs;
   runner.start({
     name: 'deliver',
-    everyMs: o.deliverEveryMs ?? 1_000,
+    everyMs: idleMs,
+    minGapMs: Math.min(250, idleMs),
     run: async () => {
       if (!stopping) await worker.runUntilIdle();
     },
+  });
+  const unlisten = o.wakes?.listen((wake) => {
+    if (wake.job !== 'deliver') return;
+    if (wake.at === undefined) runner.trigger('deliver');
+    else runner.triggerAt('deliver', wake.at);
   });
   return {
     runner,
@@ -116,6 +148,7 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     },
     async stop() {
       stopping = true;
+      unlisten?.();
       worker.drain();
       await runner.stop();
       await o.store.releaseLease(`${claimerPrefix}${owner}`, owner);
@@ -137,6 +170,17 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
 export function startJobs(o: JobsOptions): Jobs {
   const owner = processName();
   const scale = o.timeScale ?? 1;
+  // Idle (nothing watched, nothing waiting): each job at the heartbeat, woken by what gives it work.
+  const heartbeatMs = idleHeartbeatMs / scale;
+  // Whether a subscription or a card keeps the scans at their pace: asked at every scan, and set at
+  // once by this process's writes; until the first scan asks, the jobs run at their pace.
+  let watching = true;
+  // How many writes told of something watched: one told while the store was being asked wins.
+  let watchTold = 0;
+  // Whether a digest schedule exists: asked at every digest run, set at once by this process's writes.
+  let scheduled = true;
+  // A webhook about a ticket never seen asked for a scan (it waits for it in memory).
+  let scanAsked = false;
   // While webhooks arrive, scans only reconcile (webhooks can be lost): ten times rarer, so the
   // budget goes to the changes webhooks announce. Back to every POLL_INTERVAL after 10 quiet minutes.
   // And a scan never takes more than half the background share of the budget (a long list is read
@@ -160,10 +204,16 @@ export function startJobs(o: JobsOptions): Jobs {
   // A leader that stops renewing (it crashed) is replaced after three intervals, a minute at least.
   const leaseMs = Math.max(3 * o.pollIntervalMs, 60_000);
   let leading = false;
+  // While idle the lease is renewed only at the heartbeat, longer than the lease: it is ours only
+  // until it runs out (another replica may hold it since).
+  let leaseEnds = 0;
   const lead = async () => {
+    const asked = Date.now();
     leading = await o.store.acquireLease(pollerLease, owner, leaseMs);
+    leaseEnds = asked + leaseMs;
     return leading;
   };
+  const leads = () => leading && Date.now() < leaseEnds;
   const poller: Poller = new Poller({
     platform: o.platform,
     store: o.store,
@@ -171,7 +221,7 @@ export function startJobs(o: JobsOptions): Jobs {
     mayDeliver: (sub, ticket) => o.tickets.maySee(sub.createdBy, ticket),
     publisher: o.publisher,
     // The 'lead' job below renews the lease; a long scan only reads what it last learnt.
-    keepGoing: async () => leading,
+    keepGoing: async () => leads(),
     settleMs: settleMs / scale,
     holdMs: settleMs / scale,
     // Checks of webhook-told tickets take at most a third of the background share (one per 22.5 s
@@ -179,12 +229,20 @@ export function startJobs(o: JobsOptions): Jobs {
     verifyGapMs: (3 * budget.windowMs) / share,
     readPaceMs: () => readPaceMs(),
     // A webhook about a ticket never seen asks for a scan (one list page for a burst of new tickets).
-    wantScan: () => runner.trigger('poll'),
+    wantScan: () => {
+      scanAsked = true;
+      runner.trigger('poll');
+    },
   });
   const delivery = startDelivery(o, owner, slack);
   const runner = new JobRunner(o.logger);
   // The lease is renewed between scans too, so `leading` stays true while scans are rare.
-  runner.start({ name: 'lead', everyMs: leaseMs / 3, run: lead });
+  runner.start({
+    name: 'lead',
+    everyMs: () => (watching ? leaseMs / 3 : heartbeatMs),
+    // Idle, the scan at the heartbeat takes the lease itself; nothing needs it meanwhile.
+    run: async () => watching && lead(),
+  });
   // Daily digests: every minute, what is due is sent (once per schedule and day, across replicas).
   const digests = new DigestJob({
     store: o.store,
@@ -197,13 +255,24 @@ export function startJobs(o: JobsOptions): Jobs {
     mayPost: async (user) => o.access.may(await o.access.asker(user), 'digest.set'),
     metrics: o.metrics,
   });
-  runner.start({ name: 'digest', everyMs: 60_000 / scale, run: () => digests.runOnce() });
+  runner.start({
+    name: 'digest',
+    everyMs: () => (scheduled ? 60_000 / scale : heartbeatMs),
+    run: async () => {
+      scheduled = (await o.store.digestSchedules()).length > 0;
+      if (scheduled) await digests.runOnce();
+    },
+  });
   runner.start({
     name: 'poll',
-    everyMs: scanEvery,
+    // Idle, one scan per heartbeat: the versions stay recent for a subscription made later.
+    everyMs: () => (watching || scanAsked ? scanEvery() : heartbeatMs),
     // Scans asked for by webhooks of new tickets: at most one per 15 s (a quarter of the budget).
     minGapMs: 15_000 / scale,
     run: async () => {
+      scanAsked = false;
+      const told = watchTold;
+      watching = (await o.store.watchesAnything()) || watchTold !== told;
       if (!(await lead())) return;
       const started = performance.now();
       await poller.findOnce().then(
@@ -221,8 +290,8 @@ export function startJobs(o: JobsOptions): Jobs {
   runner.start({
     name: 'read',
     lane: 'backfill',
-    everyMs: 5_000 / scale,
-    run: async () => leading && poller.backlog.drain(async () => leading),
+    everyMs: () => (watching || (lastBacklog?.reads ?? 0) > 0 ? 5_000 / scale : heartbeatMs),
+    run: async () => leads() && poller.backlog.drain(async () => leads()),
   });
   // issue 22: pickers. The directory of the type-ahead menus, once loaded, every 15 minutes and 10 s
   // after the bot changed a user (`invalidate`; a burst of changes costs one refresh). A refresh costs
@@ -247,7 +316,8 @@ export function startJobs(o: JobsOptions): Jobs {
   o.publisher.cards.whenChanged(() => runner.trigger('cards'));
   runner.start({
     name: 'cards',
-    everyMs: 5_000 / scale,
+    // A change triggers it; the pace's pauses come back every few seconds while cards wait.
+    everyMs: () => (o.publisher.cards.waiting > 0 ? 5_000 / scale : heartbeatMs),
     minGapMs: 100 / scale,
     run: () => o.publisher.cards.run(() => cardsStopping),
   });
@@ -268,18 +338,40 @@ export function startJobs(o: JobsOptions): Jobs {
     };
   };
   let loggedAt = Number.NEGATIVE_INFINITY;
+  // Idle with nothing waiting: at the heartbeat (`/readyz` reads an empty backlog meanwhile; the
+  // writes that fill it wake it).
+  const waitingNow = () =>
+    lastBacklog === undefined ||
+    lastBacklog.reads + (lastBacklog.posts ?? 0) + (lastBacklog.cardUpdates ?? 0) > 0;
   runner.start({
     name: 'backlog',
-    everyMs: 5_000 / scale,
+    everyMs: () => (watching || waitingNow() ? 5_000 / scale : heartbeatMs),
     run: async () => {
       lastBacklog = await backlog();
       const waiting = lastBacklog.reads + (lastBacklog.posts ?? 0) + (lastBacklog.cardUpdates ?? 0);
-      if (!leading || waiting === 0 || Date.now() - loggedAt < 60_000 / scale) return;
+      if (!leads() || waiting === 0 || Date.now() - loggedAt < 60_000 / scale) return;
       loggedAt = Date.now();
       o.logger.info({ job: 'read', ...lastBacklog }, describeBacklog(lastBacklog));
     },
   });
+  // This process's writes wake the jobs they give work to (delivery listens by itself); idle, the
+  // backlog is looked at too, so `/readyz` sees what now waits.
+  const wake = (w: Wake) => {
+    if (w.job === 'digest') {
+      scheduled = true;
+      runner.trigger('digest');
+    }
+    if (w.job === 'poll') watchTold++;
+    if (w.job === 'poll' && !watching) {
+      // Something to watch now (a subscription, a card): the jobs back to their pace.
+      watching = true;
+      for (const job of ['lead', 'poll', 'read', 'backlog']) runner.repace(job);
+    }
+    if (!watching && !waitingNow()) runner.trigger('backlog');
+  };
+  const unlisten = o.wakes?.listen(wake);
   const drain = () => {
+    unlisten?.();
     // A scan or a backlog read in progress stops at its next page or ticket; the cards at the next.
     leading = false;
     cardsStopping = true;
@@ -292,7 +384,7 @@ export function startJobs(o: JobsOptions): Jobs {
       lastWebhook = Date.now();
       // Background work even though a request brought it: the reserve stays for people.
       await runInLane('background', () => poller.onSignal(signal));
-      if (needsRead(signal) && leading) runner.trigger('read');
+      if (needsRead(signal) && leads()) runner.trigger('read');
     },
     backlog,
     lastBacklog: () => lastBacklog,

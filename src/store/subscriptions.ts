@@ -21,6 +21,11 @@ export interface SubscriptionRepository {
   subscriptionsForTicket(ticketId: string): Promise<Subscription[]>;
   /** What one person set up, in every channel, the oldest first (their App Home). */
   subscriptionsBy(user: string): Promise<Subscription[]>;
+  /**
+   * Whether anything keeps the scans at their pace: a subscription, or a card kept live. None: the
+   * workspace is idle and its jobs sleep (see `jobs/start-jobs.ts`).
+   */
+  watchesAnything(): Promise<boolean>;
 }
 
 export const subscriptionRepository = ({ db, now }: Db): SubscriptionRepository => ({
@@ -72,6 +77,14 @@ export const subscriptionRepository = ({ db, now }: Db): SubscriptionRepository 
       .orderBy('created_at')
       .execute();
     return rows.map(toSubscription);
+  },
+
+  async watchesAnything() {
+    // Two lookups of one row each (a primary key's first entry), whatever the tables hold.
+    const sub = await db.selectFrom('subscriptions').select('id').limit(1).executeTakeFirst();
+    if (sub) return true;
+    const card = await db.selectFrom('ticket_cards').select('ticket_id').limit(1).executeTakeFirst();
+    return card !== undefined;
   },
 });
 
