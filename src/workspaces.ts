@@ -708,8 +708,12 @@ export async function startWorkspaces(
   const bootStarted = Date.now();
   const queue = [...teams];
   const worker = async () => {
-    for (let team = queue.shift(); team !== undefined && !stopping; team = queue.shift())
+    for (let team = queue.shift(); team !== undefined && !stopping; team = queue.shift()) {
+      // The embedded store works synchronously under its promises: without a turn of the event loop
+      // between starts, no request (not even /healthz) would be answered until all had started.
+      await new Promise<void>((resolve) => setImmediate(resolve));
       if (waiting.has(team)) await startFirst(team);
+    }
   };
   const started = Promise.all(
     Array.from({ length: Math.min(queue.length, options.startConcurrency ?? 8) }, worker),
