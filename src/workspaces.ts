@@ -196,6 +196,12 @@ export async function startWorkspaces(
     configured: () => configured,
     summary: () => registry.summary(team),
     save: (settings, by) => save(team, settings, by),
+    notStarted: () => {
+      const failure = failures.get(team);
+      if (!failure) return undefined;
+      const next = inWords(failure.retryAt - Date.now());
+      return md`confdesk is set up in this workspace but could not start: ${failure.problem}. It tries again by itself (next in ${next}); please try again later.`;
+    },
     logger: logger.child({ team }),
   });
 

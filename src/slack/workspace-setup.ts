@@ -38,6 +38,8 @@ export interface WorkspaceSetupDeps {
   teamName: string;
   /** Whether the workspace is set up (its platform settings saved and working). */
   configured(): boolean;
+  /** Why the set-up workspace is not running now (its start failed and is retried), if it is not. */
+  notStarted?(): Mrkdwn | undefined;
   /** What the form shows of the saved settings. */
   summary(): Promise<SettingsShown | undefined>;
   /** Checks the settings on the platform, saves them and (re)starts the workspace. */
@@ -77,6 +79,8 @@ export function registerWorkspaceSetup(app: App, deps: WorkspaceSetupDeps): void
       return openSettings(deps, args.client, body.trigger_id ?? '');
     }
     if (deps.configured()) return args.next();
+    const notStarted = deps.notStarted?.();
+    if (notStarted) return ack(ephemeral(notStarted));
     await ack(
       ephemeral(notSetUp(await isWorkspaceAdmin(args.client, body.user_id ?? '').catch(() => false))),
     );

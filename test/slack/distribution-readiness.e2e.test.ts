@@ -228,6 +228,24 @@ describe.each(pgUrl ? [embedded, postgres] : [embedded])(
       expect(answer).not.toContain('Saved: the platform took');
       expect(answer).toContain('could not start in this workspace: its store could not open');
       expect(answer).toContain('tries again by itself in');
+      // Its people are told the same, not that it is not set up.
+      const told = await sendSigned(
+        url,
+        secret,
+        new URLSearchParams({
+          command: '/ticket',
+          text: 'list',
+          user_id: broken.admin,
+          channel_id: 'CREADY',
+          team_id: broken.team,
+          response_url: slack.responseUrl(),
+          trigger_id: `trigger-${Math.random()}`,
+        }).toString(),
+        'application/x-www-form-urlencoded',
+      );
+      const text = await told.text();
+      expect(text).toContain('set up in this workspace but could not start: its store could not open');
+      expect(text).not.toContain('not set up');
     });
 
     it('is counted and named in /readyz and /metrics, while the replica stays ready for the others', async () => {
