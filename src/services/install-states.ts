@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ClearStateStore, type InstallURLOptions, InvalidStateError, type StateStore } from '@slack/oauth';
+import oauth, { type InstallURLOptions, InvalidStateError, type StateStore } from '@slack/oauth';
 import type { WorkspaceRepository } from '../store/store.js';
 
 /**
@@ -9,8 +9,12 @@ import type { WorkspaceRepository } from '../store/store.js';
  * verifies as it does, then records a digest of the state in the store (shared by every replica) and
  * refuses it the second time. The installer checks the state against the browser's cookie first.
  */
+// Node's ESM loader does not see `ClearStateStore` among the CommonJS package's named exports (it is
+// re-exported through a getter): taken from the package object, as a bundler-free start needs it.
+const { ClearStateStore } = oauth;
+
 export class OnceStateStore implements StateStore {
-  private readonly signed: ClearStateStore;
+  private readonly signed: InstanceType<typeof ClearStateStore>;
 
   constructor(
     private readonly used: Pick<WorkspaceRepository, 'useInstallState'>,
