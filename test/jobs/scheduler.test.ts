@@ -117,6 +117,29 @@ describe('job runners on one scheduler', () => {
     expect(scheduler.size).toBe(0);
   });
 
+  it('puts a sleeping job back at its pace from its last run when asked (repace), not sooner', async () => {
+    const scheduler = new Scheduler();
+    const runner = new JobRunner(silent, scheduler);
+    let busy = false;
+    const runs: number[] = [];
+    const t0 = Date.now();
+    runner.start({
+      name: 'poll',
+      everyMs: () => (busy ? 200 : 3_600_000),
+      minGapMs: 60_000, // a trigger would wait a minute: repace does not
+      run: async () => runs.push(Date.now() - t0),
+    });
+    await sleep(50);
+    busy = true;
+    runner.repace('poll'); // due 200 ms after the first run
+    await sleep(100);
+    expect(runs).toHaveLength(1);
+    await sleep(400);
+    expect(runs.length).toBeGreaterThanOrEqual(3);
+    expect(runs[1]).toBeGreaterThanOrEqual(195);
+    await runner.stop();
+  });
+
   it('counts a job that throws at once as a failed run, and goes on', async () => {
     const scheduler = new Scheduler();
     const runner = new JobRunner(silent, scheduler);
