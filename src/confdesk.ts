@@ -4,7 +4,8 @@ import type { Action, Rule } from './domain/policy.js';
 import type { WorkspaceDefaults } from './domain/workspace-settings.js';
 import { type LeftForNextStart, nothingLeft, within } from './jobs/shutdown.js';
 import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/start-jobs.js';
-import { wakeOnWrites } from './jobs/wakes.js';
+import { type Wake, wakeOnWrites } from './jobs/wakes.js';
+import { webhookIntake } from './jobs/webhook-intake.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
 import type { Logger } from './observability/logger.js';
 import { type Metrics, metricsHandler } from './observability/metrics.js';
@@ -54,6 +55,16 @@ export interface ConfdeskOptions {
     | (Partial<Pick<JobsOptions, 'pollIntervalMs'>> &
         Pick<JobsOptions, 'deliverEveryMs' | 'paceMs' | 'timeScale'>)
     | undefined;
+  /**
+   * Set: `start` leaves the jobs off, `runJobs` starts and stops them (distribution mode: they run on
+   * the replica holding the workspace's share); meanwhile its webhooks are written to the store.
+   */
+  jobsWhenAsked?: boolean;
+  /**
+   * With `jobsWhenAsked`: told of each write of this process that gives the jobs work while they run
+   * on another replica (a webhook taken here, a person's line), for that replica to hear it.
+   */
+  writesElsewhere?: ((wake: Wake) => void) | undefined;
   /** The clock (tests move it). */
   now?: () => Date;
   /**
@@ -89,8 +100,12 @@ export interface Confdesk {
   webhook: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** The running jobs (after `start`, when `jobs` was given). */
   jobs(): Jobs | undefined;
-  /** Starts Slack's transport, then the jobs; resolves with the HTTP port. */
+  /** Starts Slack's transport, then the jobs (unless `jobsWhenAsked`); resolves with the HTTP port. */
   start(): Promise<number>;
+  /** With `jobsWhenAsked`: starts the jobs (`here`), or stops them and resolves once they stopped. */
+  runJobs(here: boolean): Promise<void>;
+  /** Another replica's write gave the jobs work: they hear it as they hear this process's own writes. */
+  wake(wake: Wake): void;
   /**
    * Stops taking work (Slack's requests, claims, runs), lets what is in flight finish until `deadline`
    * (epoch ms; none: waits for all of it), then releases what is left; resolves with what that is.
@@ -101,8 +116,26 @@ export interface Confdesk {
 /** Builds the services, the publisher, the Bolt app, the webhook route and (on start) the jobs, once each. */
 export function createConfdesk(given: ConfdeskOptions): Confdesk {
   // Every writer below uses the store through `wakes`: the idle jobs hear what gives them work.
-  const wakes = wakeOnWrites(given.store);
-  const o = { ...given, store: wakes.store };
+  const written = wakeOnWrites(given.store);
+  const o = { ...given, store: written.store };
+  // The jobs hear this process's writes, and those another replica tells of (`wake`).
+  const relayed = new Set<(wake: Wake) => void>();
+  const wakes = {
+    listen(listener: (wake: Wake) => void) {
+      const unlisten = written.listen(listener);
+      relayed.add(listener);
+      return () => {
+        unlisten();
+        relayed.delete(listener);
+      };
+    },
+  };
+  if (o.writesElsewhere) {
+    const tell = o.writesElsewhere;
+    written.listen((wake) => {
+      if (!jobs && !delivery) tell(wake);
+    });
+  }
   const now = o.now ?? (() => new Date());
   const { botToken, apiUrl } = o.slack;
   const metrics = o.metrics?.registry.workspace(o.workspace ?? '');
@@ -192,12 +225,31 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
 
   let jobs: Jobs | undefined;
   let delivery: Pick<Jobs, 'drain' | 'stop' | 'abandon'> | undefined;
+  // Where the jobs run elsewhere, what a webhook tells is written here for them (`runJobs`).
+  const intake =
+    o.jobsWhenAsked && o.jobs?.pollIntervalMs !== undefined
+      ? webhookIntake({
+          platform: o.platform,
+          store: o.store,
+          logger: o.logger,
+          publisher,
+          tickets,
+          timeScale: o.jobs.timeScale,
+        })
+      : undefined;
+  // No jobs here (their runner stopped): the cards and the directory are refreshed as without jobs.
+  const withoutJobs = () => {
+    intake?.listen();
+    directory.whenStale(() => void directory.refresh().catch(() => undefined));
+  };
+  let jobsStopping: Promise<void> | undefined;
+  let stopped = false;
   const webhook = o.webhook
     ? webhookHandler({
         ...o.webhook,
         logger: o.logger.child({ component: 'webhooks' }),
         // What a webhook tells goes to the poller (before the jobs start: the first scan finds it).
-        onSignal: async (signal) => jobs?.onWebhook(signal),
+        onSignal: async (signal) => (jobs ?? intake)?.onWebhook(signal),
         store: o.store,
         findings: o.platform.findings,
         metrics,
@@ -222,39 +274,38 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
     jobs: () => jobs,
     async start() {
       const port = await slack.start();
-      if (!o.jobs) return port;
-      const { pollIntervalMs, ...rest } = o.jobs;
-      const common = {
-        ...rest,
-        store: o.store,
-        publisher,
-        slackAccess,
-        logger: o.logger,
-        slack: target,
-        metrics,
-        channelPace: pace,
-        wakes,
-      };
-      if (pollIntervalMs === undefined) delivery = startDelivery(common);
-      else
-        jobs = startJobs({
-          ...common,
-          pollIntervalMs,
-          platform: o.platform,
-          tickets,
-          access,
-          digests: deps.digests,
-          directory,
-        });
+      if (o.jobsWhenAsked) withoutJobs();
+      else startJobsHere();
       return port;
     },
+    wake(wake) {
+      for (const listener of relayed) listener(wake);
+    },
+    async runJobs(here) {
+      await jobsStopping;
+      if (stopped || !o.jobsWhenAsked) return;
+      if (here) return startJobsHere();
+      const background = jobs ?? delivery;
+      jobs = undefined;
+      delivery = undefined;
+      if (!background) return;
+      // Waits for runs in progress and releases the poller's lease: the next replica leads at once.
+      jobsStopping = background.stop().finally(() => {
+        jobsStopping = undefined;
+        withoutJobs();
+      });
+      await jobsStopping;
+    },
     async stop({ deadline = Number.POSITIVE_INFINITY } = {}) {
+      stopped = true;
+      await within(jobsStopping ?? Promise.resolve(), deadline);
       const background = jobs ?? delivery;
       background?.drain();
       const requests = slack.stop();
       const [requestsFinished] = await Promise.all([
         within(requests, deadline),
         within(background?.stop() ?? Promise.resolve(), deadline),
+        within(intake?.settled() ?? Promise.resolve(), deadline),
       ]);
       // What is still claimed (time ran out) is released now; what the drain released is counted too.
       const left = background ? await background.abandon() : nothingLeft();
@@ -262,4 +313,32 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
       return { ...left, requestsFinished };
     },
   };
+
+  /** The jobs, on this process (idempotent). */
+  function startJobsHere(): void {
+    if (!o.jobs || jobs || delivery) return;
+    const { pollIntervalMs, ...rest } = o.jobs;
+    const common = {
+      ...rest,
+      store: o.store,
+      publisher,
+      slackAccess,
+      logger: o.logger,
+      slack: target,
+      metrics,
+      channelPace: pace,
+      wakes,
+    };
+    if (pollIntervalMs === undefined) delivery = startDelivery(common);
+    else
+      jobs = startJobs({
+        ...common,
+        pollIntervalMs,
+        platform: o.platform,
+        tickets,
+        access,
+        digests: deps.digests,
+        directory,
+      });
+  }
 }

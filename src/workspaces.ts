@@ -9,7 +9,9 @@ import { runDoctor } from './doctor/doctor.js';
 import { readManifest } from './doctor/manifest.js';
 import { workspaceRules } from './domain/workspace-settings.js';
 import { installRoutes } from './install-flow.js';
+import { WorkspaceShares } from './jobs/shares.js';
 import { addLeft, type LeftForNextStart, nothingLeft } from './jobs/shutdown.js';
+import { WakeChannel } from './jobs/wake-channel.js';
 import { boltLogger } from './observability/bolt-logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
@@ -168,6 +170,29 @@ export async function startWorkspaces(
     );
     return next;
   };
+  // Each set-up workspace's jobs run on the one replica holding its share (`jobs/shares.ts`).
+  const shares = new WorkspaceShares({
+    store,
+    alone: store.backend !== 'postgres',
+    leaseMs: config.workspaceLeaseS * 1000,
+    teams: () => [...running.values()].filter((w) => w.confdesk).map((w) => w.team),
+    restarting: (team) => starting.has(team),
+    onChange: (team, here) => inTurn(team, async () => running.get(team)?.confdesk?.runJobs(here)),
+    logger,
+  });
+  // A write for a workspace whose jobs run on another replica wakes them there (PostgreSQL only).
+  const wakeChannel =
+    store.backend === 'postgres' && baseStore.databaseUrl
+      ? new WakeChannel({
+          databaseUrl: baseStore.databaseUrl,
+          schema: baseStore.schema,
+          logger,
+          onWake: ({ team, ...wake }) => {
+            if (shares.here(team)) running.get(team)?.confdesk?.wake(wake);
+          },
+        })
+      : undefined;
+  await wakeChannel?.open();
   const retry = options.retry ?? { firstMs: 5_000, maxMs: 300_000 };
   /** Workspaces whose last start failed, each tried again by its timer in `retryTimers`. */
   const failures = new Map<string, StartFailure>();
@@ -421,10 +446,13 @@ export async function startWorkspaces(
         forget: (_named: string, at?: Date) => forgetLater(team, at),
       },
       ...(options.now ? { now: options.now } : {}),
+      jobsWhenAsked: true,
+      writesElsewhere: wakeChannel && ((wake) => wakeChannel.tell({ team, ...wake })),
     });
     registerWorkspaceSetup(confdesk.slack.app, setupDeps(team, install.teamName, true));
     try {
       await confdesk.start();
+      if (shares.here(team)) await confdesk.runJobs(true);
     } catch (error) {
       await confdesk.stop().catch(() => undefined);
       await platform.close();
@@ -447,6 +475,7 @@ export async function startWorkspaces(
       },
     });
     log.info({ platform: settings.platformUrl }, 'workspace started');
+    shares.nudge();
   }
 
   /**
@@ -633,7 +662,9 @@ export async function startWorkspaces(
   const storeReady = storeReadiness(store, config, logger);
   const readiness = new Readiness()
     .add('store', () => storeReady.state())
-    .add('workspaces', () => describeWorkspaces(census()));
+    .add('workspaces', () => describeWorkspaces(census()))
+    .add('jobs here', () => ({ ok: true, detail: shares.describe() }));
+  if (metrics) shares.register(metrics.registry);
   const json = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const bolt = boltLogger(logger);
@@ -734,6 +765,11 @@ export async function startWorkspaces(
     );
   });
 
+  // Shares are taken once this replica started its workspaces: before, it could run few of them, and
+  // the others would give theirs back for nothing (alone on its store, it runs each as it starts).
+  const share = () => shares.start();
+  void started.then(share, share);
+
   return {
     port,
     started,
@@ -743,6 +779,7 @@ export async function startWorkspaces(
     async stop(o) {
       stopping = true;
       clearInterval(syncTimer);
+      await shares.stop();
       for (const timer of retryTimers.values()) clearTimeout(timer);
       retryTimers.clear();
       storeReady.stop();
@@ -751,6 +788,9 @@ export async function startWorkspaces(
       await started;
       await Promise.all([...turns.values()]);
       const lefts = await Promise.all([...running.values()].map((w) => w.stop(o)));
+      // Their jobs stopped: the other replicas take them at their next look.
+      await shares.release();
+      await wakeChannel?.close();
       await store.close();
       return lefts.reduce<LeftForNextStart>((sum, l) => (l ? addLeft(sum, l) : sum), nothingLeft());
     },

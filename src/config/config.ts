@@ -117,6 +117,7 @@ export const envSchema = z.object({
   DATABASE_POOL_SIZE: intFromEnv(10, 1, 1_000),
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
   SHUTDOWN_TIMEOUT_S: intFromEnv(10, 1, 600),
+  WORKSPACE_LEASE_S: intFromEnv(30, 3, 600),
   PLATFORM_WEBHOOK_SECRET: optionalString,
   PLATFORM_WEBHOOK_HEADER: optionalString.transform((v) => v ?? 'X-Webhook-Secret'),
   /** `on`: `GET /metrics` for anyone who reaches PORT; unset or `off`: no /metrics (unless METRICS_TOKEN). */
@@ -251,6 +252,11 @@ export interface Config {
   pollIntervalS: number;
   /** Seconds a shutdown lets work in flight finish before releasing the rest for the next start. */
   shutdownTimeoutS: number;
+  /**
+   * Distribution mode on PostgreSQL: seconds a replica's share of a workspace (running its jobs) lasts
+   * unless renewed; a replica that dies hands its workspaces over within about this long.
+   */
+  workspaceLeaseS: number;
   /** Set: `POST /webhooks/platform` accepts deliveries carrying this secret in `header`. */
   webhook: { secret: string; header: string } | undefined;
   /** Built-in simulator only: accounts for the Slack workspace's people, and e-mails mapped to demo accounts. */
@@ -336,6 +342,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     pollIntervalS: e.POLL_INTERVAL,
     shutdownTimeoutS: e.SHUTDOWN_TIMEOUT_S,
+    workspaceLeaseS: e.WORKSPACE_LEASE_S,
     webhook: e.PLATFORM_WEBHOOK_SECRET
       ? { secret: e.PLATFORM_WEBHOOK_SECRET, header: e.PLATFORM_WEBHOOK_HEADER }
       : undefined,
