@@ -114,6 +114,8 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     timeouts: config.platform.timeouts,
     // The built-in simulator is local: only the real platform is reached through the proxy.
     ...(sim ? {} : { proxy: config.proxy }),
+    // The operator named PLATFORM_URL and PLATFORM_HOSTS (the host its files may come from).
+    reach: { allowedHosts: config.platform.hosts, operatorConfigured: true },
     logger: logger.child({ component: 'platform' }),
   });
   // The platform is a remote service that may come back: a failed check is logged, /readyz answers

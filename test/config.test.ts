@@ -173,6 +173,14 @@ describe('distribution mode (issue 23)', () => {
       loadConfig({ ...base, PLATFORM_HOSTS: ' cloud.apizee.com, *.apizee.com ,' }).distribution
         ?.platformHosts,
     ).toEqual(['cloud.apizee.com', '*.apizee.com']);
+    // One workspace reads it too: the host the platform's files may come from (a CDN).
+    expect(
+      loadConfig({
+        PLATFORM_URL: 'https://p.example',
+        PLATFORM_TOKEN: 't',
+        PLATFORM_HOSTS: 'files.p.example',
+      }).platform.hosts,
+    ).toEqual(['files.p.example']);
     expect(missingSlackSettings(c)).toEqual([]);
     expect(loadConfig({}).distribution).toBeUndefined();
   });

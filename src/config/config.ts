@@ -227,6 +227,8 @@ export interface Config {
     credentials: PlatformCredentials | undefined;
     rateLimitPerMinute: number;
     timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+    /** PLATFORM_HOSTS: other hosts the platform's answers may send the bot to (its files' host). */
+    hosts: string[];
   };
   slack: {
     botToken: string | undefined;
@@ -308,6 +310,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError([...fieldProblems, ...cross]);
   }
   const e = parsed.data;
+  const platformHosts = (e.PLATFORM_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
   let credentials: PlatformCredentials | undefined;
   if (e.PLATFORM_TOKEN) credentials = { kind: 'token', token: e.PLATFORM_TOKEN };
   else if (e.PLATFORM_USERNAME && e.PLATFORM_PASSWORD)
@@ -320,6 +326,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       simulator: e.PLATFORM_URL === simulatorByName,
       credentials,
       rateLimitPerMinute: e.PLATFORM_RATE_LIMIT,
+      hosts: platformHosts,
       timeouts: {
         connectMs: e.PLATFORM_CONNECT_TIMEOUT_MS,
         headersMs: e.PLATFORM_HEADERS_TIMEOUT_MS,
@@ -367,10 +374,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               (k): k is string => !!k,
             ),
             publicUrl: e.PUBLIC_URL.replace(/\/+$/, ''),
-            platformHosts: (e.PLATFORM_HOSTS ?? '')
-              .split(',')
-              .map((h) => h.trim())
-              .filter(Boolean),
+            platformHosts,
             allowedTeams: e.SLACK_ALLOWED_TEAMS
               ? e.SLACK_ALLOWED_TEAMS.split(',')
                   .map((t) => t.trim())
