@@ -102,6 +102,13 @@ export const idleHeartbeatMs = 5 * 60_000;
  */
 export const deliverHeartbeatMs = 60_000;
 
+/**
+ * Delivery's idle pace in a workspace that watches something: its events may be written by another
+ * replica (a webhook is written where it arrives), which this process does not hear. Five times
+ * rarer than the claim every second it replaces.
+ */
+export const deliverWatchedMs = 5_000;
+
 /** This process's name in leases. */
 const processName = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
@@ -111,7 +118,13 @@ const processName = () => `${hostname()}-${process.pid}-${randomBytes(3).toStrin
  * (at most every quarter second) when this process writes to the outbox, or when an item held or put
  * off becomes due.
  */
-export function startDelivery(o: DeliveryJobOptions, owner = processName(), slack = deliveryClient(o.slack)) {
+export function startDelivery(
+  o: DeliveryJobOptions,
+  owner = processName(),
+  slack = deliveryClient(o.slack),
+  /** Whether the workspace watches anything (the jobs know): its idle pace is then `deliverWatchedMs`. */
+  watched: () => boolean = () => false,
+) {
   const runner = new JobRunner(o.logger);
   const worker = new DeliveryWorker({
     store: o.store,
@@ -126,11 +139,11 @@ export function startDelivery(o: DeliveryJobOptions, owner = processName(), slac
     onLater: (at) => runner.triggerAt('deliver', at.getTime()),
   });
   let stopping = false;
-  const idleMs = o.deliverEveryMs ?? deliverHeartbeatMs;
+  const fixed = o.deliverEveryMs;
   runner.start({
     name: 'deliver',
-    everyMs: idleMs,
-    minGapMs: Math.min(250, idleMs),
+    everyMs: fixed ?? (() => (watched() ? deliverWatchedMs : deliverHeartbeatMs)),
+    minGapMs: Math.min(250, fixed ?? 250),
     run: async () => {
       if (!stopping) await worker.runUntilIdle();
     },
@@ -172,9 +185,9 @@ export function startJobs(o: JobsOptions): Jobs {
   const scale = o.timeScale ?? 1;
   // Idle (nothing watched, nothing waiting): each job at the heartbeat, woken by what gives it work.
   const heartbeatMs = idleHeartbeatMs / scale;
-  // Whether a subscription or a card keeps the scans at their pace: asked at every scan, and set at
-  // once by this process's writes; until the first scan asks, the jobs run at their pace.
-  let watching = true;
+  // Whether a subscription or a card keeps the jobs at their pace: asked at every scan, and set at
+  // once by this process's writes (see `watchNow`).
+  let watching = false;
   // How many writes told of something watched: one told while the store was being asked wins.
   let watchTold = 0;
   // Whether a digest schedule exists: asked at every digest run, set at once by this process's writes.
@@ -234,7 +247,7 @@ export function startJobs(o: JobsOptions): Jobs {
       runner.trigger('poll');
     },
   });
-  const delivery = startDelivery(o, owner, slack);
+  const delivery = startDelivery(o, owner, slack, () => watching);
   const runner = new JobRunner(o.logger);
   // The lease is renewed between scans too, so `leading` stays true while scans are rare.
   runner.start({
@@ -263,16 +276,26 @@ export function startJobs(o: JobsOptions): Jobs {
       if (scheduled) await digests.runOnce();
     },
   });
+  // Idle, the store is still asked every POLL_INTERVAL whether something is watched (one indexed row,
+  // no platform request): a subscription made on another replica, or written beside the bot, starts
+  // the scans within that time. The scan itself runs once per heartbeat: the versions stay recent
+  // for a subscription made later.
+  let idleScanAt = Number.NEGATIVE_INFINITY;
   runner.start({
     name: 'poll',
-    // Idle, one scan per heartbeat: the versions stay recent for a subscription made later.
-    everyMs: () => (watching || scanAsked ? scanEvery() : heartbeatMs),
+    everyMs: () => (watching || scanAsked ? scanEvery() : o.pollIntervalMs),
     // Scans asked for by webhooks of new tickets: at most one per 15 s (a quarter of the budget).
     minGapMs: 15_000 / scale,
     run: async () => {
+      const asked = scanAsked;
       scanAsked = false;
       const told = watchTold;
-      watching = (await o.store.watchesAnything()) || watchTold !== told;
+      if ((await o.store.watchesAnything()) || watchTold !== told) watchNow();
+      else {
+        watching = false;
+        if (!asked && Date.now() - idleScanAt < heartbeatMs) return;
+        idleScanAt = Date.now();
+      }
       if (!(await lead())) return;
       const started = performance.now();
       await poller.findOnce().then(
@@ -354,6 +377,14 @@ export function startJobs(o: JobsOptions): Jobs {
       o.logger.info({ job: 'read', ...lastBacklog }, describeBacklog(lastBacklog));
     },
   });
+  // Something is watched (a subscription, a card; told by a write or found by a scan): the jobs that
+  // slept go back to their pace from their last run.
+  function watchNow(): void {
+    if (watching) return;
+    watching = true;
+    for (const job of ['lead', 'poll', 'read', 'backlog']) runner.repace(job);
+    delivery.runner.repace('deliver');
+  }
   // This process's writes wake the jobs they give work to (delivery listens by itself); idle, the
   // backlog is looked at too, so `/readyz` sees what now waits.
   const wake = (w: Wake) => {
@@ -361,11 +392,9 @@ export function startJobs(o: JobsOptions): Jobs {
       scheduled = true;
       runner.trigger('digest');
     }
-    if (w.job === 'poll') watchTold++;
-    if (w.job === 'poll' && !watching) {
-      // Something to watch now (a subscription, a card): the jobs back to their pace.
-      watching = true;
-      for (const job of ['lead', 'poll', 'read', 'backlog']) runner.repace(job);
+    if (w.job === 'poll') {
+      watchTold++;
+      watchNow();
     }
     if (!watching && !waitingNow()) runner.trigger('backlog');
   };
