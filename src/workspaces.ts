@@ -656,7 +656,11 @@ export async function startWorkspaces(
   };
   metrics?.workspaces(() => {
     const c = census();
-    return { states: c.states, failed: c.failed.map((f) => ({ workspace: f.team, reason: f.reason })) };
+    return {
+      states: c.states,
+      failed: c.failed.map((f) => ({ workspace: f.team, reason: f.reason })),
+      jobsHere: shares.count,
+    };
   });
 
   const storeReady = storeReadiness(store, config, logger);
@@ -664,7 +668,6 @@ export async function startWorkspaces(
     .add('store', () => storeReady.state())
     .add('workspaces', () => describeWorkspaces(census()))
     .add('jobs here', () => ({ ok: true, detail: shares.describe() }));
-  if (metrics) shares.register(metrics.registry);
   const json = (res: ServerResponse, status: number, body: unknown) =>
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   const bolt = boltLogger(logger);

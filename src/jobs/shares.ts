@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { Gauge, type Registry } from 'prom-client';
 import type { Logger } from '../observability/logger.js';
 import type { Store } from '../store/store.js';
 
@@ -109,19 +108,6 @@ export class WorkspaceShares {
       ...teams.map((t) => this.o.store.releaseLease(sharePrefix + t, this.owner)),
       this.o.store.releaseLease(replicaPrefix + this.owner, this.owner),
     ]);
-  }
-
-  /** The gauge of `/metrics`: the workspaces whose jobs run on this replica. */
-  register(registry: Registry): void {
-    const shares = this;
-    new Gauge({
-      name: 'confdesk_workspaces_jobs_here',
-      help: 'Workspaces whose background jobs (poll, read, deliver, digest) run on this replica: its share of them',
-      registers: [registry],
-      collect() {
-        this.set(shares.count);
-      },
-    });
   }
 
   private schedule(): void {

@@ -56,6 +56,8 @@ export interface MetricsSources {
 export type WorkspacesSource = () => {
   states: Record<string, number>;
   failed: { workspace: string; reason: string }[];
+  /** The workspaces whose background jobs run on this replica (its share of them). */
+  jobsHere: number;
 };
 
 /** What one confdesk instance reports; every call is a few map lookups, cheap on the ack path. */
@@ -182,6 +184,15 @@ export class Metrics {
       collect() {
         this.reset();
         for (const { workspace, reason } of source()?.failed ?? []) this.set({ workspace, reason }, 1);
+      },
+    });
+    new Gauge({
+      name: 'confdesk_workspaces_jobs_here',
+      help: 'Workspaces whose background jobs (poll, read, deliver, digest) run on this replica: its share of them',
+      registers: [this.registry],
+      collect() {
+        const here = source()?.jobsHere;
+        if (here !== undefined) this.set(here);
       },
     });
     // The process's, not a workspace's: read from the last resort at scrape time.
