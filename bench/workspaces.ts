@@ -21,8 +21,8 @@
  * creates a database of its own there and drops it), WORKSPACES_IDLE_S (60: the quiet minute),
  * WORKSPACES_SETTLE_S (30: from set-up to the quiet minute, the first scans), WORKSPACES_ACKS (200 commands,
  * 10 a second), WORKSPACES_EVENTS (5 workspaces with watched tickets), WORKSPACES_CONCURRENCY (4
- * installs at once), WORKSPACES_KEEP=1 (keep the logs and stores). Any DATABASE_POOL_* or CONFDESK_*
- * variable of the bench's environment is handed to the bot.
+ * installs at once), WORKSPACES_KEEP=1 (keep the logs and stores). Any DATABASE_POOL_*, CONFDESK_* or
+ * WORKSPACE_LEASE_S variable of the bench's environment is handed to the bot.
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -67,6 +67,8 @@ const targets = {
   ackRatio: 1.5,
 };
 const publicUrl = 'https://confdesk.example';
+/** The replicas' lease on a workspace's jobs (the bot's default unless handed to it). */
+const leaseS = Number(process.env.WORKSPACE_LEASE_S ?? 30);
 const clientId = '111.222';
 const clientSecret = `client-secret-${randomBytes(6).toString('hex')}`;
 const signingSecret = randomBytes(16).toString('hex');
@@ -467,6 +469,8 @@ interface Figures {
   openFiles: number;
   idleCpu: number;
   pgConnections: number | undefined;
+  /** Connections held for LISTEN, outside the pool. */
+  pgListening: number;
   ackP50: number;
   ackP99: number;
   ackFailures: number;
@@ -483,13 +487,18 @@ async function measure(
 ): Promise<Figures> {
   // Connections: the most seen while quiet (sampled every 5 s), the bench's own excepted.
   let pgConnections: number | undefined;
+  let pgListening = 0;
   const sampleDb = async () => {
     if (!db || !dbName) return;
-    const r = await db.query<{ n: string }>(
-      'select count(*) as n from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    // A connection held for LISTEN (wake-ups between replicas) is counted apart from the pool's.
+    const r = await db.query<{ n: string; listening: string }>(
+      `select count(*) as n, count(*) filter (where query ilike 'listen %') as listening
+         from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()`,
       [dbName],
     );
-    pgConnections = Math.max(pgConnections ?? 0, Number(r.rows[0]?.n ?? 0));
+    const listening = Number(r.rows[0]?.listening ?? 0);
+    pgListening = Math.max(pgListening, listening);
+    pgConnections = Math.max(pgConnections ?? 0, Number(r.rows[0]?.n ?? 0) - listening);
   };
   const t0 = cpuTicks(bot.pid);
   const started = performance.now();
@@ -530,6 +539,7 @@ async function measure(
     openFiles,
     idleCpu,
     pgConnections,
+    pgListening,
     ackP50: pct(acks, 50),
     ackP99: pct(acks, 99),
     ackFailures,
@@ -540,7 +550,7 @@ async function measure(
 const figureLine = (label: string, f: Figures, one?: Figures) =>
   [
     `  ${label}: RSS ${mb(f.rss)} · open files ${f.openFiles} · idle CPU ${f.idleCpu.toFixed(1)}% of a core · ` +
-      `PostgreSQL connections ${f.pgConnections ?? '—'} · ack p50 ${msText(f.ackP50)} p99 ${msText(f.ackP99)}` +
+      `PostgreSQL connections ${f.pgConnections ?? '—'}${f.pgListening ? ` (+ ${f.pgListening} LISTEN)` : ''} · ack p50 ${msText(f.ackP50)} p99 ${msText(f.ackP99)}` +
       `${f.ackFailures ? ` (${f.ackFailures} not acked)` : ''} · /readyz ${f.ready.status} "${f.ready.detail.slice(0, 200)}"`,
     ...(one
       ? [
@@ -595,7 +605,8 @@ async function runBackend(backend: 'sqlite' | 'postgres'): Promise<string[]> {
     const encryptionKey = randomBytes(32).toString('base64');
     const passed = Object.fromEntries(
       Object.entries(process.env).filter(
-        (e): e is [string, string] => /^(DATABASE_POOL|CONFDESK_)/.test(e[0]) && e[1] !== undefined,
+        (e): e is [string, string] =>
+          /^(DATABASE_POOL|CONFDESK_|WORKSPACE_LEASE_S$)/.test(e[0]) && e[1] !== undefined,
       ),
     );
     const envFor = (port: number): Record<string, string> => ({
@@ -682,7 +693,7 @@ async function runBackend(backend: 'sqlite' | 'postgres'): Promise<string[]> {
     say(figureLine(`${count} workspaces`, all, one));
     if (dbName)
       say(
-        `  ${mark((all.pgConnections ?? 0) <= poolSize())} PostgreSQL connections ${all.pgConnections} (≤ the pool size, ${poolSize()})`,
+        `  ${mark((all.pgConnections ?? 0) <= poolSize())} PostgreSQL connections ${all.pgConnections} (≤ the pool size, ${poolSize()})${all.pgListening ? `, and ${all.pgListening} held for LISTEN` : ''}`,
       );
     const tooMany = bot.p.counted.get(watch[0] as RegExp) ?? 0;
     const errors = bot.p.counted.get(watch[1] as RegExp) ?? 0;
@@ -819,7 +830,7 @@ async function replicas(
     await sleep(1_000);
   }
   say(
-    `  replica 1 killed (SIGKILL): ${mark(Number.isFinite(takenMs))} the other runs all ${count} after ${secs(takenMs)} (${last.text})`,
+    `  replica 1 killed (SIGKILL): ${mark(takenMs <= leaseS * 1000)} the other runs all ${count} after ${secs(takenMs)} (within a lease period, WORKSPACE_LEASE_S ${leaseS} s; ${last.text})`,
   );
 
   // Every change told once: waited for up to 3 minutes after the takeover.

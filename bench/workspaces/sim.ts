@@ -36,8 +36,9 @@ sim.state.setTicketState = (ticket, to, source) => {
     ticketId: String(ticket.id),
     eventId: event?.id ?? '',
     to,
-    modified: ticket.modified,
-    at: Date.now(),
+    // The ticket's version as the platform gives it: to the second.
+    modified: Math.floor((event?.timestamp ?? Date.now()) / 1000) * 1000,
+    at: event?.timestamp ?? Date.now(),
   });
 };
 
