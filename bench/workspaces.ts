@@ -45,6 +45,8 @@ const replicaCount = Number(process.env.REPLICAS ?? 2);
 const idleMs = Number(process.env.WORKSPACES_IDLE_S ?? 60) * 1000;
 const settleMs = Number(process.env.WORKSPACES_SETTLE_S ?? 30) * 1000;
 const ackCount = Number(process.env.WORKSPACES_ACKS ?? 200);
+/** How many workspaces were set up (the others wait for their settings). */
+let setUpCount = count;
 const eventWorkspaces = Math.min(count, Number(process.env.WORKSPACES_EVENTS ?? 5));
 const concurrency = Number(process.env.WORKSPACES_CONCURRENCY ?? 4);
 const keep = process.env.WORKSPACES_KEEP === '1';
@@ -681,7 +683,9 @@ async function runBackend(backend: 'sqlite' | 'postgres'): Promise<string[]> {
       `  set up ${count - failed.length}/${count} workspaces through OAuth + settings in ${secs(setupMs)}` +
         ` (${concurrency} at a time)${failed.length ? `; ${failed.length} failed, first: ${failed.slice(0, 3).join(' | ')}` : ''}`,
     );
-    const readyAt = await untilReady(botUrl, count, 120_000, bot.p);
+    // A workspace whose set-up failed waits for its settings: "all" is those set up.
+    setUpCount = count - failed.length;
+    const readyAt = await untilReady(botUrl, setUpCount, 120_000, bot.p);
     if (readyAt === undefined) say(`  /readyz after 120 s: ${JSON.stringify(await readyz(botUrl))}`);
     // The first scans and the jobs' first turns pass before the quiet minute.
     await sleep(settleMs);
@@ -705,10 +709,10 @@ async function runBackend(backend: 'sqlite' | 'postgres'): Promise<string[]> {
     const stoppedMs = Date.now() - restartFrom;
     bot = await startBot('bot-restarted', port);
     const answeredMs = Date.now() - restartFrom;
-    const back = await untilReady(botUrl, count, 600_000, bot.p);
+    const back = await untilReady(botUrl, setUpCount, 600_000, bot.p);
     const restartMs = back === undefined ? Number.POSITIVE_INFINITY : back - restartFrom;
     say(
-      `  restart: ${mark(restartMs <= targets.restartMs)} all ${count} ready ${secs(restartMs)} after SIGTERM (≤ 30 s): ` +
+      `  restart: ${mark(restartMs <= targets.restartMs)} all ${setUpCount} set up running ${secs(restartMs)} after SIGTERM (≤ 30 s): ` +
         `stopped in ${secs(stoppedMs)}, /healthz answered at ${secs(answeredMs)}` +
         (back === undefined ? `; /readyz at the cap: ${JSON.stringify(await readyz(botUrl))}` : ''),
     );
@@ -758,7 +762,7 @@ async function replicas(
       say(`  ${replicaCount} replicas: ✗ replica ${r + 1} could not start: ${last.slice(0, 300)}`);
       return out;
     }
-  for (const b of bots) await untilReady(b.url, count, 600_000, b.p);
+  for (const b of bots) await untilReady(b.url, setUpCount, 600_000, b.p);
   // The shares settle: read until two readings a lease renewal apart agree (at most 3 minutes).
   const shareText = async (urls: string[]) => {
     const s = await sharesOf(urls, db);
@@ -785,9 +789,9 @@ async function replicas(
     const next = await shareText(bots.map((b) => b.url));
     const same = next.text === shares.text;
     shares = next;
-    if (same && next.total >= count) break;
+    if (same && next.total >= setUpCount) break;
   }
-  const half = count / replicaCount;
+  const half = setUpCount / replicaCount;
   say(
     `  ${replicaCount} replicas: jobs run ${shares.text}: ${mark(shares.holders === replicaCount && Math.abs(shares.max - half) <= 0.2 * half)} about ${Math.round(half)} each`,
   );
@@ -821,8 +825,8 @@ async function replicas(
     last = await shareText(survivors.map((b) => b.url));
     // From the leases, the dead owner's lapse first: all held by the survivors' owners.
     const allTaken = last.s.owners
-      ? last.total >= count && last.holders === survivors.length
-      : last.total >= count;
+      ? last.total >= setUpCount && last.holders === survivors.length
+      : last.total >= setUpCount;
     if (allTaken) {
       takenMs = Date.now() - killedAt;
       break;
@@ -830,7 +834,7 @@ async function replicas(
     await sleep(1_000);
   }
   say(
-    `  replica 1 killed (SIGKILL): ${mark(takenMs <= leaseS * 1000)} the other runs all ${count} after ${secs(takenMs)} (within a lease period, WORKSPACE_LEASE_S ${leaseS} s; ${last.text})`,
+    `  replica 1 killed (SIGKILL): ${mark(takenMs <= leaseS * 1000)} the other runs all ${setUpCount} after ${secs(takenMs)} (within a lease period, WORKSPACE_LEASE_S ${leaseS} s; ${last.text})`,
   );
 
   // Every change told once: waited for up to 3 minutes after the takeover.
