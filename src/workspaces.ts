@@ -578,6 +578,8 @@ export async function startWorkspaces(
     }
     for (const team of [...new Set([...running.keys(), ...failures.keys()])].filter((t) => !teams.has(t)))
       await inTurn(team, async () => {
+        // Installed while the list above was read (an install on this replica, or a reinstall): kept.
+        if (await registry.install(team).catch(() => undefined)) return;
         clearTimeout(retryTimers.get(team));
         retryTimers.delete(team);
         failures.delete(team);
