@@ -3,6 +3,7 @@ import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import type { PlatformCredentials, ProxySettings } from '../config/config.js';
 import type { PlatformOutcome, WorkspaceMetrics } from '../observability/metrics.js';
+import { discard } from '../util/streams.js';
 import { TokenProvider } from './auth.js';
 import { TtlCache } from './cache.js';
 import {
@@ -508,8 +509,7 @@ export class PlatformCore {
       // A download may be sent elsewhere (a file store): followed by hand, each hop checked again
       // and without the token off the platform's origin. An API answer's redirect is an error.
       if (output === 'stream' && redirectStatuses.has(status)) {
-        response.body.on('error', () => {});
-        response.body.destroy();
+        discard(response.body);
         const location = header(headers, 'location');
         let next: string | undefined;
         try {
