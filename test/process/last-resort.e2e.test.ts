@@ -46,6 +46,8 @@ describe('an error no handler caught, in the running bot', () => {
 
     bot.child.kill('SIGUSR2');
     await eventually(async () => (await escaped(url, 'unhandledRejection')) === 1, 10_000);
+    // The counter is read at once; the log line reaches this process through a pipe, a moment later.
+    await eventually(() => bot.output().includes('a rejected promise nobody awaited'), 5_000);
     expect(bot.output()).toContain('a rejected promise nobody awaited: its work is lost; confdesk stays up');
     expect(bot.output()).toContain('escape test: a rejection nobody awaits');
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
