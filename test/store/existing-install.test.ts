@@ -1,7 +1,7 @@
 import { Kysely, type Migration, Migrator, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { type Connection, connect, migrationsUpToDate } from '../../src/store/db.js';
+import { type Connection, connect, migrate, migrationsUpToDate } from '../../src/store/db.js';
 import { openWorkspaceStore } from '../../src/store/lazy-store.js';
 import type { Database } from '../../src/store/schema.js';
 import { migrations } from '../../src/store/schema.js';
@@ -43,7 +43,9 @@ async function openAsBefore(o: StoreOptions): Promise<Store> {
     provider: { getMigrations: async () => migrations as Record<string, Migration> },
     ...(o.schema ? { migrationTableSchema: o.schema } : {}),
   });
-  const { error } = await migrator.migrateToLatest();
+  // Through the store's own helper, as the previous code did: a catalog read tried again while another
+  // test's schema vanishes under it.
+  const error = await migrate(migrator, o.schema);
   if (error) throw error;
   return storeOver({ db, backend: 'postgres', now: () => new Date(), close: () => db.destroy() });
 }
