@@ -90,7 +90,8 @@ export class JobRunner {
     if (state.wakes.has(at)) return;
     const wake = this.scheduler.at(at, () => {
       state.wakes.delete(at);
-      this.trigger(name);
+      // A run that started at or after the time asked for has already seen what was due then.
+      if (state.running === undefined || state.lastStart < at) this.trigger(name);
     });
     state.wakes.set(at, wake);
   }
@@ -120,6 +121,12 @@ export class JobRunner {
     state.next = undefined;
     state.lastStart = Date.now();
     state.again = false;
+    // Wakes asked for by now are answered by this run (two asks a millisecond apart: one run).
+    for (const [at, wake] of state.wakes)
+      if (at <= state.lastStart) {
+        this.scheduler.cancel(wake);
+        state.wakes.delete(at);
+      }
     // Everything a job asks of the platform waits in its background lane (see `runInLane`); a run
     // that throws at once is a failed run like one that rejects.
     state.running = runAs(`job ${state.job.name}`, () =>

@@ -98,8 +98,9 @@ describe('job runners on one scheduler', () => {
     await sleep(150);
     expect(runs).toHaveLength(1); // the first run, then asleep
     expect(scheduler.nextAt).toBeGreaterThan(Date.now() + 3_000_000);
-    runner.triggerAt('deliver', Date.now() + 100);
-    runner.triggerAt('deliver', Date.now() + 100); // the same time asked twice: one run
+    const wakeAt = Date.now() + 100;
+    runner.triggerAt('deliver', wakeAt);
+    runner.triggerAt('deliver', wakeAt); // the same time asked twice: one run
     await sleep(60);
     expect(runs).toHaveLength(1);
     await sleep(120);
