@@ -117,7 +117,11 @@ function spawnNode(
   logFile: string,
   count: RegExp[] = [],
 ): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  // WORKSPACES_CPU_PROF=<folder>: each bot writes a V8 CPU profile there when it exits (to find
+  // where idle time goes; open it in Chrome's DevTools or `node --cpu-prof` tools).
+  const prof = process.env.WORKSPACES_CPU_PROF && args[0] === 'src/main.ts';
+  const profArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WORKSPACES_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...profArgs, '--import', 'tsx', ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
     stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

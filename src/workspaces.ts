@@ -54,6 +54,8 @@ interface Workspace {
   botToken: string;
   /** When its running settings were saved (another replica's save shows as a newer time). */
   settingsAt?: number;
+  /** When its installation was kept, read before it (a reinstall shows as a newer time). */
+  installedAt?: number;
   /** Why its saved settings do not work (it waits for new ones). */
   problem?: string | undefined;
   confdesk?: Confdesk;
@@ -327,8 +329,19 @@ export async function startWorkspaces(
   async function startNow(team: string): Promise<void> {
     await running.get(team)?.stop();
     running.delete(team);
+    // Read before the installation: a reinstall in between shows as newer at the next sync.
+    const installedAt = (await registry.installedAt(team))?.getTime();
     const install = await registry.install(team);
     if (!install) return;
+    try {
+      await startInstalled(team, install);
+    } finally {
+      const w = running.get(team);
+      if (w && installedAt !== undefined) w.installedAt = installedAt;
+    }
+  }
+
+  async function startInstalled(team: string, install: WorkspaceInstall): Promise<void> {
     // `workspace`: a request's own lines carry `team` already (requestLog).
     const log = logger.child({ workspace: team });
     let settings: WorkspaceSettings | undefined;
@@ -340,6 +353,8 @@ export async function startWorkspaces(
         install,
         log,
         `its saved settings cannot be opened (${(error as Error).message})`,
+        // The time they were saved (readable without opening them): a newer save restarts it.
+        await registry.settingsAt(team).catch(() => undefined),
       );
     }
     if (!settings) return waitForSettings(team, install, log);
@@ -563,18 +578,14 @@ export async function startWorkspaces(
    * replica that forgot it dropped its store.
    */
   async function sync(): Promise<void> {
-    const teams = new Set(await registry.teams());
-    for (const team of teams) {
-      // One under way is left to it, and so is a failed one (its retry is armed) unless its settings
-      // changed on another replica (compared below).
+    // One read for all of them (no secret opened): a thousand workspaces cost one query a sync.
+    const versions = await registry.versions();
+    const teams = new Set(versions.keys());
+    for (const [team, v] of versions) {
+      // One under way is left to it, and so is a failed one (its retry is armed).
       if (starting.has(team) || waiting.has(team) || (!running.has(team) && retryTimers.has(team))) continue;
       const w = running.get(team);
-      const [install, settings] = await Promise.all([
-        registry.install(team),
-        registry.settings(team).catch(() => undefined),
-      ]);
-      if (!w || w.botToken !== install?.botToken || w.settingsAt !== settings?.updatedAt.getTime())
-        await start(team);
+      if (!w || w.installedAt !== v.installedAt || w.settingsAt !== v.settingsAt) await start(team);
     }
     for (const team of [...new Set([...running.keys(), ...failures.keys()])].filter((t) => !teams.has(t)))
       await inTurn(team, async () => {

@@ -109,6 +109,15 @@ export const deliverHeartbeatMs = 60_000;
  */
 export const deliverWatchedMs = 5_000;
 
+/**
+ * Whether this process is the store's only writer (the embedded store: one process per file), so
+ * every write that gives a job work is heard (`wakes.ts`) and an idle job need not ask the store
+ * between heartbeats. A thousand idle workspaces then open their files once a heartbeat each, not
+ * every POLL_INTERVAL and every minute (each open and close of a SQLite file costs about a
+ * millisecond of the event loop). PostgreSQL may have other replicas writing: they are asked.
+ */
+export const writesAllHeard = (store: Store): boolean => store.backend === 'sqlite';
+
 /** This process's name in leases. */
 const processName = () => `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 
@@ -142,7 +151,9 @@ export function startDelivery(
   const fixed = o.deliverEveryMs;
   runner.start({
     name: 'deliver',
-    everyMs: fixed ?? (() => (watched() ? deliverWatchedMs : deliverHeartbeatMs)),
+    everyMs:
+      fixed ??
+      (() => (watched() ? deliverWatchedMs : writesAllHeard(o.store) ? idleHeartbeatMs : deliverHeartbeatMs)),
     minGapMs: Math.min(250, fixed ?? 250),
     run: async () => {
       if (!stopping) await worker.runUntilIdle();
@@ -277,13 +288,14 @@ export function startJobs(o: JobsOptions): Jobs {
     },
   });
   // Idle, the store is still asked every POLL_INTERVAL whether something is watched (one indexed row,
-  // no platform request): a subscription made on another replica, or written beside the bot, starts
-  // the scans within that time. The scan itself runs once per heartbeat: the versions stay recent
+  // no platform request): a subscription made on another replica starts the scans within that time.
+  // On the embedded store every write is this process's (heard at once): asked once a heartbeat. The scan itself runs once per heartbeat: the versions stay recent
   // for a subscription made later.
   let idleScanAt = Number.NEGATIVE_INFINITY;
+  const allHeard = writesAllHeard(o.store);
   runner.start({
     name: 'poll',
-    everyMs: () => (watching || scanAsked ? scanEvery() : o.pollIntervalMs),
+    everyMs: () => (watching || scanAsked ? scanEvery() : allHeard ? heartbeatMs : o.pollIntervalMs),
     // Scans asked for by webhooks of new tickets: at most one per 15 s (a quarter of the budget).
     minGapMs: 15_000 / scale,
     run: async () => {

@@ -51,6 +51,15 @@ interface StoredSettings extends Omit<WorkspaceSettings, 'credentials' | 'webhoo
   updatedAt: string;
 }
 
+const savedAt = (raw: string | undefined): number | undefined => {
+  try {
+    const at = raw ? new Date((JSON.parse(raw) as StoredSettings).updatedAt).getTime() : Number.NaN;
+    return Number.isNaN(at) ? undefined : at;
+  } catch {
+    return undefined;
+  }
+};
+
 export class WorkspaceRegistry {
   constructor(
     private readonly store: WorkspaceRepository,
@@ -87,6 +96,22 @@ export class WorkspaceRegistry {
   /** The teams that installed confdesk. */
   teams(): Promise<string[]> {
     return this.store.installedTeams();
+  }
+
+  /**
+   * Every installed workspace's install time and settings time (none before its settings are
+   * saved), in one read and without opening a secret: how a replica sees what another changed.
+   */
+  async versions(): Promise<Map<string, { installedAt: number; settingsAt: number | undefined }>> {
+    const rows = await this.store.installedWorkspaces();
+    return new Map(
+      rows.map((r) => [r.team, { installedAt: r.installedAt.getTime(), settingsAt: savedAt(r.settings) }]),
+    );
+  }
+
+  /** When the workspace's settings were saved, without opening them (unreadable ones have no time). */
+  async settingsAt(team: string): Promise<number | undefined> {
+    return savedAt(await this.store.workspaceSettings(team));
   }
 
   async install(team: string): Promise<WorkspaceInstall | undefined> {

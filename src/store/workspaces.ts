@@ -19,6 +19,11 @@ export interface WorkspaceRepository {
   replaceInstallation(team: string, from: string, to: string): Promise<boolean>;
   /** The teams with an installation, in id order. */
   installedTeams(): Promise<string[]>;
+  /**
+   * Every installed team with when it was installed and its settings as kept (opaque, possibly
+   * none), in one read: what a replica compares with what it runs.
+   */
+  installedWorkspaces(): Promise<{ team: string; installedAt: Date; settings: string | undefined }[]>;
   saveWorkspaceSettings(team: string, value: string): Promise<void>;
   workspaceSettings(team: string): Promise<string | undefined>;
   /** As `replaceInstallation`, for the settings: only while they are still `from`. */
@@ -77,6 +82,21 @@ export const workspaceRepository = (c: Db): WorkspaceRepository => ({
   async installedTeams() {
     const rows = await c.db.selectFrom('installations').select('team_id').orderBy('team_id').execute();
     return rows.map((r) => r.team_id);
+  },
+  async installedWorkspaces() {
+    const rows = await c.db
+      .selectFrom('installations')
+      .leftJoin('settings', (j) =>
+        j.onRef('settings.key', '=', 'installations.team_id').on('settings.scope', '=', settingsScope),
+      )
+      .select(['installations.team_id', 'installations.updated_at', 'settings.value'])
+      .orderBy('installations.team_id')
+      .execute();
+    return rows.map((r) => ({
+      team: r.team_id,
+      installedAt: new Date(r.updated_at),
+      settings: r.value ?? undefined,
+    }));
   },
   saveWorkspaceSettings: (team, value) => setSetting(c, settingsScope, team, value),
   workspaceSettings: (team) => getSetting(c, settingsScope, team),

@@ -24,15 +24,23 @@ afterEach(async () => {
 interface Counted {
   claims: number;
   leases: number;
+  /** The idle check whether something is watched now. */
+  watchChecks: number;
 }
 
-async function idleBot(): Promise<{
+/**
+ * `shared`: the store is announced as PostgreSQL's (other replicas may write it unheard), so the idle
+ * jobs ask it every POLL_INTERVAL; the embedded store's only writer is this process.
+ */
+async function idleBot(shared = false): Promise<{
   confdesk: Confdesk;
   platform: PlatformFixture;
   slack: SlackDouble;
   counted: Counted;
   /** The store as the bot's own writers use it (the publisher writes a person's line with it). */
   store: Store;
+  /** The store behind the bot's back (another replica's writes). */
+  real: Store;
 }> {
   const platform = await startPlatform();
   closing.push(() => platform.close());
@@ -42,9 +50,14 @@ async function idleBot(): Promise<{
   closing.push(async () => rmSync(dataDir, { recursive: true, force: true }));
   const real = await openStore({ dataDir });
   closing.push(() => real.close());
-  const counted: Counted = { claims: 0, leases: 0 };
+  const counted: Counted = { claims: 0, leases: 0, watchChecks: 0 };
   const store: Store = {
     ...real,
+    ...(shared ? { backend: 'postgres' as const } : {}),
+    watchesAnything: () => {
+      counted.watchChecks++;
+      return real.watchesAnything();
+    },
     claim: (...a) => {
       counted.claims++;
       return real.claim(...a);
@@ -66,7 +79,7 @@ async function idleBot(): Promise<{
   await confdesk.start();
   closing.push(() => confdesk.stop());
   // The listeners see part of it (`deps.store`); it is the whole store the bot's writers share.
-  return { confdesk, platform, slack, counted, store: confdesk.deps.store as unknown as Store };
+  return { confdesk, platform, slack, counted, store: confdesk.deps.store as unknown as Store, real };
 }
 
 const lists = (platform: PlatformFixture) =>
@@ -88,6 +101,7 @@ describe('an idle workspace', () => {
     await new Promise((r) => setTimeout(r, 500));
     const before = { lists: lists(platform), ...counted };
     await new Promise((r) => setTimeout(r, 3_000));
+    // The embedded store's writes are all this process's: not even asked whether something is watched.
     expect({ lists: lists(platform), ...counted }).toEqual(before);
 
     // A person's line (any write to the outbox in this process): posted within a claim's time.
@@ -101,6 +115,26 @@ describe('an idle workspace', () => {
     await new Promise((r) => setTimeout(r, 600));
     expect(slack.messages).toHaveLength(1);
     await eventually(() => slack.messages.length === 2, 1_500);
+  }, 30_000);
+
+  it('asks a store other replicas may write whether something is watched every POLL_INTERVAL, and follows a watch made there', async () => {
+    const { platform, counted, real } = await idleBot(true);
+    await eventually(() => lists(platform) >= 1, 5_000);
+    const checks = counted.watchChecks;
+    const idleLists = lists(platform);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(counted.watchChecks - checks).toBeGreaterThanOrEqual(2);
+    expect(lists(platform)).toBe(idleLists);
+    // Written by another replica: not heard here, found by the next check.
+    await real.addSubscription({
+      id: 's-elsewhere',
+      channel: 'CIDLE',
+      kind: 'watch',
+      ticketId: '71',
+      filter: {},
+      createdBy: 'UADMIN',
+    });
+    await eventually(() => lists(platform) > idleLists, 2_500);
   }, 30_000);
 
   it('goes back to its pace once something is watched: scans every POLL_INTERVAL, leases renewed', async () => {

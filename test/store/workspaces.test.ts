@@ -20,6 +20,16 @@ describe.each(backends)('workspaces in the store, $name', ({ options }) => {
       await store.saveInstallation('TA', 'sealed-a2', new Date('2026-11-25T11:00:00Z'));
       await store.saveWorkspaceSettings('TA', '{"a":1}');
       await store.saveWorkspaceSettings('TB', '{"b":1}');
+      await store.saveInstallation('TC', 'sealed-c', new Date('2026-11-25T12:00:00Z'));
+      await store.saveWorkspaceSettings('TNOTINSTALLED', '{"x":1}');
+      // One read of what every replica compares: install times, settings as kept (or none).
+      expect(await store.installedWorkspaces()).toEqual([
+        { team: 'TA', installedAt: new Date('2026-11-25T11:00:00Z'), settings: '{"a":1}' },
+        { team: 'TB', installedAt: new Date('2026-11-25T10:00:00Z'), settings: '{"b":1}' },
+        { team: 'TC', installedAt: new Date('2026-11-25T12:00:00Z'), settings: undefined },
+      ]);
+      await store.forgetWorkspace('TC');
+      await store.forgetWorkspace('TNOTINSTALLED');
       expect(await store.installedTeams()).toEqual(['TA', 'TB']);
       expect(await store.installation('TA')).toBe('sealed-a2');
       await store.forgetWorkspace('TA');
