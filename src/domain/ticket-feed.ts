@@ -1,6 +1,6 @@
 /*
  * Ticket events within the platform's budget: how the read backlog is described, and how far polling
- * alone can go (what the doctor and the README's capacity table say). Pure arithmetic.
+ * alone can go (what the doctor and docs/events.md's capacity table say). Pure arithmetic.
  */
 
 /** The read backlog as the jobs report it (`jobs/read-backlog.ts`). */
@@ -93,6 +93,6 @@ export function pollingRegime(o: {
     summary:
       `${o.openTickets} tickets: ${pages} list page${pages === 1 ? '' : 's'} a scan, a scan every ${every}` +
       ` (state changes shown that late), ${readsPerMin.toFixed(1)} timeline reads a minute left for other events` +
-      (slow ? ': set up webhooks (the README’s “Ticket events at scale”)' : ': polling alone keeps up'),
+      (slow ? ': set up webhooks (docs/events.md)' : ': polling alone keeps up'),
   };
 }

@@ -4,7 +4,7 @@ import { hides, wantsTimeline } from '../../src/domain/change-cover.js';
 import { describeBacklog, pollingRegime } from '../../src/domain/ticket-feed.js';
 import { readSignal, webhookDelivery } from '../../src/platform/webhook-signal.js';
 
-describe('how far polling alone goes (the README’s capacity table)', () => {
+describe('how far polling alone goes (the capacity table of docs/events.md)', () => {
   const at = (openTickets: number) =>
     pollingRegime({ openTickets, perMinute: 10, reserve: 2, pageSize: 100, pollIntervalMin: 0.5 });
   it.each([
@@ -16,8 +16,8 @@ describe('how far polling alone goes (the README’s capacity table)', () => {
     '%i tickets: %i pages, a scan every %f min, %f reads a minute left, %s',
     (n, pages, every, reads, verdict) => {
       expect(at(n)).toMatchObject({ pages, scanEveryMin: every, readsPerMin: reads, verdict });
-      // The README's table says the same, row for row.
-      const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+      // docs/events.md's table says the same, row for row.
+      const readme = readFileSync(new URL('../../docs/events.md', import.meta.url), 'utf8');
       expect(readme).toMatch(
         new RegExp(`^\\| ${n.toLocaleString('en')} \\| ${pages} \\| [^|]+ \\| ${reads} \\|`, 'm'),
       );

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Metrics, type OutboxDepth } from '../../src/observability/metrics.js';
 import { RateBudget } from '../../src/platform/rate-budget.js';
@@ -114,13 +114,21 @@ describe('the metrics of several instances in one process', () => {
 });
 
 describe('the documented metrics', () => {
-  it('are the registry’s: every confdesk_… name in README and docs/alerts.yml exists, and README lists each', () => {
+  it('are the registry’s: every confdesk_… name in the README, docs/ and docs/alerts.yml exists, and docs/observability.md lists each', () => {
     const names = new Metrics().registry.getMetricsAsArray().map((m) => m.name);
-    const readme = readFileSync('README.md', 'utf8');
+    const page = readFileSync('docs/observability.md', 'utf8');
+    // Not metrics: a message's metadata type, and the prefix of workspace schemas.
+    const notMetrics = /^confdesk_(ticket_event|ws_)/;
     const mentioned = (text: string) =>
-      [...text.matchAll(/confdesk_[a-z_]*[a-z]/g)].map((m) => m[0].replace(/_(bucket|count|sum)$/, ''));
-    for (const name of [...mentioned(readme), ...mentioned(readFileSync('docs/alerts.yml', 'utf8'))])
-      expect(names).toContain(name);
-    for (const name of names) expect(readme, name).toContain(`\`${name}\``);
+      [...text.matchAll(/confdesk_[a-z_]*[a-z]/g)]
+        .map((m) => m[0].replace(/_(bucket|count|sum)$/, ''))
+        .filter((name) => !notMetrics.test(name));
+    const documents = ['README.md', ...readdirSync('docs').map((f) => `docs/${f}`)].filter((f) =>
+      /\.(md|yml)$/.test(f),
+    );
+    for (const file of documents)
+      for (const name of mentioned(readFileSync(file, 'utf8')))
+        expect(names, `${file}: ${name}`).toContain(name);
+    for (const name of names) expect(page, name).toContain(`\`${name}\``);
   });
 });

@@ -1,0 +1,88 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { envSchema } from '../../src/config/config.js';
+
+/*
+ * The README and the pages under docs/ are what a deploying team follows literally: every link they
+ * give leads somewhere (a file that exists, a heading that exists in it), and every variable the
+ * bot reads is documented.
+ */
+
+const pages = ['README.md', 'CHANGELOG.md', ...readdirSync('docs').map((f) => `docs/${f}`)].filter(
+  (f) => f.endsWith('.md') && existsSync(f),
+);
+
+/** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function anchorsOf(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced;
+    const m = !fenced && /^#{1,6} (.+)$/.exec(line);
+    if (!m?.[1]) continue;
+    const slug = m[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
+    const n = seen.get(slug) ?? 0;
+    seen.set(slug, n + 1);
+    anchors.add(n === 0 ? slug : `${slug}-${n}`);
+  }
+  return anchors;
+}
+
+/** The relative links of a page (outside code), as [target file, anchor]. */
+function linksOf(page: string): { target: string; anchor: string | undefined; text: string }[] {
+  const text = readFileSync(page, 'utf8').replace(/```[\s\S]*?```/g, '');
+  const out: { target: string; anchor: string | undefined; text: string }[] = [];
+  for (const m of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    const href = m[1] ?? '';
+    if (/^[a-z]+:/i.test(href)) continue; // https:, mailto:
+    const [path, anchor] = href.split('#') as [string, string | undefined];
+    out.push({ target: path ? normalize(join(dirname(page), path)) : page, anchor, text: m[0] });
+  }
+  return out;
+}
+
+describe('the documentation', () => {
+  it('has pages to check, the README among them', () => {
+    expect(pages).toContain('README.md');
+    expect(pages.length).toBeGreaterThan(8);
+  });
+
+  it.each(pages)('%s: every relative link leads to a file, and every anchor to a heading in it', (page) => {
+    const broken: string[] = [];
+    for (const link of linksOf(page)) {
+      if (!existsSync(link.target)) broken.push(`${link.text}: no file ${link.target}`);
+      else if (link.anchor !== undefined) {
+        if (!link.target.endsWith('.md')) continue;
+        if (!anchorsOf(readFileSync(link.target, 'utf8')).has(link.anchor))
+          broken.push(`${link.text}: no heading #${link.anchor} in ${link.target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('reads in one sitting: the README stays under 300 lines', () => {
+    expect(readFileSync('README.md', 'utf8').split('\n').length).toBeLessThan(300);
+  });
+
+  it('documents every variable the bot reads, in docs/configuration.md', () => {
+    const page = readFileSync('docs/configuration.md', 'utf8');
+    // The lower-case proxy spellings are read too, and documented with the upper-case ones.
+    const names = Object.keys(envSchema.shape).map((name) => name.toUpperCase());
+    const missing = names.filter((name) => !page.includes(`\`${name}\``));
+    expect(missing).toEqual([]);
+  });
+
+  it('the anchors are computed as GitHub computes them', () => {
+    expect([...anchorsOf('# A `/ticket` b\n## Who may do what?\n## Who may do what?\n')]).toEqual([
+      'a-ticket-b',
+      'who-may-do-what',
+      'who-may-do-what-1',
+    ]);
+  });
+});
