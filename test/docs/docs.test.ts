@@ -20,7 +20,7 @@ function anchorsOf(markdown: string): Set<string> {
   let fenced = false;
   for (const line of markdown.split('\n')) {
     if (line.startsWith('```')) fenced = !fenced;
-    const m = !fenced && /^#{1,6} (.+)$/.exec(line);
+    const m = fenced ? null : /^#{1,6} (.+)$/.exec(line);
     if (!m?.[1]) continue;
     const slug = m[1]
       .trim()
