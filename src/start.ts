@@ -6,6 +6,7 @@ import type { LeftForNextStart } from './jobs/shutdown.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
 import { PlatformReadiness, ProbedCheck, Readiness } from './observability/readiness.js';
+import { version } from './observability/version.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
 import { describeProxy, proxyEverything } from './platform/proxy.js';
 import type { Simulator } from './sim/server.js';
@@ -192,7 +193,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     throw listenProblem(error, config) ?? error;
   });
   logger.info(
-    { port, mode: config.slack.appToken ? 'socket' : 'http' },
+    { port, mode: config.slack.appToken ? 'socket' : 'http', version },
     config.slack.appToken
       ? `connected to Slack in Socket Mode; health routes on port ${port}`
       : `Slack app listening on port ${port} (POST /slack/events)`,

@@ -16,6 +16,7 @@ import { boltLogger } from './observability/bolt-logger.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
 import { type CheckState, Readiness } from './observability/readiness.js';
+import { version } from './observability/version.js';
 import { classifySlackError } from './outbound/refusals.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
 import { platformAddressProblem } from './platform/host-guard.js';
@@ -749,7 +750,7 @@ export async function startWorkspaces(
   };
   const port = server.address()?.port ?? config.slack.port;
   logger.info(
-    { port, workspaces: teams.length, install: `${publicUrl}/slack/install` },
+    { port, workspaces: teams.length, install: `${publicUrl}/slack/install`, version },
     `distribution mode: starting ${teams.length} workspace(s); "Add to Slack" at ${publicUrl}/slack/install`,
   );
   function startFirst(team: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -314,6 +314,7 @@ describe('npm start: the platform is not fatal; /readyz says why', () => {
       status: 200,
       body: {
         ok: true,
+        version: (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version,
         checks: {
           platform: { ok: true },
           slack: { ok: true },

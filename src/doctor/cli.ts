@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
+import { version } from '../observability/version.js';
 import { createPlatformClient } from '../platform/client.js';
 import { proxyEverything } from '../platform/proxy.js';
 import { createSimulator, type Simulator } from '../sim/server.js';
@@ -114,6 +115,8 @@ async function main(): Promise<number> {
     if (!(error instanceof ConfigError)) throw error;
     report = configProblemsReport(error.problems);
   }
+  // Which release looked: a report pasted into an issue or a chat says it.
+  console.log(`confdesk ${version} doctor (node ${process.version})\n`);
   console.log(formatReport(report));
   return report.blocking ? 1 : 0;
 }

@@ -1,5 +1,6 @@
 import { type Dispatcher, request } from 'undici';
 import type { ProxySettings } from '../config/config.js';
+import { userAgent } from '../observability/version.js';
 import { type EndpointName, endpoints } from '../platform/endpoints.js';
 import type { PlatformReach } from '../platform/host-guard.js';
 import { platformAgent } from '../platform/proxy.js';
@@ -72,7 +73,11 @@ export class PlatformProbe {
       const response = await request(url, {
         method: spec.method,
         dispatcher: this.dispatcher,
-        headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          accept: 'application/json',
+          'user-agent': userAgent,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
       });
       const headers = flatHeaders(response.headers);
       for (const h of Object.keys(headers))

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { escapes } from './last-resort.js';
 
 /*
@@ -94,7 +94,24 @@ const scanBuckets = [0.1, 0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600];
 /** An outbox query answered within this long is reused by the other gauges of the same scrape. */
 const snapshotMs = 1_000;
 
-/** The registry and every `confdesk_…` metric; create one per process (or per test). */
+let processMetrics: Registry | undefined;
+
+/**
+ * The process's own metrics, prom-client's defaults (`process_…`: resident memory, CPU, open file
+ * descriptors, start time; `nodejs_…`: heap, event-loop lag, GC, active handles): made once per
+ * process, however many `Metrics` show them (distribution mode has one, a test process has many).
+ * Each default starts a monitor of its own (an event-loop delay histogram, a GC observer), and one
+ * registry given them twice throws on the duplicate names: every registry shows these same objects.
+ */
+function processRegistry(): Registry {
+  if (!processMetrics) {
+    processMetrics = new Registry();
+    collectDefaultMetrics({ register: processMetrics });
+  }
+  return processMetrics;
+}
+
+/** The registry, every `confdesk_…` metric and the process's; create one per process (or per test). */
 export class Metrics {
   readonly registry = new Registry();
   private readonly sources = new Map<string, MetricsSources>();
@@ -261,6 +278,13 @@ export class Metrics {
         if (s.tokenRefused) set({}, s.tokenRefused() ? 1 : 0);
       },
     );
+    // Beside confdesk's own, under their usual names (no clash: those all start with confdesk_), so
+    // the dashboards and alerts written for any Node service work unchanged.
+    const shared = processRegistry();
+    for (const { name } of shared.getMetricsAsArray()) {
+      const metric = shared.getSingleMetric(name);
+      if (metric) this.registry.registerMetric(metric);
+    }
   }
 
   /** The instance serving Slack team `workspace` (its id; '' when there is only one). */

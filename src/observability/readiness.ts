@@ -1,3 +1,5 @@
+import { version } from './version.js';
+
 /** A check's outcome: what it learnt, or the one sentence naming the fix (no secret in it). */
 export type CheckResult<T = undefined> = { ok: true; info: T } | { ok: false; problem: string };
 
@@ -20,6 +22,8 @@ export interface CheckState {
 /** The body of `/readyz`: every check, with a sentence for the failing ones. */
 export interface ReadinessReport {
   ok: boolean;
+  /** The release answering (package.json's version): which one a replica runs, mid-upgrade. */
+  version: string;
   checks: Record<string, CheckState>;
 }
 
@@ -163,6 +167,6 @@ export class Readiness {
   report(): ReadinessReport {
     const checks: Record<string, CheckState> = {};
     for (const [name, check] of this.checks) checks[name] = check();
-    return { ok: Object.values(checks).every((c) => c.ok), checks };
+    return { ok: Object.values(checks).every((c) => c.ok), version, checks };
   }
 }

@@ -3,6 +3,7 @@ import { type Dispatcher, request } from 'undici';
 import type { z } from 'zod';
 import type { PlatformCredentials, ProxySettings } from '../config/config.js';
 import type { PlatformOutcome, WorkspaceMetrics } from '../observability/metrics.js';
+import { userAgent } from '../observability/version.js';
 import { discard } from '../util/streams.js';
 import { TokenProvider } from './auth.js';
 import { TtlCache } from './cache.js';
@@ -459,7 +460,12 @@ export class PlatformCore {
         response = await request(target, {
           method,
           dispatcher: this.dispatcher,
-          headers: { accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          headers: {
+            accept: 'application/json',
+            // Lets the platform's operators tell confdesk's requests (and its release) in their logs.
+            'user-agent': userAgent,
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
           ...(options.signal ? { signal: options.signal } : {}),
         });
         this.budget.answered(grantedAt);

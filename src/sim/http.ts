@@ -31,6 +31,8 @@ export interface RequestLogEntry {
   query: Record<string, string>;
   status: number;
   userId: number | undefined;
+  /** The client's User-Agent header, as a platform's access log keeps it (absent when none was sent). */
+  userAgent: string | undefined;
   at: number;
 }
 
@@ -316,6 +318,7 @@ export function createSimHttp({
           query: withoutPasswords(url.pathname, Object.fromEntries(url.searchParams)),
           status,
           userId,
+          userAgent: req.headers['user-agent'],
           at: now(),
         });
         if (requests.length > MAX_LOG) requests.splice(0, requests.length - MAX_LOG);

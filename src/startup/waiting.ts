@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { version } from '../observability/version.js';
 
 /**
  * What answers on PORT while the start waits for Slack to answer `auth.test`: `/healthz` 200 (the
@@ -27,7 +28,7 @@ export async function serveWhileWaiting(o: {
     const route = `${req.method} ${(req.url ?? '/').split('?')[0]}`;
     if (route === 'GET /healthz') json(res, 200, { ok: true });
     else if (route === 'GET /readyz')
-      json(res, 503, { ok: false, checks: { slack: { ok: false, problem: o.problem() } } });
+      json(res, 503, { ok: false, version, checks: { slack: { ok: false, problem: o.problem() } } });
     else json(res, 503, { ok: false, error: 'starting: waiting for Slack' });
   });
   // A connection reset by a client must not reach the process as an unhandled 'error'.

@@ -111,11 +111,31 @@ describe('the metrics of several instances in one process', () => {
     expect(await a.text()).toContain('confdesk_rate_limited_total{workspace="T1",side="slack"} 1');
     expect(await b.text()).not.toContain('confdesk_rate_limited_total{');
   });
+
+  it('show the process’s own metrics in each registry, collected once for the process (no duplicate registration)', async () => {
+    const a = new Metrics();
+    const b = new Metrics();
+    // The same metric object in both: one event-loop monitor, one GC observer for the process.
+    for (const name of ['process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds'])
+      expect(a.registry.getSingleMetric(name)).toBe(b.registry.getSingleMetric(name));
+    const [ta, tb] = await Promise.all([a.text(), b.text()]);
+    for (const text of [ta, tb]) {
+      expect(text).toMatch(/^process_resident_memory_bytes [1-9]\d*$/m);
+      expect(text).toMatch(/^nodejs_heap_size_used_bytes [1-9]\d*$/m);
+      expect(text).toContain('# TYPE nodejs_gc_duration_seconds histogram');
+    }
+    const started = (text: string) => /^process_start_time_seconds (\d+)$/m.exec(text)?.[1];
+    expect(started(ta)).toBe(started(tb));
+  });
 });
 
 describe('the documented metrics', () => {
   it('are the registry’s: every confdesk_… name in the README, docs/ and docs/alerts.yml exists, and docs/observability.md lists each', () => {
-    const names = new Metrics().registry.getMetricsAsArray().map((m) => m.name);
+    // The process_… and nodejs_… ones are prom-client's defaults, documented by prom-client.
+    const names = new Metrics().registry
+      .getMetricsAsArray()
+      .map((m) => m.name)
+      .filter((name) => name.startsWith('confdesk_'));
     const page = readFileSync('docs/observability.md', 'utf8');
     // Not metrics: a message's metadata type, and the prefix of workspace schemas.
     const notMetrics = /^confdesk_(ticket_event|ws_)/;

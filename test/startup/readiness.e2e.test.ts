@@ -8,6 +8,7 @@ import { createConfdesk } from '../../src/confdesk.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { PlatformReadiness, Readiness } from '../../src/observability/readiness.js';
+import { version } from '../../src/observability/version.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.js';
 import { createSimulator, type Simulator } from '../../src/sim/server.js';
 import type { SlackApp } from '../../src/slack/app.js';
@@ -114,6 +115,7 @@ describe('/readyz', () => {
     });
     expect(up.body).toEqual({
       ok: true,
+      version,
       checks: { platform: { ok: true }, slack: { ok: true }, store: { ok: true } },
     });
   });
