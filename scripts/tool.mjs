@@ -1,4 +1,4 @@
-// Runs one of confdesk's command-line tools (`npm run doctor`, `npm run outbox`, `npm run sim`) from
+// Runs one of confdesk's command-line tools (`npm run doctor`, `outbox`, `backup`, `restore`, `sim`) from
 // wherever this tree has it: in a development checkout, its TypeScript source with tsx (no build
 // needed); in a production install (`npm ci --omit=dev` beside a built dist/, no tsx, maybe no
 // src/), the compiled file in dist/. Uses only Node built-ins.
