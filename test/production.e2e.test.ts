@@ -18,6 +18,15 @@ const run = promisify(execFile);
  */
 const productionFiles = ['package.json', 'package-lock.json', 'manifest.yml', 'dist', 'scripts'];
 
+/** The Dockerfile's CMD (its exec form), e.g. node --enable-source-maps dist/main.js. */
+function startCommand(): string[] {
+  const dockerfile = readFileSync('deploy/Dockerfile', 'utf8');
+  const cmd = /^CMD (\[.*\])$/m.exec(dockerfile.slice(dockerfile.lastIndexOf('\nFROM ')))?.[1];
+  const argv = JSON.parse(cmd ?? 'null') as string[] | null;
+  expect(argv?.[0], "the runtime stage's CMD runs node").toBe('node');
+  return argv as string[];
+}
+
 const tree = mkdtempSync(join(tmpdir(), 'confdesk-production-'));
 let slack: SlackDouble;
 let install = { seconds: 0, megabytes: 0 };
@@ -60,7 +69,8 @@ describe('a production install (npm ci --omit=dev on a built tree)', () => {
       // Which of confdesk's modules the start loads (printed on stderr).
       NODE_OPTIONS: `--import ${resolve('test/fixtures/trace-loads.mjs')}`,
     };
-    const bot = spawnBot(env, { cwd: tree });
+    // Started as the image and the systemd unit start it (the last test checks they agree).
+    const bot = spawnBot(env, { cwd: tree, args: startCommand().slice(1) });
     const port = await bot.port;
     const readyz = await eventually(async () => {
       const res = await fetch(`http://127.0.0.1:${port}/readyz`);
@@ -97,6 +107,16 @@ describe('a production install (npm ci --omit=dev on a built tree)', () => {
     // It ran (exit 0, or 1 for a blocking row such as the double's missing scopes), not failed (2).
     expect(doctor.stdout).toContain('platform request(s) spent, none of them a write');
     expect('code' in doctor ? doctor.code : 0).toBeLessThan(2);
+    const backup = await run('npm', ['run', '--silent', 'backup', '--', join(tree, 'backup')], {
+      cwd: tree,
+      env: toolEnv,
+    });
+    expect(backup.stdout).toContain(`Backed up ${dataDir} into ${join(tree, 'backup')}`);
+    const restored = await run('npm', ['run', '--silent', 'restore', '--', join(tree, 'backup')], {
+      cwd: tree,
+      env: { ...toolEnv, DATA_DIR: join(tree, 'restored') },
+    });
+    expect(restored.stdout).toContain(`into ${join(tree, 'restored')}: 1 store(s)`);
   }, 120_000);
 
   it("is what deploy/Dockerfile's runtime stage holds: the same files, installed the same way", () => {
@@ -107,7 +127,15 @@ describe('a production install (npm ci --omit=dev on a built tree)', () => {
       .map((f) => f.replace(/^\/src\/|^\/app\//, ''));
     expect(copied.sort()).toEqual(['node_modules', ...productionFiles].sort());
     expect(dockerfile).toContain('RUN npm ci --omit=dev --no-audit --no-fund');
-    expect(runtime).toContain('CMD ["node", "--enable-source-maps", "dist/main.js"]');
-    expect(runtime).toMatch(/^USER node$/m);
+    // What the first test starts is what the image and the systemd unit start.
+    const unit = readFileSync('deploy/confdesk.service', 'utf8');
+    expect(/^ExecStart=(.+)$/m.exec(unit)?.[1]?.split(' ')).toEqual(startCommand());
+    // A numeric user (Kubernetes' runAsNonRoot cannot check a name), not root, owning the volume.
+    const user = /^USER (\d+):(\d+)$/m.exec(runtime);
+    expect(user?.slice(1), 'USER uid:gid, in numbers').toEqual(['1000', '1000']);
+    expect(runtime).toMatch(/^RUN mkdir -p \/data && chown 1000:1000 \/data$/m);
+    expect(runtime.indexOf('chown 1000:1000 /data')).toBeLessThan(runtime.indexOf('USER 1000:1000'));
+    expect(runtime).toMatch(/^VOLUME \["\/data"\]$/m);
+    expect(runtime).toMatch(/^ENV .*DATA_DIR=\/data\b/m);
   });
 });

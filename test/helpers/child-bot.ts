@@ -18,9 +18,12 @@ export function killAll(): void {
 }
 process.on('exit', killAll);
 
-/** `cwd`: another tree to run it from (a production copy); this checkout by default. */
-export function spawnBot(env: Record<string, string>, o: { cwd?: string } = {}): ChildBot {
-  const child = spawn(process.execPath, ['dist/main.js'], {
+/**
+ * `cwd`: another tree to run it from (a production copy); this checkout by default. `args`: node's
+ * arguments, as a supervisor gives them (the Dockerfile's CMD); `dist/main.js` by default.
+ */
+export function spawnBot(env: Record<string, string>, o: { cwd?: string; args?: string[] } = {}): ChildBot {
+  const child = spawn(process.execPath, o.args ?? ['dist/main.js'], {
     ...(o.cwd ? { cwd: o.cwd } : {}),
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
