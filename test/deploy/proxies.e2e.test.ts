@@ -15,7 +15,7 @@ import { slackSignature } from '../helpers/slack-requests.js';
 
 /*
  * deploy/Caddyfile and deploy/nginx.conf run as they are, live: each proxy (Debian's package,
- * installed by scripts/ensure-proxies.mjs) with the deploy file barely changed (host name, ports,
+ * installed by scripts/ensure-deploy-tools.mjs) with the deploy file barely changed (host name, ports,
  * certificate paths: `localCopy`), over HTTPS on loopback, in front of the built bot in both of its
  * HTTP modes. What Slack, the platform and a person's browser must reach gets the bot's own answer;
  * the health, readiness and metrics routes and any other path get the proxy's 404.
