@@ -48,6 +48,8 @@ export class WorkspaceShares {
   private replicas = 1;
   private timer: NodeJS.Timeout | undefined;
   private dueAt = 0;
+  /** When the first other replica's heartbeat runs out unless renewed (epoch ms). */
+  private nextLapse = Number.POSITIVE_INFINITY;
   private ticking: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -110,9 +112,16 @@ export class WorkspaceShares {
     ]);
   }
 
+  /**
+   * The next look: every third of a lease, or just after another replica's heartbeat runs out if
+   * that comes sooner. A live replica renews its heartbeat every third of a lease, so its end is
+   * always further; one that died is seen gone the moment its lease ends (its shares ran out with
+   * it: they are renewed before the heartbeat), not up to a third of a lease later.
+   */
   private schedule(): void {
     if (this.stopped) return;
-    this.at(this.again ? nudgeMs : this.o.leaseMs / 3);
+    const lapse = this.nextLapse + lapseMarginMs - Date.now();
+    this.at(this.again ? nudgeMs : Math.max(nudgeMs, Math.min(this.o.leaseMs / 3, lapse)));
     this.again = false;
   }
 
@@ -173,6 +182,10 @@ export class WorkspaceShares {
       store.liveLeases(sharePrefix),
     ]);
     this.replicas = Math.max(1, replicas.length);
+    this.nextLapse = Math.min(
+      Number.POSITIVE_INFINITY,
+      ...replicas.filter((r) => r.owner !== owner).map((r) => r.until.getTime()),
+    );
     const fair = Math.ceil(teams.size / this.replicas);
 
     // Over the fair part (a replica joined): the last taken go back, their jobs stopped first.
@@ -253,5 +266,7 @@ export class WorkspaceShares {
 }
 
 const nudgeMs = 250;
+/** Past another replica's lease end, so that the store's clock has passed it too. */
+const lapseMarginMs = 50;
 
 const rank = (owner: string, team: string) => createHash('sha1').update(`${owner}/${team}`).digest('hex');
