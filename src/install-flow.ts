@@ -12,10 +12,10 @@ import { WebClient } from '@slack/web-api';
 import { boltLogger } from './observability/bolt-logger.js';
 import type { Logger } from './observability/logger.js';
 import { rateLimitedLine } from './observability/rate-limited-log.js';
-import { slackErrorCode } from './outbound/refusals.js';
 import { OnceStateStore } from './services/install-states.js';
 import type { WorkspaceRepository } from './store/store.js';
 import { isSlackTeamId } from './store/workspaces.js';
+import { slackErrorCode } from './util/slack-errors.js';
 
 /*
  * Distribution mode's "Add to Slack" (`GET /slack/install`, `GET /slack/oauth_redirect`): Slack's

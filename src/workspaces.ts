@@ -17,14 +17,13 @@ import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
 import { type CheckState, Readiness } from './observability/readiness.js';
 import { version } from './observability/version.js';
-import { classifySlackError } from './outbound/refusals.js';
 import { createPlatformClient, type PlatformClient } from './platform/client.js';
 import { platformAddressProblem } from './platform/host-guard.js';
 import { type WorkspaceInstall, WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
 import { registerAppUninstalled } from './slack/events/app-uninstalled.js';
 import { registerTokensRevoked } from './slack/events/tokens-revoked.js';
-import { guardReceiver } from './slack/runtime/receiver-guard.js';
-import { answerUnhandled } from './slack/runtime/unhandled-requests.js';
+import { guardReceiver } from './slack/receiver-guard.js';
+import { answerUnhandled } from './slack/unhandled-requests.js';
 import {
   type CheckedSettings,
   registerSetupHome,
@@ -37,6 +36,7 @@ import { openWorkspaceStore } from './store/lazy-store.js';
 import { dropStore, type Store, workspaceStoreOptions } from './store/store.js';
 import { isSlackTeamId } from './store/workspaces.js';
 import { parseKey, SecretBox } from './util/secret-box.js';
+import { classifySlackError } from './util/slack-errors.js';
 
 /*
  * Distribution mode (issue 23): any workspace installs confdesk with "Add to Slack". One HTTP server

@@ -9,7 +9,6 @@ import {
   type OutgoingMessage,
   type SlackPublisher,
 } from '../outbound/publisher.js';
-import { classifySlackError, type RefusalHint } from '../outbound/refusals.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
 import type {
   ChannelRepository,
@@ -18,6 +17,7 @@ import type {
   SubscriptionRepository,
   TicketCardRepository,
 } from '../store/store.js';
+import { classifySlackError, type RefusalHint } from '../util/slack-errors.js';
 
 /** The Slack message metadata type every delivered event carries: how an unknown outcome is resolved. */
 export const eventMetadataType = 'confdesk_ticket_event';

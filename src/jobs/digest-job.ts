@@ -4,10 +4,10 @@ import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import { findTagged, postTagged, type Tag, tellPerson, updateTagged } from '../outbound/ledger.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
-import { classifySlackError } from '../outbound/refusals.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
 import type { DigestService } from '../services/digest.js';
 import type { DigestRepository } from '../store/store.js';
+import { classifySlackError } from '../util/slack-errors.js';
 
 /** The metadata type of a digest message: how a lost answer is resolved without posting twice. */
 export const digestMetadataType = 'confdesk_digest';

@@ -4,7 +4,7 @@ import type { MessagePayload } from '../blocks/kit.js';
 import type { Logger } from '../observability/logger.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import type { TicketCardRepository } from '../store/store.js';
-import { classifySlackError } from './refusals.js';
+import { classifySlackError } from '../util/slack-errors.js';
 
 /** Card renders remembered per process (see `CardMemo`); the oldest are forgotten beyond this. */
 const rememberedCards = 5_000;

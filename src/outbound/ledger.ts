@@ -1,6 +1,6 @@
 import type { KnownBlock } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { classifySlackError } from './refusals.js';
+import { classifySlackError } from '../util/slack-errors.js';
 
 /*
  * The ledger of what the bot posted: every message a job posts carries a tag in Slack's message

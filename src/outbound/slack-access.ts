@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../observability/logger.js';
 import type { SettingsRepository } from '../store/store.js';
-import { classifySlackError } from './refusals.js';
+import { classifySlackError } from '../util/slack-errors.js';
 
 /** While Slack refuses the token, `auth.test` is asked again this often (and the jobs wait). */
 export const tokenRecheckMs = 60_000;

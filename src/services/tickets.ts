@@ -16,6 +16,7 @@ import type { PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
 import { ticketJoinLinks } from '../platform/join-links.js';
 import type { TicketRecord } from '../platform/schemas.js';
+import { slackErrorCode } from '../util/slack-errors.js';
 import type { AccessService } from './access.js';
 import type { Directory } from './directory.js';
 import { ConfdeskError } from './errors.js';
@@ -339,7 +340,7 @@ export class TicketService {
   async maySee(slackId: string, record: TicketRecord): Promise<boolean> {
     const asker = await this.access.asker(slackId).catch((error: unknown) => {
       // A person Slack no longer knows (deactivated, gone) may see nothing; other failures are thrown.
-      const code = (error as { data?: { error?: unknown } }).data?.error;
+      const code = slackErrorCode(error);
       if (code === 'user_not_found' || code === 'user_not_visible') return { slackId };
       throw error;
     });

@@ -23,8 +23,7 @@ import type {
 
 /*
  * What the listeners need, by surface family, in one module below every surface folder (a surface
- * never imports another: what two share lives in the folders beside them, `openers/`, `input/`,
- * `replies/` and `runtime/`).
+ * never imports another: what two share lives in src/slack/*.ts).
  */
 
 /** What the ticket listeners need. */

@@ -1,6 +1,5 @@
 import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
 import type { CheckResult } from '../observability/readiness.js';
-import { slackErrorCode } from '../outbound/refusals.js';
 import type { PlatformClient } from '../platform/client.js';
 import {
   PlatformHttpError,
@@ -8,6 +7,7 @@ import {
   PlatformRateLimitedError,
   PlatformResponseError,
 } from '../platform/errors.js';
+import { isWebApiErrorCode, slackAnswerOf, slackErrorCode } from '../util/slack-errors.js';
 
 /**
  * The start-up checks: one per outside dependency, each answering `ok` or the one sentence that
@@ -32,7 +32,7 @@ const refusedTokenErrors = new Set([
 export function causeCode(error: unknown, depth = 0): string | undefined {
   if (depth > 4 || error === null || typeof error !== 'object') return undefined;
   const e = error as { code?: unknown; cause?: unknown; errors?: unknown[]; original?: unknown };
-  if (typeof e.code === 'string' && !e.code.startsWith('slack_webapi')) return e.code;
+  if (typeof e.code === 'string' && !isWebApiErrorCode(e.code)) return e.code;
   return (
     causeCode(e.original, depth + 1) ??
     causeCode(e.cause, depth + 1) ??
@@ -122,26 +122,26 @@ export async function checkSlack(options: {
  * wrong SLACK_API_URL's 404) come back the same each time.
  */
 export function slackTransient(error: unknown): boolean {
-  const e = error as { code?: string; statusCode?: number } | undefined;
-  if (e?.code === 'slack_webapi_request_error' || e?.code === 'slack_webapi_rate_limited_error') return true;
-  if (e?.code === 'slack_webapi_http_error') return (e.statusCode ?? 0) >= 500 || e.statusCode === 429;
+  const answer = slackAnswerOf(error);
+  if (answer?.kind === 'no_answer' || answer?.kind === 'rate_limited') return true;
+  if (answer?.kind === 'http') return (answer.status ?? 0) >= 500 || answer.status === 429;
   return false;
 }
 
 /** The sentence for a failed `auth.test`. */
 export function slackProblem(error: unknown, apiUrl: string | undefined): string {
-  const e = error as { code?: string; data?: { error?: string }; statusCode?: number };
+  const answer = slackAnswerOf(error);
   const where = apiUrl ?? slackOwnApi;
-  if (e.code === 'slack_webapi_platform_error') {
-    const code = slackErrorCode(error) ?? 'unknown_error';
+  if (answer?.kind === 'refusal') {
+    const code = answer.code ?? 'unknown_error';
     if (refusedTokenErrors.has(code))
       return `SLACK_BOT_TOKEN: Slack refused the bot token (${code}): copy the Bot User OAuth Token (xoxb-…) again from your Slack app's OAuth & Permissions page, and reinstall the app to the workspace if it was revoked or uninstalled`;
     return `SLACK_BOT_TOKEN: Slack's auth.test answered ${code}: check the token and the app's installation at https://api.slack.com/apps`;
   }
-  if (e.code === 'slack_webapi_http_error')
+  if (answer?.kind === 'http')
     return apiUrl
-      ? `SLACK_API_URL: ${where}auth.test answered HTTP ${e.statusCode}: fix the URL (it ends in /api/) or unset SLACK_API_URL to use Slack's own API`
-      : `Slack's Web API answered HTTP ${e.statusCode} to auth.test: Slack may be having trouble (https://slack-status.com)`;
+      ? `SLACK_API_URL: ${where}auth.test answered HTTP ${answer.status}: fix the URL (it ends in /api/) or unset SLACK_API_URL to use Slack's own API`
+      : `Slack's Web API answered HTTP ${answer.status} to auth.test: Slack may be having trouble (https://slack-status.com)`;
   const code = causeCode(error) ?? innermostMessage(error) ?? 'no answer';
   return apiUrl
     ? `SLACK_API_URL: Slack's Web API at ${where} could not be reached (${code}): fix the URL or unset SLACK_API_URL to use ${slackOwnApi}`

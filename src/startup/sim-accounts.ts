@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { WebClient } from '@slack/web-api';
-import { slackErrorCode } from '../outbound/refusals.js';
 import type { SimUser } from '../sim/model.js';
 import type { Simulator } from '../sim/server.js';
+import { slackErrorCode } from '../util/slack-errors.js';
 
 /** SIM_ACCOUNTS, read: whether the workspace's people get accounts, and e-mails given a demo account. */
 export interface SimAccountsConfig {

@@ -11,9 +11,9 @@ import { createLogger } from '../../src/observability/logger.js';
 import { deliveryClient } from '../../src/outbound/clients.js';
 import { findTagged, postTagged } from '../../src/outbound/ledger.js';
 import { gatheredMessage, outboxMessage } from '../../src/outbound/publisher.js';
-import { classifySlackError, isCannotPost } from '../../src/outbound/refusals.js';
 import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { inspectStore, openStore, type Store } from '../../src/store/store.js';
+import { classifySlackError, isCannotPost } from '../../src/util/slack-errors.js';
 
 /** A failed Web API call as @slack/web-api throws it. */
 const refusal = (error: string) => ({ code: ErrorCode.PlatformError, data: { ok: false, error } });

@@ -1,9 +1,11 @@
 import { ErrorCode } from '@slack/web-api';
 
 /**
- * The one reader of Slack's refusals (`{ok:false, error}` answers and 429s, as @slack/web-api throws
- * them): every caller, a listener's reply or a job's post, asks `classifySlackError` what a failure
- * means instead of reading `error.data.error` itself. What a failed call means for the message:
+ * The one reader of Slack's refusals (`{ok:false, error}` answers, 429s and the other failures of a
+ * Web API call, as @slack/web-api throws them): every caller, a listener's reply, a job's post, a
+ * service or a start-up check, asks `classifySlackError` (or `slackAnswerOf`) what a failure means
+ * instead of reading `error.data.error` or the `slack_webapi_…` codes itself; on the bottom floor,
+ * so that every floor can. What a failed call means for the message:
  * - `rate_limited`: nothing was posted; post again after `retryAfterMs`.
  * - `gone`: the channel refuses the bot (removed, archived, a scope taken away): nothing the bot
  *   posts there can arrive until a person acts; keep the channel's messages.
@@ -112,22 +114,59 @@ const limitCodes: Readonly<Record<string, number>> = {
   message_limit_exceeded: 60_000,
 };
 
+/**
+ * The answer a failed Web API call had, as @slack/web-api throws it, before what it means:
+ * - `refusal`: Slack answered `{ok:false, error}` (`code`, when it named one);
+ * - `rate_limited`: a 429, to be asked again after `retryAfterMs`;
+ * - `http`: another HTTP status (Slack's 5xx, a wrong SLACK_API_URL's 404);
+ * - `no_answer`: none at all (DNS, a refused or reset connection, a timeout).
+ * Undefined for anything that is not a failed Web API call.
+ */
+export type SlackAnswer =
+  | { kind: 'refusal'; code: string | undefined }
+  | { kind: 'rate_limited'; retryAfterMs: number }
+  | { kind: 'http'; status: number | undefined }
+  | { kind: 'no_answer' };
+
+/** What a failed Web API call was answered (see `SlackAnswer`). */
+export function slackAnswerOf(error: unknown): SlackAnswer | undefined {
+  const e = error as
+    | { code?: unknown; data?: { error?: unknown }; retryAfter?: unknown; statusCode?: unknown }
+    | undefined;
+  switch (e?.code) {
+    case ErrorCode.PlatformError:
+      return { kind: 'refusal', code: typeof e.data?.error === 'string' ? e.data.error : undefined };
+    case ErrorCode.RateLimitedError:
+      return {
+        kind: 'rate_limited',
+        retryAfterMs: (typeof e.retryAfter === 'number' ? e.retryAfter : 1) * 1000,
+      };
+    case ErrorCode.HTTPError:
+      return { kind: 'http', status: typeof e.statusCode === 'number' ? e.statusCode : undefined };
+    case ErrorCode.RequestError:
+      return { kind: 'no_answer' };
+    default:
+      return undefined;
+  }
+}
+
+/** Whether an error's code is @slack/web-api's own (`slack_webapi_…`), not a system one under it. */
+export function isWebApiErrorCode(code: string): boolean {
+  return (Object.values(ErrorCode) as string[]).includes(code);
+}
+
 /** Slack's own error code (`{ok:false,error}`) of a failed Web API call, when Slack answered one. */
 export function slackErrorCode(error: unknown): string | undefined {
-  const e = error as { code?: unknown; data?: { error?: unknown } } | undefined;
-  return e?.code === ErrorCode.PlatformError && typeof e.data?.error === 'string' ? e.data.error : undefined;
+  const answer = slackAnswerOf(error);
+  return answer?.kind === 'refusal' ? answer.code : undefined;
 }
 
 /** Sorts a failed Slack Web API call (as @slack/web-api throws it) into what to do about the message. */
 export function classifySlackError(error: unknown): SlackFailure {
-  const e = error as { code?: unknown; retryAfter?: unknown } | undefined;
-  if (e?.code === ErrorCode.RateLimitedError)
-    return {
-      kind: 'rate_limited',
-      code: 'ratelimited',
-      retryAfterMs: (typeof e.retryAfter === 'number' ? e.retryAfter : 1) * 1000,
-    };
-  const code = slackErrorCode(error);
+  const answer = slackAnswerOf(error);
+  if (answer?.kind === 'rate_limited')
+    return { kind: 'rate_limited', code: 'ratelimited', retryAfterMs: answer.retryAfterMs };
+  const code = answer?.kind === 'refusal' ? answer.code : undefined;
   if (code === undefined) return { kind: 'unknown', code };
   const limit = limitCodes[code];
   if (limit !== undefined) return { kind: 'rate_limited', code, retryAfterMs: limit };
