@@ -18,7 +18,7 @@ import { AccessService } from '../src/services/access.js';
 import { IdentityService } from '../src/services/identity.js';
 import { MediaService } from '../src/services/media.js';
 import { createSimulator } from '../src/sim/server.js';
-import { shareMediaFile } from '../src/slack/media-library.js';
+import { shareMediaFile } from '../src/slack/openers/media-library-view.js';
 
 const mb = Number(process.env.BENCH_MEDIA_MB ?? 200);
 const runs = Number(process.env.BENCH_MEDIA_RUNS ?? 1);

@@ -22,8 +22,8 @@ import { platformAddressProblem } from './platform/host-guard.js';
 import { type WorkspaceInstall, WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
 import { registerAppUninstalled } from './slack/events/app-uninstalled.js';
 import { registerTokensRevoked } from './slack/events/tokens-revoked.js';
-import { guardReceiver } from './slack/receiver-guard.js';
-import { answerUnhandled } from './slack/unhandled-requests.js';
+import { guardReceiver } from './slack/runtime/receiver-guard.js';
+import { answerUnhandled } from './slack/runtime/unhandled-requests.js';
 import {
   type CheckedSettings,
   registerSetupHome,

@@ -7,17 +7,17 @@ import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { CheckState, ReadinessReport } from '../observability/readiness.js';
 import { proxyAgent } from '../platform/proxy.js';
-import { measureAcks } from './ack-timing.js';
 import { registerActions } from './actions/index.js';
-import { clipCommandText } from './clip-command-text.js';
 import { registerCommands } from './commands/index.js';
 import type { Deps } from './deps.js';
 import { registerEvents } from './events/index.js';
 import { registerPickers } from './options/pickers.js';
-import { guardReceiver } from './receiver-guard.js';
-import { registerErrorHandler } from './route.js';
+import { measureAcks } from './runtime/ack-timing.js';
+import { clipCommandText } from './runtime/clip-command-text.js';
+import { registerErrorHandler } from './runtime/error-handler.js';
+import { guardReceiver } from './runtime/receiver-guard.js';
+import { answerUnhandled, notFoundRoute } from './runtime/unhandled-requests.js';
 import { registerShortcuts } from './shortcuts/index.js';
-import { answerUnhandled, notFoundRoute } from './unhandled-requests.js';
 import { registerViews } from './views/index.js';
 
 export interface SlackAppOptions {

@@ -23,7 +23,8 @@ import type {
 
 /*
  * What the listeners need, by surface family, in one module below every surface folder (a surface
- * never imports another: what two share lives in src/slack/*.ts).
+ * never imports another: what two share lives in the folders beside them, `openers/`, `input/`,
+ * `replies/` and `runtime/`).
  */
 
 /** What the ticket listeners need. */

@@ -20,10 +20,9 @@ import {
 } from '../blocks/workspace-settings.js';
 import { checkSettingsForm, type FormCheck } from '../domain/workspace-settings.js';
 import type { Logger } from '../observability/logger.js';
-import { detach } from './after-ack.js';
-import { ephemeral } from './ephemeral.js';
-import { requestLog } from './route.js';
-import { viewState } from './view-state.js';
+import { viewState } from './input/view-state.js';
+import { ephemeral } from './replies/ephemeral.js';
+import { detach, requestLog } from './runtime/after-ack.js';
 
 /*
  * Distribution mode (issue 23): a workspace's platform settings, for its Slack admins only (workspace

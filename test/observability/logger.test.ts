@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger, prettyDestination } from '../../src/observability/logger.js';
 import { PlatformHttpError, PlatformNetworkError } from '../../src/platform/errors.js';
-import { requestLog } from '../../src/slack/route.js';
+import { requestLog } from '../../src/slack/runtime/after-ack.js';
 
 /** A logger writing into an array of parsed lines. */
 function capture(level: string) {

@@ -17,7 +17,7 @@ import {
 import { handleTicketMenu } from '../../src/slack/actions/ticket-menu.js';
 import { handleTicketUnsubscribe } from '../../src/slack/actions/ticket-unsubscribe.js';
 import { handleMemberJoinedChannel } from '../../src/slack/events/member-joined-channel.js';
-import type { Click } from '../../src/slack/route.js';
+import type { Click } from '../../src/slack/runtime/action-routes.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { botNow, people } from '../helpers/bot.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../src/blocks/ids.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
-import { commandTextLimit } from '../../src/slack/clip-command-text.js';
+import { commandTextLimit } from '../../src/slack/runtime/clip-command-text.js';
 import { type BotFixture, buttonClick, eventually, people, secret, useBot } from '../helpers/bot.js';
 import { killAll, spawnBot } from '../helpers/child-bot.js';
 import { sendSigned, slackSignature } from '../helpers/slack-requests.js';

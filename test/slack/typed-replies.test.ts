@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { textMessage } from '../../src/blocks/kit.js';
 import { md } from '../../src/blocks/mrkdwn.js';
-import { ephemeral } from '../../src/slack/ephemeral.js';
-import type { Responder } from '../../src/slack/reply-error.js';
+import { ephemeral } from '../../src/slack/replies/ephemeral.js';
+import type { Responder } from '../../src/slack/replies/reply-error.js';
 
 /*
  * The way out to Slack takes only a builder's text: `npx tsc --noEmit` checks the lines marked

@@ -10,13 +10,20 @@ import { ids } from '../../blocks/ids.js';
 import { buildWorkingView } from '../../blocks/modal.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
 import { within } from '../../util/within.js';
-import { type FormMetadata, formFromText, gateMs } from '../conference-flows.js';
 import type { ConferenceDeps } from '../deps.js';
-import { workingText } from '../describe-error.js';
-import { ephemeral } from '../ephemeral.js';
-import { conferencePage, idValue, participantsPage, readJson, readValue } from '../payloads.js';
-import { replyError, updateView } from '../reply-error.js';
-import type { ActionRoutes, ClickHandler } from '../route.js';
+import {
+  conferencePage,
+  type FormMetadata,
+  idValue,
+  participantsPage,
+  readJson,
+  readValue,
+} from '../input/payloads.js';
+import { formFromText, gateMs } from '../openers/forms.js';
+import { ephemeral } from '../replies/ephemeral.js';
+import { replyError, updateView } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
 
 /**
  * The conference card's buttons and the list's: Join (a link; acked only), Edit (permission, then the

@@ -1,7 +1,7 @@
 import { ids } from '../../blocks/ids.js';
 import type { ConferenceDeps } from '../deps.js';
-import { openConferenceForm } from '../forms.js';
-import type { ActionRoutes, ClickHandler } from '../route.js';
+import { openConferenceForm } from '../openers/forms.js';
+import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
 
 /** Home's "New conference" button: the create form, as the global shortcut opens it. */
 /** Home's "New conference" button: the create form. */

@@ -1,7 +1,7 @@
 import { ids } from '../../blocks/ids.js';
 import type { HomeDeps } from '../deps.js';
-import { idValue, readValue, staleValue, subscriptionId } from '../payloads.js';
-import type { ActionRoutes, ClickHandler } from '../route.js';
+import { idValue, readValue, staleValue, subscriptionId } from '../input/payloads.js';
+import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
 
 /** Home's Remove on a subscription the person set up: the policy's `subscription.remove`, then Home again. */
 export const handleHomeSubscriptionRemove =

@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import type { Deps } from '../deps.js';
-import { ActionRoutes } from '../route.js';
+import { ActionRoutes } from '../runtime/action-routes.js';
 import { registerConferenceActions } from './conference-card.js';
 import { registerConferenceNewButton } from './conference-new.js';
 import { registerHomeActions } from './home.js';
@@ -11,7 +11,7 @@ import { registerTicketList } from './ticket-list.js';
 import { registerTicketMenu } from './ticket-menu.js';
 import { registerTicketUnsubscribe } from './ticket-unsubscribe.js';
 
-/** Every button and menu, routed by action id behind one Bolt listener (`route.ts`). */
+/** Every button and menu, routed by action id behind one Bolt listener (`runtime/action-routes.ts`). */
 export function registerActions(app: App, deps: Deps): void {
   const routes = new ActionRoutes(deps.logger, deps.waitMs);
   registerConferenceActions(routes, deps);

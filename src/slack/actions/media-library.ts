@@ -10,9 +10,6 @@ import {
 import { buildWorkingView } from '../../blocks/modal.js';
 import { md } from '../../blocks/mrkdwn.js';
 import type { MediaDeps } from '../deps.js';
-import { workingText } from '../describe-error.js';
-import { libraryTitle, loadLibrary, openMediaLibrary } from '../media-library.js';
-import { openModalThenLoad } from '../modal-flow.js';
 import {
   libraryQuery,
   mediaDeleteValue,
@@ -22,9 +19,12 @@ import {
   readJson,
   readValue,
   staleValue,
-} from '../payloads.js';
-import { replyError, updateView } from '../reply-error.js';
-import type { ActionRoutes, Click, ClickHandler } from '../route.js';
+} from '../input/payloads.js';
+import { libraryTitle, loadLibrary, openMediaLibrary } from '../openers/media-library-view.js';
+import { openModalThenLoad } from '../openers/working-modal.js';
+import { replyError, updateView } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes.js';
 
 /*
  * issue 22: the media library modal's buttons. Each one checks the person's rights again (a value

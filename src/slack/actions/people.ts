@@ -21,10 +21,11 @@ import {
   readJson,
   readValue,
   staleValue,
-} from '../payloads.js';
-import { openGroupsBrowser, openPeopleBrowser, peopleWorking, pushThenLoad } from '../people-flow.js';
-import { updateView } from '../reply-error.js';
-import type { ActionRoutes, Click, ClickHandler } from '../route.js';
+} from '../input/payloads.js';
+import { openGroupsBrowser, openPeopleBrowser, peopleWorking } from '../openers/people-browsers.js';
+import { pushThenLoad } from '../openers/working-modal.js';
+import { updateView } from '../replies/reply-error.js';
+import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes.js';
 
 /*
  * The buttons and menus of the People and Groups screens (issue 22), and the App Home's doors to

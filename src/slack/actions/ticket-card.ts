@@ -1,10 +1,10 @@
 import { ids } from '../../blocks/ids.js';
 import { buildTicketJoinReply } from '../../blocks/ticket-card.js';
 import { ConfdeskError } from '../../services/errors.js';
-import { ticketOfCard } from '../card-place.js';
 import type { TicketDeps } from '../deps.js';
-import { ephemeral } from '../ephemeral.js';
-import type { ActionRoutes, ClickHandler } from '../route.js';
+import { ticketOfCard } from '../input/card-place.js';
+import { ephemeral } from '../replies/ephemeral.js';
+import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
 
 /** Re-renders the card a click came from as the person may see the ticket now. */
 const renderCard = async (

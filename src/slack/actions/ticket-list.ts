@@ -3,9 +3,9 @@ import { buildTicketList } from '../../blocks/ticket-card.js';
 import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketDeps } from '../deps.js';
-import { idValue, readJson, readValue, staleValue, ticketPage } from '../payloads.js';
-import { postTicketCard } from '../post-ticket-card.js';
-import type { ActionRoutes, ClickHandler } from '../route.js';
+import { idValue, readJson, readValue, staleValue, ticketPage } from '../input/payloads.js';
+import { postTicketCard } from '../openers/post-ticket-card.js';
+import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
 
 /** A list's "Show": the ticket's card, posted in the channel (the person may see it), or linked when it is there already. */
 export const handleTicketShow =

@@ -9,11 +9,8 @@ import {
 } from '../../blocks/ticket-prompts.js';
 import { mediaItemOf } from '../../domain/media.js';
 import { editableFields } from '../../domain/ticket.js';
-import { ticketOfCard, trustedPlace } from '../card-place.js';
 import type { MediaDeps, TicketDeps, TicketFormDeps } from '../deps.js';
-import { workingText } from '../describe-error.js';
-import { ephemeral } from '../ephemeral.js';
-import { shareMediaFile } from '../media-library.js';
+import { ticketOfCard, trustedPlace } from '../input/card-place.js';
 import {
   type CardPlace,
   cardPlace,
@@ -22,9 +19,12 @@ import {
   readValue,
   staleValue,
   ticketMenuValue,
-} from '../payloads.js';
-import { replyError, updateView } from '../reply-error.js';
-import type { ActionRoutes, Click, ClickHandler } from '../route.js';
+} from '../input/payloads.js';
+import { shareMediaFile } from '../openers/media-library-view.js';
+import { ephemeral } from '../replies/ephemeral.js';
+import { replyError, updateView } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes.js';
 
 /** A menu entry's handler: the ticket (as the card's record says) and where its card lives. */
 type MenuEntry = (c: Click, place: CardPlace) => Promise<unknown>;

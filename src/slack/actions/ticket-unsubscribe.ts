@@ -1,8 +1,8 @@
 import { ids } from '../../blocks/ids.js';
 import { buildSubscriptions } from '../../blocks/subscriptions.js';
 import type { TicketDeps } from '../deps.js';
-import { readValue, staleValue, subscriptionId } from '../payloads.js';
-import type { ActionRoutes, ClickHandler } from '../route.js';
+import { readValue, staleValue, subscriptionId } from '../input/payloads.js';
+import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
 
 /** The Remove buttons of `/ticket subscriptions`: the list is shown again without the subscription. */
 /** Remove: only a subscription of the channel the list was shown in, by its author or an admin. */

@@ -21,12 +21,14 @@ import { parseLinkCommand } from '../../domain/identity-link-text.js';
 import { parseMediaFilters } from '../../domain/media.js';
 import { parseWhen, pastGraceMs } from '../../domain/time.js';
 import { notKeptNotice } from '../../services/kept.js';
-import { formFromText, postCard } from '../conference-flows.js';
 import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
-import { describeError, inviteFix, tellIfSlow, workingText } from '../describe-error.js';
-import { openMediaLibrary } from '../media-library.js';
-import type { Responder } from '../reply-error.js';
-import { afterAck, requestLog } from '../route.js';
+import { formFromText } from '../openers/forms.js';
+import { openMediaLibrary } from '../openers/media-library-view.js';
+import { postConferenceCard } from '../openers/post-conference-card.js';
+import { describeError, inviteFix } from '../replies/describe-error.js';
+import type { Responder } from '../replies/reply-error.js';
+import { tellIfSlow, workingText } from '../replies/working-notice.js';
+import { afterAck, requestLog } from '../runtime/after-ack.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
 import { handleLinkCommand } from './identity-link.js';
 import { adminUsage, handleAdminPeople, handlePasswordCommand, peopleAdminWords } from './people.js';
@@ -69,7 +71,7 @@ async function createFromText(
   const dropped = notKeptNotice(conference.notKept);
   let problem: Mrkdwn;
   try {
-    if (await postCard(deps, cmd.channel, conference))
+    if (await postConferenceCard(deps, cmd.channel, conference))
       return respond(
         dropped
           ? {

@@ -5,9 +5,9 @@ import type { TextMessage } from '../../blocks/kit.js';
 import { buildUsage } from '../../blocks/usage.js';
 import { parseDigestTime, parseWeekdays, periodOf, reportedDay } from '../../domain/digest-schedule.js';
 import { within } from '../../util/within.js';
-import { gateMs } from '../conference-flows.js';
 import type { DigestDeps } from '../deps.js';
-import type { Reply, Responder } from '../reply-error.js';
+import { gateMs } from '../openers/forms.js';
+import type { Reply, Responder } from '../replies/reply-error.js';
 
 /**
  * The digest form for a new schedule in this channel (at 09:00 in the person's zone, every day), or

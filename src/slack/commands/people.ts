@@ -5,8 +5,8 @@ import { buildUsage } from '../../blocks/usage.js';
 import type { Logger } from '../../observability/logger.js';
 import { ConfdeskError } from '../../services/errors.js';
 import type { PeopleService } from '../../services/people.js';
-import { openGroupsBrowser, openPeopleBrowser } from '../people-flow.js';
-import type { Responder } from '../reply-error.js';
+import { openGroupsBrowser, openPeopleBrowser } from '../openers/people-browsers.js';
+import type { Responder } from '../replies/reply-error.js';
 
 /*
  * `/conference admin people [search]`, `/conference admin groups` and `/conference password [login]`

@@ -4,7 +4,7 @@ import { buildSubscriptionReply, buildSubscriptions } from '../../blocks/subscri
 import { ticketName } from '../../blocks/ticket-prompts.js';
 import { parseFollowFilter } from '../../domain/follow-filter.js';
 import type { TicketDeps } from '../deps.js';
-import type { Reply, Responder } from '../reply-error.js';
+import type { Reply, Responder } from '../replies/reply-error.js';
 
 /**
  * `/ticket watch <id|ref>` (this channel gets the ticket's events in the card's thread; the card is

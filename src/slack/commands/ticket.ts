@@ -8,11 +8,11 @@ import type { TicketFormValues } from '../../domain/ticket.js';
 import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketFormDeps } from '../deps.js';
-import { workingText } from '../describe-error.js';
-import { openTicketForm } from '../forms.js';
-import { postTicketCard } from '../post-ticket-card.js';
-import type { Responder } from '../reply-error.js';
-import { afterAck, requestLog } from '../route.js';
+import { openTicketForm } from '../openers/forms.js';
+import { postTicketCard } from '../openers/post-ticket-card.js';
+import type { Responder } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import { afterAck, requestLog } from '../runtime/after-ack.js';
 import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 
 /** `/ticket new …`: e-mails and phone numbers for the requestor, the rest of the words as the subject. */

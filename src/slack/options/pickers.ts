@@ -6,7 +6,7 @@ import { buildOptions, buildOptionsNotice, type OptionChoice } from '../../block
 import type { Asker } from '../../services/access.js';
 import type { DirectoryGroup, DirectoryUser } from '../../services/directory.js';
 import type { PickerDeps } from '../deps.js';
-import { requestLog } from '../route.js';
+import { requestLog } from '../runtime/after-ack.js';
 
 /** The type-ahead lists, by the menu's action id. */
 export type PickerList = 'users' | 'agents' | 'groups' | 'moderators';

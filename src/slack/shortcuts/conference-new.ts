@@ -1,8 +1,8 @@
 import type { AllMiddlewareArgs, App, GlobalShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import type { ConferenceDeps } from '../deps.js';
-import { openConferenceForm } from '../forms.js';
-import { requestLog } from '../route.js';
+import { openConferenceForm } from '../openers/forms.js';
+import { requestLog } from '../runtime/after-ack.js';
 
 /** The global "New conference" shortcut. */
 export const handleConferenceNew =

@@ -2,8 +2,8 @@ import type { AllMiddlewareArgs, App, MessageShortcut, SlackShortcutMiddlewareAr
 import { ids } from '../../blocks/ids.js';
 import { responderFor } from '../../outbound/respond.js';
 import type { TicketFormDeps } from '../deps.js';
-import { openTicketForm } from '../forms.js';
-import { afterAck, requestLog } from '../route.js';
+import { openTicketForm } from '../openers/forms.js';
+import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 /** "Create assistance ticket" on a message: the form, with the message as description and a link back. */
 export const handleTicketFromMessage =

@@ -13,12 +13,13 @@ import { postToResponseUrl } from '../../outbound/respond.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
 import { notKeptNotice } from '../../services/kept.js';
-import { detach } from '../after-ack.js';
-import { type FormMetadata, postCard, readMetadata } from '../conference-flows.js';
 import type { ConferenceDeps, ViewSubmission } from '../deps.js';
-import { describeError, inviteFix, workingText } from '../describe-error.js';
-import { replyError, updateView } from '../reply-error.js';
-import { requestLog } from '../route.js';
+import { type FormMetadata, readFormMetadata } from '../input/payloads.js';
+import { postConferenceCard } from '../openers/post-conference-card.js';
+import { describeError, inviteFix } from '../replies/describe-error.js';
+import { replyError, updateView } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import { detach, requestLog } from '../runtime/after-ack.js';
 import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
 const titles = { create: 'New conference', edit: 'Edit conference' } as const;
@@ -100,7 +101,7 @@ async function save(
       outcome = { kind: 'saved' };
     } else {
       const channel = read.values.channel as string;
-      const posted = await postCard(deps, channel, conference);
+      const posted = await postConferenceCard(deps, channel, conference);
       outcome = posted
         ? { kind: 'planned', channel, posted }
         : { kind: 'planned', channel, posted, fix: inviteFix(channel) };
@@ -125,7 +126,7 @@ async function save(
 export const handleConferenceForm =
   (deps: ConferenceDeps) =>
   async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
-    const meta = readMetadata(view.private_metadata);
+    const meta = readFormMetadata(view.private_metadata);
     const read = readConferenceForm(view.state.values, meta.mode, deps.now());
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
     const action = meta.mode === 'create' ? 'Creating the conference' : 'Saving the conference';

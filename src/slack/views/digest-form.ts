@@ -4,11 +4,11 @@ import { buildDigestReply } from '../../blocks/digest-replies.js';
 import { ids } from '../../blocks/ids.js';
 import { fallbackText } from '../../blocks/kit.js';
 import { within } from '../../util/within.js';
-import { gateMs } from '../conference-flows.js';
 import type { DigestDeps, ViewSubmission } from '../deps.js';
-import { describeError } from '../describe-error.js';
-import { digestMetadata, readJson } from '../payloads.js';
-import { viewState } from '../view-state.js';
+import { digestMetadata, readJson } from '../input/payloads.js';
+import { viewState } from '../input/view-state.js';
+import { gateMs } from '../openers/forms.js';
+import { describeError } from '../replies/describe-error.js';
 
 /** Saving the digest form: problems inline under their input, nothing saved until all is right. */
 export const handleDigestForm =

@@ -5,12 +5,12 @@ import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
 import { md } from '../../blocks/mrkdwn.js';
 import { parseMediaFilters, readMediaEdit, readThreadRef } from '../../domain/media.js';
 import type { MediaDeps, ViewSubmission } from '../deps.js';
-import { workingText } from '../describe-error.js';
-import { libraryTitle, loadLibrary, shareMediaFile } from '../media-library.js';
-import { mediaFormMetadata, readJson, staleValue } from '../payloads.js';
-import { updateView } from '../reply-error.js';
-import { afterAck, requestLog } from '../route.js';
-import { viewState } from '../view-state.js';
+import { mediaFormMetadata, readJson, staleValue } from '../input/payloads.js';
+import { viewState } from '../input/view-state.js';
+import { libraryTitle, loadLibrary, shareMediaFile } from '../openers/media-library-view.js';
+import { updateView } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 /*
  * issue 22: the media library's forms (pushed over the library): Filter, Edit, Share. Input problems

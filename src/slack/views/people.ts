@@ -12,11 +12,11 @@ import type { PersonUpdate } from '../../domain/people.js';
 import type { Logger } from '../../observability/logger.js';
 import { endpoints } from '../../platform/endpoints.js';
 import type { PeopleDeps, ViewSubmission } from '../deps.js';
-import { workingText } from '../describe-error.js';
-import { type BrowserRef, createMetadata, parseJson, personMetadata, readJson } from '../payloads.js';
-import { updateView } from '../reply-error.js';
-import { afterAck, requestLog } from '../route.js';
-import { problemOf, viewState } from '../view-state.js';
+import { type BrowserRef, createMetadata, parseJson, personMetadata, readJson } from '../input/payloads.js';
+import { problemOf, viewState } from '../input/view-state.js';
+import { updateView } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 /*
  * Submissions of the People screens (issue 22): the browser's Search button, the create form, the

@@ -4,7 +4,7 @@ import type { ConferenceFormValues } from '../../domain/conference.js';
 import { pastGraceMs } from '../../domain/time.js';
 import { conferenceFields } from '../../platform/endpoints.js';
 import { participants as participantsSchema, serviceKey } from '../../platform/schemas.js';
-import { problemOf, viewState } from '../view-state.js';
+import { problemOf, viewState } from '../input/view-state.js';
 
 const f = ids.conferenceForm;
 

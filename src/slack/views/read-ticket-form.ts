@@ -1,7 +1,7 @@
 import { ids } from '../../blocks/ids.js';
 import type { TicketFormValues } from '../../domain/ticket.js';
 import { endpoints } from '../../platform/endpoints.js';
-import { problemOf, viewState } from '../view-state.js';
+import { problemOf, viewState } from '../input/view-state.js';
 
 const f = ids.ticketForm;
 const rules = endpoints.createTicket.input.shape;

@@ -4,13 +4,13 @@ import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
 import { md } from '../../blocks/mrkdwn.js';
 import { buildTicketExported, buildTicketFileComment } from '../../blocks/ticket-prompts.js';
 import { uploadToThread } from '../../outbound/upload.js';
-import { trustedPlace } from '../card-place.js';
 import type { TicketFormDeps, ViewSubmission } from '../deps.js';
-import { workingText } from '../describe-error.js';
-import { cardPlace, readJson } from '../payloads.js';
-import { updateView } from '../reply-error.js';
-import { afterAck, requestLog } from '../route.js';
-import { viewState } from '../view-state.js';
+import { trustedPlace } from '../input/card-place.js';
+import { cardPlace, readJson } from '../input/payloads.js';
+import { viewState } from '../input/view-state.js';
+import { updateView } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 const title = 'Export ticket';
 

@@ -8,11 +8,11 @@ import { buildTicketCreated } from '../../blocks/ticket-prompts.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { notKeptNotice } from '../../services/kept.js';
 import { isCannotPost } from '../../util/slack-errors.js';
-import { detach } from '../after-ack.js';
 import type { TicketFormDeps, ViewSubmission } from '../deps.js';
-import { describeError, inviteFix, workingText } from '../describe-error.js';
-import { replyError, updateView } from '../reply-error.js';
-import { requestLog } from '../route.js';
+import { describeError, inviteFix } from '../replies/describe-error.js';
+import { replyError, updateView } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import { detach, requestLog } from '../runtime/after-ack.js';
 import { readTicketForm } from './read-ticket-form.js';
 
 const title = 'New ticket';

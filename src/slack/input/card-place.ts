@@ -1,4 +1,4 @@
-import type { TicketDeps } from './deps.js';
+import type { TicketDeps } from '../deps.js';
 import { type CardPlace, idValue, readValue } from './payloads.js';
 
 /*

@@ -1,8 +1,8 @@
-import { buildTicketCardHere, buildTicketCardNotPosted } from '../blocks/ticket-prompts.js';
-import { isCannotPost } from '../util/slack-errors.js';
-import type { TicketDeps } from './deps.js';
-import { inviteFix } from './describe-error.js';
-import type { Responder } from './reply-error.js';
+import { buildTicketCardHere, buildTicketCardNotPosted } from '../../blocks/ticket-prompts.js';
+import { isCannotPost } from '../../util/slack-errors.js';
+import type { TicketDeps } from '../deps.js';
+import { inviteFix } from '../replies/describe-error.js';
+import type { Responder } from '../replies/reply-error.js';
 
 /**
  * A card of the ticket posted in the channel this recently is pointed to rather than posted again:

@@ -1,9 +1,9 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { md } from '../blocks/mrkdwn.js';
-import type { Logger } from '../observability/logger.js';
+import { md } from '../../blocks/mrkdwn.js';
+import type { Logger } from '../../observability/logger.js';
+import { ephemeral } from '../replies/ephemeral.js';
+import type { Responder } from '../replies/reply-error.js';
 import { detach } from './after-ack.js';
-import { ephemeral } from './ephemeral.js';
-import type { Responder } from './reply-error.js';
 
 /**
  * The most of a slash command's text any listener reads. Slack lets a command carry tens of

@@ -1,5 +1,5 @@
-import { type MessagePayload, type TextMessage, textMessage } from '../blocks/kit.js';
-import { Mrkdwn } from '../blocks/mrkdwn.js';
+import { type MessagePayload, type TextMessage, textMessage } from '../../blocks/kit.js';
+import { Mrkdwn } from '../../blocks/mrkdwn.js';
 
 /**
  * A private reply that adds a message (a click's or a command's), leaving the original in place: a

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
 import { HTTPModuleFunctions, type HTTPReceiver, isValidSlackRequest } from '@slack/bolt';
 import { z } from 'zod';
-import type { Logger } from '../observability/logger.js';
-import { notJson, parseJson } from './payloads.js';
+import type { Logger } from '../../observability/logger.js';
+import { notJson, parseJson } from '../input/payloads.js';
 
 /*
  * What Slack's signature lets through but Bolt 5 cannot take. Bolt's HTTPReceiver parses the body and

@@ -1,6 +1,6 @@
 import type { App, ReceiverEvent } from '@slack/bolt';
 import { type WebClient, WebClientEvent } from '@slack/web-api';
-import type { SlackSurface, WorkspaceMetrics } from '../observability/metrics.js';
+import type { SlackSurface, WorkspaceMetrics } from '../../observability/metrics.js';
 
 /** The surface a request body comes from, in the order Bolt tells them apart (helpers.js getTypeAndConversation). */
 export function surfaceOf(body: Record<string, unknown>): SlackSurface | 'other' {

@@ -6,14 +6,14 @@ import {
   buildMediaShared,
   buildMediaTooBig,
   type LibraryQuery,
-} from '../blocks/media.js';
-import { channelLink, type Mrkdwn, type MrkdwnText } from '../blocks/mrkdwn.js';
-import type { Logger } from '../observability/logger.js';
-import { uploadFile } from '../outbound/upload.js';
-import type { MediaShareSource } from '../services/media.js';
-import type { MediaDeps } from './deps.js';
-import { workingText } from './describe-error.js';
-import { openModalThenLoad } from './modal-flow.js';
+} from '../../blocks/media.js';
+import { channelLink, type Mrkdwn, type MrkdwnText } from '../../blocks/mrkdwn.js';
+import type { Logger } from '../../observability/logger.js';
+import { uploadFile } from '../../outbound/upload.js';
+import type { MediaShareSource } from '../../services/media.js';
+import type { MediaDeps } from '../deps.js';
+import { workingText } from '../replies/working-notice.js';
+import { openModalThenLoad } from './working-modal.js';
 
 /*
  * issue 22: what the media library's command, buttons and forms share (a surface folder never

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { noChoice } from '../blocks/options.js';
+import { noChoice } from '../../blocks/options.js';
 
 /** The parts of a submitted view's state the forms use (Slack's `view.state.values`). */
 const element = z.looseObject({

@@ -1,11 +1,11 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import type { Reply } from '../blocks/kit.js';
-import { fallbackText } from '../blocks/kit.js';
-import { buildResultView } from '../blocks/modal.js';
-import type { Mrkdwn } from '../blocks/mrkdwn.js';
-import type { Logger } from '../observability/logger.js';
-import { ConfdeskError } from '../services/errors.js';
+import type { Reply } from '../../blocks/kit.js';
+import { fallbackText } from '../../blocks/kit.js';
+import { buildResultView } from '../../blocks/modal.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import type { Logger } from '../../observability/logger.js';
+import { ConfdeskError } from '../../services/errors.js';
 import { describeError } from './describe-error.js';
 import { ephemeral } from './ephemeral.js';
 

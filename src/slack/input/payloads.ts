@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { md } from '../blocks/mrkdwn.js';
-import { ConfdeskError } from '../services/errors.js';
+import { md } from '../../blocks/mrkdwn.js';
+import { ConfdeskError } from '../../services/errors.js';
 
 /*
  * What the bot carries in button values, menu values and private_metadata, parsed with zod. Slack

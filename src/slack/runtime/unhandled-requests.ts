@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, type ReceiverDispatchErrorHandlerArgs } from '@slack/bolt';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../../observability/logger.js';
 
 /**
  * The HTTP receiver's answer to a request it has no route for (`dispatchErrorHandler`): a 404 with a
