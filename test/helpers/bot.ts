@@ -13,6 +13,8 @@ import type { PlatformClientOptions } from '../../src/platform/client.js';
 import type { SimulatorOptions } from '../../src/sim/server.js';
 import type { SlackApp } from '../../src/slack/app.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { formState } from './form-state.js';
+import { botNow, people } from './people.js';
 import { type PlatformFixture, startPlatform } from './platform.js';
 import { sendCommand, slackSignature } from './slack-requests.js';
 
@@ -20,20 +22,7 @@ export const secret = 'e2e-signing-secret';
 /** The app-level token of the Socket Mode tests (never in a log line). */
 export const appToken = 'xapp-1-A0DOUBLE01-e2e-app-level-secret';
 
-/**
- * Slack people of the tests. Their e-mails match the simulator's seeded accounts (admin is a platform
- * admin, alice and bob are agents), except `nobody` (no platform account) and `nomail` (no e-mail).
- */
-export const people = {
-  admin: { id: 'UADMIN', email: 'admin@acme.example', tz: 'Europe/Paris' },
-  alice: { id: 'UALICE', email: 'alice@acme.example', tz: 'America/New_York' },
-  bob: { id: 'UBOB', email: 'bob@acme.example', tz: 'Asia/Tokyo' },
-  nobody: { id: 'UNOBODY', email: 'nobody@example.com', tz: 'UTC' },
-  nomail: { id: 'UNOMAIL', email: undefined, tz: 'UTC' },
-} as const;
-
-/** The bot's clock in the tests: Friday 26 March 2027, 10:00 UTC (two days before Europe's DST switch). */
-export const botNow = new Date('2027-03-26T10:00:00Z');
+export { botNow, formState, people };
 
 export interface BotFixture {
   platform: PlatformFixture;
@@ -281,39 +270,6 @@ export function viewClick(
 }
 
 type Json = Record<string, unknown>;
-
-/**
- * The `view.state.values` Slack would send for a view: each input's initial value, then `changes`
- * (by block id: a string for text inputs, or the element state itself).
- */
-export function formState(view: Json, changes: Record<string, string | Json | undefined> = {}): Json {
-  const values: Json = {};
-  for (const b of (view.blocks as Json[]) ?? []) {
-    if (b.type !== 'input') continue;
-    const e = b.element as Json;
-    const id = b.block_id as string;
-    let state: Json = { type: e.type };
-    if (e.initial_value !== undefined) state.value = e.initial_value;
-    if (e.initial_users) state.selected_users = e.initial_users;
-    if (e.initial_user) state.selected_user = e.initial_user;
-    if (e.initial_conversation) state.selected_conversation = e.initial_conversation;
-    if (e.initial_date_time !== undefined) state.selected_date_time = e.initial_date_time;
-    if (e.initial_time) state.selected_time = e.initial_time;
-    if (e.initial_option) state.selected_option = e.initial_option;
-    if (e.type === 'checkboxes') state.selected_options = e.initial_options ?? [];
-    if (id in changes) {
-      const c = changes[id];
-      state =
-        typeof c === 'string'
-          ? { type: e.type, value: c }
-          : c === undefined
-            ? { type: e.type }
-            : { type: e.type, ...c };
-    }
-    values[id] = { [e.action_id as string]: state };
-  }
-  return values;
-}
 
 /** A view_submission of `view` (as the double holds it) by `user`. */
 export function submission(view: Json, user: string, values: Json) {

@@ -1,0 +1,155 @@
+import type { WebClient } from '@slack/web-api';
+import type { Reply } from '../../src/blocks/kit.js';
+import { createLogger } from '../../src/observability/logger.js';
+import type { PlatformClient } from '../../src/platform/client.js';
+import { AccessService } from '../../src/services/access.js';
+import { ConferenceService } from '../../src/services/conferences.js';
+import { Directory } from '../../src/services/directory.js';
+import { IdentityService } from '../../src/services/identity.js';
+import { MediaService } from '../../src/services/media.js';
+import { PeopleService } from '../../src/services/people.js';
+import { TicketService } from '../../src/services/tickets.js';
+import type { ViewSubmission } from '../../src/slack/deps.js';
+import type { Click } from '../../src/slack/runtime/action-routes.js';
+import { botNow, people } from './people.js';
+
+/*
+ * Fakes for calling a listener as a function (Slack's starter template's `tests/helpers`): Slack's Web
+ * API client, `ack` and `respond` record what they are given; the services are the real ones over
+ * the platform simulator (`startPlatform`).
+ */
+
+export const silent = createLogger('silent');
+
+/** A logger that keeps its lines, parsed. */
+export function keptLog() {
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger('debug', { write: (line: string) => void lines.push(JSON.parse(line)) });
+  return { log, lines };
+}
+
+type Args = Record<string, unknown>;
+
+/**
+ * A Web API client that records every call and answers `{ok: true}`: modals get an id, `users.info`
+ * answers the test people (`people.ts`). `answers` overrides a method's answer (throw to fail it).
+ */
+export function fakeSlack(answers: Record<string, (args: Args) => Args> = {}) {
+  const calls: { method: string; args: Args }[] = [];
+  let views = 0;
+  const modal = (a: Args) => ({ view: { ...(a.view as Args), id: a.view_id ?? `V${++views}` } });
+  const known: Record<string, (args: Args) => Args> = {
+    'views.open': modal,
+    'views.push': modal,
+    'views.update': modal,
+    'users.info': (a) => {
+      const p = Object.values(people).find((x) => x.id === a.user);
+      return { user: p && { id: p.id, tz: p.tz, profile: p.email ? { email: p.email } : {} } };
+    },
+    ...answers,
+  };
+  const family = (name: string) =>
+    new Proxy(
+      {},
+      {
+        get:
+          (_, m) =>
+          async (args: Args = {}) => {
+            const method = `${name}.${String(m)}`;
+            calls.push({ method, args });
+            return { ok: true, ...known[method]?.(args) };
+          },
+      },
+    );
+  const client = new Proxy({}, { get: (_, f) => (f === 'then' ? undefined : family(String(f))) });
+  return {
+    client: client as WebClient,
+    calls,
+    /** The arguments of each call of `method`, in order. */
+    callsOf: (method: string) => calls.filter((c) => c.method === method).map((c) => c.args),
+  };
+}
+export type FakeSlack = ReturnType<typeof fakeSlack>;
+
+/** A dependency the listener under test must not touch: any use of it throws, naming it. */
+export function notUsed<T>(name: string): T {
+  return new Proxy(
+    {},
+    {
+      get: (_, key) => {
+        // Not a use: what `await` and printing a value look for.
+        if (key === 'then' || typeof key === 'symbol') return undefined;
+        throw new Error(`${name}.${String(key)} was used`);
+      },
+    },
+  ) as T;
+}
+
+/** A `respond` (or `ack`) that keeps what it was given (`undefined` for an empty ack). */
+export function recorder<T = Reply>() {
+  const given: (T | undefined)[] = [];
+  const fn = async (message?: T) => {
+    given.push(message);
+  };
+  return { fn, given, text: () => given.map((g) => JSON.stringify(g)).join('\n') };
+}
+
+/** A click as `ActionRoutes` hands it to a handler: on a message unless `view` says a modal. */
+export function click(slack: FakeSlack, o: Partial<Click> & { user: string; value?: string }) {
+  const replies = recorder();
+  const c: Click = {
+    team: 'T1',
+    actionId: 'test',
+    value: '',
+    channel: 'C1',
+    container: { channel: 'C1', ts: '1.000001', isEphemeral: false },
+    triggerId: 'trigger',
+    surface: o.view ? 'modal' : 'message',
+    responseUrl: 'https://hooks.slack.test/response',
+    client: slack.client,
+    respond: replies.fn,
+    log: silent,
+    ...o,
+  };
+  return { c, replies };
+}
+
+/** A view submission's listener arguments: the view's id, metadata and state, and a recording `ack`. */
+export function submitted(
+  slack: FakeSlack,
+  o: { user: string; values?: Args; metadata?: string; callbackId?: string; viewId?: string },
+) {
+  const acks = recorder<Args>();
+  const args = {
+    ack: acks.fn,
+    body: { user: { id: o.user }, team: { id: 'T1' } },
+    view: {
+      id: o.viewId ?? 'VFORM',
+      callback_id: o.callbackId ?? 'form',
+      private_metadata: o.metadata ?? '',
+      state: { values: o.values ?? {} },
+    },
+    client: slack.client,
+  };
+  return { args: args as unknown as ViewSubmission, acks };
+}
+
+/** The services as the composition root builds them, over `platform`, with `slack` for Slack's profiles. */
+export function services(platform: PlatformClient, slack: FakeSlack) {
+  const now = () => botNow;
+  const directory = new Directory(platform);
+  const identity = new IdentityService(slack.client, platform, Date.now, directory);
+  const access = new AccessService(identity);
+  return {
+    directory,
+    identity,
+    access,
+    tickets: new TicketService(platform, identity, access, directory),
+    conferences: new ConferenceService(platform, identity, access, now),
+    people: new PeopleService(platform, access, now, () => directory.invalidate()),
+    media: new MediaService(platform, identity, access),
+    logger: silent,
+    now,
+    waitMs: () => 0,
+  };
+}
