@@ -7,8 +7,9 @@ import { type Jobs, type JobsOptions, startDelivery, startJobs } from './jobs/st
 import { type Wake, wakeOnWrites } from './jobs/wakes.js';
 import { webhookIntake } from './jobs/webhook-intake.js';
 import { webhookHandler } from './jobs/webhook-receiver.js';
+import { metricsRoute } from './observability/health-routes.js';
 import type { Logger } from './observability/logger.js';
-import { type Metrics, metricsHandler } from './observability/metrics.js';
+import type { Metrics } from './observability/metrics.js';
 import { ChannelPace } from './outbound/channel-pace.js';
 import { deliveryClient, retryingClient } from './outbound/clients.js';
 import { HomeScreens } from './outbound/home-screens.js';
@@ -258,12 +259,7 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
   const routes =
     webhook && !o.slack.receiver ? [{ path: '/webhooks/platform', method: ['POST'], handler: webhook }] : [];
   const route = o.metrics?.route;
-  if (o.metrics && route)
-    routes.push({
-      path: '/metrics',
-      method: ['GET'],
-      handler: metricsHandler(o.metrics.registry, route.token),
-    });
+  if (o.metrics && route) routes.push(metricsRoute(o.metrics.registry, route.token));
   const slack = createSlackApp({ ...o.slack, logger: o.logger, deps, routes, metrics });
 
   return {

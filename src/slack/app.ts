@@ -1,8 +1,9 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { App, HTTPReceiver, type Receiver, SocketModeReceiver } from '@slack/bolt';
 import type { ProxySettings } from '../config/config.js';
 import { boltLogger } from '../observability/bolt-logger.js';
+import { type HttpRoute, healthRoutes } from '../observability/health-routes.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { CheckState, ReadinessReport } from '../observability/readiness.js';
@@ -50,7 +51,7 @@ export interface SlackAppOptions {
    */
   receiver?: Receiver | undefined;
   /** Extra HTTP routes on the same server (the platform's webhooks, `/metrics`). */
-  routes?: { path: string; method: string[]; handler: (req: IncomingMessage, res: ServerResponse) => void }[];
+  routes?: HttpRoute[];
 }
 
 export interface SlackApp {
@@ -64,21 +65,7 @@ export interface SlackApp {
 
 /** The Bolt app with the same listeners in both transports, and `/healthz` and `/readyz` routes. */
 export function createSlackApp(options: SlackAppOptions): SlackApp {
-  const readyz = (_req: unknown, res: ServerResponse) => {
-    const report = options.readiness?.();
-    const body = report ?? { ok: true };
-    res.writeHead(body.ok ? 200 : 503, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-  };
-  const customRoutes = [
-    {
-      path: '/healthz',
-      method: ['GET'],
-      handler: (_req: unknown, res: ServerResponse) =>
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true })),
-    },
-    { path: '/readyz', method: ['GET'], handler: readyz },
-    ...(options.routes ?? []),
-  ];
+  const customRoutes = [...healthRoutes({ report: options.readiness }), ...(options.routes ?? [])];
   const logger = boltLogger(options.logger);
   const { signingSecret, port } = options;
   // Socket Mode's receiver is built here (not by Bolt) to follow its client's connection state. Its
