@@ -47,11 +47,38 @@ export const outboxClaims = ({ db, backend, schema, now: clock }: Db): OutboxCla
   async claim(owner, limit, leaseMs, perChannel = limit) {
     const now = iso(clock());
     const until = iso(new Date(clock().getTime() + leaseMs));
+    const me = `${claimerPrefix}${owner}`;
+    // Every claimer counts, busy or idle; its row is rewritten only once half its time has passed,
+    // so an idle claim costs no disk write most of the time.
+    const renewBy = iso(new Date(clock().getTime() + leaseMs / 2));
+    const countMe = async (q: typeof db) => {
+      const seen = await q.selectFrom('leases').select('until').where('name', '=', me).executeTakeFirst();
+      if (!seen || seen.until < renewBy)
+        await q
+          .insertInto('leases')
+          .values({ name: me, owner, until })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ until }))
+          .execute();
+    };
+    // Nothing free and due at all (an idle workspace's heartbeat, most claims of a thousand idle
+    // workspaces): no transaction and no lock, only this claimer counted. A superset of what the
+    // claim below takes, so nothing it would take is missed.
+    const anyDue = await db
+      .selectFrom('outbox')
+      .select('channel')
+      .where('status', 'in', open)
+      .where('available_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (!anyDue) {
+      await countMe(db);
+      return [];
+    }
     return db.transaction().execute(async (tx) => {
       // One claim at a time (SQLite has a single writer anyway), so no two replicas take one channel.
       if (backend === 'postgres')
         await sql`select pg_advisory_xact_lock(${claimLock}, hashtext(${schema ?? ''}))`.execute(tx);
-      const me = `${claimerPrefix}${owner}`;
       // A channel another claim holds waits for it; an item held back (a webhook's event waiting out
       // its hold, a retry's wait) holds back only the items after it in its channel's order, so a
       // channel that gets an event more often than the hold still has its earlier items served.
@@ -95,16 +122,7 @@ export const outboxClaims = ({ db, backend, schema, now: clock }: Db): OutboxCla
         .orderBy('position')
         .limit(limit)
         .execute();
-      // Every claimer counts, busy or idle; its row is rewritten only once half its time has passed,
-      // so an idle claim costs no disk write most of the time.
-      const renewBy = iso(new Date(clock().getTime() + leaseMs / 2));
-      const seen = await tx.selectFrom('leases').select('until').where('name', '=', me).executeTakeFirst();
-      if (!seen || seen.until < renewBy)
-        await tx
-          .insertInto('leases')
-          .values({ name: me, owner, until })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ until }))
-          .execute();
+      await countMe(tx);
       if (!rows.length) return [];
       const claimers = await tx
         .selectFrom('leases')

@@ -142,6 +142,20 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  it('counts an idle claimer (nothing due) among the claimers, and its later claims still take what became due', async () => {
+    const store = await open(options());
+    // Nothing due: an empty claim, but z is seen (a busy claimer leaves it its share).
+    expect(await store.claim('z', 10, 60_000)).toEqual([]);
+    expect((await store.liveLeases('claimer:')).map((l) => l.owner)).toEqual(['z']);
+    await store.advance(
+      ['C9', 'C10'].map((channel) => ({ ticketId: '9', eventId: 'e', channel, payload: {} })),
+    );
+    // Two claimers seen: w takes half the channels, z the rest.
+    expect((await store.claim('w', 10, 60_000)).map((i) => i.channel)).toEqual(['C9']);
+    expect((await store.claim('z', 10, 60_000)).map((i) => i.channel)).toEqual(['C10']);
+    await store.close();
+  });
+
   it('splits the channels with due items between the claimers seen lately', async () => {
     const store = await open(options());
     await store.advance(
