@@ -5,17 +5,18 @@ import { describeBacklog } from './domain/ticket-feed.js';
 import type { LeftForNextStart } from './jobs/shutdown.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
-import { PlatformReadiness, ProbedCheck, Readiness } from './observability/readiness.js';
+import { PlatformReadiness, Readiness } from './observability/readiness.js';
 import { version } from './observability/version.js';
-import { createPlatformClient, type PlatformClient } from './platform/client.js';
-import { describeProxy, proxyEverything } from './platform/proxy.js';
+import type { PlatformClient } from './platform/client.js';
 import type { Simulator } from './sim/server.js';
-import { checkPlatform, checkSlack, type SlackIdentity, storeProblem } from './startup/checks.js';
+import { checkPlatform, checkSlack, type SlackIdentity } from './startup/checks.js';
+import { openConfiguredStore, storeReadiness } from './startup/configured-store.js';
+import { platformClientFor } from './startup/platform-client.js';
+import { useProxy } from './startup/proxy.js';
 import { describeSimAccounts, provideSimAccounts } from './startup/sim-accounts.js';
 import { StartupError } from './startup/startup-error.js';
 import { retryDelayMs, serveWhileWaiting } from './startup/waiting.js';
-import type { Store, StoreOptions } from './store/store.js';
-import { openStore } from './store/store.js';
+import type { Store } from './store/store.js';
 
 /** The running bot and what it started, for whoever stops it. */
 export interface RunningConfdesk {
@@ -31,40 +32,6 @@ export interface RunningConfdesk {
    * platform client, the store and the simulator; resolves with what was left for the next start.
    */
   stop(o?: { deadline?: number }): Promise<LeftForNextStart>;
-}
-
-/** Behind a company's proxy, every outgoing request goes through it, from the first (auth.test) on. */
-export function useProxy(config: Config, logger: Logger): void {
-  if (!config.proxy) return;
-  proxyEverything(config.proxy);
-  logger.info({ proxy: describeProxy(config.proxy) }, 'outgoing requests go through the proxy');
-}
-
-/** The store the configuration names (DATABASE_URL, DATA_DIR, DATABASE_SCHEMA), migrated; or a StartupError. */
-export async function openConfiguredStore(config: Config): Promise<Store> {
-  try {
-    return await openStore(storeOptionsOf(config));
-  } catch (error) {
-    throw new StartupError(storeProblem(error, config.store), error);
-  }
-}
-
-export const storeOptionsOf = (config: Config): StoreOptions => ({
-  databaseUrl: config.store.databaseUrl,
-  dataDir: config.store.dataDir,
-  ...(config.store.schema ? { schema: config.store.schema } : {}),
-  poolSize: config.store.poolSize,
-});
-
-/** `/readyz`'s store check: pinged in the background, its failure said as the fix. */
-export function storeReadiness(store: Store, config: Config, logger: Logger): ProbedCheck {
-  const check = new ProbedCheck(
-    () => store.ping(),
-    (error) => `store: ${storeProblem(error, config.store)}`,
-    logger.child({ component: 'readiness' }),
-  );
-  check.start();
-  return check;
 }
 
 /**
@@ -108,15 +75,10 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     );
   }
 
-  const platform = createPlatformClient({
+  const platform = platformClientFor(config, {
     baseUrl,
     credentials,
-    rateLimitPerMinute: config.platform.rateLimitPerMinute,
-    timeouts: config.platform.timeouts,
-    // The built-in simulator is local: only the real platform is reached through the proxy.
-    ...(sim ? {} : { proxy: config.proxy }),
-    // The operator named PLATFORM_URL and PLATFORM_HOSTS (the host its files may come from).
-    reach: { allowedHosts: config.platform.hosts, operatorConfigured: true },
+    simulator: sim !== undefined,
     logger: logger.child({ component: 'platform' }),
   });
   // The platform is a remote service that may come back: a failed check is logged, /readyz answers

@@ -17,7 +17,7 @@ import type { Logger } from './observability/logger.js';
 import { Metrics, metricsHandler } from './observability/metrics.js';
 import { type CheckState, Readiness } from './observability/readiness.js';
 import { version } from './observability/version.js';
-import { createPlatformClient, type PlatformClient } from './platform/client.js';
+import type { PlatformClient } from './platform/client.js';
 import { platformAddressProblem } from './platform/host-guard.js';
 import { type WorkspaceInstall, WorkspaceRegistry, type WorkspaceSettings } from './services/workspaces.js';
 import { registerAppUninstalled } from './slack/events/app-uninstalled.js';
@@ -30,8 +30,10 @@ import {
   registerWorkspaceSetup,
   type WorkspaceSetupDeps,
 } from './slack/workspace-setup.js';
-import { openConfiguredStore, storeOptionsOf, storeReadiness, useProxy } from './start.js';
 import { checkPlatform } from './startup/checks.js';
+import { openConfiguredStore, storeOptionsOf, storeReadiness } from './startup/configured-store.js';
+import { platformClientFor } from './startup/platform-client.js';
+import { useProxy } from './startup/proxy.js';
 import { openWorkspaceStore } from './store/lazy-store.js';
 import { dropStore, type Store, workspaceStoreOptions } from './store/store.js';
 import { isSlackTeamId } from './store/workspaces.js';
@@ -208,12 +210,9 @@ export async function startWorkspaces(
   let stopping = false;
 
   const platformFor = (s: WorkspaceSettings, team: string) =>
-    createPlatformClient({
+    platformClientFor(config, {
       baseUrl: s.platformUrl,
       credentials: s.credentials,
-      rateLimitPerMinute: config.platform.rateLimitPerMinute,
-      timeouts: config.platform.timeouts,
-      proxy: config.proxy,
       // A workspace's admin typed this address: only PLATFORM_HOSTS are reached on any address.
       reach: { allowedHosts: d?.platformHosts ?? [], operatorConfigured: false },
       logger: logger.child({ component: 'platform', team }),

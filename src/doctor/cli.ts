@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { type Config, ConfigError, loadConfig } from '../config/config.js';
 import { version } from '../observability/version.js';
-import { createPlatformClient } from '../platform/client.js';
 import { proxyEverything } from '../platform/proxy.js';
 import { createSimulator, type Simulator } from '../sim/server.js';
+import { platformClientFor } from '../startup/platform-client.js';
 import { inspectStore, openStore, storeMissing } from '../store/store.js';
 import { bindingOf, parseKey, SecretBox } from '../util/secret-box.js';
 import { configProblemsReport, type DoctorReport, distributionDoctor, runDoctor } from './doctor.js';
@@ -27,13 +27,8 @@ async function check(config: Config): Promise<DoctorReport> {
     baseUrl = sim.url;
     credentials = { kind: 'token', token: sim.adminToken };
   }
-  const platform = createPlatformClient({
-    baseUrl,
-    credentials,
-    rateLimitPerMinute: config.platform.rateLimitPerMinute,
-    timeouts: config.platform.timeouts,
-    ...(sim ? {} : { proxy: config.proxy }),
-  });
+  // It sends nothing itself: the doctor's probe spends its rate budget.
+  const platform = platformClientFor(config, { baseUrl, credentials, simulator: sim !== undefined });
   try {
     return await runDoctor({
       config,
