@@ -80,7 +80,7 @@ async function main() {
 
 /** Distribution mode (SLACK_CLIENT_ID…): loaded only then. */
 async function startDistribution(config: Config, logger: Logger) {
-  const { startWorkspaces } = await import('./workspaces.js');
+  const { startWorkspaces } = await import('./distribution/start.js');
   return startWorkspaces(config, logger);
 }
 

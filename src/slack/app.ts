@@ -47,7 +47,7 @@ export interface SlackAppOptions {
   metrics?: Pick<WorkspaceMetrics, 'ack' | 'rateLimited'> | undefined;
   /**
    * Distribution mode: the receiver the process's one HTTP server hands this workspace's requests to
-   * (`workspaces.ts`); the app then has no server or socket of its own.
+   * (`distribution/`); the app then has no server or socket of its own.
    */
   receiver?: Receiver | undefined;
   /** Extra HTTP routes on the same server (the platform's webhooks, `/metrics`). */

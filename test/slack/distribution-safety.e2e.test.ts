@@ -7,10 +7,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
+import {
+  type RunningWorkspaces,
+  startWorkspaces,
+  type WorkspacesOptions,
+} from '../../src/distribution/start.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { createSimulator, type Simulator } from '../../src/sim/server.js';
 import { openStore } from '../../src/store/store.js';
-import { type RunningWorkspaces, startWorkspaces, type WorkspacesOptions } from '../../src/workspaces.js';
 import { type BotFixture, eventually, useBot } from '../helpers/bot.js';
 import { installThrough, type TestWorkspace } from '../helpers/distribution.js';
 import { slackSignature } from '../helpers/slack-requests.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { teamOf } from '../../src/workspaces.js';
+import { teamOf } from '../../src/distribution/receiver.js';
 
 /*
  * Distribution mode hands each request to one workspace's confdesk (its bot token, platform and

@@ -7,9 +7,9 @@ import type {
   ViewSubmitAction,
 } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { ids } from '../blocks/ids.js';
-import { buildWorkingView } from '../blocks/modal.js';
-import { type Mrkdwn, md } from '../blocks/mrkdwn.js';
+import { ids } from '../../blocks/ids.js';
+import { buildWorkingView } from '../../blocks/modal.js';
+import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import {
   buildSettingsSavedView,
   buildSetupHome,
@@ -17,15 +17,15 @@ import {
   notSetUp,
   type SettingsShown,
   settingsFields,
-} from '../blocks/workspace-settings.js';
-import { checkSettingsForm, type FormCheck } from '../domain/workspace-settings.js';
-import type { Logger } from '../observability/logger.js';
-import { viewState } from './input/view-state.js';
-import { ephemeral } from './replies/ephemeral.js';
-import { detach, requestLog } from './runtime/after-ack.js';
+} from '../../blocks/workspace-settings.js';
+import { checkSettingsForm, type FormCheck } from '../../domain/workspace-settings.js';
+import type { Logger } from '../../observability/logger.js';
+import { viewState } from '../input/view-state.js';
+import { ephemeral } from '../replies/ephemeral.js';
+import { detach, requestLog } from '../runtime/after-ack.js';
 
 /*
- * Distribution mode (issue 23): a workspace's platform settings, for its Slack admins only (workspace
+ * Distribution mode: a workspace's platform settings, for its Slack admins only (workspace
  * admins and owners, as Slack says in users.info), from `/conference admin settings` or Home. Before
  * they are saved, every command is answered with how to set confdesk up.
  */
