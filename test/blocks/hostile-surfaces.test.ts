@@ -78,7 +78,7 @@ import {
   buildTicketExported,
   buildTicketFileComment,
 } from '../../src/blocks/ticket-prompts.js';
-import { buildUsage } from '../../src/blocks/usage.js';
+import { buildUsage, helpOf, usages } from '../../src/blocks/usage.js';
 import {
   buildSettingsSavedView,
   buildSetupHome,
@@ -537,9 +537,9 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
   ],
   buildOptionsNotice: (s) => [menuOf(buildOptionsNotice(s))],
   buildUsage: (s) => [
-    msg(buildUsage('ticket', s)),
-    msg(buildUsage('conference', escaped(s))),
-    msg(buildUsage('digest')),
+    msg(buildUsage(helpOf(escaped(s), [escaped(s)]), s)),
+    msg(buildUsage(usages.digest, escaped(s))),
+    msg(buildUsage(usages.digest)),
   ],
   // issue 22: people
   buildPeopleBrowser: (s) => [

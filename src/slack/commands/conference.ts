@@ -1,4 +1,4 @@
-import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { buildConferenceDetails, buildConferenceList } from '../../blocks/conference-list.js';
 import {
   buildConferenceCreated,
@@ -6,32 +6,31 @@ import {
   buildConferenceFailure,
   buildConferencePast,
 } from '../../blocks/conference-replies.js';
-import { buildDoctorReport } from '../../blocks/doctor.js';
 import { ids } from '../../blocks/ids.js';
-import { textMessage } from '../../blocks/kit.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
 import { md } from '../../blocks/mrkdwn.js';
-import { buildUsage } from '../../blocks/usage.js';
 import {
+  type ConferenceCommand,
   type ConferenceRequestText,
   isCompleteRequest,
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
-import { parseLinkCommand } from '../../domain/identity-link-text.js';
-import { parseMediaFilters } from '../../domain/media.js';
-import { parseWhen, pastGraceMs } from '../../domain/time.js';
+import { durationExamples, parseWhen, pastGraceMs, whenExamples } from '../../domain/time.js';
 import { notKeptNotice } from '../../services/kept.js';
 import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
 import { formFromText } from '../openers/forms.js';
-import { openMediaLibrary } from '../openers/media-library-view.js';
 import { postConferenceCard } from '../openers/post-conference-card.js';
 import { describeError, inviteFix } from '../replies/describe-error.js';
 import type { Responder } from '../replies/reply-error.js';
-import { tellIfSlow, workingText } from '../replies/working-notice.js';
-import { afterAck, requestLog } from '../runtime/after-ack.js';
+import { tellIfSlow } from '../replies/working-notice.js';
+import { CommandRoutes, type VerbRun, type VerbTable } from '../runtime/command-routes.js';
+import { adminVerb } from './conference-admin.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
-import { handleLinkCommand } from './identity-link.js';
-import { adminUsage, handleAdminPeople, handlePasswordCommand, peopleAdminWords } from './people.js';
+import { mediaVerb } from './media.js';
+import { passwordVerb } from './people.js';
+
+/** What `/conference` and its verbs need. */
+type ConferenceCommandDeps = ConferenceDeps & MediaDeps & LinkDeps;
 
 /** A failed `/conference`, replacing its "Working…", with the form button. */
 const failure = (problem: Mrkdwn | string, text: string) => ({
@@ -93,174 +92,146 @@ async function createFromText(
 }
 
 /**
- * `/conference`: acks at once (the platform may take seconds), then answers through the response_url.
- * Text that is complete creates directly; otherwise the form opens prefilled with what was understood.
+ * Text that is complete creates the conference directly, after a "Working…" (a failure keeps the
+ * form's button, with the text); otherwise the form opens, prefilled with what was understood.
  */
-export const handleConferenceCommand = (deps: ConferenceDeps & MediaDeps & LinkDeps) => {
-  const working = (what: string) => ({
-    response_type: 'ephemeral' as const,
-    ...textMessage(workingText(what, deps.conferences.waitMs())),
-  });
-  return async ({
-    ack,
-    command,
-    respond: boltRespond,
-    client,
-  }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
-    const respond: Responder = boltRespond;
-    const cmd = parseConferenceCommand(command.text ?? '');
-    const user = command.user_id;
-    const channel = command.channel_id;
-    const text = command.text ?? '';
-    const log = requestLog(deps.logger, { user, team: command.team_id, command: command.command });
-    // After the ack, the work runs detached; its failures become an ephemeral reply (with the form
-    // button when the command's text could be retried there).
-    const later = (work: () => Promise<unknown>, retryText?: string) =>
-      afterAck(
-        {
-          kind: 'command',
-          respond,
-          channel,
-          log,
-          ...(retryText !== undefined ? { build: (message: Mrkdwn) => failure(message, retryText) } : {}),
-        },
-        work,
-      );
+const create: VerbRun<{ request: ConferenceRequestText }, ConferenceCommandDeps> = ({ request }, c, deps) => {
+  const { user, channel, text } = c;
+  if (text.trim() && isCompleteRequest(request))
+    return {
+      working: 'Creating the conference',
+      later: () => createFromText(deps, c.respond, { user, channel, text }, request),
+      failure: (message) => failure(message, text),
+    };
+  return {
+    later: async () => {
+      const view = await formFromText(deps, user, channel, text);
+      await c.client.views.open({ trigger_id: c.triggerId, view });
+    },
+  };
+};
 
-    switch (cmd.kind) {
-      case 'help':
-        return ack({ response_type: 'ephemeral', ...buildUsage('conference') });
-      case 'digest':
-        await ack();
-        // Alone, or `edit <id>`: the form (the trigger lasts 3 s); otherwise the command itself.
-        if (cmd.args === '' || /^edit\b/i.test(cmd.args))
-          return later(async () => {
-            const view = await digestFormFor(deps, cmd.args.replace(/^edit\s*/i, ''), { user, channel });
-            if (!('type' in view)) {
-              await respond({ response_type: 'ephemeral', ...view });
-              return;
-            }
-            await client.views.open({ trigger_id: command.trigger_id, view });
-          });
-        return later(async () => {
-          await tellIfSlow(respond, 'Working on the digest', deps.conferences.waitMs());
-          await handleDigestCommand(deps, cmd.args, { user, channel }, respond);
-        });
-      case 'usage':
-        return ack({ response_type: 'ephemeral', ...buildUsage('conference', cmd.error) });
-      // issue 22: people
-      case 'password':
-        await ack(working('Working on the password reset'));
-        return later(() => handlePasswordCommand(deps, cmd.login, { user, respond }));
-      case 'admin': {
-        // issue 22: people
-        if (peopleAdminWords.test(cmd.args)) {
-          await ack();
-          return later(() =>
-            handleAdminPeople(deps, cmd.args, { user, triggerId: command.trigger_id, client, log, channel }),
-          );
+/** `digest` alone, or `digest edit <id>`: the form (the trigger lasts 3 s); otherwise the command itself. */
+const digest: VerbRun<{ args: string }, ConferenceCommandDeps> = ({ args }, c, deps) => {
+  const who = { user: c.user, channel: c.channel };
+  if (args === '' || /^edit\b/i.test(args))
+    return {
+      later: async () => {
+        const view = await digestFormFor(deps, args.replace(/^edit\s*/i, ''), who);
+        if (!('type' in view)) {
+          await c.respond({ response_type: 'ephemeral', ...view });
+          return;
         }
-        // issue 22: `admin link @person <account>` and `admin unlink @person`.
-        const linking = parseLinkCommand(cmd.args);
-        if (linking) {
-          if (linking.kind === 'bad')
-            return ack({ response_type: 'ephemeral', ...textMessage(md`${linking.problem}`) });
-          await ack(
-            working(linking.kind === 'link' ? 'Looking up the platform account' : 'Working on the link'),
-          );
-          return later(async () => {
-            const message = await handleLinkCommand(deps, linking, { user, team: command.team_id });
-            await respond({ response_type: 'ephemeral', replace_original: true, ...textMessage(message) });
-          });
-        }
-        // In distribution mode the workspace's settings middleware answered it before this listener.
-        if (cmd.args.trim().toLowerCase() === 'settings')
-          return ack({
-            response_type: 'ephemeral',
-            ...textMessage(
-              md`This confdesk serves one workspace: its settings come from its environment (\`.env\`, see the README's *Configuration*). \`/conference admin settings\` is for confdesk installed with Add to Slack.`,
-            ),
-          });
-        if (cmd.args.toLowerCase() !== 'doctor') return ack({ response_type: 'ephemeral', ...adminUsage() });
-        await ack(working('Working through the doctor’s checks'));
-        return later(async () => {
-          await deps.access.require(user, 'admin.doctor');
-          if (!deps.doctor) {
-            await respond({
-              response_type: 'ephemeral',
-              replace_original: true,
-              ...textMessage(
-                md`The doctor is not available in this process: run \`npm run doctor\` beside the bot.`,
-              ),
-            });
-            return;
-          }
-          const report = await deps.doctor();
-          await respond({ response_type: 'ephemeral', replace_original: true, ...buildDoctorReport(report) });
-        });
-      }
-      // issue 22: the media library modal, with the filters typed (a bad one is told in the modal).
-      case 'media': {
-        const filters = parseMediaFilters(cmd.args);
-        if (!filters.ok)
-          return ack({ response_type: 'ephemeral', ...buildUsage('conference', filters.error) });
-        await ack();
-        return later(() =>
-          openMediaLibrary(deps, {
-            user,
-            triggerId: command.trigger_id,
-            client,
-            log,
-            text: cmd.args,
-            channel,
-          }),
-        );
-      }
-      case 'list': {
-        await ack(working('Looking up your conferences'));
-        const q = { filter: cmd.filter, search: cmd.search, offset: 0 };
-        return later(async () => {
-          const page = await deps.conferences.list(user, q);
-          await respond({
+        await c.client.views.open({ trigger_id: c.triggerId, view });
+      },
+    };
+  return {
+    later: async () => {
+      await tellIfSlow(c.respond, 'Working on the digest', deps.conferences.waitMs());
+      await handleDigestCommand(deps, args, who, c.respond);
+    },
+  };
+};
+
+/**
+ * `/conference`'s verbs (as `domain/conference-text.ts` reads them), in the order of its help: each
+ * one's lines there and its handler. The platform may take seconds: what it is asked runs after the ack.
+ */
+const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
+  create: {
+    usage: [
+      md`• \`/conference\` opens the form`,
+      md`• \`/conference alice@example.com +33612345678 @bob tomorrow 3pm 45m "Weekly sync"\` creates it directly`,
+      md`   times: ${whenExamples} (in your Slack time zone); durations: ${durationExamples}`,
+    ],
+    run: create,
+  },
+  list: {
+    usage: [md`• \`/conference list [upcoming|past|all|<search>]\` your conferences`],
+    run: ({ filter, search }, c, deps) => {
+      const q = { filter, search, offset: 0 };
+      return {
+        working: 'Looking up your conferences',
+        later: async () => {
+          const page = await deps.conferences.list(c.user, q);
+          await c.respond({
             response_type: 'ephemeral',
             replace_original: true,
             ...buildConferenceList(q, page),
           });
+        },
+      };
+    },
+  },
+  show: {
+    usage: [md`• \`/conference show <id or room name>\` · \`/conference delete <id>\``],
+    run: ({ ref }, c, deps) => ({
+      working: 'Looking up the conference',
+      later: async () => {
+        const conference = await deps.conferences.see(c.user, ref);
+        await c.respond({
+          response_type: 'ephemeral',
+          replace_original: true,
+          ...buildConferenceDetails(conference),
         });
-      }
-      case 'show':
-        await ack(working('Looking up the conference'));
-        return later(async () => {
-          const c = await deps.conferences.see(user, cmd.ref);
-          await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c) });
+      },
+    }),
+  },
+  delete: {
+    usage: [],
+    run: ({ ref }, c, deps) => ({
+      working: 'Looking up the conference',
+      later: async () => {
+        const conference = await deps.conferences.forManagement(c.user, ref, 'delete');
+        // The card's own Delete button (with its confirmation dialog) does the deletion.
+        await c.respond({
+          response_type: 'ephemeral',
+          replace_original: true,
+          ...buildConferenceDeletePrompt(conference),
         });
-      case 'delete':
-        await ack(working('Looking up the conference'));
-        return later(async () => {
-          const c = await deps.conferences.forManagement(user, cmd.ref, 'delete');
-          // The card's own Delete button (with its confirmation dialog) does the deletion.
-          await respond({
-            response_type: 'ephemeral',
-            replace_original: true,
-            ...buildConferenceDeletePrompt(c),
-          });
-        });
-      case 'create': {
-        if (text.trim() && isCompleteRequest(cmd.request)) {
-          await ack(working('Creating the conference'));
-          return later(() => createFromText(deps, respond, { user, channel, text }, cmd.request), text);
-        }
-        await ack();
-        return later(async () => {
-          const view = await formFromText(deps, user, channel, text);
-          await client.views.open({ trigger_id: command.trigger_id, view });
-        });
-      }
-    }
-  };
+      },
+    }),
+  },
+  digest: {
+    usage: [
+      md`• \`/conference digest at 9:00 [weekdays] [in Europe/Paris]\` · \`digest list\` · \`digest off\` · \`digest now\` — daily statistics here`,
+    ],
+    run: digest,
+  },
+  password: {
+    usage: [
+      md`• \`/conference password\` sends you the video platform’s password reset e-mail; admins: \`/conference password <login>\` for anyone`,
+    ],
+    run: passwordVerb,
+  },
+  media: {
+    usage: [
+      md`• \`/conference media [type:recording] [status:completed] [source:<s>] [tag:<t>] [user:<login or e-mail>] [group:"Level 1"] [conversation:<id>] [since:YYYY-MM-DD] [until:YYYY-MM-DD] [words]\` — the media library: browse, show, edit, delete, share into a channel`,
+    ],
+    run: mediaVerb,
+  },
+  // The admins' tools last, before the help.
+  admin: adminVerb,
+  help: {
+    usage: [md`• \`/conference help\` shows this message`],
+    run: (_, c) => ({ say: c.usage() }),
+  },
+  /** A verb whose words it cannot read (`/conference show` without a conference): why, then the help. */
+  usage: { usage: [], run: ({ error }, c) => ({ say: c.usage(error) }) },
 };
 
+/** `/conference`: its verbs behind one listener (`conferenceVerbs`); the help is built from the same table. */
+export const handleConferenceCommand = (deps: ConferenceCommandDeps) =>
+  new CommandRoutes<ConferenceCommand, ConferenceCommandDeps>({
+    title: md`*\`/conference\`* — plan a video conference`,
+    read: parseConferenceCommand,
+    verbs: conferenceVerbs,
+    deps,
+    logger: deps.logger,
+    waitMs: () => deps.conferences.waitMs(),
+  }).listener;
+
 /** Registers `handleConferenceCommand`. */
-export function registerConferenceCommand(app: App, deps: ConferenceDeps & MediaDeps & LinkDeps): void {
+export function registerConferenceCommand(app: App, deps: ConferenceCommandDeps): void {
   app.command(ids.commands.conference, handleConferenceCommand(deps));
 }

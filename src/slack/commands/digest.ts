@@ -2,7 +2,7 @@ import { buildDigest } from '../../blocks/digest.js';
 import { buildDigestForm } from '../../blocks/digest-form.js';
 import { buildDigestReply } from '../../blocks/digest-replies.js';
 import type { TextMessage } from '../../blocks/kit.js';
-import { buildUsage } from '../../blocks/usage.js';
+import { buildUsage, usages } from '../../blocks/usage.js';
 import { parseDigestTime, parseWeekdays, periodOf, reportedDay } from '../../domain/digest-schedule.js';
 import { within } from '../../util/within.js';
 import type { DigestDeps } from '../deps.js';
@@ -88,7 +88,7 @@ export async function handleDigestCommand(
       return void (await say(buildDigestReply({ kind: 'saved', ...(await schedules.save(draft)) })));
     }
     case 'help':
-      return void (await say(buildUsage('digest')));
+      return void (await say(buildUsage(usages.digest)));
     default:
       return void (await say(buildDigestReply({ kind: 'not-understood', words: args.trim() })));
   }

@@ -1,20 +1,17 @@
 import type { WebClient } from '@slack/web-api';
 import { md } from '../../blocks/mrkdwn.js';
 import { buildPeopleOutcomeMessage } from '../../blocks/people.js';
-import { buildUsage } from '../../blocks/usage.js';
 import type { Logger } from '../../observability/logger.js';
 import { ConfdeskError } from '../../services/errors.js';
 import type { PeopleService } from '../../services/people.js';
 import { openGroupsBrowser, openPeopleBrowser } from '../openers/people-browsers.js';
 import type { Responder } from '../replies/reply-error.js';
+import type { VerbRun } from '../runtime/command-routes.js';
 
 /*
- * `/conference admin people [search]`, `/conference admin groups` and `/conference password [login]`
- * (issue 22), called by the `/conference` handler after its ack.
+ * `/conference admin people [search]`, `/conference admin groups` and `/conference password [login]`:
+ * the `/conference` verb table's handlers for the platform's people.
  */
-
-/** The admin words this file answers: `people` and `groups`. */
-export const peopleAdminWords = /^(people|groups)\b/i;
 
 const notWired = () =>
   new ConfdeskError('not_wired', md`The people tools are not available in this process.`);
@@ -27,11 +24,26 @@ export async function handleAdminPeople(
 ): Promise<void> {
   const people = deps.people;
   if (!people) throw notWired();
-  const flow = { people, waitMs: deps.waitMs ?? (() => 0) };
+  const browsers = { people, waitMs: deps.waitMs ?? (() => 0) };
   const [word = '', ...rest] = args.trim().split(/\s+/);
-  if (word.toLowerCase() === 'groups') return openGroupsBrowser(flow, o);
-  return openPeopleBrowser(flow, { ...o, search: rest.join(' ').slice(0, 500) });
+  if (word.toLowerCase() === 'groups') return openGroupsBrowser(browsers, o);
+  return openPeopleBrowser(browsers, { ...o, search: rest.join(' ').slice(0, 500) });
 }
+
+/** `/conference admin people|groups`: the browser opens after the ack (the trigger lasts 3 s). */
+export const peopleVerb: VerbRun<
+  { args: string },
+  { people?: PeopleService | undefined; waitMs?: () => number }
+> = ({ args }, c, deps) => ({
+  later: () =>
+    handleAdminPeople(deps, args, {
+      user: c.user,
+      triggerId: c.triggerId,
+      client: c.client,
+      log: c.log,
+      channel: c.channel,
+    }),
+});
 
 /** `/conference password [login]`: the reset e-mail, and a private sentence saying where it went. */
 export async function handlePasswordCommand(
@@ -48,9 +60,12 @@ export async function handlePasswordCommand(
   });
 }
 
-/** The help line for `/conference admin` words that are not known. */
-export const adminUsage = () =>
-  buildUsage(
-    'conference',
-    md`\`/conference admin\` knows: \`doctor\`, \`people [search]\`, \`groups\`, \`link @person <account>\`, \`unlink @person\`.`,
-  );
+/** `/conference password [login]`, after a "Working…". */
+export const passwordVerb: VerbRun<{ login?: string }, { people?: PeopleService | undefined }> = (
+  { login },
+  c,
+  deps,
+) => ({
+  working: 'Working on the password reset',
+  later: () => handlePasswordCommand(deps, login, { user: c.user, respond: c.respond }),
+});

@@ -1,9 +1,7 @@
-import type { AllMiddlewareArgs, App, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
-import { textMessage } from '../../blocks/kit.js';
 import { md } from '../../blocks/mrkdwn.js';
 import { buildTicketList } from '../../blocks/ticket-card.js';
-import { buildUsage } from '../../blocks/usage.js';
 import type { TicketFormValues } from '../../domain/ticket.js';
 import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
@@ -11,8 +9,7 @@ import type { TicketFormDeps } from '../deps.js';
 import { openTicketForm } from '../openers/forms.js';
 import { postTicketCard } from '../openers/post-ticket-card.js';
 import type { Responder } from '../replies/reply-error.js';
-import { workingText } from '../replies/working-notice.js';
-import { afterAck, requestLog } from '../runtime/after-ack.js';
+import { CommandRoutes, type SlashCommand, type Verb, type VerbAnswer } from '../runtime/command-routes.js';
 import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 
 /** `/ticket new …`: e-mails and phone numbers for the requestor, the rest of the words as the subject. */
@@ -30,93 +27,140 @@ export function ticketFormFromText(text: string, channel: string | undefined): T
   return { channel, emails, phones, scopes: [], ...(subject ? { subject } : {}) };
 }
 
-/**
- * `/ticket`: no text or `new …` opens the create form (prefilled); `list …` answers a page of
- * tickets privately; `show` posts (or re-posts) a ticket's live card in the channel (its thread gets
- * the ticket's events once the channel `watch`es it); anything else gets the usage. (The list's buttons: `actions/ticket-list.ts`.)
- */
-export const handleTicketCommand =
-  (deps: TicketFormDeps) =>
-  async ({
-    ack,
-    command,
-    respond: boltRespond,
-    client,
-  }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
-    const respond: Responder = boltRespond;
-    const [verb = '', ...rest] = (command.text ?? '').trim().split(/\s+/);
-    const ref = rest.join(' ').replace(/^#/, '');
-    const channel = command.channel_id;
-    const log = requestLog(deps.logger, {
-      user: command.user_id,
-      team: command.team_id,
-      command: command.command,
-    });
-    // After the ack, detached; a failure replaces the "Working…" reply.
-    const surface = { kind: 'command', respond, channel, log } as const;
-    if (verb === '' || verb.toLowerCase() === 'new') {
-      await ack();
-      const values = ticketFormFromText(rest.join(' '), channel);
-      return afterAck({ ...surface, replace: false }, () =>
-        openTicketForm(deps, client, command.trigger_id, command.user_id, values),
+/** What a `/ticket` verb reads: the words after it, and those words as one ticket reference (`#` dropped). */
+interface TicketWords {
+  args: string;
+  ref: string;
+}
+
+/** One id or reference, nothing more. */
+const oneRef = (ref: string) => ref !== '' && !/\s/.test(ref);
+
+const notUnderstood = (c: SlashCommand): VerbAnswer => ({ say: c.usage(md`I did not understand that.`) });
+
+/** `watch`, `unwatch`, `follow` and `subscriptions`, after a "Working…" (`ticket-subscriptions.ts`). */
+const subscription =
+  (verb: 'watch' | 'unwatch' | 'follow' | 'subscriptions') =>
+  ({ ref }: TicketWords, c: SlashCommand, deps: TicketFormDeps): VerbAnswer => ({
+    working: 'Working',
+    later: async () => {
+      const postCard = async (channel: string, r: string, reply: Responder) => {
+        await postTicketCard(deps, reply, { channel, user: c.user }, r);
+      };
+      await handleSubscriptionCommand(
+        { ...deps, postCard },
+        verb,
+        ref,
+        { user: c.user, channel: c.channel },
+        c.respond,
       );
-    }
-    if (verb.toLowerCase() === 'list') {
-      const text = rest.join(' ');
-      const parsed = parseTicketQuery(text);
-      if (!parsed.ok) return ack({ response_type: 'ephemeral', ...buildUsage('ticket', parsed.error) });
-      await ack({
-        response_type: 'ephemeral',
-        ...textMessage(workingText('Looking up the tickets', deps.waitMs())),
-      });
-      return afterAck(surface, async () => {
-        const page = await deps.tickets.list(command.user_id, parsed.query, 0);
-        await respond({
-          response_type: 'ephemeral',
-          replace_original: true,
-          ...buildTicketList(text, 0, ticketPageSize, page),
-        });
-      });
-    }
-    const v = verb.toLowerCase();
-    if (
-      v === 'subscriptions' ||
-      v === 'follow' ||
-      ((v === 'watch' || v === 'unwatch') && ref && !/\s/.test(ref))
-    ) {
-      await ack({ response_type: 'ephemeral', ...textMessage(workingText('Working', deps.waitMs())) });
-      return afterAck(surface, async () => {
-        const postCard = async (c: string, r: string, reply: Responder) => {
-          await postTicketCard(deps, reply, { channel: c, user: command.user_id }, r);
-        };
-        await handleSubscriptionCommand(
-          { ...deps, postCard },
-          v,
-          ref,
-          { user: command.user_id, channel },
-          respond,
-        );
-      });
-    }
-    if (verb.toLowerCase() !== 'show' || !ref || /\s/.test(ref)) {
-      return ack({
-        response_type: 'ephemeral',
-        ...(verb.toLowerCase() !== 'help'
-          ? buildUsage('ticket', md`I did not understand that.`)
-          : buildUsage('ticket')),
-      });
-    }
-    await ack({
-      response_type: 'ephemeral',
-      ...textMessage(workingText('Looking up the ticket', deps.waitMs())),
-    });
-    afterAck(surface, async () => {
-      const done = await postTicketCard(deps, respond, { channel, user: command.user_id }, ref, {
-        reuse: { replace: true },
-      });
-      if (done !== 'linked') await respond({ delete_original: true });
-    });
-  };
+    },
+  });
+
+/**
+ * `/ticket`'s verbs, in the order of its help: no text or `new …` opens the create form (prefilled);
+ * `list …` answers a page of tickets privately (its buttons: `actions/ticket-list.ts`); `show` posts
+ * (or re-posts) a ticket's live card in the channel (its thread gets the ticket's events once the
+ * channel `watch`es it); the subscriptions; anything else gets the help.
+ */
+const ticketVerbs = {
+  new: {
+    usage: [
+      md`• \`/ticket\` opens the form; \`/ticket new jane.doe@example.com +33612345678 Router does not boot\` prefills it`,
+    ],
+    run: ({ args }, c, deps) => {
+      const values = ticketFormFromText(args, c.channel);
+      // The ack said nothing: a failure is a message of its own.
+      return { replace: false, later: () => openTicketForm(deps, c.client, c.triggerId, c.user, values) };
+    },
+  },
+  list: {
+    usage: [
+      md`• \`/ticket list [mine|all|group <name>|ref <reference>|<search>]\` with \`type:\` \`since:\` \`until:\` \`started:\` \`ended:\` (YYYY-MM-DD) \`requestor:<id>\``,
+    ],
+    run: ({ args }, c, deps) => {
+      const parsed = parseTicketQuery(args);
+      if (!parsed.ok) return { say: c.usage(parsed.error) };
+      return {
+        working: 'Looking up the tickets',
+        later: async () => {
+          const page = await deps.tickets.list(c.user, parsed.query, 0);
+          await c.respond({
+            response_type: 'ephemeral',
+            replace_original: true,
+            ...buildTicketList(args, 0, ticketPageSize, page),
+          });
+        },
+      };
+    },
+  },
+  show: {
+    usage: [
+      md`• \`/ticket show <id or reference>\` posts the ticket’s live card here: its buttons move the ticket`,
+    ],
+    run: ({ ref }, c, deps) =>
+      oneRef(ref)
+        ? {
+            working: 'Looking up the ticket',
+            later: async () => {
+              const done = await postTicketCard(deps, c.respond, { channel: c.channel, user: c.user }, ref, {
+                reuse: { replace: true },
+              });
+              if (done !== 'linked') await c.respond({ delete_original: true });
+            },
+          }
+        : notUnderstood(c),
+  },
+  watch: {
+    usage: [
+      md`• \`/ticket watch <id or reference>\` · \`/ticket unwatch <id or reference>\`: this channel gets (or stops getting) the ticket’s events`,
+    ],
+    run: (words, c, deps) => (oneRef(words.ref) ? subscription('watch')(words, c, deps) : notUnderstood(c)),
+  },
+  unwatch: {
+    usage: [],
+    run: (words, c, deps) => (oneRef(words.ref) ? subscription('unwatch')(words, c, deps) : notUnderstood(c)),
+  },
+  follow: {
+    usage: [
+      md`• \`/ticket follow [group:"Level 1"] [agent:<username>] [type:<t>] [states:open,inprogress] [events:<kinds>] [broadcast]\`: new tickets and their events`,
+    ],
+    run: subscription('follow'),
+  },
+  subscriptions: {
+    usage: [md`• \`/ticket subscriptions\` lists what this channel follows`],
+    run: subscription('subscriptions'),
+  },
+  help: {
+    usage: [md`• \`/ticket help\` shows this message`],
+    run: (_, c) => ({ say: c.usage() }),
+  },
+  /** A verb it does not know, or one of those above without the one reference it needs. */
+  unknown: { usage: [], run: (_, c) => notUnderstood(c) },
+} satisfies Record<string, Verb<TicketWords, TicketFormDeps>>;
+
+type TicketCommand = TicketWords & { kind: keyof typeof ticketVerbs };
+
+/** `/ticket`'s text: its verb (none is `new`; a word not in the table is `unknown`), then its words. */
+export function readTicketCommand(text: string): TicketCommand {
+  const [first = '', ...rest] = text.trim().split(/\s+/);
+  const verb = first.toLowerCase() || 'new';
+  const args = rest.join(' ');
+  const kind =
+    Object.hasOwn(ticketVerbs, verb) && verb !== 'unknown' ? (verb as TicketCommand['kind']) : 'unknown';
+  return { kind, args, ref: args.replace(/^#/, '') };
+}
+
+/** `/ticket`: its verbs behind one listener (`ticketVerbs`); the help is built from the same table. */
+export const handleTicketCommand = (deps: TicketFormDeps) =>
+  new CommandRoutes<TicketCommand, TicketFormDeps>({
+    title: md`*\`/ticket\`* — remote-assistance tickets`,
+    read: readTicketCommand,
+    verbs: ticketVerbs,
+    deps,
+    logger: deps.logger,
+    waitMs: () => deps.waitMs(),
+  }).listener;
 
 /** Registers `handleTicketCommand`. */
 export function registerTicketCommand(app: App, deps: TicketFormDeps): void {

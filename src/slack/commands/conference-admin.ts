@@ -1,0 +1,125 @@
+import { buildDoctorReport } from '../../blocks/doctor.js';
+import { textMessage } from '../../blocks/kit.js';
+import { joinMd, md } from '../../blocks/mrkdwn.js';
+import { parseLinkCommand } from '../../domain/identity-link-text.js';
+import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
+import type { SlashCommand, Verb, VerbAnswer, VerbRun } from '../runtime/command-routes.js';
+import { handleLinkCommand } from './identity-link.js';
+import { peopleVerb } from './people.js';
+
+/*
+ * `/conference admin …`: the admins' tools, one more verb table under `/conference`'s. Their rights
+ * are checked by the services they call (or the doctor's right, here), never by the words.
+ */
+
+type AdminDeps = ConferenceDeps & MediaDeps & LinkDeps;
+
+/** What an admin verb reads: the words after `admin`. */
+interface AdminWords {
+  args: string;
+}
+
+/** An admin verb, and how the help of a word it does not know names it (none: it is not listed). */
+type AdminVerb = Verb<AdminWords, AdminDeps> & { known?: string };
+
+/** The help, after the words `/conference admin` knows (`adminVerbs`). */
+const adminUsage = (c: SlashCommand): VerbAnswer => {
+  const known = Object.values(adminVerbs).flatMap((v: AdminVerb) => (v.known ? [md`\`${v.known}\``] : []));
+  return { say: c.usage(md`\`/conference admin\` knows: ${joinMd(known, ', ')}.`) };
+};
+
+/** `admin doctor`: the doctor's report, privately (its right checked first). */
+const doctor: VerbRun<AdminWords, AdminDeps> = ({ args }, c, deps) => {
+  if (args.toLowerCase() !== 'doctor') return adminUsage(c);
+  return {
+    working: 'Working through the doctor’s checks',
+    later: async () => {
+      await deps.access.require(c.user, 'admin.doctor');
+      if (!deps.doctor) {
+        await c.respond({
+          response_type: 'ephemeral',
+          replace_original: true,
+          ...textMessage(
+            md`The doctor is not available in this process: run \`npm run doctor\` beside the bot.`,
+          ),
+        });
+        return;
+      }
+      const report = await deps.doctor();
+      await c.respond({ response_type: 'ephemeral', replace_original: true, ...buildDoctorReport(report) });
+    },
+  };
+};
+
+/** `admin link @person <account>` and `admin unlink @person`; a link command it cannot read is told at once. */
+const link: VerbRun<AdminWords, AdminDeps> = ({ args }, c, deps) => {
+  const linking = parseLinkCommand(args);
+  if (!linking) return adminUsage(c);
+  if (linking.kind === 'bad') return { say: textMessage(md`${linking.problem}`) };
+  return {
+    working: linking.kind === 'link' ? 'Looking up the platform account' : 'Working on the link',
+    later: async () => {
+      const message = await handleLinkCommand(deps, linking, { user: c.user, team: c.team });
+      await c.respond({ response_type: 'ephemeral', replace_original: true, ...textMessage(message) });
+    },
+  };
+};
+
+/**
+ * `admin settings`: in distribution mode the workspace's settings middleware answers it before this
+ * listener; with one workspace, the settings come from the environment.
+ */
+const settings: VerbRun<AdminWords, AdminDeps> = ({ args }, c) =>
+  args.trim().toLowerCase() === 'settings'
+    ? {
+        say: textMessage(
+          md`This confdesk serves one workspace: its settings come from its environment (\`.env\`, see the README's *Configuration*). \`/conference admin settings\` is for confdesk installed with Add to Slack.`,
+        ),
+      }
+    : adminUsage(c);
+
+/** The admin verbs, in the order of their lines in `/conference`'s help. */
+const adminVerbs: Record<string, AdminVerb> = {
+  doctor: {
+    known: 'doctor',
+    usage: [
+      md`• \`/conference admin doctor\` — platform admins: the doctor’s report (configuration, Slack, platform, store), privately`,
+    ],
+    run: doctor,
+  },
+  people: {
+    known: 'people [search]',
+    usage: [
+      md`• \`/conference admin people [search]\` · \`/conference admin groups\` — platform admins: the enterprise’s users (search, create, edit, delete, password reset) and groups`,
+    ],
+    run: peopleVerb,
+  },
+  groups: { known: 'groups', usage: [], run: peopleVerb },
+  link: {
+    known: 'link @person <account>',
+    usage: [
+      md`• \`/conference admin link @person <platform e-mail|login|id>\` · \`admin unlink @person\` — platform admins: who someone acts as when their e-mails differ`,
+    ],
+    run: link,
+  },
+  unlink: { known: 'unlink @person', usage: [], run: link },
+  settings: {
+    usage: [
+      md`• \`/conference admin settings\` — Slack workspace admins, when confdesk is installed with Add to Slack: its platform address, account and defaults for this workspace`,
+    ],
+    run: settings,
+  },
+};
+
+/** The word that names an admin verb: the first, up to anything that is not a letter. */
+const adminWord = (args: string) => /^[a-z]+\b/i.exec(args)?.[0]?.toLowerCase() ?? '';
+
+/** `/conference admin …` as a verb of `/conference`: its help lines are the admin verbs'. */
+export const adminVerb: Verb<AdminWords, AdminDeps> = {
+  usage: Object.values(adminVerbs).flatMap((v) => v.usage),
+  run: (words, c, deps) => {
+    const word = adminWord(words.args);
+    const verb = Object.hasOwn(adminVerbs, word) ? adminVerbs[word] : undefined;
+    return verb ? verb.run(words, c, deps) : adminUsage(c);
+  },
+};

@@ -1,0 +1,135 @@
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import { type Reply, type TextMessage, textMessage } from '../../blocks/kit.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { buildUsage, helpOf } from '../../blocks/usage.js';
+import type { Logger } from '../../observability/logger.js';
+import type { Responder } from '../replies/reply-error.js';
+import { workingText } from '../replies/working-notice.js';
+import { afterAck, requestLog } from './after-ack.js';
+
+/** What a verb's handler gets of a slash command, copied out of Bolt's request. */
+export interface SlashCommand {
+  user: string;
+  team: string;
+  channel: string;
+  /** The command's whole text. */
+  text: string;
+  triggerId: string;
+  client: WebClient;
+  /** Bolt's `respond`, typed so that only a builder's message (`Reply`) goes out. */
+  respond: Responder;
+  /** The request's logger: user, team and command on every line. */
+  log: Logger;
+  /** The command's help (built from its verb table), after what went wrong when there is something to say. */
+  usage: (problem?: Mrkdwn | string) => TextMessage;
+}
+
+/**
+ * What a verb does with a command: answers in the ack (`say`), or acks, with a "Working…" line or
+ * with nothing (a modal opens), and does the rest after the ack (`later`).
+ */
+export type VerbAnswer =
+  | { say: Reply }
+  | {
+      /** The "Working…" the ack says privately (with the rate budget's wait); unset, an empty ack. */
+      working?: string;
+      /** Runs after the ack, detached; what it throws is told privately (`replyError`'s command surface). */
+      later: () => Promise<unknown>;
+      /** The reply for a failure, when it is more than the sentence (e.g. with the form's button). */
+      failure?: (message: Mrkdwn) => Reply;
+      /** false: a failure adds a message, where the ack said nothing to replace. */
+      replace?: false;
+    };
+
+/** One verb of a command: its lines in the command's help, and what it does with what was read. */
+export interface Verb<P, D> {
+  /** Its lines in the help, in the table's order; none when another verb's line names it too. */
+  usage: readonly Mrkdwn[];
+  run: (parsed: P, c: SlashCommand, deps: D) => VerbAnswer;
+}
+
+/** A verb's handler, for the verbs whose handler lives in a file of its own. */
+export type VerbRun<P, D> = Verb<P, D>['run'];
+
+/** Every verb a command's reader can tell, with its help and handler: the types check that none is missing. */
+export type VerbTable<P extends { kind: string }, D> = { [K in P['kind']]: Verb<P & { kind: K }, D> };
+
+/**
+ * A slash command's verbs behind its one Bolt listener, as `ActionRoutes` is for the buttons: `read`
+ * tells the verb from the text, the table gives its handler, and its help is built from the same
+ * table. Each command is acked at once (with what the verb says, or "Working…"); the rest runs
+ * detached (`after-ack.ts`), its failures told privately by `replyError`.
+ */
+export class CommandRoutes<P extends { kind: string }, D> {
+  private readonly help: Mrkdwn;
+
+  constructor(
+    private readonly o: {
+      /** The help's first line: the command and what it is for. */
+      title: Mrkdwn;
+      read: (text: string) => P;
+      verbs: VerbTable<P, D>;
+      deps: D;
+      logger: Logger;
+      /** About how long the platform's rate budget will hold the next interactive call, in ms. */
+      waitMs: () => number;
+    },
+  ) {
+    this.help = helpOf(
+      o.title,
+      Object.values<Verb<never, D>>(o.verbs).flatMap((v) => v.usage),
+    );
+  }
+
+  /** The command's help, after `problem` when there is one. */
+  usage(problem?: Mrkdwn | string): TextMessage {
+    return buildUsage(this.help, problem);
+  }
+
+  /** The Bolt listener of the command. */
+  readonly listener = async ({
+    ack,
+    command,
+    respond,
+    client,
+  }: SlackCommandMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
+    const log = requestLog(this.o.logger, {
+      user: command.user_id,
+      team: command.team_id,
+      command: command.command,
+    });
+    const c: SlashCommand = {
+      user: command.user_id,
+      team: command.team_id,
+      channel: command.channel_id,
+      text: command.text ?? '',
+      triggerId: command.trigger_id,
+      client,
+      respond,
+      log,
+      usage: (problem) => this.usage(problem),
+    };
+    const parsed = this.o.read(c.text);
+    const verb = this.o.verbs[parsed.kind as P['kind']] as Verb<P, D>;
+    const answer = verb.run(parsed, c, this.o.deps);
+    if ('say' in answer) return ack({ response_type: 'ephemeral', ...answer.say });
+    if (answer.working === undefined) await ack();
+    else
+      await ack({
+        response_type: 'ephemeral',
+        ...textMessage(workingText(answer.working, this.o.waitMs())),
+      });
+    afterAck(
+      {
+        kind: 'command',
+        respond,
+        channel: c.channel,
+        log,
+        ...(answer.replace === false ? { replace: false } : {}),
+        ...(answer.failure ? { build: answer.failure } : {}),
+      },
+      answer.later,
+    );
+  };
+}
