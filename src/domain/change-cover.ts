@@ -1,7 +1,8 @@
 /*
  * Covers: which of the platform's own events a change made from Slack already told, so a thread says
  * it once (with the person's name) instead of twice. Pure rules, used by the publisher (which writes
- * the cover with a person's line) and the poller (which leaves the covered events out).
+ * the cover with a person's line), the poller (which leaves the covered events out) and the outbox
+ * (which settles the events already waiting that a line tells: `toldByLines`).
  */
 
 /**
@@ -106,4 +107,67 @@ export function coverOf(payload: Record<string, unknown>): ChangeCover | undefin
     since: typeof c.since === 'string' ? c.since : null,
     ...(c.only === 'state' ? { only: 'state' as const } : {}),
   };
+}
+
+/** An outbox item as far as the rules below read it (the store's `OutboxItem` is one). */
+export interface ToldItem {
+  channel: string;
+  status: string;
+  slackTs?: string | undefined;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Of a ticket's outbox items, the pending platform events that a line in the same thread already
+ * tells (a person's line, or a state line), in the items' order: they are settled without a post.
+ */
+export function toldByLines<T extends ToldItem>(items: readonly T[]): T[] {
+  const covers = new Map<string, ChangeCover[]>();
+  for (const i of items) {
+    const cover = coverOf(i.payload);
+    if (cover) covers.set(i.channel, [...(covers.get(i.channel) ?? []), cover]);
+  }
+  return items.filter((i) => {
+    const event = eventTold(i.payload);
+    if (i.status !== 'pending' || !event) return false;
+    // A state line is told by a person's line (never by itself, nor by another state line).
+    const by = (covers.get(i.channel) ?? []).filter((c) => !(i.payload.stateLine && c.only === 'state'));
+    return by.some((c) => hides(c, event)) || (i.payload.stateLine === true && stateEventOut(items, i));
+  });
+}
+
+/**
+ * Whether a state line's move went out already as the platform's own state event (a timeline read
+ * that ran beside the scan): then the line is the one left out. (While both wait, the event is.)
+ */
+function stateEventOut(items: readonly ToldItem[], line: ToldItem): boolean {
+  const cover = coverOf(line.payload);
+  return (
+    !!cover &&
+    items.some((i) => {
+      const event = eventTold(i.payload);
+      return (
+        i.channel === line.channel &&
+        // Posted, or on its way (not one settled here without a post: it has no ts).
+        (i.slackTs !== undefined || i.status === 'unknown') &&
+        typeof i.payload.eventName === 'string' &&
+        !!event &&
+        hides(cover, event)
+      );
+    })
+  );
+}
+
+/** The platform event an outbox item tells (a platform event's line, or a state line's version). */
+function eventTold(p: Record<string, unknown>) {
+  if (typeof p.eventName === 'string' && typeof p.timestamp === 'string')
+    return {
+      eventName: p.eventName,
+      timestamp: new Date(p.timestamp),
+      source: typeof p.source === 'string' ? p.source : null,
+    };
+  const at = coverOf(p)?.at;
+  if (p.stateLine === true && at)
+    return { eventName: stateEvents[String(p.to)] ?? 'ticket.state', timestamp: new Date(at), source: null };
+  return undefined;
 }

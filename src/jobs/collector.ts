@@ -8,12 +8,13 @@ import {
 } from '../domain/change-cover.js';
 import { followMatches } from '../domain/follow-filter.js';
 import type { Logger } from '../observability/logger.js';
-import { keepTicketRecord, type SlackPublisher } from '../outbound/publisher.js';
-import { settleTold } from '../outbound/told.js';
+import type { SlackPublisher } from '../outbound/publisher.js';
 import type { PlatformClient } from '../platform/client.js';
 import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
 import type { EventSignal, TicketSignal } from '../platform/webhook-signal.js';
+import { settleToldEvents } from '../store/outbox.js';
 import type { NewOutboxItem, OutboxItem, Store, Subscription } from '../store/store.js';
+import { keepTicketRecord } from '../store/ticket-records.js';
 
 /*
  * What each channel gets of a changed ticket: the second of the poller's two jobs (the first, which
@@ -194,7 +195,7 @@ export class Collector {
     this.checkEventIds(aliases, confirmed);
     const written = await store.advance(items, seen);
     // A state line written meanwhile (a scan, at the same time) may tell one of them: settled.
-    if (written) await settleTold(store, ticketId);
+    if (written) await settleToldEvents(store, ticketId);
     if (!o.versionSeen) await this.cardsChanged(t, before?.modified);
     return written;
   }
@@ -302,7 +303,7 @@ export class Collector {
         : undefined;
     const written = await store.advance(items, { ticketId, modified, state: t.state, want });
     // A read beside this scan may have posted a state event this line tells: the line then stays out.
-    if (items.some((i) => i.payload.stateLine === true)) await settleTold(store, ticketId);
+    if (items.some((i) => i.payload.stateLine === true)) await settleToldEvents(store, ticketId);
     await this.cardsChanged(t, before?.modified);
     return written;
   }
@@ -358,7 +359,7 @@ export class Collector {
     );
     await store.notePushed(s.ticketId, at);
     // A line already in the thread may tell it (a person's click a moment before): settled, not posted.
-    if (written) await settleTold(store, s.ticketId);
+    if (written) await settleToldEvents(store, s.ticketId);
     return written;
   }
 

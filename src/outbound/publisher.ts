@@ -25,28 +25,15 @@ import type { TicketSummary } from '../domain/ticket.js';
 import type { Logger } from '../observability/logger.js';
 import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
 import type { TicketService } from '../services/tickets.js';
+import { settleToldEvents } from '../store/outbox.js';
 import type { OutboxItem, Store } from '../store/store.js';
+import { keepTicketRecord } from '../store/ticket-records.js';
 import { CardMemo, CardRefresher } from './card-refresher.js';
 import type { ChannelPace } from './channel-pace.js';
 import type { HomeScreens } from './home-screens.js';
-import { settleTold } from './told.js';
 
 /** A message as a job posts it: a builder's payload (its blocks, when it has any). */
 export type OutgoingMessage = MessagePayload | TextMessage;
-
-/**
- * Keeps a ticket's record as its cards' version, unless it is older than the one kept (a card never
- * goes back): a webhook that brings the same change a moment later then finds nothing newer to show.
- * Answers whether it was kept. The one writer of `keepRecord` (the publisher, the scans, the webhooks).
- */
-export async function keepTicketRecord(
-  store: Pick<Store, 'keepRecord'>,
-  record: TicketRecord | undefined,
-): Promise<boolean> {
-  const modified = iso(record?.modified);
-  if (!record || !modified) return false;
-  return store.keepRecord(String(record.id), record as Record<string, unknown>, modified);
-}
 
 /** A version of a ticket the poller (scan or webhook) found on the platform. */
 export interface PlatformChange {
@@ -356,6 +343,6 @@ export class SlackPublisher {
     const payload: Record<string, unknown> = { ...line, ...(cover ? { cover } : {}) };
     await this.o.store.advance([...channels].map((channel) => ({ ticketId, eventId, channel, payload })));
     // A webhook's event of this very change may be waiting already: the line tells it.
-    if (cover) await settleTold(this.o.store, ticketId);
+    if (cover) await settleToldEvents(this.o.store, ticketId);
   }
 }

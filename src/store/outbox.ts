@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { toldByLines } from '../domain/change-cover.js';
 import { type OutboxDepth, waitingStates } from '../observability/metrics.js';
 import { type Db, iso } from './db.js';
 import { type OutboxClaims, type OutboxItem, outboxClaims, toOutbox } from './outbox-claims.js';
@@ -280,6 +281,25 @@ export const outboxRepository = (c: Db): OutboxRepository => {
     },
   };
 };
+
+/** Why an item was settled without a post (kept with it: the operator sees it). */
+export const toldByLine = 'told by a line already in the thread';
+
+/**
+ * Settles the pending platform events of a ticket that a line in the same thread already tells (a
+ * person's line, or a state line): a webhook's event waits a moment (`holdMs`) before it may go out,
+ * so the line a person's click writes a few milliseconds later still tells it once. Both writers call
+ * this after writing, so whichever comes second sees the other. Answers how many it settled.
+ */
+export async function settleToldEvents(
+  store: Pick<OutboxRepository, 'outboxOf' | 'settle'>,
+  ticketId: string,
+): Promise<number> {
+  let settled = 0;
+  for (const i of toldByLines(await store.outboxOf(ticketId)))
+    settled += Number(await store.settle(i, { status: 'delivered', reason: toldByLine }));
+  return settled;
+}
 
 /** Adds a want, keeping the older `since` and the higher priority (0) of the two. */
 async function upsertWant(db: Db['db'], want: Omit<ReadWant, 'addedAt'>, at: string): Promise<void> {

@@ -27,6 +27,20 @@ export interface TicketRecordRepository {
   notePushed(ticketId: string, at: string): Promise<void>;
 }
 
+/**
+ * Keeps a ticket's record as its cards' version, unless it is older than the one kept (a card never
+ * goes back): a webhook that brings the same change a moment later then finds nothing newer to show.
+ * Answers whether it was kept. The one writer of `keepRecord` (the publisher, the scans, the webhooks).
+ */
+export async function keepTicketRecord(
+  store: Pick<TicketRecordRepository, 'keepRecord'>,
+  record: { id: string | number; modified?: Date | undefined } | undefined,
+): Promise<boolean> {
+  const modified = record?.modified;
+  if (!record || !modified || Number.isNaN(modified.getTime())) return false;
+  return store.keepRecord(String(record.id), record as Record<string, unknown>, modified.toISOString());
+}
+
 export const ticketRecordRepository = ({ db }: Db): TicketRecordRepository => ({
   async knownTicket(ticketId) {
     const r = await db
