@@ -1,4 +1,7 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { WebClient } from '@slack/web-api';
+import { vi } from 'vitest';
 import type { Reply } from '../../src/blocks/kit.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { PlatformClient } from '../../src/platform/client.js';
@@ -9,8 +12,9 @@ import { IdentityService } from '../../src/services/identity.js';
 import { MediaService } from '../../src/services/media.js';
 import { PeopleService } from '../../src/services/people.js';
 import { TicketService } from '../../src/services/tickets.js';
-import type { ViewSubmission } from '../../src/slack/deps.js';
+import type { ConferenceDeps, MediaDeps, TicketFormDeps, ViewSubmission } from '../../src/slack/deps.js';
 import type { Click } from '../../src/slack/runtime/action-routes.js';
+import type { TicketCardLink } from '../../src/store/ticket-cards.js';
 import { botNow, people } from './people.js';
 
 /*
@@ -71,6 +75,16 @@ export function fakeSlack(answers: Record<string, (args: Args) => Args> = {}) {
 }
 export type FakeSlack = ReturnType<typeof fakeSlack>;
 
+/**
+ * Waits for what a listener does after its ack (detached work): `check` passes within 10 s. A busy
+ * machine can take more than `vi.waitFor`'s default second.
+ */
+export const eventually = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 10 });
+
+/** The private_metadata of the view a `views.*` call carried, parsed. */
+export const metadataOf = (args: Args | undefined): unknown =>
+  JSON.parse(String((args?.view as Args | undefined)?.private_metadata));
+
 /** A dependency the listener under test must not touch: any use of it throws, naming it. */
 export function notUsed<T>(name: string): T {
   return new Proxy(
@@ -117,7 +131,13 @@ export function click(slack: FakeSlack, o: Partial<Click> & { user: string; valu
 /** A view submission's listener arguments: the view's id, metadata and state, and a recording `ack`. */
 export function submitted(
   slack: FakeSlack,
-  o: { user: string; values?: Args; metadata?: string; callbackId?: string; viewId?: string },
+  o: {
+    user: string;
+    values?: Args;
+    metadata?: string | undefined;
+    callbackId?: string;
+    viewId?: string;
+  },
 ) {
   const acks = recorder<Args>();
   const args = {
@@ -151,5 +171,84 @@ export function services(platform: PlatformClient, slack: FakeSlack) {
     logger: silent,
     now,
     waitMs: () => 0,
+  };
+}
+
+/** A failed Web API call as @slack/web-api throws it when Slack answers `{ok: false, error: code}`. */
+export function slackRefusal(code: string): Error {
+  return Object.assign(new Error(`An API error occurred: ${code}`), {
+    code: 'slack_webapi_platform_error',
+    data: { ok: false, error: code },
+  });
+}
+
+/**
+ * The ticket listeners' deps: the real services; the cards the bot posted (`cards`) in memory; a
+ * publisher that keeps what it was asked to post (`published`) and posts a card as `C…/<n>.000000`.
+ */
+export function ticketDeps(platform: PlatformClient, slack: FakeSlack, cards: TicketCardLink[] = []) {
+  const published: { what: string; args: unknown[] }[] = [];
+  const keep =
+    (what: string, answer?: (...args: unknown[]) => unknown) =>
+    async (...args: unknown[]) => {
+      published.push({ what, args });
+      return answer?.(...args);
+    };
+  const deps: TicketFormDeps & Pick<MediaDeps, 'media'> = {
+    ...services(platform, slack),
+    subscriptions: notUsed('subscriptions'),
+    store: {
+      save: async (link) => void cards.push(link),
+      find: async (ticketId, channel) => cards.find((c) => c.ticketId === ticketId && c.channel === channel),
+      forTicket: async (ticketId) => cards.filter((c) => c.ticketId === ticketId),
+      at: async (channel, ts) => cards.find((c) => c.channel === channel && c.ts === ts),
+    },
+    publisher: {
+      postCard: keep('postCard', () => `${published.length}.000000`),
+      showCard: keep('showCard'),
+      permalink: keep('permalink', (place) => `https://acme.slack.test/${(place as TicketCardLink).ts}`),
+      postInThread: keep('postInThread'),
+      ticketChanged: keep('ticketChanged'),
+    } as unknown as TicketFormDeps['publisher'],
+  };
+  return { deps, cards, published };
+}
+
+/** The conference listeners' deps: the real services; a publisher that keeps what it was asked (`published`). */
+export function conferenceDeps(platform: PlatformClient, slack: FakeSlack) {
+  const published: { what: string; args: unknown[] }[] = [];
+  const keep =
+    (what: string) =>
+    (...args: unknown[]) => {
+      published.push({ what, args });
+      return Promise.resolve();
+    };
+  const deps: ConferenceDeps = {
+    ...services(platform, slack),
+    schedules: notUsed('schedules'),
+    digests: notUsed('digests'),
+    publisher: {
+      postConferenceCard: keep('postConferenceCard'),
+      showConferenceCard: keep('showConferenceCard'),
+      conferenceChanged: (...args: unknown[]) => void keep('conferenceChanged')(...args),
+    },
+  };
+  return { deps, published };
+}
+
+/** Slack's upload URL of the files upload flow, on loopback: `received()` counts the bytes posted to it. */
+export async function uploadTarget() {
+  let received = 0;
+  const server = createServer((req, res) => {
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    req.on('end', () => res.writeHead(200).end('OK'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`,
+    received: () => received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

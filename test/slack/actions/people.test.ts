@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   handleGroupMembers,
   handleGroupMembersPage,
@@ -11,7 +11,14 @@ import {
   handlePersonNew,
 } from '../../../src/slack/actions/people.js';
 import type { PeopleDeps } from '../../../src/slack/deps.js';
-import { click, type FakeSlack, fakeSlack, services } from '../../helpers/listener-fakes.js';
+import {
+  click,
+  eventually,
+  type FakeSlack,
+  fakeSlack,
+  metadataOf,
+  services,
+} from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
 import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
@@ -39,7 +46,7 @@ const browser = { id: 'VBROWSER', hash: 'h', privateMetadata: '{"q":"","o":0}', 
 
 /** What the modal finally shows: the last `views.update`, once the work after the ack wrote it. */
 async function shown(slack: FakeSlack, updates = 1): Promise<string> {
-  await vi.waitFor(() => expect(slack.callsOf('views.update').length).toBeGreaterThanOrEqual(updates));
+  await eventually(() => expect(slack.callsOf('views.update').length).toBeGreaterThanOrEqual(updates));
   return JSON.stringify(slack.callsOf('views.update').at(-1));
 }
 
@@ -134,8 +141,10 @@ describe('a person’s menu', () => {
       click(slack, { user: people.admin.id, value: `edit:${id}`, view: browser }).c,
     );
     expect(await shown(slack)).toContain('Durand');
-    const form = slack.callsOf('views.update').at(-1)?.view as { private_metadata: string };
-    expect(JSON.parse(form.private_metadata)).toEqual({ u: id, b: { id: 'VBROWSER', q: '', o: 0 } });
+    expect(metadataOf(slack.callsOf('views.update').at(-1))).toEqual({
+      u: id,
+      b: { id: 'VBROWSER', q: '', o: 0 },
+    });
   });
 
   it('an agent’s Delete shows the refusal in the pushed modal and deletes nobody', async () => {

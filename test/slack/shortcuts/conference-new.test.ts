@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
-import type { ConferenceDeps } from '../../../src/slack/deps.js';
 import { handleConferenceNew } from '../../../src/slack/shortcuts/conference-new.js';
-import { fakeSlack, notUsed, recorder, services } from '../../helpers/listener-fakes.js';
+import { conferenceDeps, eventually, fakeSlack, recorder } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
 import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
@@ -17,13 +16,7 @@ afterAll(() => platform.close());
 
 function shortcut(user: string) {
   const slack = fakeSlack();
-  const s = services(platform.client, slack);
-  const deps: ConferenceDeps = {
-    ...s,
-    publisher: notUsed('publisher'),
-    schedules: notUsed('schedules'),
-    digests: notUsed('digests'),
-  };
+  const { deps } = conferenceDeps(platform.client, slack);
   const ack = recorder();
   const args = {
     ack: ack.fn,
@@ -43,7 +36,7 @@ describe('the New conference shortcut', () => {
     const { slack, deps, ack, args } = shortcut(people.alice.id);
     await handleConferenceNew(deps)(args);
     expect(ack.given).toEqual([undefined]);
-    await vi.waitFor(() => expect(slack.callsOf('views.open')).toHaveLength(1));
+    await eventually(() => expect(slack.callsOf('views.open')).toHaveLength(1));
     const [open] = slack.callsOf('views.open');
     expect(open).toMatchObject({ trigger_id: 'T-1', view: { callback_id: ids.views.conferenceForm } });
     expect(JSON.stringify(open)).toContain(people.alice.id);
@@ -52,7 +45,7 @@ describe('the New conference shortcut', () => {
   it('opens the refusal instead for a person without an account, saying how to get one', async () => {
     const { slack, deps, args } = shortcut(people.nobody.id);
     await handleConferenceNew(deps)(args);
-    await vi.waitFor(() => expect(slack.callsOf('views.open')).toHaveLength(1));
+    await eventually(() => expect(slack.callsOf('views.open')).toHaveLength(1));
     const text = JSON.stringify(slack.callsOf('views.open'));
     expect(text).toContain('nobody@example.com');
     expect(text).not.toContain(ids.views.conferenceForm);

@@ -1,8 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import type { TicketFormDeps } from '../../../src/slack/deps.js';
 import { handleTicketFromMessage } from '../../../src/slack/shortcuts/ticket-from-message.js';
-import { type FakeSlack, fakeSlack, notUsed, recorder, services } from '../../helpers/listener-fakes.js';
+import {
+  eventually,
+  type FakeSlack,
+  fakeSlack,
+  notUsed,
+  recorder,
+  services,
+} from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
 import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
@@ -49,7 +56,7 @@ describe('the Create assistance ticket shortcut', () => {
     const { deps, ack, args } = shortcut(people.alice.id, slack);
     await handleTicketFromMessage(deps)(args);
     expect(ack.given).toEqual([undefined]);
-    await vi.waitFor(() => expect(slack.callsOf('views.update')).toHaveLength(1));
+    await eventually(() => expect(slack.callsOf('views.update')).toHaveLength(1));
     expect(slack.callsOf('chat.getPermalink')).toEqual([{ channel: 'C1', message_ts: '1.000002' }]);
     expect(slack.callsOf('views.open')[0]).toMatchObject({ trigger_id: 'T-1' });
     const form = JSON.stringify(slack.callsOf('views.update')[0]);
@@ -68,7 +75,7 @@ describe('the Create assistance ticket shortcut', () => {
     });
     const { deps, args } = shortcut(people.nobody.id, slack);
     await handleTicketFromMessage(deps)(args);
-    await vi.waitFor(() => expect(slack.callsOf('views.update')).toHaveLength(1));
+    await eventually(() => expect(slack.callsOf('views.update')).toHaveLength(1));
     const shown = JSON.stringify(slack.callsOf('views.update')[0]);
     expect(shown).toContain('nobody@example.com');
     expect(shown).not.toContain(ids.views.ticketForm);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import { buildPersonForm } from '../../../src/blocks/people.js';
 import type { PeopleDeps } from '../../../src/slack/deps.js';
@@ -9,7 +9,7 @@ import {
   handlePersonEdit,
 } from '../../../src/slack/views/people.js';
 import { formState } from '../../helpers/form-state.js';
-import { type FakeSlack, fakeSlack, services, submitted } from '../../helpers/listener-fakes.js';
+import { eventually, type FakeSlack, fakeSlack, services, submitted } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
 import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
@@ -53,7 +53,7 @@ const editForm = buildPersonForm({ mode: 'edit', values: {}, metadata: '', who: 
 /** The views.update calls on `viewId`, once the work after the ack made `count` of them. */
 async function updatesOf(slack: FakeSlack, viewId: string, count = 1): Promise<string> {
   const of = () => slack.callsOf('views.update').filter((u) => u.view_id === viewId);
-  await vi.waitFor(() => expect(of().length).toBeGreaterThanOrEqual(count));
+  await eventually(() => expect(of().length).toBeGreaterThanOrEqual(count));
   return JSON.stringify(of());
 }
 
