@@ -120,6 +120,8 @@ describe('an idle workspace', () => {
   it('asks a store other replicas may write whether something is watched every POLL_INTERVAL, and follows a watch made there', async () => {
     const { platform, counted, real } = await idleBot(true);
     await eventually(() => lists(platform) >= 1, 5_000);
+    // The first scan's requests all answered (a slow machine may still be paging it).
+    await new Promise((r) => setTimeout(r, 1_000));
     const checks = counted.watchChecks;
     const idleLists = lists(platform);
     await new Promise((r) => setTimeout(r, 2_500));
