@@ -17,8 +17,8 @@ import { conferenceJoinLink } from '../platform/join-links.js';
 import { type ConferenceRecord, conferenceRecord } from '../platform/schemas.js';
 import type { AccessService, Asker } from './access.js';
 import { ConfdeskError } from './errors.js';
+import { notKept, type SentField, wireNames } from './fields-not-kept.js';
 import type { IdentityService, PlatformUser } from './identity.js';
-import { notKept, type SentField, wireNames } from './kept.js';
 
 /**
  * The create parameters a conference record can show back, to tell which ones the platform kept.

@@ -20,8 +20,8 @@ import { slackErrorCode } from '../util/slack-errors.js';
 import type { AccessService } from './access.js';
 import type { Directory } from './directory.js';
 import { ConfdeskError } from './errors.js';
+import { notKept, type SentField, wireNames } from './fields-not-kept.js';
 import type { IdentityService } from './identity.js';
-import { notKept, type SentField, wireNames } from './kept.js';
 
 /** Tickets per page of `/ticket list`. */
 export const ticketPageSize = 10;

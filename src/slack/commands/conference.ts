@@ -16,7 +16,7 @@ import {
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
 import { durationExamples, parseWhen, pastGraceMs, whenExamples } from '../../domain/time.js';
-import { notKeptNotice } from '../../services/kept.js';
+import { notKeptNotice } from '../../services/fields-not-kept.js';
 import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
 import { formFromText } from '../openers/forms.js';
 import { postConferenceCard } from '../openers/post-conference-card.js';

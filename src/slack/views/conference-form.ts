@@ -12,7 +12,7 @@ import type { Logger } from '../../observability/logger.js';
 import { postToResponseUrl } from '../../outbound/respond.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
-import { notKeptNotice } from '../../services/kept.js';
+import { notKeptNotice } from '../../services/fields-not-kept.js';
 import type { ConferenceDeps, ViewSubmission } from '../deps.js';
 import { type FormMetadata, readFormMetadata } from '../input/payloads.js';
 import { postConferenceCard } from '../openers/post-conference-card.js';

@@ -6,7 +6,7 @@ import { buildTicketCard } from '../../blocks/ticket-card.js';
 import { buildTicketForm } from '../../blocks/ticket-form.js';
 import { buildTicketCreated } from '../../blocks/ticket-prompts.js';
 import { PlatformInputError } from '../../platform/errors.js';
-import { notKeptNotice } from '../../services/kept.js';
+import { notKeptNotice } from '../../services/fields-not-kept.js';
 import { isCannotPost } from '../../util/slack-errors.js';
 import type { TicketFormDeps, ViewSubmission } from '../deps.js';
 import { describeError, inviteFix } from '../replies/describe-error.js';

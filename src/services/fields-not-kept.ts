@@ -1,6 +1,6 @@
 import { type Mrkdwn, md } from '../blocks/mrkdwn.js';
 /**
- * What the platform kept of what was sent to it: several create parameters are guesses
+ * The fields of a create the platform did not keep: several create parameters are guesses
  * (platform-facts.md, "Not published"), and a platform that ignores an unknown parameter answers
  * 200 all the same. After a create, each field sent is read back from the record the platform
  * answered. Careful not to cry wolf: a field the record does not carry is unknown, not dropped; only
