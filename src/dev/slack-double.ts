@@ -111,6 +111,10 @@ export class SlackDouble {
    * returns, nothing done (one message refused for good in the middle of a stream).
    */
   refuse: ((method: string, args: Record<string, unknown>) => string | undefined) | undefined;
+  /** Told of each Web API call the double answered, with its answer (a bench's record of the posts). */
+  onAnswer:
+    | ((method: string, args: Record<string, unknown>, answer: Record<string, unknown>) => void)
+    | undefined;
   /** Milliseconds a method's answer takes after its effect (a slow network): a crash can fall in between. */
   readonly latency = new Map<string, number>();
   /**
@@ -423,6 +427,7 @@ export class SlackDouble {
     }
     if (known?.texts) checkTexts(this.violations, method, known.texts(args));
     const answer = known ? known.answer(args, token) : { ok: false, error: 'unknown_method' };
+    this.onAnswer?.(method, args, answer);
     const delay = this.latency.get(method);
     if (delay) await new Promise((r) => setTimeout(r, delay));
     if (answer.ok && known?.changes) this.changed();
