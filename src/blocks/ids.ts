@@ -9,24 +9,24 @@ export const ids = {
     ticketExport: 'ticket_export',
     digestForm: 'digest_form',
     working: 'working',
-    // issue 22: people
+    // The People and Groups screens (platform admins)
     /** The People browser (its submit button is Search) and the Groups browser. */
     peopleBrowser: 'people_browser',
     groupsBrowser: 'groups_browser',
     personCreate: 'person_create',
     personEdit: 'person_edit',
     personDelete: 'person_delete',
-    // issue 22: media
+    // The media library
     mediaLibrary: 'media_library',
     mediaDetails: 'media_details',
     mediaEdit: 'media_edit',
     mediaShare: 'media_share',
     mediaFilter: 'media_filter',
-    // issue 23: distribution mode
+    // Distribution mode: a workspace's own platform settings
     workspaceSettings: 'workspace_settings',
   },
   actions: {
-    /** issue 23: opens the workspace's platform settings (Home, for the workspace's Slack admins). */
+    /** Opens the workspace's platform settings (distribution mode: Home, for its Slack admins). */
     workspaceSettingsOpen: 'workspace_settings_open',
     conferenceJoin: 'conference_join',
     /** The private link buttons given on a Join click: Slack opens the URL, the click is only acked. */
@@ -49,11 +49,11 @@ export const ids = {
     ticketMediaPost: 'ticket_media_post',
     ticketUnsubscribe: 'ticket_unsubscribe',
     ticketPage: 'ticket_page',
-    // App Home (issue 22): Remove what the person set up.
+    // App Home: Remove what the person set up.
     homeSubscriptionRemove: 'home_subscription_remove',
     homeDigestRemove: 'home_digest_remove',
     homeRequeueDead: 'home_requeue_dead',
-    // issue 22: people
+    // The People and Groups screens (platform admins)
     /** Opens the People browser (App Home, anywhere): admins only. */
     peopleOpen: 'people_open',
     /** Opens the Groups browser (App Home, anywhere): admins only. */
@@ -71,7 +71,7 @@ export const ids = {
     /** A group's Members button (`:<group id>`), and Previous/Next of the member list. */
     groupMembers: 'group_members',
     groupMembersPage: 'group_members_page',
-    // issue 22: media
+    // The media library
     /** Opens the media library modal (App Home's button; a click carries a trigger). */
     mediaOpen: 'media_open',
     /** A library row's menu: `show|edit|share|delete:<media id>`. */
@@ -85,8 +85,8 @@ export const ids = {
     mediaShareOpen: 'media_share_open',
   },
   /**
-   * The type-ahead menus (`external_select`), served from the options load URL by the directory
-   * (issue 22): the platform's users (any), agents, groups, and moderators.
+   * The type-ahead menus (`external_select`), served from the options load URL by the directory:
+   * the platform's users (any), agents, groups, and moderators.
    */
   options: {
     users: 'pick_user',
@@ -94,7 +94,6 @@ export const ids = {
     groups: 'pick_group',
     moderators: 'pick_moderator',
   },
-  // issue 22: people
   /** Block ids of the People browser and of the user forms: each input is named after its create/update input. */
   people: {
     search: 'people_search',
@@ -148,7 +147,7 @@ export const ids = {
     agent: 'agent',
     groupId: 'groupId',
   },
-  // issue 22: media. Block ids of the media forms: the edit's are the update's field names.
+  // Block ids of the media forms: the edit's are the update's field names.
   mediaEdit: { title: 'title', description: 'description', lat: 'lat', lng: 'lng' },
   mediaShare: { channel: 'channel', thread: 'thread' },
   mediaFilter: { filters: 'filters' },

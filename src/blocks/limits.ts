@@ -38,7 +38,7 @@ export const limits = {
 } as const;
 
 /**
- * issue 22: media. The largest file Slack takes in its upload flow: "1 GB" (files up to 1 GB can be
+ * The largest media file Slack takes in its upload flow: "1 GB" (files up to 1 GB can be
  * uploaded: https://slack.com/help/articles/201330736-Add-files-to-Slack). Counted in decimal bytes,
  * the lower reading, so a file that passes here is never refused for its size by Slack.
  */

@@ -18,7 +18,7 @@ import {
 } from './mrkdwn.js';
 
 /*
- * issue 22: the media library and every other place a media item is shown (the conference card's
+ * The media library and every other place a media item is shown (the conference card's
  * Recordings & snapshots, the ticket card's Media): one line per item, one detail view, the forms.
  */
 

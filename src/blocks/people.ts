@@ -27,7 +27,7 @@ import { limits } from './limits.js';
 import { clipPlain, joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
 /*
- * The admin screens of the enterprise's people and groups (issue 22), all modals: the People browser
+ * The admin screens of the enterprise's people and groups, all modals: the People browser
  * (search, pages, a menu per person), a person's details, the create and edit forms, the delete
  * confirmation that says what the person still owns, the Groups browser and a group's members.
  * None of them ever holds a password: the create form's password input is always empty.

@@ -8,7 +8,7 @@ import { limits } from './limits.js';
 import { date, escaped, type Mrkdwn, md, mention } from './mrkdwn.js';
 
 /*
- * Distribution mode (issue 23): a workspace's platform settings, for its Slack admins. The credentials
+ * Distribution mode: a workspace's platform settings, for its Slack admins. The credentials
  * are never shown back: the form says which kind is saved and leaves the fields empty.
  */
 

@@ -31,9 +31,9 @@ export type ConferenceCommand =
   | { kind: 'digest'; args: string }
   /** `/conference admin …`: platform admins' tools (`doctor`). */
   | { kind: 'admin'; args: string }
-  /** issue 22: `/conference password [login]`: the platform's reset e-mail (one's own without a login). */
+  /** `/conference password [login]`: the platform's reset e-mail (one's own without a login). */
   | { kind: 'password'; login?: string }
-  /** issue 22: `/conference media [filters]`: the media library modal (filters: `domain/media.ts`). */
+  /** `/conference media [filters]`: the media library modal (filters: `domain/media.ts`). */
   | { kind: 'media'; args: string }
   | { kind: 'create'; request: ConferenceRequestText }
   | { kind: 'usage'; error: string };
@@ -200,7 +200,6 @@ export function parseConferenceCommand(text: string): ConferenceCommand {
       return { kind: 'digest', args: arg };
     case 'admin':
       return { kind: 'admin', args: arg };
-    // issue 22: people
     case 'password':
       if (/\s/.test(arg))
         return { kind: 'usage', error: '`/conference password` takes one login, or none for your own.' };

@@ -1,5 +1,5 @@
 /*
- * The type-ahead's search over the enterprise's people and groups (issue 22: pickers that scale).
+ * The type-ahead's search over the enterprise's people and groups, for pickers that scale.
  * Slack asks the options load URL at every keystroke and gives up after 3 s, and an enterprise may
  * hold thousands of people: everything a query needs (folded text, where words start, the label
  * order) is computed once when the directory is loaded, so a query is one linear scan of plain

@@ -1,6 +1,6 @@
 /*
  * `/conference admin link @person <platform e-mail | login | user id>` and
- * `/conference admin unlink @person` (issue 22): which platform account a Slack person acts as, for
+ * `/conference admin unlink @person`: which platform account a Slack person acts as, for
  * those whose Slack and platform e-mails differ. Slack escapes the command's text (manifest
  * `should_escape`): the person arrives as `<@U123|name>`, an e-mail as `<mailto:a@b.c|a@b.c>`.
  */

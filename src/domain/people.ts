@@ -1,5 +1,5 @@
 /*
- * The enterprise's people and groups as the admin screens show them (issue 22), and the pure rules of
+ * The enterprise's people and groups as the admin screens show them, and the pure rules of
  * those screens: search, pages, what a person still owns. No I/O: the service reads the platform.
  */
 

@@ -123,7 +123,7 @@ export const policy = {
   /** Another try for the ticket messages Slack refused for good (App Home, `npm run outbox`). */
   'outbox.requeue': { who: ['admin'], refusal: `requeue the messages Slack refused: that ${adminsOnly}` },
 
-  // issue 22: pickers (the type-ahead directory and identity links)
+  // Pickers (the type-ahead directory) and identity links
   /** The type-ahead pickers: the enterprise's people and groups, for someone with an account. */
   'directory.search': {
     who: ['account'],
@@ -131,7 +131,7 @@ export const policy = {
   },
   /** `/conference admin link|unlink`: which platform account a Slack person acts as. */
   'identity.link': { who: ['admin'], refusal: `link Slack people to platform accounts: it ${adminsOnly}` },
-  // issue 22: people and groups (platform admins), password reset (anyone for their own login).
+  // People and groups (platform admins), password reset (anyone for their own login).
   'people.list': { who: ['admin'], refusal: `list the platform’s users: that ${adminsOnly}` },
   'people.see': { who: ['admin'], refusal: `see a platform user’s details: that ${adminsOnly}` },
   'people.create': { who: ['admin'], refusal: `create platform users: that ${adminsOnly}` },
@@ -156,7 +156,7 @@ export const policy = {
   'home.view': { who: ['anyone'], refusal: 'see the home tab' },
   'home.new-conference': { who: ['account'], refusal: 'create conferences without a platform account' },
 
-  // issue 22: media library (`/conference media`). Subject: the media (its owner and its group).
+  // The media library (`/conference media`). Subject: the media (its owner and its group).
   'media.list': { who: ['account'], refusal: 'browse the media library without a platform account' },
   /** Listing someone else's media or everyone's (`user:<other>`, `user:all`). */
   'media.list-all': {
@@ -193,7 +193,7 @@ export type Subject =
   | { kind: 'group'; groupId: string | undefined }
   | { kind: 'moderator'; moderatorId: string }
   | { kind: 'subscription'; createdBy: string }
-  /** issue 22: a media item (owner and group ids as its record names them, when it does). */
+  /** A media item (owner and group ids as its record names them, when it does). */
   | { kind: 'media'; ownerId: string | undefined; groupId: string | undefined };
 
 const none: Subject = { kind: 'none' };

@@ -2,7 +2,7 @@ import { serviceKey } from '../platform/schemas.js';
 import type { Action, Rule } from './policy.js';
 
 /*
- * A workspace's platform settings in distribution mode (issue 23): what its Slack admins type in the
+ * A workspace's platform settings in distribution mode: what its Slack admins type in the
  * settings modal, checked before anything is saved or sent. Pure: the registry seals and stores.
  */
 

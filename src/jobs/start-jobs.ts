@@ -84,7 +84,7 @@ export interface Jobs {
 
 const pollerLease = 'poller';
 
-/** How often the type-ahead menus' directory is read again (issue 22). */
+/** How often the type-ahead menus' directory is read again. */
 export const directoryRefreshMs = 15 * 60_000;
 
 /**
@@ -328,7 +328,7 @@ export function startJobs(o: JobsOptions): Jobs {
     everyMs: () => (watching || (lastBacklog?.reads ?? 0) > 0 ? 5_000 / scale : heartbeatMs),
     run: async () => leads() && poller.backlog.drain(async () => leads()),
   });
-  // issue 22: pickers. The directory of the type-ahead menus, once loaded, every 15 minutes and 10 s
+  // The directory of the type-ahead menus (pickers), once loaded, every 15 minutes and 10 s
   // after the bot changed a user (`invalidate`; a burst of changes costs one refresh). A refresh costs
   // `directoryRefreshCost(users)` requests: 2,000 people, 5 pages of 500 + the groups (+ /users/me
   // when its cache expired) = 7 every 15 minutes, about 0.5 a minute of the ~10 (5%).

@@ -4,7 +4,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import { escapes } from './last-resort.js';
 
 /*
- * The bot's Prometheus metrics (issue 23 §3), in a registry of their own (never prom-client's global
+ * The bot's Prometheus metrics, in a registry of their own (never prom-client's global
  * one: tests and several instances in one process would collide there). Each confdesk instance
  * reports through `metrics.workspace(teamId)`, which puts its Slack team id on every series as the
  * `workspace` label. Counters and histograms move as things happen; gauges that describe the store,

@@ -16,7 +16,7 @@ export interface LinkedAccount {
 }
 
 /**
- * Admins link a Slack person to a platform account by hand when their e-mails differ (issue 22);
+ * Admins link a Slack person to a platform account by hand when their e-mails differ;
  * identity then uses the link before the e-mail match (`IdentityService.platformUser`).
  */
 export class IdentityLinkService {

@@ -41,11 +41,11 @@ export class IdentityService {
     private readonly platform: PlatformClient,
     now: () => number = Date.now,
     /**
-     * issue 22: the enterprise's people in memory: a person's record (role, groups) is read there
+     * The enterprise's people in memory: a person's record (role, groups) is read there
      * rather than by paging through every user on their first request (21 requests for 2,000 people).
      */
     private readonly directory?: Pick<Directory, 'user'>,
-    /** issue 22: the links admins made by hand (`/conference admin link`), read before the e-mail. */
+    /** The links admins made by hand (`/conference admin link`), read before the e-mail. */
     private readonly links?: Pick<UserLinkRepository, 'userLink'>,
   ) {
     this.cache = new TtlCache(profileTtlMs, now, 5_000);

@@ -28,7 +28,7 @@ export type MediaShareSource =
   | { kind: 'too-big'; media: MediaItem; size: number; url: string };
 
 /**
- * issue 22: the media library's use cases, for the library modal and the conference and ticket
+ * The media library's use cases, for the library modal and the conference and ticket
  * cards alike: listing with the spec's filters (only what the person may see), one item, edit,
  * delete, and the file to share (streamed, or a link past Slack's file size limit).
  */

@@ -88,7 +88,7 @@ function refusal(error: unknown, secret: string | undefined): unknown {
 }
 
 /**
- * People and groups of the enterprise for the admin screens, and password resets (issue 22). Every
+ * People and groups of the enterprise for the admin screens, and password resets. Every
  * method asks the policy first with the person's own platform account. The users list is read
  * through the platform client's cache (tag `users`, invalidated by the writes), so paging and
  * searching the browser costs no new request within the cache's minute.

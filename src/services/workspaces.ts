@@ -5,7 +5,7 @@ import type { WorkspaceRepository } from '../store/store.js';
 import { bindingOf, type SecretBox, type SecretField } from '../util/secret-box.js';
 
 /*
- * Distribution mode (issue 23): the workspaces that installed confdesk, with their bot tokens, and the
+ * Distribution mode: the workspaces that installed confdesk, with their bot tokens, and the
  * platform settings their Slack admins saved. Every secret (the installation with its bot token, the
  * platform credentials, the webhook secret) is sealed with CONFDESK_ENCRYPTION_KEY before it reaches
  * the store, bound to its workspace and field (`bindingOf`), and never shown back: the settings form

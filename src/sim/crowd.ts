@@ -16,7 +16,7 @@ const lasts = [
 ];
 
 /**
- * `count` more people in an enterprise (issue 22: the type-ahead pickers with thousands of users):
+ * `count` more people in an enterprise (to try the type-ahead pickers with thousands of users):
  * accented first and last names cycling through short lists, each login and e-mail unique
  * (`elodie.lefevre17`), spread over the enterprise's groups. Deterministic, so tests can name whom a
  * query must find.

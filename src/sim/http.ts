@@ -314,7 +314,7 @@ export function createSimHttp({
         requests.push({
           method,
           path: url.pathname,
-          // issue 22: the log (shown by the playground) never holds a user's password.
+          // The log (shown by the playground) never holds a user's password.
           query: withoutPasswords(url.pathname, Object.fromEntries(url.searchParams)),
           status,
           userId,

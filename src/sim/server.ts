@@ -43,7 +43,7 @@ export interface SimulatorOptions {
   /** Lifetime of tokens from `POST /api/v3/token`. Default 86 400 s. */
   tokenTtlSeconds?: number;
   seed?: boolean;
-  /** issue 22: this many more people in the seeded enterprise (`crowd.ts`), for the type-ahead pickers. */
+  /** This many more people in the seeded enterprise (`crowd.ts`), for the type-ahead pickers. */
   crowd?: number;
   faults?: Partial<SimFaults>;
   /** A hostile platform (`hostile.ts`): internal URLs, redirects, bodies without length, huge or slow. */

@@ -55,7 +55,7 @@ export interface Database {
    * `since`: the oldest change waiting (oldest first); `channels`: JSON array (fairness between them).
    */
   read_wants: { ticket_id: string; since: string; added_at: string; priority: number; channels: string };
-  /** Channels' daily statistics digests (issue 6). `weekdays`: JSON array, 1 = Monday … 7 = Sunday. */
+  /** Channels' daily statistics digests. `weekdays`: JSON array, 1 = Monday … 7 = Sunday. */
   digest_schedules: {
     id: string;
     channel: string;
@@ -81,7 +81,7 @@ export interface Database {
   leases: { name: string; owner: string; until: string };
   settings: { scope: string; key: string; value: string };
   /**
-   * Slack people linked by hand to a platform account (0007, issue 22): identity uses the link before
+   * Slack people linked by hand to a platform account (0007): identity uses the link before
    * the e-mail match, for people whose Slack and platform e-mails differ.
    */
   user_links: {
@@ -257,7 +257,7 @@ export const migrations: Record<string, Migration> = {
         .execute();
     },
   },
-  // issue 22: pickers (identity links). 0001 made a `user_links` table no code ever wrote (keyed by
+  // Identity links. 0001 made a `user_links` table no code ever wrote (keyed by
   // the Slack id alone, with an e-mail): it is replaced by the links admins make by hand.
   '0007_user_links': {
     async up(db: Kysely<unknown>) {

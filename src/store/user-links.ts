@@ -1,6 +1,6 @@
 import type { Db } from './db.js';
 
-/** A Slack person linked by hand to a platform account (issue 22). */
+/** A Slack person linked by hand to a platform account (when their e-mails differ). */
 export interface UserLink {
   /** The Slack workspace the link was made in. */
   team: string;

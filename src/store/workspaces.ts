@@ -2,7 +2,7 @@ import type { Db } from './db.js';
 import { deleteSetting, getSetting, setSetting, setSettingOnce } from './settings.js';
 
 /*
- * Distribution mode (issue 23): the workspaces that installed confdesk and their platform settings, in
+ * Distribution mode: the workspaces that installed confdesk and their platform settings, in
  * the process's own store (each workspace's cards, subscriptions and queue live in a store of its own:
  * `workspaceStoreOptions`). Values are opaque here: the registry above seals what is secret.
  */
