@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { vi } from 'vitest';
 import type { Reply } from '../../src/blocks/kit.js';
@@ -154,6 +155,30 @@ export function submitted(
   return { args: args as unknown as ViewSubmission, acks };
 }
 
+/** A slash command's listener arguments (Bolt's), with a recording `ack` and `respond`. */
+export function slash(
+  slack: FakeSlack,
+  o: { user: string; text: string; command?: string; channel?: string },
+) {
+  const acks = recorder<Args>();
+  const replies = recorder();
+  const args = {
+    ack: acks.fn,
+    respond: replies.fn,
+    client: slack.client,
+    command: {
+      command: o.command ?? '/conference',
+      text: o.text,
+      user_id: o.user,
+      team_id: 'T1',
+      channel_id: o.channel ?? 'C1',
+      trigger_id: 'trigger',
+      response_url: 'https://hooks.slack.test/command',
+    },
+  };
+  return { args: args as unknown as SlackCommandMiddlewareArgs & AllMiddlewareArgs, acks, replies };
+}
+
 /** The services as the composition root builds them, over `platform`, with `slack` for Slack's profiles. */
 export function services(platform: PlatformClient, slack: FakeSlack) {
   const now = () => botNow;
@@ -223,7 +248,7 @@ export function conferenceDeps(platform: PlatformClient, slack: FakeSlack) {
       published.push({ what, args });
       return Promise.resolve();
     };
-  const deps: ConferenceDeps = {
+  const deps: ConferenceDeps & MediaDeps = {
     ...services(platform, slack),
     schedules: notUsed('schedules'),
     digests: notUsed('digests'),
