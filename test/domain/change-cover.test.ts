@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { coverable, coveredBy, coverOf, fromTheStart } from '../../src/domain/change-cover.js';
+import { coverable, coveredBy, coverOf, fromTheStart, toldByLines } from '../../src/domain/change-cover.js';
 
 const at = (s: string) => new Date(`2027-03-26T10:00:${s}Z`);
 
@@ -70,5 +70,56 @@ describe('the platform events a change made from Slack covers', () => {
       at: '2027-03-26T10:00:05.000Z',
       since: fromTheStart,
     });
+  });
+});
+
+describe('the waiting platform events a line in the thread already tells', () => {
+  const event = (id: string, channel: string, eventName: string, s: string, status = 'pending') => ({
+    id,
+    channel,
+    status,
+    payload: { eventName, timestamp: at(s).toISOString(), source: 'agent' },
+  });
+  const line = {
+    id: 'line',
+    channel: 'C1',
+    status: 'pending',
+    payload: { line: 'moved', cover: { since: at('01.000').toISOString(), at: at('03.000').toISOString() } },
+  };
+  const stateLine = (status: string) => ({
+    id: 'state',
+    channel: 'C1',
+    status,
+    payload: {
+      stateLine: true,
+      to: 'inprogress',
+      cover: { since: at('01.000').toISOString(), at: at('02.000').toISOString(), only: 'state' },
+    },
+  });
+  const ids = (items: { id: string }[]) => items.map((i) => i.id);
+
+  it('are the pending events a person’s line covers, in its channel only', () => {
+    const items = [
+      line,
+      event('mine', 'C1', 'ticket.assigned', '02.000'),
+      event('other channel', 'C2', 'ticket.assigned', '02.000'),
+      event('later', 'C1', 'ticket.assigned', '04.000'),
+      event('posted', 'C1', 'ticket.assigned', '02.000', 'delivered'),
+      event('the guest', 'C1', 'ticket.invitationClicked', '02.000'),
+    ];
+    expect(ids(toldByLines(items))).toEqual(['mine']);
+  });
+
+  it('leave out a state line whose state event went out already, and the state event while both wait', () => {
+    const posted = {
+      ...event('started', 'C1', 'ticket.sessionStarted', '02.000', 'delivered'),
+      slackTs: '1.5',
+    };
+    expect(ids(toldByLines([stateLine('pending'), posted]))).toEqual(['state']);
+    const waiting = event('started', 'C1', 'ticket.sessionStarted', '02.000');
+    expect(ids(toldByLines([stateLine('pending'), waiting]))).toEqual(['started']);
+    // A person's line tells the state line too; a state line never tells itself.
+    expect(ids(toldByLines([stateLine('pending')]))).toEqual([]);
+    expect(ids(toldByLines([line, stateLine('pending')]))).toEqual(['state']);
   });
 });

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { ErrorCode } from '@slack/web-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
@@ -13,47 +12,6 @@ import { findTagged, postTagged } from '../../src/outbound/ledger.js';
 import { gatheredMessage, outboxMessage } from '../../src/outbound/publisher.js';
 import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { inspectStore, openStore, type Store } from '../../src/store/store.js';
-import { classifySlackError, isCannotPost } from '../../src/util/slack-errors.js';
-
-/** A failed Web API call as @slack/web-api throws it. */
-const refusal = (error: string) => ({ code: ErrorCode.PlatformError, data: { ok: false, error } });
-
-describe('the one reader of Slack refusals', () => {
-  it.each([
-    [refusal('not_in_channel'), 'gone'],
-    [refusal('channel_not_found'), 'gone'],
-    [refusal('is_archived'), 'gone'],
-    [refusal('missing_scope'), 'gone'],
-    [refusal('no_permission'), 'gone'],
-    [refusal('thread_not_found'), 'thread'],
-    [refusal('cannot_reply_to_message'), 'thread'],
-    [refusal('invalid_blocks'), 'refused'],
-    [refusal('restricted_action'), 'refused'],
-    [refusal('ratelimited'), 'rate_limited'],
-    [refusal('message_limit_exceeded'), 'rate_limited'],
-    [{ code: ErrorCode.RateLimitedError, retryAfter: 7 }, 'rate_limited'],
-    [refusal('invalid_auth'), 'token'],
-    [refusal('token_revoked'), 'token'],
-    [refusal('account_inactive'), 'token'],
-    [refusal('not_authed'), 'token'],
-    [refusal('team_access_not_granted'), 'token'],
-    [refusal('ekm_access_denied'), 'token'],
-    [refusal('internal_error'), 'unknown'],
-    [{ code: ErrorCode.RequestError }, 'unknown'],
-    [new Error('socket hang up'), 'unknown'],
-  ])('%o is %s', (error, kind) => {
-    expect(classifySlackError(error).kind).toBe(kind);
-  });
-
-  it('waits as long as Slack says, and only a gone channel is one a person can fix by inviting the bot', () => {
-    expect(classifySlackError({ code: ErrorCode.RateLimitedError, retryAfter: 7 })).toMatchObject({
-      retryAfterMs: 7_000,
-    });
-    expect(isCannotPost(refusal('not_in_channel'))).toBe(true);
-    expect(isCannotPost(refusal('token_revoked'))).toBe(false);
-    expect(isCannotPost(refusal('invalid_blocks'))).toBe(false);
-  });
-});
 
 let slack: SlackDouble;
 let store: Store;
