@@ -3,7 +3,9 @@ import type { WebClient } from '@slack/web-api';
 import { buildWorkingView } from '../../blocks/modal.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
 import type { Logger } from '../../observability/logger.js';
-import { afterAck } from '../runtime/after-ack.js';
+import type { ViewSubmission } from '../deps.js';
+import { type Surface, updateView } from '../replies/reply-error.js';
+import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 /*
  * A modal that shows "working" at once and what the work gives in place: a trigger lasts 3 s and a
@@ -50,4 +52,44 @@ export async function pushThenLoad(
   if (!viewId) return;
   const show = (view: ModalView) => client.views.update({ view_id: viewId, view });
   afterAck({ kind: 'modal', show, title: o.title, log: o.log }, async () => show(await load()));
+}
+
+/** What a submission's work gets: who submitted, the modal to show the outcome in, the request's logger. */
+export interface Submitted {
+  user: string;
+  show: (view: ModalView) => Promise<unknown>;
+  log: Logger;
+}
+
+/**
+ * A submission whose inputs are right: acked with a "working" view in the modal at once, then `work`
+ * runs after the ack and shows the outcome in its place. What `work` throws is told in the modal:
+ * `again` (usually the form with what was typed and the reason) or the outcome view with the sentence.
+ */
+export async function submitThenWork(
+  { ack, body, view, client }: Pick<ViewSubmission, 'ack' | 'body' | 'view' | 'client'>,
+  o: {
+    title: string;
+    working: Mrkdwn;
+    logger: Logger;
+    again?: Extract<Surface, { kind: 'modal' }>['again'];
+    channel?: string | undefined;
+  },
+  work: (s: Submitted) => Promise<unknown>,
+): Promise<void> {
+  await ack({ response_action: 'update', view: buildWorkingView(o.title, o.working) });
+  const user = body.user.id;
+  const show = updateView(client, view.id);
+  const log = requestLog(o.logger, { user, team: body.team?.id, callback: view.callback_id });
+  afterAck(
+    {
+      kind: 'modal',
+      show,
+      title: o.title,
+      log,
+      channel: o.channel,
+      ...(o.again ? { again: o.again } : {}),
+    },
+    () => work({ user, show, log }),
+  );
 }

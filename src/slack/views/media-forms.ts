@@ -8,6 +8,7 @@ import type { MediaDeps, ViewSubmission } from '../deps.js';
 import { mediaFormMetadata, readJson, staleValue } from '../input/payloads.js';
 import { viewState } from '../input/view-state.js';
 import { libraryTitle, loadLibrary, shareMediaFile } from '../openers/media-library-view.js';
+import { submitThenWork } from '../openers/working-modal.js';
 import { updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
 import { afterAck, requestLog } from '../runtime/after-ack.js';
@@ -42,7 +43,8 @@ export const handleMediaFilterForm =
 /** Edit: title, description, location (checked inline); saved, then the library refreshed. */
 export const handleMediaEditForm =
   (deps: MediaDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { ack, view, client } = submission;
     const { str } = viewState(view.state.values);
     const e = ids.mediaEdit;
     // An empty title keeps the one there (a media needs a name); an empty description clears it.
@@ -57,14 +59,8 @@ export const handleMediaEditForm =
       return;
     }
     const title = 'Edit media';
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView(title, workingText('Saving the media', deps.waitMs())),
-    });
-    const user = body.user.id;
-    const show = updateView(client, view.id);
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    afterAck({ kind: 'modal', show, title, log }, async () => {
+    const working = workingText('Saving the media', deps.waitMs());
+    await submitThenWork(submission, { title, working, logger: deps.logger }, async ({ user, show, log }) => {
       const { m, v, q } = readJson(mediaFormMetadata, view.private_metadata);
       if (!m) throw new Error('media edit form without a media id');
       const saved = await deps.media.edit(user, m, read.values);
@@ -80,7 +76,8 @@ export const handleMediaEditForm =
 /** Share: a channel and an optional thread; the file streamed there, or the link past Slack's limit. */
 export const handleMediaShareForm =
   (deps: MediaDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { ack, view, client } = submission;
     const { conversation, str } = viewState(view.state.values);
     const s = ids.mediaShare;
     const channel = conversation(s.channel);
@@ -101,25 +98,23 @@ export const handleMediaShareForm =
       return;
     }
     const title = 'Share media';
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView(title, workingText('Sending the file to Slack', deps.waitMs())),
-    });
-    const user = body.user.id;
-    const show = updateView(client, view.id);
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    afterAck({ kind: 'modal', show, title, log, channel }, async () => {
-      const { m } = readJson(mediaFormMetadata, view.private_metadata);
-      if (!m) throw new Error('media share form without a media id');
-      const source = await deps.media.shareSource(user, m);
-      const { message } = await shareMediaFile(client, source, {
-        user,
-        channel,
-        threadTs: thread.ts,
-        limit: deps.media.maxUploadBytes,
-      });
-      await show(buildResultView(title, message));
-    });
+    const working = workingText('Sending the file to Slack', deps.waitMs());
+    await submitThenWork(
+      submission,
+      { title, working, logger: deps.logger, channel },
+      async ({ user, show }) => {
+        const { m } = readJson(mediaFormMetadata, view.private_metadata);
+        if (!m) throw new Error('media share form without a media id');
+        const source = await deps.media.shareSource(user, m);
+        const { message } = await shareMediaFile(client, source, {
+          user,
+          channel,
+          threadTs: thread.ts,
+          limit: deps.media.maxUploadBytes,
+        });
+        await show(buildResultView(title, message));
+      },
+    );
   };
 
 /** The library beneath a form, refreshed with the query it showed. */

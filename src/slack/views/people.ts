@@ -1,6 +1,5 @@
 import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
-import { buildWorkingView } from '../../blocks/modal.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import {
   buildPeopleBrowser,
@@ -14,9 +13,9 @@ import { endpoints } from '../../platform/endpoints.js';
 import type { PeopleDeps, ViewSubmission } from '../deps.js';
 import { type BrowserRef, createMetadata, parseJson, personMetadata, readJson } from '../input/payloads.js';
 import { problemOf, viewState } from '../input/view-state.js';
+import { submitThenWork } from '../openers/working-modal.js';
 import { updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
-import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 /*
  * Submissions of the People screens (issue 22): the browser's Search button, the create form, the
@@ -105,19 +104,16 @@ async function refreshBrowser(
 /** The Search button of the People browser: the first page of what the box holds, in place. */
 export const handlePeopleBrowserSubmit =
   (deps: PeopleDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { view } = submission;
     const state = view.state.values as Record<string, Record<string, { value?: unknown }> | undefined>;
     const typed = state[p.search]?.[ids.actions.peopleSearch]?.value;
     const search = (typeof typed === 'string' ? typed : '').trim().slice(0, 500);
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView('People', workingText('Searching', deps.waitMs())),
-    });
-    const user = body.user.id;
-    const show = updateView(client, view.id);
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    afterAck({ kind: 'modal', show, title: 'People', log }, async () =>
-      show(buildPeopleBrowser(await deps.people.list(user, { search, offset: 0 }))),
+    const working = workingText('Searching', deps.waitMs());
+    await submitThenWork(
+      submission,
+      { title: 'People', working, logger: deps.logger },
+      async ({ user, show }) => show(buildPeopleBrowser(await deps.people.list(user, { search, offset: 0 }))),
     );
   };
 
@@ -128,19 +124,13 @@ export const handlePeopleBrowserSubmit =
  */
 export const handlePersonCreate =
   (deps: PeopleDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { ack, view, client } = submission;
     const read = readPersonCreate(view.state.values);
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView('New user', workingText('Creating the user', deps.waitMs())),
-    });
-    const user = body.user.id;
     const { values, password } = read;
     const meta = createMetadata.safeParse(parseJson(view.private_metadata));
     const browser = meta.success ? meta.data.b : undefined;
-    const show = updateView(client, view.id);
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
     const blocks = p as Record<string, string>;
     const again = (message: Mrkdwn, error: unknown) => {
       const named = (error as { field?: unknown })?.field;
@@ -154,31 +144,30 @@ export const handlePersonCreate =
         ...(field ? { problems: { [field]: message } } : {}),
       });
     };
-    afterAck({ kind: 'modal', show, title: 'New user', again, log }, async () => {
-      const created = await deps.people.create(user, {
-        ...values,
-        username: values.username ?? '',
-        password,
-      });
-      await show(buildPeopleOutcome({ kind: 'created', ...created }));
-      await refreshBrowser(deps, client, user, browser, log);
-    });
+    const working = workingText('Creating the user', deps.waitMs());
+    await submitThenWork(
+      submission,
+      { title: 'New user', working, again, logger: deps.logger },
+      async ({ user, show, log }) => {
+        const created = await deps.people.create(user, {
+          ...values,
+          username: values.username ?? '',
+          password,
+        });
+        await show(buildPeopleOutcome({ kind: 'created', ...created }));
+        await refreshBrowser(deps, client, user, browser, log);
+      },
+    );
   };
 
 /** The edit form: the fields given are saved; a refusal brings the form back with the reason. */
 export const handlePersonEdit =
   (deps: PeopleDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { ack, view, client } = submission;
     const read = readPersonEdit(view.state.values);
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
     const { u: userId, b: browser } = readJson(personMetadata, view.private_metadata);
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView('Edit user', workingText('Saving the user', deps.waitMs())),
-    });
-    const user = body.user.id;
-    const show = updateView(client, view.id);
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
     const again = (message: Mrkdwn) =>
       buildPersonForm({
         mode: 'edit',
@@ -187,30 +176,34 @@ export const handlePersonEdit =
         who: `user ${userId}`,
         notices: [md`Nothing was saved. ${message}`],
       });
-    afterAck({ kind: 'modal', show, title: 'Edit user', again, log }, async () => {
-      const person = await deps.people.update(user, userId, read.values);
-      await show(buildPeopleOutcome({ kind: 'updated', person }));
-      await refreshBrowser(deps, client, user, browser, log);
-    });
+    const working = workingText('Saving the user', deps.waitMs());
+    await submitThenWork(
+      submission,
+      { title: 'Edit user', working, again, logger: deps.logger },
+      async ({ user, show, log }) => {
+        const person = await deps.people.update(user, userId, read.values);
+        await show(buildPeopleOutcome({ kind: 'updated', person }));
+        await refreshBrowser(deps, client, user, browser, log);
+      },
+    );
   };
 
 /** The delete confirmation's Delete. */
 export const handlePersonDelete =
   (deps: PeopleDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { view, client } = submission;
     const { u: userId, b: browser } = readJson(personMetadata, view.private_metadata);
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView('Delete user', workingText('Deleting the user', deps.waitMs())),
-    });
-    const user = body.user.id;
-    const show = updateView(client, view.id);
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    afterAck({ kind: 'modal', show, title: 'Delete user', log }, async () => {
-      const person = await deps.people.remove(user, userId);
-      await show(buildPeopleOutcome({ kind: 'deleted', person }));
-      await refreshBrowser(deps, client, user, browser, log);
-    });
+    const working = workingText('Deleting the user', deps.waitMs());
+    await submitThenWork(
+      submission,
+      { title: 'Delete user', working, logger: deps.logger },
+      async ({ user, show, log }) => {
+        const person = await deps.people.remove(user, userId);
+        await show(buildPeopleOutcome({ kind: 'deleted', person }));
+        await refreshBrowser(deps, client, user, browser, log);
+      },
+    );
   };
 
 /** Registers the People screens' submissions. */

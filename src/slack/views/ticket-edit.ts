@@ -1,6 +1,6 @@
 import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
-import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import { buildResultView } from '../../blocks/modal.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import { buildTicketEditForm } from '../../blocks/ticket-form.js';
 import { buildTicketEdited } from '../../blocks/ticket-prompts.js';
@@ -8,9 +8,8 @@ import type { TicketFormDeps, ViewSubmission } from '../deps.js';
 import { trustedPlace } from '../input/card-place.js';
 import { cardPlace, readJson } from '../input/payloads.js';
 import { viewState } from '../input/view-state.js';
-import { updateView } from '../replies/reply-error.js';
+import { submitThenWork } from '../openers/working-modal.js';
 import { workingText } from '../replies/working-notice.js';
-import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 const title = 'Edit ticket';
 
@@ -20,7 +19,8 @@ const title = 'Edit ticket';
  */
 export const handleTicketEdit =
   (deps: TicketFormDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { body, view } = submission;
     const metadata = view.private_metadata;
     const { str, option } = viewState(view.state.values);
     const e = ids.ticketEdit;
@@ -32,27 +32,27 @@ export const handleTicketEdit =
       agent: option(e.agent),
       groupId: option(e.groupId),
     };
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView(title, workingText('Saving the ticket', deps.waitMs())),
-    });
-    const user = body.user.id;
-    const show = updateView(client, view.id);
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
     const again = async (message: Mrkdwn) =>
       buildTicketEditForm({
         values,
-        choices: await deps.tickets.formChoices(user, values).catch(() => ({ groups: [], users: [] })),
+        choices: await deps.tickets
+          .formChoices(body.user.id, values)
+          .catch(() => ({ groups: [], users: [] })),
         metadata,
         notices: [md`Nothing was saved. ${message}`],
       });
-    afterAck({ kind: 'modal', show, title, again, log }, async () => {
-      const place = await trustedPlace(deps, readJson(cardPlace, metadata));
-      const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
-      // Every card of the ticket, and one line naming the person in each card's thread.
-      if (changed.length) await deps.publisher.ticketChanged({ kind: 'edited', after, changed }, user);
-      await show(buildResultView(title, buildTicketEdited(changed)));
-    });
+    const working = workingText('Saving the ticket', deps.waitMs());
+    await submitThenWork(
+      submission,
+      { title, working, again, logger: deps.logger },
+      async ({ user, show }) => {
+        const place = await trustedPlace(deps, readJson(cardPlace, metadata));
+        const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
+        // Every card of the ticket, and one line naming the person in each card's thread.
+        if (changed.length) await deps.publisher.ticketChanged({ kind: 'edited', after, changed }, user);
+        await show(buildResultView(title, buildTicketEdited(changed)));
+      },
+    );
   };
 
 /** Registers `handleTicketEdit`. */

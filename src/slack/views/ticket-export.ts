@@ -1,43 +1,33 @@
 import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
-import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
-import { md } from '../../blocks/mrkdwn.js';
+import { buildResultView } from '../../blocks/modal.js';
+import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import { buildTicketExported, buildTicketFileComment } from '../../blocks/ticket-prompts.js';
 import { uploadToThread } from '../../outbound/upload.js';
 import type { TicketFormDeps, ViewSubmission } from '../deps.js';
 import { trustedPlace } from '../input/card-place.js';
 import { cardPlace, readJson } from '../input/payloads.js';
 import { viewState } from '../input/view-state.js';
-import { updateView } from '../replies/reply-error.js';
+import { submitThenWork } from '../openers/working-modal.js';
 import { workingText } from '../replies/working-notice.js';
-import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 const title = 'Export ticket';
 
 /** Submission of the card menu's Export form: the file is posted in the card's thread; the outcome in the modal. */
 export const handleTicketExport =
   (deps: TicketFormDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { view, client } = submission;
     const metadata = view.private_metadata;
     const { option, chosen } = viewState(view.state.values);
     const format = option('format') ?? 'json';
     const timeline = chosen('timeline').has('timeline');
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView(title, workingText('Exporting the ticket', deps.waitMs())),
-    });
-    const user = body.user.id;
-    const show = updateView(client, view.id);
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    afterAck(
-      {
-        kind: 'modal',
-        show,
-        title,
-        again: (message) => buildResultView(title, md`The export failed. ${message}`),
-        log,
-      },
-      async () => {
+    const working = workingText('Exporting the ticket', deps.waitMs());
+    const again = (message: Mrkdwn) => buildResultView(title, md`The export failed. ${message}`);
+    await submitThenWork(
+      submission,
+      { title, working, again, logger: deps.logger },
+      async ({ user, show }) => {
         const place = await trustedPlace(deps, readJson(cardPlace, metadata));
         // A card whose thread the store no longer knows (an older card of a ticket shown again): the
         // file would have nowhere to go, so nothing is asked of the platform.
