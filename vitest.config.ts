@@ -22,6 +22,10 @@ export default defineConfig({
           // Its slow files wait on real timers (rate windows, settle delays), not on the CPU: more
           // files at once than cores (the e2e tier keeps vitest's default, one per spare core).
           maxWorkers: 4,
+          // A worker loads the modules once for all its files, not once per file: most of a listener
+          // test's time was loading the services, the platform client and the simulator again. Each
+          // file restores what it changes of the process (timers, the environment).
+          isolate: false,
           // Projects with different worker counts must run as separate groups: the fast tier first.
           sequence: { groupOrder: 0 },
         },
