@@ -47,6 +47,7 @@ export interface LaunchOptions {
 export class Launcher {
   constructor(private readonly o: LaunchOptions) {}
 
+  /** Starts an installed workspace from what the registry holds of it, and places it (`Launch`). */
   readonly launch: Launch = async (team, install, place) => {
     const { registry } = this.o;
     // `workspace`: a request's own lines carry `team` already (requestLog).
@@ -189,7 +190,10 @@ export class Launcher {
   }
 }
 
-/** A workspace's platform client: at the address its admin typed, so only PLATFORM_HOSTS are reached on any address. */
+/**
+ * A workspace's platform client. Its admin typed the address: only PLATFORM_HOSTS are reached on any
+ * address.
+ */
 export const workspacePlatform = (
   config: Config,
   s: WorkspaceSettings,

@@ -27,7 +27,7 @@ export interface ReceiverOptions {
   logger: Logger;
 }
 
-/** The process's one HTTP server, started: Slack's requests, "Add to Slack", health and the platform's webhooks. */
+/** The process's one HTTP server, started: Slack's requests, "Add to Slack", health, the webhooks. */
 export interface WorkspacesServer {
   port: number;
   stop(): Promise<void>;

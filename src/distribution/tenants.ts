@@ -145,7 +145,10 @@ export class Tenants {
     this.retryTimers.clear();
   }
 
-  /** Once halted: waits for the starts under way, then stops every workspace (together, each until `deadline`). */
+  /**
+   * Once halted: waits for the starts under way, then stops every workspace (together, each until
+   * `deadline`); resolves with what they left.
+   */
   async stopAll(o?: { deadline: number }): Promise<LeftForNextStart> {
     await Promise.all([...this.turns.values()]);
     const lefts = await Promise.all([...this.running.values()].map((w) => w.stop(o)));
