@@ -152,7 +152,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   registerViews(app, deps);
   registerShortcuts(app, deps);
   registerEvents(app, deps);
-  // issue 22: the type-ahead menus' options load URL (Slack posts them to the same endpoint).
+  // The type-ahead menus' options load URL: Slack posts them to the same endpoint.
   registerPickers(app, deps);
 
   return {

@@ -56,7 +56,7 @@ export interface ConferenceDeps {
   digests: DigestService;
   /** `/conference admin doctor`: runs the doctor (absent: the command says it is not wired). */
   doctor?: (() => Promise<DoctorReport>) | undefined;
-  /** issue 22: `/conference admin people|groups` and `/conference password` (absent: not wired). */
+  /** `/conference admin people|groups` and `/conference password` (absent: not wired). */
   people?: PeopleService | undefined;
 }
 
@@ -80,7 +80,6 @@ export interface DigestDeps {
   now: () => Date;
 }
 
-// issue 22: people
 /** What the People and Groups screens and the password reset need. */
 export interface PeopleDeps {
   people: PeopleService;
@@ -95,7 +94,6 @@ export type TicketFormDeps = TicketDeps & {
   waitMs: () => number;
 };
 
-// issue 22: media
 /** What the media library's listeners need (and the card buttons that share a media). */
 export interface MediaDeps {
   media: MediaService;
@@ -109,7 +107,6 @@ export interface MediaDeps {
 /** A view submission's listener arguments, as Bolt gives them (`handleX(deps)` returns such a listener). */
 export type ViewSubmission = SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs;
 
-// issue 22: pickers
 /** What the type-ahead menus need: the directory in memory and the rights of the person typing. */
 export interface PickerDeps {
   directory: Directory;
@@ -131,7 +128,7 @@ export type Deps = ConferenceDeps &
   MediaDeps &
   LinkDeps & {
     /**
-     * Distribution mode (issue 23): forgets the workspace on uninstall or when its bot token is
+     * Distribution mode: forgets the workspace on uninstall or when its bot token is
      * revoked (unset with one workspace).
      */
     forgetWorkspace?: ((team: string, at?: Date) => Promise<void>) | undefined;

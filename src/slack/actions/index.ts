@@ -21,9 +21,7 @@ export function registerActions(app: App, deps: Deps): void {
   registerTicketList(routes, deps);
   registerTicketUnsubscribe(routes, deps);
   registerHomeActions(routes, deps);
-  // issue 22: people
   registerPeopleActions(routes, deps);
-  // issue 22: media
   registerMediaLibrary(routes, deps);
   routes.install(app);
 }

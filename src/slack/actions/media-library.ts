@@ -27,7 +27,7 @@ import { workingText } from '../replies/working-notice.js';
 import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes.js';
 
 /*
- * issue 22: the media library modal's buttons. Each one checks the person's rights again (a value
+ * The media library modal's buttons. Each one checks the person's rights again (a value
  * can be forged); the library is updated in place, the detail view and the forms are pushed over it.
  */
 

@@ -28,7 +28,7 @@ import { updateView } from '../replies/reply-error.js';
 import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes.js';
 
 /*
- * The buttons and menus of the People and Groups screens (issue 22), and the App Home's doors to
+ * The buttons and menus of the People and Groups screens, and the App Home's doors to
  * them: `peopleOpen` and `groupsOpen` open the browsers, `passwordResetOwn` sends the clicker's own
  * reset e-mail (told in their DM with the bot when clicked on Home).
  */

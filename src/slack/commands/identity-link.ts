@@ -3,7 +3,7 @@ import type { LinkCommand } from '../../domain/identity-link-text.js';
 import type { LinkDeps } from '../deps.js';
 
 /**
- * `/conference admin link|unlink` (issue 22), after the ack: the service checks the admin's right
+ * `/conference admin link|unlink`, after the ack: the service checks the admin's right
  * (`identity.link`) before anything is read or stored; answers the sentence to tell them.
  */
 export async function handleLinkCommand(

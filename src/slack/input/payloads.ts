@@ -77,7 +77,6 @@ export type FormMetadata = z.infer<typeof formMetadata>;
 /** The digest form's private_metadata: the schedule being changed, if any. */
 export const digestMetadata = z.object({ scheduleId: z.string().uuid().nullish() });
 
-// issue 22: media
 /** A platform id alone in a button's value (a media's). */
 export const platformIdValue = platformId;
 /** The media library's query, in its buttons and metadata: the filters' text and the offset. */
@@ -141,7 +140,6 @@ export function readFormMetadata(raw: string | undefined): FormMetadata {
   return m.success ? m.data : { mode: 'create' };
 }
 
-// issue 22: people
 /** The People browser's query (its private_metadata and its Previous/Next values): search and offset. */
 export const peopleQuery = z.object({ q: z.string().max(500), o: z.number().int().min(0).max(1_000_000) });
 

@@ -16,7 +16,7 @@ import { workingText } from '../replies/working-notice.js';
 import { openModalThenLoad } from './working-modal.js';
 
 /*
- * issue 22: what the media library's command, buttons and forms share (a surface folder never
+ * What the media library's command, buttons and forms share (a surface folder never
  * imports a sibling): loading a page into the modal, opening it, and sharing a file.
  */
 

@@ -15,8 +15,6 @@ export function registerViews(app: App, deps: Deps): void {
   registerTicketForm(app, deps);
   registerTicketEdit(app, deps);
   registerTicketExport(app, deps);
-  // issue 22: people
   registerPeopleViews(app, deps);
-  // issue 22: media
   registerMediaForms(app, deps);
 }

@@ -14,7 +14,7 @@ import { workingText } from '../replies/working-notice.js';
 import { afterAck, requestLog } from '../runtime/after-ack.js';
 
 /*
- * issue 22: the media library's forms (pushed over the library): Filter, Edit, Share. Input problems
+ * The media library's forms (pushed over the library): Filter, Edit, Share. Input problems
  * are inline errors (nothing is sent); the rest runs after the ack and is told in the modal.
  */
 

@@ -18,7 +18,7 @@ import { updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
 
 /*
- * Submissions of the People screens (issue 22): the browser's Search button, the create form, the
+ * Submissions of the People screens: the browser's Search button, the create form, the
  * edit form and the delete confirmation. The create form's password is read once, handed to the
  * service, and appears in no view, metadata, message or log line.
  */
