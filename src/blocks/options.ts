@@ -10,7 +10,7 @@ export interface OptionChoice {
 
 /**
  * The value of the one option that says why there is nothing to pick (Slack has no disabled
- * option): the form readers take it as no choice (`slack/views/view-state.ts`).
+ * option): the form readers take it as no choice (`slack/input/view-state.ts`).
  */
 export const noChoice = '-';
 
