@@ -146,8 +146,7 @@ export function readTicketCommand(text: string): TicketCommand {
   const [first = '', ...rest] = text.trim().split(/\s+/);
   const verb = first.toLowerCase() || 'new';
   const args = rest.join(' ');
-  const kind =
-    Object.hasOwn(ticketVerbs, verb) && verb !== 'unknown' ? (verb as TicketCommand['kind']) : 'unknown';
+  const kind = Object.hasOwn(ticketVerbs, verb) ? (verb as TicketCommand['kind']) : 'unknown';
   return { kind, args, ref: args.replace(/^#/, '') };
 }
 
