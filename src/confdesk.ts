@@ -69,7 +69,7 @@ export interface ConfdeskOptions {
   /** The clock (tests move it). */
   now?: () => Date;
   /**
-   * Distribution mode (issue 23): the workspace's own settings (defaults for what forms leave empty,
+   * Distribution mode: the workspace's own settings (defaults for what forms leave empty,
    * who may create tickets) and how to forget it on uninstall.
    */
   distribution?:
@@ -158,7 +158,7 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
       tokenRefused: () => slackAccess.problem() !== undefined,
     });
   }
-  // issue 22: pickers. The enterprise's people and groups in memory, for the type-ahead menus.
+  // The pickers: the enterprise's people and groups in memory, for the type-ahead menus.
   const directory = new Directory(o.platform);
   const identity = new IdentityService(web, o.platform, Date.now, directory, o.store);
   const access = new AccessService(identity, o.distribution?.rules);
@@ -214,11 +214,9 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
     logger: o.logger,
     now,
     doctor: o.slack.doctor,
-    // issue 22: people
     people: new PeopleService(o.platform, access, now, () => directory.invalidate()),
     waitMs: () => o.platform.estimateWaitMs('interactive'),
     directory,
-    // issue 22: media
     media: new MediaService(o.platform, identity, access),
     links: new IdentityLinkService(access, identity, o.store, o.platform, directory, now),
     forgetWorkspace: o.distribution?.forget,

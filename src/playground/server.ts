@@ -70,7 +70,7 @@ const bodies = {
     values: json.optional(),
   }),
   submit: z.object({ as: user, viewId: z.string(), values: json }),
-  // issue 22: what a person typed into a type-ahead menu.
+  // What a person typed into a type-ahead menu.
   suggest: z.object({
     as: user,
     container,

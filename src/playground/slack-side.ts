@@ -144,7 +144,7 @@ export class SlackSide {
   /**
    * What `as` typed into a type-ahead menu (`external_select`), sent to the options load URL as
    * Slack does (a signed `block_suggestion`, the same endpoint here); answers the options the bot
-   * gave. https://api.slack.com/reference/block-kit/block-elements#external_select (issue 22)
+   * gave. https://api.slack.com/reference/block-kit/block-elements#external_select
    */
   async suggest(
     as: string,

@@ -129,7 +129,7 @@ export function StaticSelect(p: ElementProps) {
 }
 
 /**
- * A type-ahead menu (external_select, issue 22): what the person types goes to the bot as Slack
+ * A type-ahead menu (external_select): what the person types goes to the bot as Slack
  * sends it (a signed `block_suggestion` to the options load URL, through the page server), and the
  * options it answers are listed to pick from. Slack asks from `min_query_length` characters (3 by
  * default; 0: as soon as the menu opens).
