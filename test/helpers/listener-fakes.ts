@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { Reply } from '../../src/blocks/kit.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { PlatformClient } from '../../src/platform/client.js';
@@ -17,6 +17,7 @@ import type { ConferenceDeps, MediaDeps, TicketFormDeps, ViewSubmission } from '
 import type { Click } from '../../src/slack/runtime/action-routes.js';
 import type { TicketCardLink } from '../../src/store/ticket-cards.js';
 import { botNow, people } from './people.js';
+import { type PlatformFixture, startPlatform } from './platform.js';
 
 /*
  * Fakes for calling a listener as a function (Slack's starter template's `tests/helpers`): Slack's Web
@@ -25,6 +26,16 @@ import { botNow, people } from './people.js';
  */
 
 export const silent = createLogger('silent');
+
+/** The platform simulator and a client signed in as its admin, for a test file: started before its tests, closed after. */
+export function usePlatform(): PlatformFixture {
+  const platform = {} as PlatformFixture;
+  beforeAll(async () => {
+    Object.assign(platform, await startPlatform());
+  });
+  afterAll(() => platform.close());
+  return platform;
+}
 
 /** A logger that keeps its lines, parsed. */
 export function keptLog() {
@@ -81,6 +92,17 @@ export type FakeSlack = ReturnType<typeof fakeSlack>;
  * machine can take more than `vi.waitFor`'s default second.
  */
 export const eventually = (check: () => void) => vi.waitFor(check, { timeout: 10_000, interval: 10 });
+
+/**
+ * The `views.update` calls (of the modal `viewId`, when given), once the work after the ack made
+ * `count` of them (one by default).
+ */
+export async function viewUpdates(slack: FakeSlack, o: { viewId?: string; count?: number } = {}) {
+  const of = () =>
+    slack.callsOf('views.update').filter((u) => o.viewId === undefined || u.view_id === o.viewId);
+  await eventually(() => expect(of().length).toBeGreaterThanOrEqual(o.count ?? 1));
+  return of();
+}
 
 /** The private_metadata of the view a `views.*` call carried, parsed. */
 export const metadataOf = (args: Args | undefined): unknown =>
@@ -261,8 +283,8 @@ export function conferenceDeps(platform: PlatformClient, slack: FakeSlack) {
   return { deps, published };
 }
 
-/** Slack's upload URL of the files upload flow, on loopback: `received()` counts the bytes posted to it. */
-export async function uploadTarget() {
+/** Slack's upload URL of the files upload flow, on loopback, for a test file: `received()` counts the bytes posted to it. */
+export function useUploadTarget() {
   let received = 0;
   const server = createServer((req, res) => {
     req.on('data', (chunk: Buffer) => {
@@ -270,10 +292,11 @@ export async function uploadTarget() {
     });
     req.on('end', () => res.writeHead(200).end('OK'));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`,
-    received: () => received,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  const target = { url: '', received: () => received };
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    target.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/upload`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return target;
 }

@@ -1,20 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import { handleConferenceActions } from '../../../src/slack/actions/conference-card.js';
 import { handleConferenceNewButton } from '../../../src/slack/actions/conference-new.js';
-import { click, conferenceDeps, eventually, fakeSlack, metadataOf } from '../../helpers/listener-fakes.js';
+import {
+  click,
+  conferenceDeps,
+  eventually,
+  fakeSlack,
+  metadataOf,
+  usePlatform,
+} from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The conference card's buttons and the list's: each answers privately (or in a modal) for a person
  * the policy lets act, and refuses anyone else.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 const conferenceId = (name: string) =>
   String([...platform.sim.state.conferences.values()].find((c) => c.name === name)?.id);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   handleHomeDigestRemove,
   handleHomeRequeueDead,
@@ -7,16 +7,11 @@ import {
 import type { HomeDeps } from '../../../src/slack/deps.js';
 import type { StoredDigestSchedule } from '../../../src/store/digests.js';
 import type { Subscription } from '../../../src/store/subscriptions.js';
-import { click, fakeSlack, services, silent } from '../../helpers/listener-fakes.js';
+import { click, fakeSlack, services, silent, usePlatform } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** App Home's buttons: each checks the policy, changes the store, then publishes the person's Home again. */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 const subscription = (createdBy: string): Subscription => ({
   id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',

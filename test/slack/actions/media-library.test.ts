@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   handleMediaDelete,
   handleMediaFilter,
@@ -10,24 +10,20 @@ import {
 import type { MediaDeps } from '../../../src/slack/deps.js';
 import {
   click,
-  eventually,
   type FakeSlack,
   fakeSlack,
   metadataOf,
   services,
+  usePlatform,
+  viewUpdates,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The media library modal's buttons: each checks the person's rights again (a value can be forged);
  * the library is updated in place, the detail view and the forms are pushed over it.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 function world() {
   const slack = fakeSlack();
@@ -40,10 +36,7 @@ const mediaId = (title: string) =>
 const library = { id: 'VLIBRARY', hash: 'h', privateMetadata: '{"q":"","o":0}', callbackId: 'media_library' };
 
 /** The `views.update` calls, once the work after the ack made `count` of them. */
-async function updates(slack: FakeSlack, count = 1): Promise<Record<string, unknown>[]> {
-  await eventually(() => expect(slack.callsOf('views.update').length).toBeGreaterThanOrEqual(count));
-  return slack.callsOf('views.update');
-}
+const updates = (slack: FakeSlack, count = 1) => viewUpdates(slack, { count });
 
 describe('opening the library', () => {
   it('shows a working view, then the media the person may see', async () => {

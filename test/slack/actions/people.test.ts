@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   handleGroupMembers,
   handleGroupMembersPage,
@@ -13,24 +13,20 @@ import {
 import type { PeopleDeps } from '../../../src/slack/deps.js';
 import {
   click,
-  eventually,
   type FakeSlack,
   fakeSlack,
   metadataOf,
   services,
+  usePlatform,
+  viewUpdates,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The People and Groups screens' buttons: each opens or pushes a "working" modal at once and shows
  * what the platform answers in its place; a person who is not a platform admin sees the refusal there.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 function world() {
   const slack = fakeSlack();
@@ -45,9 +41,8 @@ const groupId = (name: string) =>
 const browser = { id: 'VBROWSER', hash: 'h', privateMetadata: '{"q":"","o":0}', callbackId: 'people' };
 
 /** What the modal finally shows: the last `views.update`, once the work after the ack wrote it. */
-async function shown(slack: FakeSlack, updates = 1): Promise<string> {
-  await eventually(() => expect(slack.callsOf('views.update').length).toBeGreaterThanOrEqual(updates));
-  return JSON.stringify(slack.callsOf('views.update').at(-1));
+async function shown(slack: FakeSlack, count = 1): Promise<string> {
+  return JSON.stringify((await viewUpdates(slack, { count })).at(-1));
 }
 
 describe('the doors to the browsers', () => {

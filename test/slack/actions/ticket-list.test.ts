@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handleTicketPage, handleTicketShow } from '../../../src/slack/actions/ticket-list.js';
-import { click, fakeSlack, slackRefusal, ticketDeps } from '../../helpers/listener-fakes.js';
+import { click, fakeSlack, slackRefusal, ticketDeps, usePlatform } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** A ticket list's buttons: Show posts (or points to) the ticket's card; Previous/Next replace the list. */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 const ticketId = (reference: string) =>
   String([...platform.sim.state.tickets.values()].find((t) => t.reference === reference)?.id);

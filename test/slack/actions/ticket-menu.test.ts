@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   handleDelete,
   handleEdit,
@@ -14,25 +14,17 @@ import {
   fakeSlack,
   metadataOf,
   ticketDeps,
-  uploadTarget,
+  usePlatform,
+  useUploadTarget,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The ticket card's menu entries, the Delete prompt's button and the media list's "Post in the
  * thread": each for a person who may act on the ticket, each refused to one who may not.
  */
-let platform: PlatformFixture;
-let uploads: Awaited<ReturnType<typeof uploadTarget>>;
-beforeAll(async () => {
-  platform = await startPlatform();
-  uploads = await uploadTarget();
-});
-afterAll(async () => {
-  await uploads.close();
-  await platform.close();
-});
+const platform = usePlatform();
+const uploads = useUploadTarget();
 
 const ticket = (reference: string) =>
   [...platform.sim.state.tickets.values()].find((t) => t.reference === reference);

@@ -1,18 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handleConferenceCommand } from '../../../src/slack/commands/conference.js';
-import { conferenceDeps, eventually, fakeSlack, notUsed, slash } from '../../helpers/listener-fakes.js';
+import {
+  conferenceDeps,
+  eventually,
+  fakeSlack,
+  notUsed,
+  slash,
+  usePlatform,
+} from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * `/conference` behind its verb table: a verb that answers at once answers in the ack; the others ack
  * with "Working…" and answer privately after, failures included.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 const conferenceId = (name: string) =>
   String([...platform.sim.state.conferences.values()].find((c) => c.name === name)?.id);

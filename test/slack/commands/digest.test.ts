@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DigestService } from '../../../src/services/digest.js';
 import { DigestScheduleService } from '../../../src/services/digest-schedules.js';
 import { handleDigestCommand } from '../../../src/slack/commands/digest.js';
 import type { DigestDeps } from '../../../src/slack/deps.js';
 import type { StoredDigestSchedule } from '../../../src/store/digests.js';
-import { fakeSlack, notUsed, recorder, services } from '../../helpers/listener-fakes.js';
+import { fakeSlack, notUsed, recorder, services, usePlatform } from '../../helpers/listener-fakes.js';
 import { botNow, people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** `/conference digest …`, after the ack: admins set up, list, remove and preview a channel's digest. */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 function world() {
   const saved: StoredDigestSchedule[] = [];

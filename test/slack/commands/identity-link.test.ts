@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IdentityLinkService } from '../../../src/services/identity-links.js';
 import { handleLinkCommand } from '../../../src/slack/commands/identity-link.js';
 import type { UserLink } from '../../../src/store/user-links.js';
-import { fakeSlack, services } from '../../helpers/listener-fakes.js';
+import { fakeSlack, services, usePlatform } from '../../helpers/listener-fakes.js';
 import { botNow, people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** `/conference admin link|unlink`: an admin ties a Slack person to a platform account, or unties them. */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 function world() {
   const links: UserLink[] = [];

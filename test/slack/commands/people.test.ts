@@ -1,15 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { handleAdminPeople, handlePasswordCommand } from '../../../src/slack/commands/people.js';
-import { eventually, fakeSlack, recorder, services, silent } from '../../helpers/listener-fakes.js';
+import {
+  eventually,
+  fakeSlack,
+  recorder,
+  services,
+  silent,
+  usePlatform,
+} from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** `/conference admin people|groups` and `/conference password [login]`, after the ack. */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 const at = (slack: ReturnType<typeof fakeSlack>, user: string) => ({
   user,

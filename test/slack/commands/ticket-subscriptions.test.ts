@@ -5,22 +5,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SubscriptionService } from '../../../src/services/subscriptions.js';
 import { handleSubscriptionCommand } from '../../../src/slack/commands/ticket-subscriptions.js';
 import { openStore, type Store } from '../../../src/store/store.js';
-import { fakeSlack, recorder, ticketDeps } from '../../helpers/listener-fakes.js';
+import { fakeSlack, recorder, ticketDeps, usePlatform } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** `/ticket watch|unwatch|follow|subscriptions`, over an embedded store of their own. */
-let platform: PlatformFixture;
+const platform = usePlatform();
 let store: Store;
 let dir: string;
 beforeAll(async () => {
-  platform = await startPlatform();
   dir = mkdtempSync(join(tmpdir(), 'confdesk-subscriptions-'));
   store = await openStore({ dataDir: dir });
 });
 afterAll(async () => {
   await store.close();
-  await platform.close();
   rmSync(dir, { recursive: true, force: true });
 });
 

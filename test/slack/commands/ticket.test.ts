@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import { handleTicketCommand } from '../../../src/slack/commands/ticket.js';
-import { eventually, fakeSlack, slash, ticketDeps } from '../../helpers/listener-fakes.js';
+import { eventually, fakeSlack, slash, ticketDeps, usePlatform } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** `/ticket` behind its verb table: the form, a list, a card, the help. */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 function ticket(user: string, text: string) {
   const slack = fakeSlack();

@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import type { PickerDeps } from '../../../src/slack/deps.js';
 import { handlePicker, type PickerList } from '../../../src/slack/options/pickers.js';
-import { fakeSlack, recorder, services } from '../../helpers/listener-fakes.js';
+import { fakeSlack, recorder, services, usePlatform } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 type Args = Parameters<ReturnType<typeof handlePicker>>[0];
 
 /** The type-ahead menus: answered from the directory, with what the person typing may pick. */
-let platform: PlatformFixture;
+const platform = usePlatform();
 let deps: PickerDeps;
-beforeAll(async () => {
-  platform = await startPlatform();
+beforeAll(() => {
   deps = services(platform.client, fakeSlack());
 });
-afterAll(() => platform.close());
 
 /** The labels (or the notice) the menu `list` shows to `user` typing `value`. */
 async function typed(list: PickerList, user: string, value: string): Promise<string[]> {

@@ -1,18 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import { handleConferenceNew } from '../../../src/slack/shortcuts/conference-new.js';
-import { conferenceDeps, eventually, fakeSlack, recorder } from '../../helpers/listener-fakes.js';
+import {
+  conferenceDeps,
+  eventually,
+  fakeSlack,
+  recorder,
+  usePlatform,
+} from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 type Args = Parameters<ReturnType<typeof handleConferenceNew>>[0];
 
 /** The global "New conference" shortcut: acked at once, then the create form, or the refusal, in a modal. */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 function shortcut(user: string) {
   const slack = fakeSlack();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import type { TicketFormDeps } from '../../../src/slack/deps.js';
 import { handleTicketFromMessage } from '../../../src/slack/shortcuts/ticket-from-message.js';
@@ -9,9 +9,9 @@ import {
   notUsed,
   recorder,
   services,
+  usePlatform,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 type Args = Parameters<ReturnType<typeof handleTicketFromMessage>>[0];
 
@@ -19,11 +19,7 @@ type Args = Parameters<ReturnType<typeof handleTicketFromMessage>>[0];
  * "Create assistance ticket" on a message: acked at once, a working modal, then the ticket form with
  * the message as its description and a link back to it.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 function shortcut(user: string, slack: FakeSlack) {
   const deps: TicketFormDeps = {

@@ -1,28 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildConferenceForm } from '../../../src/blocks/conference-form.js';
 import { ids } from '../../../src/blocks/ids.js';
 import { handleConferenceForm } from '../../../src/slack/views/conference-form.js';
 import { formState } from '../../helpers/form-state.js';
 import {
   conferenceDeps,
-  eventually,
   type FakeSlack,
   fakeSlack,
   slackRefusal,
   submitted,
+  usePlatform,
+  viewUpdates,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The conference form's submission: rule breaks inline at once; otherwise a working view, the
  * conference created (its card posted) or saved (its card updated), and the outcome in the modal.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 const f = ids.conferenceForm;
 const conference = (name: string) =>
@@ -37,10 +33,7 @@ function form(mode: 'create' | 'edit', changes: Record<string, string>) {
   return formState(view as unknown as Record<string, unknown>, changes);
 }
 
-async function outcome(slack: FakeSlack): Promise<string> {
-  await eventually(() => expect(slack.callsOf('views.update')).toHaveLength(1));
-  return JSON.stringify(slack.callsOf('views.update')[0]);
-}
+const outcome = async (slack: FakeSlack) => JSON.stringify((await viewUpdates(slack))[0]);
 
 describe('creating a conference', () => {
   it('answers a form without participants inline, creating nothing', async () => {

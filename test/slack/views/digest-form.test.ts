@@ -1,23 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildDigestForm } from '../../../src/blocks/digest-form.js';
 import { DigestScheduleService } from '../../../src/services/digest-schedules.js';
 import type { DigestDeps } from '../../../src/slack/deps.js';
 import { handleDigestForm } from '../../../src/slack/views/digest-form.js';
 import type { StoredDigestSchedule } from '../../../src/store/digests.js';
 import { formState } from '../../helpers/form-state.js';
-import { eventually, fakeSlack, notUsed, services, submitted } from '../../helpers/listener-fakes.js';
+import {
+  eventually,
+  fakeSlack,
+  notUsed,
+  services,
+  submitted,
+  usePlatform,
+} from '../../helpers/listener-fakes.js';
 import { botNow, people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * Saving the digest form: problems inline under their input, nothing saved until all is right; only
  * admins set digests up; the person is told privately in the channel what was saved.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 function world() {
   const slack = fakeSlack();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import type { MediaDeps } from '../../../src/slack/deps.js';
 import {
@@ -7,30 +7,22 @@ import {
   handleMediaShareForm,
 } from '../../../src/slack/views/media-forms.js';
 import {
-  eventually,
   type FakeSlack,
   fakeSlack,
   services,
   submitted,
-  uploadTarget,
+  usePlatform,
+  useUploadTarget,
+  viewUpdates,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The media library's forms: input problems are inline errors in the ack (nothing sent); the rest
  * runs after the ack and is told in the modal, the library beneath refreshed.
  */
-let platform: PlatformFixture;
-let uploads: Awaited<ReturnType<typeof uploadTarget>>;
-beforeAll(async () => {
-  platform = await startPlatform();
-  uploads = await uploadTarget();
-});
-afterAll(async () => {
-  await uploads.close();
-  await platform.close();
-});
+const platform = usePlatform();
+const uploads = useUploadTarget();
 
 function world() {
   const slack = fakeSlack({
@@ -44,11 +36,8 @@ const media = (title: string) => [...platform.sim.state.medias.values()].find((m
 const text = (value: string) => ({ type: 'plain_text_input', value });
 const libraryMetadata = JSON.stringify({ v: 'VLIBRARY' });
 
-async function updatesOf(slack: FakeSlack, viewId: string, count = 1): Promise<string> {
-  const of = () => slack.callsOf('views.update').filter((u) => u.view_id === viewId);
-  await eventually(() => expect(of().length).toBeGreaterThanOrEqual(count));
-  return JSON.stringify(of());
-}
+const updatesOf = async (slack: FakeSlack, viewId: string, count = 1) =>
+  JSON.stringify(await viewUpdates(slack, { viewId, count }));
 
 describe('the Filter form', () => {
   const filters = (value: string) => ({ [ids.mediaFilter.filters]: { f: text(value) } });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import { buildPersonForm } from '../../../src/blocks/people.js';
 import type { PeopleDeps } from '../../../src/slack/deps.js';
@@ -9,17 +9,22 @@ import {
   handlePersonEdit,
 } from '../../../src/slack/views/people.js';
 import { formState } from '../../helpers/form-state.js';
-import { eventually, type FakeSlack, fakeSlack, services, submitted } from '../../helpers/listener-fakes.js';
+import {
+  type FakeSlack,
+  fakeSlack,
+  services,
+  submitted,
+  usePlatform,
+  viewUpdates,
+} from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The People screens' submissions: rule breaks answered inline in the ack, nothing sent; otherwise a
  * "working" view in the ack, the platform's answer in its place, and the browser under it refreshed.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
+const platform = usePlatform();
+beforeAll(() => {
   // Before any list of the enterprise's users: the client keeps that list a while.
   platform.sim.state.addUser({
     enterpriseId: 1,
@@ -33,7 +38,6 @@ beforeAll(async () => {
     groups: [],
   });
 });
-afterAll(() => platform.close());
 
 function world() {
   const slack = fakeSlack();
@@ -51,11 +55,8 @@ const editForm = buildPersonForm({ mode: 'edit', values: {}, metadata: '', who: 
 >;
 
 /** The views.update calls on `viewId`, once the work after the ack made `count` of them. */
-async function updatesOf(slack: FakeSlack, viewId: string, count = 1): Promise<string> {
-  const of = () => slack.callsOf('views.update').filter((u) => u.view_id === viewId);
-  await eventually(() => expect(of().length).toBeGreaterThanOrEqual(count));
-  return JSON.stringify(of());
-}
+const updatesOf = async (slack: FakeSlack, viewId: string, count = 1) =>
+  JSON.stringify(await viewUpdates(slack, { viewId, count }));
 
 describe('the browser’s Search button', () => {
   it('acks with a working view, then shows what the box finds', async () => {

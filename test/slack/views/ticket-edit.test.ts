@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import { buildTicketEditForm } from '../../../src/blocks/ticket-form.js';
 import { handleTicketEdit } from '../../../src/slack/views/ticket-edit.js';
 import { formState } from '../../helpers/form-state.js';
 import {
-  eventually,
   type FakeSlack,
   fakeSlack,
   submitted,
   ticketDeps,
+  usePlatform,
+  viewUpdates,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The card menu's Edit form: only the changed fields are sent, the cards told; a refusal brings the
  * form back with everything typed and the reason.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 const ticket = (reference: string) =>
   [...platform.sim.state.tickets.values()].find((t) => t.reference === reference);
@@ -38,10 +34,7 @@ function typed(reference: string, changes: Record<string, string>) {
   return formState(form, changes);
 }
 
-async function outcome(slack: FakeSlack): Promise<string> {
-  await eventually(() => expect(slack.callsOf('views.update')).toHaveLength(1));
-  return JSON.stringify(slack.callsOf('views.update')[0]);
-}
+const outcome = async (slack: FakeSlack) => JSON.stringify((await viewUpdates(slack))[0]);
 
 describe('the ticket edit form', () => {
   it('saves the changed subject, tells the cards and shows what changed', async () => {

@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildTicketExportForm } from '../../../src/blocks/ticket-form.js';
 import { handleTicketExport } from '../../../src/slack/views/ticket-export.js';
 import { formState } from '../../helpers/form-state.js';
 import {
-  eventually,
   type FakeSlack,
   fakeSlack,
   submitted,
   ticketDeps,
-  uploadTarget,
+  usePlatform,
+  useUploadTarget,
+  viewUpdates,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** The card menu's Export form: the file goes to the card's thread; the outcome is told in the modal. */
-let platform: PlatformFixture;
-let uploads: Awaited<ReturnType<typeof uploadTarget>>;
-beforeAll(async () => {
-  platform = await startPlatform();
-  uploads = await uploadTarget();
-});
-afterAll(async () => {
-  await uploads.close();
-  await platform.close();
-});
+const platform = usePlatform();
+const uploads = useUploadTarget();
 
 const idOf = (reference: string) =>
   String([...platform.sim.state.tickets.values()].find((t) => t.reference === reference)?.id);
@@ -37,10 +29,7 @@ function world(reference: string) {
   return { slack, card, ...ticketDeps(platform.client, slack, [card]) };
 }
 
-async function outcome(slack: FakeSlack): Promise<string> {
-  await eventually(() => expect(slack.callsOf('views.update')).toHaveLength(1));
-  return JSON.stringify(slack.callsOf('views.update')[0]);
-}
+const outcome = async (slack: FakeSlack) => JSON.stringify((await viewUpdates(slack))[0]);
 
 describe('the ticket export form', () => {
   it('posts the export in the card’s thread and says so', async () => {

@@ -1,29 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import { buildTicketForm } from '../../../src/blocks/ticket-form.js';
 import type { TicketFormDeps } from '../../../src/slack/deps.js';
 import { handleTicketForm } from '../../../src/slack/views/ticket-form.js';
 import { formState } from '../../helpers/form-state.js';
 import {
-  eventually,
   type FakeSlack,
   fakeSlack,
   slackRefusal,
   submitted,
   ticketDeps,
+  usePlatform,
+  viewUpdates,
 } from '../../helpers/listener-fakes.js';
 import { people } from '../../helpers/people.js';
-import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /**
  * The ticket form's submission: rule breaks inline at once; otherwise a working view, the ticket
  * created, its card posted in the chosen channel (which then follows it), and the outcome shown.
  */
-let platform: PlatformFixture;
-beforeAll(async () => {
-  platform = await startPlatform();
-});
-afterAll(() => platform.close());
+const platform = usePlatform();
 
 const f = ids.ticketForm;
 const form = buildTicketForm({
@@ -42,10 +38,7 @@ function world() {
   return { slack, watched, ...t };
 }
 
-async function outcome(slack: FakeSlack): Promise<string> {
-  await eventually(() => expect(slack.callsOf('views.update')).toHaveLength(1));
-  return JSON.stringify(slack.callsOf('views.update')[0]);
-}
+const outcome = async (slack: FakeSlack) => JSON.stringify((await viewUpdates(slack))[0]);
 const created = (subject: string) =>
   [...platform.sim.state.tickets.values()].find((t) => t.subject === subject);
 
