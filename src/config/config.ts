@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 
 /** Reads a positive integer from an environment string, with a default when the variable is unset. */
@@ -459,4 +460,20 @@ export function startMode(config: Config, o: { playground: boolean }): StartMode
   if (!slackCredentialsGiven(config)) return { kind: 'playground', asked: false };
   const problems = slackStartProblems(config);
   return problems.length ? { kind: 'refused', problems } : { kind: 'slack' };
+}
+
+/**
+ * The configuration a maintenance command runs with: the bot's own (`.env` in the working directory,
+ * then the environment, as `npm start`). An invalid one is said on stderr, every problem at once, and
+ * answers undefined (the command then exits 1).
+ */
+export function loadToolConfig(): Config | undefined {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  try {
+    return loadConfig(process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`${error.message}\nSee .env.example for every variable and its meaning.`);
+    return undefined;
+  }
 }

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { loadToolConfig } from '../config/config.js';
 import { BackupRefused, backupEmbedded, manifestName, operatorPath, postgresGuidance } from './backup.js';
 import { storeMissing } from './store.js';
 
@@ -23,15 +22,8 @@ async function main(args: string[]): Promise<number> {
     console.error(usage);
     return 2;
   }
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`${error.message}\nSee .env.example for every variable and its meaning.`);
-    return 1;
-  }
+  const config = loadToolConfig();
+  if (!config) return 1;
   if (config.store.databaseUrl) {
     console.error(
       postgresGuidance('backup', { schema: config.store.schema, distribution: Boolean(config.distribution) }),

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { loadToolConfig } from '../config/config.js';
 import {
   type DeadLetter,
   installedTeamsOf,
@@ -49,15 +48,8 @@ async function main(all: string[]): Promise<number> {
     console.error(usage);
     return 2;
   }
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig(process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`${error.message}\nSee .env.example for every variable and its meaning.`);
-    return 1;
-  }
+  const config = loadToolConfig();
+  if (!config) return 1;
   const base: StoreOptions = {
     databaseUrl: config.store.databaseUrl,
     dataDir: config.store.dataDir,
