@@ -464,6 +464,22 @@ describe('the media library', () => {
         .slice(opens)
         .some((c) => JSON.stringify(c.args.view).includes('You cannot share this media')),
     );
+    // A forged value on the same button (its handler refuses it before any await): told, not dropped.
+    const told = f.slack.responses.length;
+    await f.interact(
+      buttonClick(f.slack, {
+        user: people.alice.id,
+        actionId: share.action_id as string,
+        value: '{"forged":true}',
+        channel: 'CCONF',
+        ephemeral: true,
+      }),
+    );
+    await eventually(() =>
+      f.slack.responses
+        .slice(told)
+        .some((r) => JSON.stringify(r.body).includes('out of date or was not made by confdesk')),
+    );
   });
 
   it('a ticket card’s “Post in the thread” goes the library’s way too: past the limit, a link instead', async () => {

@@ -114,30 +114,33 @@ export class ActionRoutes {
         const threadTs = container?.thread_ts !== container?.message_ts ? container?.thread_ts : undefined;
         detach(this.logger, async () => {
           if (route.working && where === 'message') await tellIfSlow(respond, route.working, this.waitMs());
-          await route.run(click).catch(async (error: unknown) => {
-            const viewId = click.view?.id;
-            await replyError(
-              viewId
-                ? {
-                    kind: 'modal',
-                    show: updateView(client, viewId),
-                    title: 'confdesk',
-                    log: click.log,
-                    channel: click.channel,
-                  }
-                : {
-                    kind: 'button',
-                    respond: click.respond,
-                    client,
-                    user: click.user,
-                    channel: click.channel ?? click.container.channel,
-                    threadTs,
-                    log: click.log,
-                  },
-              error,
-            );
-            await route.afterReply?.(click, error);
-          });
+          // A route that throws before its first await fails like one that rejects: the person is told.
+          await Promise.resolve()
+            .then(() => route.run(click))
+            .catch(async (error: unknown) => {
+              const viewId = click.view?.id;
+              await replyError(
+                viewId
+                  ? {
+                      kind: 'modal',
+                      show: updateView(client, viewId),
+                      title: 'confdesk',
+                      log: click.log,
+                      channel: click.channel,
+                    }
+                  : {
+                      kind: 'button',
+                      respond: click.respond,
+                      client,
+                      user: click.user,
+                      channel: click.channel ?? click.container.channel,
+                      threadTs,
+                      log: click.log,
+                    },
+                error,
+              );
+              await route.afterReply?.(click, error);
+            });
         });
       },
     );
