@@ -52,8 +52,12 @@ describe('ticket events under faults', () => {
         await sleep(150);
       }
       const status = expected[p];
+      // A phase lasts until its fault was met: with an error rate of 0.3 and a scan every second or
+      // two, a loaded machine may need more than a few requests (each phase's fault is asserted here).
       if (status)
-        await until(() => f.platform.sim.requests.slice(from).some((r) => r.status === status), 10_000);
+        expect(
+          await until(() => f.platform.sim.requests.slice(from).some((r) => r.status === status), 40_000),
+        ).toBe(true);
       Object.assign(faults, { errorRate: 0, rateLimitStorm: false, hangRate: 0 });
     }
     expect(await until(() => allDelivered(f.slack, watches), 60_000)).toBe(true);
@@ -63,7 +67,7 @@ describe('ticket events under faults', () => {
     expect(f.slack.callsOf('chat.postMessage').length).toBeGreaterThan(f.slack.messages.length);
     const failed = new Set(f.platform.sim.requests.map((r) => r.status).filter((s) => s >= 429));
     expect(failed.has(429) && [...failed].some((s) => s >= 500)).toBe(true);
-  }, 90_000);
+  }, 240_000);
 
   it('a webhook flood costs no more than the scans it would take anyway, and a wrong secret is refused', async () => {
     const t = [...f.platform.sim.state.tickets.values()][0];
