@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import { PlatformProbe } from '../../src/doctor/platform-probe.js';
 import {
   createPlatformClient,
@@ -16,6 +17,7 @@ import {
 } from '../../src/platform/errors.js';
 import { platformAgent } from '../../src/platform/proxy.js';
 import { createSimulator, noHostility, type Simulator } from '../../src/sim/server.js';
+import { platformClientFor } from '../../src/startup/platform-client.js';
 import { type Canary, startCanary } from '../helpers/canary.js';
 
 /*
@@ -181,6 +183,30 @@ describe('a file host the operator allowed', () => {
     expect(seen).toHaveLength(1);
     expect(seen[0]?.authorization).toBeUndefined();
     expect(JSON.stringify(seen)).not.toContain(sim.adminToken);
+  });
+  it('one workspace reads PLATFORM_HOSTS too: the start path’s client fetches an export from that host, and only with it', async () => {
+    const startClient = (env: Record<string, string>) => {
+      const config = loadConfig({ PLATFORM_URL: sim.url, PLATFORM_TOKEN: sim.adminToken, ...env });
+      expect(config.distribution).toBeUndefined();
+      const c = platformClientFor(config, {
+        baseUrl: sim.url,
+        credentials: { kind: 'token', token: sim.adminToken },
+      });
+      clients.push(c);
+      return c;
+    };
+    sim.setHostility({ exportUrl: `${filesUrl}/exports/1` });
+    const before = seen.length;
+    const refused = await failure(startClient({}).downloadUrl(`${filesUrl}/exports/1`));
+    expect(refused).toBeInstanceOf(PlatformAddressError);
+    expect(seen.length).toBe(before);
+    const allowed = startClient({ PLATFORM_HOSTS: 'localhost' });
+    const resource = await allowed.exportTicket({ ticketId: firstTicket(), format: 'json' });
+    const file = await allowed.downloadUrl(resource.url as string);
+    const chunks: Buffer[] = [];
+    for await (const chunk of file.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('the exported file');
+    expect(seen.at(-1)?.authorization).toBeUndefined();
   });
 });
 
