@@ -3,12 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { type App, HTTPReceiver, type ReceiverEvent } from '@slack/bolt';
 import type { Config } from '../config/config.js';
 import { readManifest } from '../doctor/manifest.js';
-import { boltLogger } from '../observability/bolt-logger.js';
 import { healthRoutes } from '../observability/health-routes.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { WorkspaceRegistry } from '../services/workspaces.js';
-import { guardReceiver } from '../slack/runtime/receiver-guard.js';
+import { guardReceiver, receiverLogger } from '../slack/runtime/receiver-guard.js';
 import { answerUnhandled } from '../slack/runtime/unhandled-requests.js';
 import type { Store } from '../store/store.js';
 import { installRoutes } from './install-flow.js';
@@ -47,7 +46,8 @@ export async function serveWorkspaces(o: ReceiverOptions): Promise<WorkspacesSer
     new HTTPReceiver({
       signingSecret,
       port: config.slack.port,
-      logger: boltLogger(logger),
+      // Its warning per unsigned request (anyone can send one) is rate-limited.
+      logger: receiverLogger(logger),
       // Bolt's default line for each request to a path it does not serve (a scan, /metrics with metrics
       // off) is an info line per request: outsiders could fill the log with it.
       dispatchErrorHandler: answerUnhandled(logger),

@@ -16,7 +16,7 @@ import { registerPickers } from './options/pickers.js';
 import { measureAcks } from './runtime/ack-timing.js';
 import { clipCommandText } from './runtime/clip-command-text.js';
 import { registerErrorHandler } from './runtime/error-handler.js';
-import { guardReceiver } from './runtime/receiver-guard.js';
+import { guardReceiver, receiverLogger } from './runtime/receiver-guard.js';
 import { answerUnhandled, notFoundRoute } from './runtime/unhandled-requests.js';
 import { registerShortcuts } from './shortcuts/index.js';
 import { registerViews } from './views/index.js';
@@ -119,7 +119,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
           signingSecret,
           port,
           customRoutes,
-          logger,
+          // Its warning per unsigned request (anyone can send one) is rate-limited.
+          logger: receiverLogger(options.logger),
           // A path it does not serve (/metrics with METRICS off, a scan): a 404 without an info line.
           dispatchErrorHandler: answerUnhandled(options.logger),
         }),

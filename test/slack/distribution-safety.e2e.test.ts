@@ -1,6 +1,6 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -224,6 +224,121 @@ describe('junk at /slack/oauth_redirect', () => {
     const text = JSON.stringify(lines);
     expect(text).not.toContain(state);
     expect(text).not.toContain('forged.state.x');
+  });
+});
+
+/**
+ * A POST to `/slack/events` whose body the receiver cannot read: 5 MB (past Bolt's 4 MB) with its
+ * length announced or streamed without one, or one cut short (the socket closed mid-body).
+ * Resolves to the status answered, or undefined when the client went away first.
+ */
+function unreadableBody(url: string, kind: 'announced' | 'streamed' | 'cut'): Promise<number | undefined> {
+  const size = 5 * 1024 * 1024;
+  return new Promise((resolve) => {
+    const headers: Record<string, string | number> = { 'content-type': 'application/json' };
+    if (kind !== 'streamed') headers['content-length'] = kind === 'cut' ? 1000 : size;
+    const req = httpRequest(`${url}/slack/events`, { method: 'POST', headers, agent: false });
+    req.on('response', (res) => {
+      res.resume();
+      req.destroy();
+      resolve(res.statusCode);
+    });
+    req.on('error', () => resolve(undefined));
+    if (kind === 'cut') {
+      req.write('{"type":');
+      req.on('socket', (socket) => socket.once('connect', () => setTimeout(() => req.destroy(), 50)));
+      req.on('close', () => resolve(undefined));
+      return;
+    }
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    let sent = 0;
+    const more = () => {
+      while (sent < size && !req.destroyed) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', more);
+      }
+      if (!req.destroyed) req.end();
+    };
+    more();
+  });
+}
+
+describe('junk at /slack/events', () => {
+  let p: Process;
+  beforeAll(async () => {
+    p = await boot();
+  });
+  afterAll(async () => {
+    await p?.running.stop();
+  });
+
+  it('a body that cannot be read (too large, cut short) is refused, written as one warning a minute at most', async () => {
+    const before = p.lines.length;
+    const warnings = () => atLeast(p.lines.slice(before), 40);
+    // The first one cut short: the receiver's line is written once the socket is gone.
+    expect(await unreadableBody(p.url, 'cut')).toBeUndefined();
+    const first = await eventually(() => warnings()[0]);
+    expect(first).toMatchObject({ status: 400, reason: 'unreadable body (request.aborted)' });
+    for (let i = 0; i < 10; i++) {
+      expect(await unreadableBody(p.url, 'announced')).toBe(413);
+      expect(await unreadableBody(p.url, 'cut')).toBeUndefined();
+    }
+    for (let i = 0; i < 3; i++) expect(await unreadableBody(p.url, 'streamed')).toBe(413);
+    // Slack's own request is still served.
+    const challenge = JSON.stringify({ type: 'url_verification', challenge: 'still-here' });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const res = await fetch(`${p.url}/slack/events`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-slack-request-timestamp': String(timestamp),
+        'x-slack-signature': slackSignature(secret, timestamp, challenge),
+      },
+      body: challenge,
+    });
+    expect(await res.json()).toEqual({ challenge: 'still-here' });
+    await new Promise((r) => setTimeout(r, 200)); // the last cut-short ones' lines, had they been written
+    expect(atLeast(p.lines.slice(before), 50)).toEqual([]);
+    expect(warnings()).toHaveLength(1);
+    expect(warnings()[0]?.msg).toContain('whose body could not be read');
+  });
+
+  it('an unsigned request (no signature, a wrong or stale one) is a 401, written as one warning a minute at most', async () => {
+    const before = p.lines.length;
+    const body = JSON.stringify({
+      type: 'event_callback',
+      team_id: 'T0SAFE01',
+      event: { type: 'app_mention' },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const tries: Record<string, string>[] = [
+      {},
+      { 'x-slack-request-timestamp': String(now) },
+      { 'x-slack-request-timestamp': String(now), 'x-slack-signature': 'v0=forged' },
+      { 'x-slack-request-timestamp': String(now), 'x-slack-signature': slackSignature('guess', now, body) },
+      {
+        'x-slack-request-timestamp': String(now - 600),
+        'x-slack-signature': slackSignature(secret, now - 600, body),
+      },
+      { 'x-slack-request-timestamp': String(now), 'x-slack-signature': 'v1=abc' },
+    ];
+    for (let round = 0; round < 5; round++)
+      for (const headers of tries) {
+        const res = await fetch(`${p.url}/slack/events`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body,
+        });
+        await res.text();
+        expect(res.status).toBe(401);
+      }
+    const lines = p.lines.slice(before);
+    expect(atLeast(lines, 50)).toEqual([]);
+    const warnings = atLeast(lines, 40);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.msg).toContain('without a valid Slack signature');
+    // The first one's reason, as Bolt gave it: a wrong SLACK_SIGNING_SECRET would still show.
+    expect(warnings[0]?.reason).toMatch(/^Failed to verify authenticity: /);
   });
 });
 

@@ -16,6 +16,8 @@ let url: string;
 let platform: PlatformFixture;
 
 let store: Store;
+/** The lines the bot logs at warn and above. */
+const warnings: { msg: string }[] = [];
 
 beforeAll(async () => {
   store = await openStore({ dataDir: mkdtempSync(join(tmpdir(), 'confdesk-receiver-')) });
@@ -23,7 +25,9 @@ beforeAll(async () => {
   slack = await new SlackDouble().start();
   bot = createConfdesk({
     slack: { botToken: 'xoxb-test', signingSecret: secret, apiUrl: slack.apiUrl, port: 0 },
-    logger: createLogger('silent'),
+    logger: createLogger('warn', {
+      write: (l: string) => void warnings.push(JSON.parse(l) as { msg: string }),
+    }),
     platform: platform.client,
     store,
   });
@@ -56,6 +60,12 @@ describe('the HTTP receiver', () => {
     expect((await sendCommand(url, 'another-secret', command)).status).toBe(401);
     const stale = Math.floor(Date.now() / 1000) - 6 * 60;
     expect((await sendCommand(url, secret, command, { timestamp: stale })).status).toBe(401);
+    // Anyone can send these: at most one warning a minute, whatever their number.
+    for (let i = 0; i < 20; i++)
+      expect((await sendCommand(url, secret, command, { signature: 'v0=forged' })).status).toBe(401);
+    const unsigned = warnings.filter((l) => /signature/i.test(l.msg));
+    expect(unsigned).toHaveLength(1);
+    expect(unsigned[0]?.msg).toContain('without a valid Slack signature');
   });
 
   it('serves /healthz and /readyz', async () => {

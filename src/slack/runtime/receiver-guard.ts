@@ -1,8 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseForm } from 'node:querystring';
-import { HTTPModuleFunctions, type HTTPReceiver, isValidSlackRequest } from '@slack/bolt';
+import {
+  HTTPModuleFunctions,
+  type HTTPReceiver,
+  isValidSlackRequest,
+  type Logger as SlackLogger,
+} from '@slack/bolt';
 import { z } from 'zod';
+import { boltLogger } from '../../observability/bolt-logger.js';
 import type { Logger } from '../../observability/logger.js';
+import { rateLimitedLine } from '../../observability/rate-limited-log.js';
 import { notJson, parseJson } from '../input/payloads.js';
 
 /*
@@ -142,7 +149,9 @@ export function readSlackBody(
  * Puts a check in front of Bolt's HTTP receiver on its events endpoint: a request whose body Bolt
  * would crash or 500 on gets 400 (when its signature is valid; otherwise Bolt answers 401 as always)
  * and one log line without the body, which may hold personal data. Everything else goes to Bolt
- * unchanged: Bolt reuses the body read here (it keeps it on the request as `rawBody`).
+ * unchanged: Bolt reuses the body read here (it keeps it on the request as `rawBody`). A body that
+ * cannot be read (larger than Bolt's limit, cut short) is refused before any signature is known, so
+ * anyone can cause it: it is one warning a minute at most, which counts the ones held back.
  */
 export function guardReceiver(
   receiver: HTTPReceiver,
@@ -154,6 +163,7 @@ export function guardReceiver(
     o.logger.warn({ status, reason }, 'refused a malformed Slack request');
     if (!res.headersSent) res.writeHead(status).end();
   };
+  const unreadableLine = rateLimitedLine((fields, message) => o.logger.warn(fields, message));
   const check = async (req: IncomingMessage, res: ServerResponse) => {
     let raw: string;
     try {
@@ -163,11 +173,14 @@ export function guardReceiver(
       );
       raw = buffered.rawBody.toString();
     } catch (error) {
-      return refuse(
-        res,
-        HTTPModuleFunctions.isRawBodyError(error) ? error.statusCode : 400,
-        'unreadable body',
+      const bodyError = HTTPModuleFunctions.isRawBodyError(error) ? error : undefined;
+      const status = bodyError?.statusCode ?? 400;
+      unreadableLine(
+        { status, reason: `unreadable body${bodyError ? ` (${bodyError.type})` : ''}` },
+        'refused a Slack request whose body could not be read (larger than 4 MB, or cut short)',
       );
+      if (!res.headersSent) res.writeHead(status).end();
+      return;
     }
     const contentType = req.headers['content-type'];
     const read = readSlackBody(raw, contentType);
@@ -195,4 +208,35 @@ function signedBySlack(req: IncomingMessage, body: string, signingSecret: string
     body,
     headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
   });
+}
+
+/**
+ * What Bolt 5.1's HTTPReceiver writes for each request to its events endpoint without a valid
+ * signature (the body was read by the guard already, so nothing else reaches that line). Should an
+ * upgrade of Bolt change the text, the receiver's tests of unsigned requests fail.
+ */
+const unsignedPrefix = 'Failed to parse and verify the request data: ';
+
+/**
+ * The logger for Bolt's HTTPReceiver: Bolt's own lines (`boltLogger`), except its warning for each
+ * request without a valid signature, which anyone can send: it becomes at most one warning a minute,
+ * with Bolt's reason and a count of the ones held back. A wrong SLACK_SIGNING_SECRET (every request
+ * of Slack's refused) still shows, once a minute; every other line of Bolt's is written as it comes.
+ */
+export function receiverLogger(logger: Logger, o: { now?: () => number } = {}): SlackLogger {
+  const bolt = boltLogger(logger);
+  const log = logger.child({ component: 'bolt' });
+  const unsigned = rateLimitedLine((fields, message) => log.warn(fields, message), o);
+  return {
+    ...bolt,
+    warn: (...msgs: unknown[]) => {
+      const first = msgs[0];
+      if (msgs.length === 1 && typeof first === 'string' && first.startsWith(unsignedPrefix))
+        return unsigned(
+          { status: 401, reason: first.slice(unsignedPrefix.length).slice(0, 200) },
+          "refused a request to the Slack events endpoint without a valid Slack signature (if Slack's own requests get this, check SLACK_SIGNING_SECRET)",
+        );
+      bolt.warn(...msgs);
+    },
+  };
 }
