@@ -286,7 +286,7 @@ export class DeliveryWorker {
     }
     let thread = threadTs;
     for (;;) {
-      await this.channelPace.turn(item.channel, 'job');
+      const answered = await this.channelPace.turn(item.channel, 'job');
       // Stopping while it waited for the channel's pace: not posted, released as it was.
       if (this.stopping) return later(0, item.status).finally(() => (this.released += items.length));
       try {
@@ -295,7 +295,7 @@ export class DeliveryWorker {
           { channel: item.channel, threadTs: thread },
           message,
           tagOf(item, items),
-        ).finally(() => this.channelPace.answered(item.channel));
+        ).finally(answered);
         return done(ts);
       } catch (error) {
         const failure = classifySlackError(error);

@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { dueRun, nextRunAfter, reportedDay } from '../domain/digest-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
+import type { ChannelPace } from '../outbound/channel-pace.js';
 import { findTagged, postTagged, type Tag, tellPerson, updateTagged } from '../outbound/ledger.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
@@ -42,6 +43,8 @@ export interface DigestJobOptions {
   retryMs?: number;
   /** Counts each run: sent, partial (figures missing), failed. */
   metrics?: Pick<WorkspaceMetrics, 'digestRun'> | undefined;
+  /** The channels' pace, shared with delivery and people's posts: a digest takes a job's slot. */
+  pace?: Pick<ChannelPace, 'turn'> | undefined;
 }
 
 /**
@@ -160,7 +163,10 @@ export class DigestJob {
         ? await findTagged(slack, { channel: s.channel, oldest: periodStart(period) }, tag)
         : undefined);
     if (ts) await updateTagged(slack, { channel: s.channel, ts }, message, tag);
-    else ts = await postTagged(slack, { channel: s.channel }, message, tag);
+    else {
+      const answered = await this.o.pace?.turn(s.channel, 'job');
+      ts = await postTagged(slack, { channel: s.channel }, message, tag).finally(() => answered?.());
+    }
     await store.clearDigestRefused(s.id); // posted: a later refusal is news again
     const complete = data.missing.length === 0;
     this.o.metrics?.digestRun(complete ? 'sent' : 'partial');

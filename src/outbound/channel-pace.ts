@@ -4,39 +4,45 @@
  * People's posts (a card `/ticket show` asked for, a reply in a thread) take the channel's next slot
  * before the jobs' (delivery's lines, digests): a person waits at most one slot, never behind a
  * channel's backlog, and the jobs' next post waits for theirs instead of colliding with it (a 429).
+ *
+ * Slack counts a post when it arrives, somewhere between its start and its answer. The pace runs
+ * from the middle of the two (the arrival, when the way there and back take as long), plus a small
+ * margin for the difference: a busy channel gets its 60 posts a minute, where running the pace from
+ * the answer would lose the round trip on every post (a fifth of the channel on a 200 ms link).
  */
 export class ChannelPace {
-  /** When each channel's last post started (or when Slack said it may post again). */
-  private readonly last = new Map<string, number>();
+  /** When each channel's next post may start. */
+  private readonly next = new Map<string, number>();
   /** People waiting for each channel's slot: the jobs wait while any does. */
   private readonly people = new Map<string, number>();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly marginMs: number;
 
   constructor(
-    /**
-     * The least time from a post's answer (or, without one, its start) to the next post's start in
-     * the channel: Slack counts a post when it arrives, somewhere between the two, so a second after
-     * the answer can never arrive within Slack's second, and costs only the round trip.
-     */
+    /** The least time between two posts' arrivals at Slack in one channel. */
     readonly paceMs = 1_000,
-    o: { now?: () => number; sleep?: (ms: number) => Promise<void> } = {},
+    o: { marginMs?: number; now?: () => number; sleep?: (ms: number) => Promise<void> } = {},
   ) {
+    this.marginMs = o.marginMs ?? 25;
     this.now = o.now ?? Date.now;
     this.sleep = o.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
   }
 
-  /** Waits for the channel's next slot and takes it; a person's turn goes before any job's. */
-  async turn(channel: string, who: 'person' | 'job'): Promise<void> {
+  /**
+   * Waits for the channel's next slot and takes it; a person's turn goes before any job's. Answers
+   * the function to call when the post is answered (posted or refused), which places the pace at
+   * the post's arrival.
+   */
+  async turn(channel: string, who: 'person' | 'job'): Promise<() => void> {
     if (who === 'person') this.people.set(channel, (this.people.get(channel) ?? 0) + 1);
     try {
       for (;;) {
-        const wait = (this.last.get(channel) ?? Number.NEGATIVE_INFINITY) + this.paceMs - this.now();
+        const wait = (this.next.get(channel) ?? Number.NEGATIVE_INFINITY) - this.now();
         const yielding = who === 'job' && (this.people.get(channel) ?? 0) > 0;
         if (wait <= 0 && !yielding) break;
         await this.sleep(Math.max(wait, yielding ? 50 : 0));
       }
-      this.last.set(channel, this.now());
     } finally {
       if (who === 'person') {
         const left = (this.people.get(channel) ?? 1) - 1;
@@ -44,23 +50,26 @@ export class ChannelPace {
         else this.people.delete(channel);
       }
     }
+    const startedAt = this.now();
+    const gap = this.paceMs + this.marginMs;
+    this.later(channel, startedAt + gap);
     this.forgetOld();
-  }
-
-  /** The channel's post that took the last turn was answered (posted or refused): the pace runs from now. */
-  answered(channel: string): void {
-    this.last.set(channel, Math.max(this.last.get(channel) ?? 0, this.now()));
+    return () => this.later(channel, startedAt + (this.now() - startedAt) / 2 + gap);
   }
 
   /** Slack refused a post for its pace (429): nothing goes there before `retryAfterMs`. */
   refused(channel: string, retryAfterMs: number): void {
-    this.last.set(channel, this.now() + retryAfterMs - this.paceMs);
+    this.later(channel, this.now() + retryAfterMs);
+  }
+
+  private later(channel: string, at: number): void {
+    this.next.set(channel, Math.max(this.next.get(channel) ?? Number.NEGATIVE_INFINITY, at));
   }
 
   /** Keeps the map small: channels quiet for a minute are forgotten (their next post goes at once). */
   private forgetOld(): void {
-    if (this.last.size < 1_000) return;
+    if (this.next.size < 1_000) return;
     const before = this.now() - 60_000;
-    for (const [channel, at] of this.last) if (at < before) this.last.delete(channel);
+    for (const [channel, at] of this.next) if (at < before) this.next.delete(channel);
   }
 }

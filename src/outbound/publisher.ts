@@ -142,10 +142,9 @@ export class SlackPublisher {
 
   /** Posts a conference's card in a channel. Slack's refusals are thrown (see `isCannotPost`). */
   async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<void> {
-    await this.o.pace?.turn(channel, 'person');
-    await this.o.slack.chat
-      .postMessage({ channel, ...buildConferenceCard(conference) })
-      .finally(() => this.o.pace?.answered(channel));
+    await this.paced(channel, () =>
+      this.o.slack.chat.postMessage({ channel, ...buildConferenceCard(conference) }),
+    );
     this.conferenceChanged(conference);
   }
 
@@ -170,22 +169,26 @@ export class SlackPublisher {
 
   /** Posts a reply a person asked for in a card's thread (a ticket's timeline). */
   async postInThread(place: { channel: string; ts: string }, message: MessagePayload): Promise<void> {
-    await this.o.pace?.turn(place.channel, 'person');
-    await this.o.slack.chat
-      .postMessage({ channel: place.channel, thread_ts: place.ts, ...message })
-      .finally(() => this.o.pace?.answered(place.channel));
+    await this.paced(place.channel, () =>
+      this.o.slack.chat.postMessage({ channel: place.channel, thread_ts: place.ts, ...message }),
+    );
   }
 
   /** Posts a ticket's card in a channel and records it there; answers its ts. Slack's refusals are thrown. */
   async postCard(channel: string, ticket: TicketSummary): Promise<string> {
-    await this.o.pace?.turn(channel, 'person');
-    const posted = await this.o.slack.chat
-      .postMessage({ channel, ...buildTicketCard(ticket) })
-      .finally(() => this.o.pace?.answered(channel));
+    const posted = await this.paced(channel, () =>
+      this.o.slack.chat.postMessage({ channel, ...buildTicketCard(ticket) }),
+    );
     const ts = posted.ts as string;
     await this.o.store.save({ ticketId: ticket.id, channel, ts });
     this.memo.remember({ channel, ts }, buildTicketCard(ticket));
     return ts;
+  }
+
+  /** A person's post in a channel, in the channel's next slot (`ChannelPace`). */
+  private async paced<T>(channel: string, post: () => Promise<T>): Promise<T> {
+    const answered = await this.o.pace?.turn(channel, 'person');
+    return post().finally(() => answered?.());
   }
 
   /**

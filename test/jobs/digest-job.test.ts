@@ -11,6 +11,7 @@ import { SlackDouble } from '../../src/dev/slack-double.js';
 import { DigestJob, digestMetadataType } from '../../src/jobs/digest-job.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { Metrics, type WorkspaceMetrics } from '../../src/observability/metrics.js';
+import { ChannelPace } from '../../src/outbound/channel-pace.js';
 import { deliveryClient } from '../../src/outbound/clients.js';
 import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { AccessService } from '../../src/services/access.js';
@@ -40,9 +41,16 @@ if (!databaseUrl)
   console.warn('digest-job.test.ts: TEST_DATABASE_URL is not set, so only the embedded store is tested.');
 
 /** A digest job on this store, the simulator and the Slack double, on the test's clock. */
-const digestJob = (store: Store, owner: string, now: () => Date, metrics?: WorkspaceMetrics) =>
+const digestJob = (
+  store: Store,
+  owner: string,
+  now: () => Date,
+  metrics?: WorkspaceMetrics,
+  pace?: ChannelPace,
+) =>
   new DigestJob({
     metrics,
+    pace,
     store,
     digests: new DigestService(platform.client, store),
     slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
@@ -90,6 +98,25 @@ afterAll(async () => {
 });
 
 describe.each(backends)('the digest job (%s store)', (_, options) => {
+  it('takes a slot of the channel’s Slack pace, after the post that took the last one', async () => {
+    const opts = options();
+    const store = await openStore(opts);
+    try {
+      const channel = `CPACE${randomBytes(2).toString('hex')}`;
+      await daily(store, channel, '09:00', 'U1');
+      const pace = new ChannelPace(400, { marginMs: 0 });
+      (await pace.turn(channel, 'person'))(); // a person's card went out just now
+      const took = Date.now();
+      const job = digestJob(store, 'paced', () => new Date('2027-03-29T07:01:00Z'), undefined, pace);
+      expect(await job.runOnce()).toBe(1);
+      const post = slack.callsOf('chat.postMessage').find((c) => c.args.channel === channel);
+      expect((post?.at ?? 0) - took).toBeGreaterThanOrEqual(390);
+    } finally {
+      await store.close();
+      await dispose(opts);
+    }
+  });
+
   it('posts each day once across two replicas and a restart, late after downtime, and completes a partial digest in place', async () => {
     let now = new Date('2027-03-29T07:01:00Z'); // Monday 09:01 in Paris
     const opts = options();

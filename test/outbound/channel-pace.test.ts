@@ -5,6 +5,7 @@ import { ChannelPace } from '../../src/outbound/channel-pace.js';
 function paced() {
   let now = 0;
   const pace = new ChannelPace(1_000, {
+    marginMs: 0,
     now: () => now,
     sleep: async (ms) => {
       await Promise.resolve();
@@ -37,7 +38,7 @@ describe('a channel’s Slack pace, shared by people and jobs', () => {
   });
 
   it('gives a person the next slot before a job that waited longer (real time, 100 ms pace)', async () => {
-    const pace = new ChannelPace(100);
+    const pace = new ChannelPace(100, { marginMs: 0 });
     const order: [string, number][] = [];
     const started = Date.now();
     const take = async (who: 'person' | 'job', label: string) => {
@@ -65,12 +66,44 @@ describe('a channel’s Slack pace, shared by people and jobs', () => {
     expect(log).toEqual(['a@0', 'b@3000']);
   });
 
-  it('runs the pace from a post’s answer: a slow answer cannot let the next post arrive within the second', async () => {
-    const { pace, log, take, advance } = paced();
-    await take('C1', 'job', 'a');
-    advance(400); // the post took 400 ms to be answered
-    pace.answered('C1');
-    await take('C1', 'job', 'b');
-    expect(log).toEqual(['a@0', 'b@1400']);
+  it('runs the pace from a post’s arrival (the middle of its round trip) plus the margin, not from its answer', async () => {
+    let now = 0;
+    const pace = new ChannelPace(1_000, {
+      marginMs: 25,
+      now: () => now,
+      sleep: async (ms) => {
+        await Promise.resolve();
+        now += ms;
+      },
+    });
+    const starts: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const answered = await pace.turn('C1', 'job');
+      starts.push(now);
+      now += 200; // a 200 ms round trip: arrival 100 ms after the start
+      answered();
+    }
+    // Each post starts 1,000 ms after the previous one's arrival, and 25 ms more: 1,125 ms apart,
+    // where a pace from the answer would take 1,225 ms (60 posts a minute need at most 1,000).
+    expect(starts).toEqual([0, 1_125, 2_250]);
+  });
+
+  it('keeps the pace while a post is not answered yet (a person’s post beside a job’s)', async () => {
+    let now = 0;
+    const pace = new ChannelPace(1_000, {
+      marginMs: 25,
+      now: () => now,
+      sleep: async (ms) => {
+        await Promise.resolve();
+        now += ms;
+      },
+    });
+    const first = await pace.turn('C1', 'job');
+    await pace.turn('C1', 'person'); // the job's post is still on its way
+    expect(now).toBe(1_025);
+    first(); // answered late: it cannot pull the next slot back
+    now += 10;
+    await pace.turn('C1', 'job');
+    expect(now).toBe(2_050);
   });
 });
