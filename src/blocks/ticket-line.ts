@@ -1,4 +1,4 @@
-import { stateIcon } from '../domain/ticket-workflow.js';
+import { spansSteps, stateIcon } from '../domain/ticket-workflow.js';
 import { fallbackText } from './kit.js';
 import { clipPlain, empty, joinMd, type Mrkdwn, type MrkdwnText, md, mention } from './mrkdwn.js';
 
@@ -50,9 +50,16 @@ export function buildStateLine(p: { from?: unknown; to?: unknown }): { text: Mrk
 
 const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
 
-/** The sentence of `buildStateLine`. */
+/**
+ * The sentence of `buildStateLine`. A move the workflow makes only in steps says so (the list shows
+ * its ends only): the steps follow in their own line once the ticket's history shows them.
+ */
 export function stateLine(p: { from?: unknown; to?: unknown }): Mrkdwn {
-  return md`The ticket moved from ${state(str(p.from))} to ${state(str(p.to))}.`;
+  const [from, to] = [str(p.from), str(p.to)];
+  const moved = md`The ticket moved from ${state(from)} to ${state(to)}`;
+  return spansSteps(from, to)
+    ? md`${moved}, through steps in between: they follow here once the ticket's history shows them.`
+    : md`${moved}.`;
 }
 
 /**

@@ -107,6 +107,25 @@ export function movesFor(state: string | undefined): TicketMove[] {
 
 export const findMove = (id: string) => ticketMoves.find((m) => m.id === id);
 
+/**
+ * Whether the workflow goes from one state to the other only through states in between (`new` to
+ * `inprogress` is Accept, then Start): a state line the list shows with only its two ends then hides
+ * steps. A direct move, or states no move joins (a platform's own `expired`), hide nothing known.
+ */
+export function spansSteps(from: string | null | undefined, to: string | null | undefined): boolean {
+  if (!isKnownState(from ?? undefined) || !isKnownState(to ?? undefined) || from === to) return false;
+  const next = (state: string) =>
+    ticketMoves.flatMap((m) => (m.to && (m.from as readonly string[]).includes(state) ? [m.to] : []));
+  if (next(from as string).includes(to as TicketState)) return false;
+  const seen = new Set<string>([from as string]);
+  for (let frontier = next(from as string); frontier.length; ) {
+    if (frontier.includes(to as TicketState)) return true;
+    for (const s of frontier) seen.add(s);
+    frontier = [...new Set(frontier.flatMap(next))].filter((s) => !seen.has(s));
+  }
+  return false;
+}
+
 /** An icon per state, for cards and threads. */
 export const stateIcons: Record<TicketState, string> = {
   new: '🆕',

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { checkBlockKit } from '../../src/blocks/limits.js';
 import { buildTicketCard } from '../../src/blocks/ticket-card.js';
+import { stateLine } from '../../src/blocks/ticket-line.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
 import { dayBound, parseTicketQuery } from '../../src/domain/ticket-query.js';
-import { movesFor, stateIcon, ticketMoves } from '../../src/domain/ticket-workflow.js';
+import { movesFor, spansSteps, stateIcon, ticketMoves } from '../../src/domain/ticket-workflow.js';
 import { ticketStates } from '../../src/platform/schemas.js';
 
 describe('the ticket workflow table', () => {
@@ -105,5 +106,26 @@ describe('/ticket list text', () => {
   it('places days in the person’s zone', () => {
     expect(dayBound('2026-11-01', 'Europe/Paris', false).toISOString()).toBe('2026-10-31T23:00:00.000Z');
     expect(dayBound('2026-11-01', 'Europe/Paris', true).toISOString()).toBe('2026-11-01T22:59:59.999Z');
+  });
+});
+
+describe('a state line that spans steps', () => {
+  it('knows the moves the workflow makes only through states in between', () => {
+    expect(spansSteps('new', 'inprogress')).toBe(true); // Accept, then Start
+    expect(spansSteps('open', 'done')).toBe(true);
+    expect(spansSteps('done', 'inprogress')).toBe(true); // Reopen, then Start
+    expect(spansSteps('new', 'open')).toBe(false); // one move
+    expect(spansSteps('inprogress', 'done')).toBe(false);
+    expect(spansSteps('new', 'expired')).toBe(false); // the platform's own: no move leads there
+    expect(spansSteps('open', 'open')).toBe(false);
+    expect(spansSteps('new', 'weird')).toBe(false);
+    expect(spansSteps(null, 'open')).toBe(false);
+  });
+
+  it('says so in the line, and only then', () => {
+    expect(String(stateLine({ from: 'new', to: 'inprogress' }))).toContain('through steps in between');
+    expect(String(stateLine({ from: 'open', to: 'inprogress' }))).toBe(
+      'The ticket moved from 📂 *open* to 🎥 *inprogress*.',
+    );
   });
 });

@@ -172,7 +172,7 @@ describe('one route per ticket change', () => {
     await scansSettle(t);
     // The list's line at once, then every step as the timeline shows them (once each).
     expect(linesSince(card, from, older).flatMap((l) => l.text.split('\n'))).toEqual([
-      'The ticket moved from 🆕 *new* to 🎥 *inprogress*.',
+      "The ticket moved from 🆕 *new* to 🎥 *inprogress*, through steps in between: they follow here once the ticket's history shows them.",
       'Step by step: 🆕 *new* → 📂 *open* → 🎥 *inprogress*.',
     ]);
     // The platform's own state events of these moves are not told a second time.
