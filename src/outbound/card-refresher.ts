@@ -65,6 +65,8 @@ export interface CardRefresherOptions {
 /** Updates that may go at once after a quiet spell (Slack's tiers allow short bursts). */
 const cardBurst = 5;
 
+const modifiedOf = (t: TicketRecord) => t.modified?.getTime() ?? 0;
+
 interface Dirty {
   ticket: TicketRecord;
   /** Only the cards this process rendered (the first sight of a ticket after a start). */
@@ -126,7 +128,7 @@ export class CardRefresher {
   async changed(ticket: TicketRecord, knownOnly: boolean): Promise<void> {
     const id = String(ticket.id);
     const waiting = this.dirty.get(id);
-    const newer = !waiting || (ticket.modified?.getTime() ?? 0) >= (waiting.ticket.modified?.getTime() ?? 0);
+    const newer = !waiting || modifiedOf(ticket) >= modifiedOf(waiting.ticket);
     this.dirty.set(id, {
       ticket: newer ? ticket : (waiting as Dirty).ticket,
       knownOnly: knownOnly && (waiting?.knownOnly ?? true),
@@ -156,8 +158,10 @@ export class CardRefresher {
     }
   }
 
-  private async refresh({ ticket, knownOnly }: Dirty): Promise<void> {
+  private async refresh(dirty: Dirty): Promise<void> {
     const { store, memo, slack, logger } = this.o;
+    let { ticket } = dirty;
+    const { knownOnly } = dirty;
     const ticketId = String(ticket.id);
     let message: MessagePayload | undefined;
     for (const card of await store.forTicket(ticketId)) {
@@ -166,6 +170,14 @@ export class CardRefresher {
         message ??= await this.o.render(ticket);
         if (memo.shows(card, message)) continue;
         await this.turn();
+        // A newer version that came while this one waited for Slack's pace is the one shown.
+        const came = this.dirty.get(ticketId);
+        if (came && modifiedOf(came.ticket) >= modifiedOf(ticket)) {
+          this.dirty.delete(ticketId);
+          ticket = came.ticket;
+          message = await this.o.render(ticket);
+          if (memo.shows(card, message)) continue;
+        }
         await slack.chat.update({ channel: card.channel, ts: card.ts, ...message });
         memo.remember(card, message);
       } catch (error) {
