@@ -1,3 +1,4 @@
+import { describeBacklog } from '../domain/ticket-feed.js';
 import type { WorkspaceShares } from '../jobs/shares.js';
 import type { WorkspacesSource } from '../observability/metrics.js';
 import { type CheckState, Readiness, type ReadinessReport } from '../observability/readiness.js';
@@ -63,7 +64,9 @@ export function readyReport(
   const readiness = new Readiness()
     .add('store', () => store.state())
     .add('workspaces', () => describeWorkspaces(census(tenants)))
-    .add('jobs here', () => ({ ok: true, detail: shares.describe() }));
+    .add('jobs here', () => ({ ok: true, detail: shares.describe() }))
+    // A backlog is not a fault (nothing is lost): said, never "not ready".
+    .add('ticket events', () => ({ ok: true, detail: describeWaiting(tenants) }));
   return () => {
     const r = readiness.report();
     const c = census(tenants);
@@ -115,4 +118,28 @@ function describeWorkspaces({ states, failed, boot }: Census): CheckState {
         ? `, ${states.failed} failed: ${named.join(', ')}${failed.length > named.length ? ` and ${failed.length - named.length} more` : ''}`
         : ''),
   };
+}
+
+/**
+ * `/readyz`'s line for the ticket events of the workspaces whose jobs run here: how many have
+ * something waiting (posts, card updates, new tickets, reads), the longest-waiting few by name with
+ * their own sentence.
+ */
+export function describeWaiting(tenants: Pick<Tenants, 'running'>): string {
+  const waiting: { team: string; sentence: string; oldestMs: number }[] = [];
+  for (const [team, w] of tenants.running) {
+    const b = w.confdesk?.jobs()?.lastBacklog();
+    if (!b || !(b.reads + (b.posts ?? 0) + (b.cardUpdates ?? 0) + (b.awaitingScan ?? 0))) continue;
+    waiting.push({
+      team,
+      sentence: describeBacklog(b),
+      oldestMs: Math.max(b.postsOldestMs ?? 0, b.oldestMs ?? 0),
+    });
+  }
+  if (!waiting.length) return 'no change waiting';
+  const named = waiting
+    .sort((a, b) => b.oldestMs - a.oldestMs)
+    .slice(0, 3)
+    .map((x) => `${x.team}: ${x.sentence}`);
+  return `${waiting.length} workspace(s) with changes waiting; ${named.join(' · ')}${waiting.length > named.length ? ` and ${waiting.length - named.length} more` : ''}`;
 }

@@ -14,6 +14,8 @@ export interface BacklogFacts {
   postsOldestMs?: number | undefined;
   /** Tickets whose cards wait for an update (`CardRefresher`). */
   cardUpdates?: number | undefined;
+  /** New tickets told by webhooks that wait for the next scan (their cards and lines follow it). */
+  awaitingScan?: number | undefined;
 }
 
 const duration = (ms: number) =>
@@ -21,7 +23,7 @@ const duration = (ms: number) =>
 
 /**
  * What still waits, in a sentence: messages to post in Slack (cards, lines) and since when, cards to
- * update, tickets whose timeline is still to be read. "No change waiting" only when none of it waits.
+ * update, new tickets waiting for a scan, tickets whose timeline is still to be read. "No change waiting" only when none of it waits.
  */
 export function describeBacklog(b: BacklogFacts): string {
   const parts: string[] = [];
@@ -33,6 +35,10 @@ export function describeBacklog(b: BacklogFacts): string {
     );
   if (b.cardUpdates)
     parts.push(`${b.cardUpdates} ticket card${b.cardUpdates === 1 ? '' : 's'} waiting for an update`);
+  if (b.awaitingScan)
+    parts.push(
+      `${b.awaitingScan} new ticket${b.awaitingScan === 1 ? '' : 's'} told by webhooks waiting for the next scan (${b.awaitingScan === 1 ? 'its card follows' : 'their cards follow'} it)`,
+    );
   if (b.reads) {
     const oldest = b.oldestMs === undefined ? '' : `, the oldest for ${duration(b.oldestMs)}`;
     const drain =
@@ -46,7 +52,8 @@ export function describeBacklog(b: BacklogFacts): string {
       ? `no change waiting (${b.verify} checks of webhook-told tickets to read)`
       : 'no change waiting';
   // Reads alone: what the list and the webhooks told is in Slack already.
-  const current = !b.posts && !b.cardUpdates ? ' (cards and state lines are already current)' : '';
+  const current =
+    !b.posts && !b.cardUpdates && !b.awaitingScan ? ' (cards and state lines are already current)' : '';
   return `${parts.join('; ')}${current}`;
 }
 

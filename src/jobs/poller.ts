@@ -259,8 +259,8 @@ export class Poller {
     return this.collector.collect(await this.o.platform.getTicket({ ticketId }, background));
   }
 
-  backlogState(): Promise<BacklogState> {
-    return this.backlog.state();
+  async backlogState(): Promise<BacklogState> {
+    return { ...(await this.backlog.state()), awaitingScan: this.waitingForScan.size };
   }
 
   /** Waits for the ticket webhooks still held. */

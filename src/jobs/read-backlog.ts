@@ -25,6 +25,8 @@ export interface BacklogState {
   postsOldestMs?: number | undefined;
   /** Tickets whose cards wait for an update (the jobs add them). */
   cardUpdates?: number | undefined;
+  /** Tickets no scan has shown yet, told by webhooks: their cards and lines follow the next scan. */
+  awaitingScan?: number | undefined;
 }
 
 export interface ReadBacklogOptions {

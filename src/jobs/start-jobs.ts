@@ -278,6 +278,7 @@ export function startJobs(o: JobsOptions): Jobs {
     owner,
     mayPost: async (user) => o.access.may(await o.access.asker(user), 'digest.set'),
     metrics: o.metrics,
+    pace: o.channelPace,
   });
   runner.start({
     name: 'digest',
@@ -377,7 +378,11 @@ export function startJobs(o: JobsOptions): Jobs {
   // writes that fill it wake it).
   const waitingNow = () =>
     lastBacklog === undefined ||
-    lastBacklog.reads + (lastBacklog.posts ?? 0) + (lastBacklog.cardUpdates ?? 0) > 0;
+    lastBacklog.reads +
+      (lastBacklog.posts ?? 0) +
+      (lastBacklog.cardUpdates ?? 0) +
+      (lastBacklog.awaitingScan ?? 0) >
+      0;
   runner.start({
     name: 'backlog',
     everyMs: () => (watching || waitingNow() ? 5_000 / scale : heartbeatMs),

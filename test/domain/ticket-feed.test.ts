@@ -71,6 +71,14 @@ describe('the backlog in a sentence', () => {
     expect(both).toMatch(/^49 messages .* the oldest for 5 min; 53 tickets' events still to read/);
     expect(both).not.toContain('already current');
     expect(describeBacklog({ ...none, posts: 0, cardUpdates: 0 })).toBe('no change waiting');
+    // New tickets the webhooks told, before the scan that gives their cards: not "no change waiting".
+    const fresh = describeBacklog({ ...none, verify: 40, awaitingScan: 40 });
+    expect(fresh).toBe('40 new tickets told by webhooks waiting for the next scan (their cards follow it)');
+    const withReads = describeBacklog({ ...none, reads: 3, oldestMs: 5_000, awaitingScan: 1 });
+    expect(withReads).toContain(
+      '1 new ticket told by webhooks waiting for the next scan (its card follows it)',
+    );
+    expect(withReads).not.toContain('already current');
   });
 });
 

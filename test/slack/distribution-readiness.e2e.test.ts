@@ -273,6 +273,7 @@ describe.each(pgUrl ? [embedded, postgres] : [embedded])(
       const r = await readyz();
       expect(r.body.workspaces).toMatchObject({ running: 2, failed: [] });
       expect(r.body.checks.workspaces?.detail).toBe('2 workspace(s): 2 running');
+      expect(r.body.checks['ticket events']).toEqual({ ok: true, detail: 'no change waiting' });
       const m = await metrics();
       expect(gauge(m, 'confdesk_workspaces{state="running"}')).toBe(2);
       expect(gauge(m, 'confdesk_workspaces{state="failed"}')).toBe(0);
