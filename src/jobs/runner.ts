@@ -1,6 +1,6 @@
 import { runAs } from '../observability/last-resort.js';
 import type { Logger } from '../observability/logger.js';
-import { runInLane } from '../platform/lane.js';
+import { outsideTurns, runInLane } from '../platform/lane.js';
 import type { Priority } from '../platform/rate-budget.js';
 import { processScheduler, type Scheduled, type Scheduler } from './scheduler.js';
 
@@ -127,10 +127,11 @@ export class JobRunner {
         this.scheduler.cancel(wake);
         state.wakes.delete(at);
       }
-    // Everything a job asks of the platform waits in its background lane (see `runInLane`); a run
-    // that throws at once is a failed run like one that rejects.
+    // Everything a job asks of the platform waits in its background lane (see `runInLane`), outside
+    // the people's turn a wake may have come from; a run that throws at once is a failed run like one
+    // that rejects.
     state.running = runAs(`job ${state.job.name}`, () =>
-      runInLane(state.job.lane ?? 'background', async () => state.job.run()),
+      outsideTurns(() => runInLane(state.job.lane ?? 'background', async () => state.job.run())),
     )
       .catch((error: unknown) =>
         this.logger.error({ err: error, job: state.job.name }, 'background job failed'),

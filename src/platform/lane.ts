@@ -27,6 +27,12 @@ const turns = new AsyncLocalStorage<string>();
 /** Runs `work` as a turn people may wait on, named for the error a breach raises. */
 export const inPeoplesTurn = <T>(name: string, work: () => T): T => turns.run(name, work);
 
+/**
+ * Runs `work` outside any people's turn: a job's run, which no person waits on even when a person's
+ * work woke it (its timer would otherwise carry the turn it was set in).
+ */
+export const outsideTurns = <T>(work: () => T): T => turns.exit(work);
+
 /** The people's turn the work in progress runs in, if any. */
 export const peoplesTurn = (): string | undefined => turns.getStore();
 

@@ -1,11 +1,34 @@
 import { describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/runner.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { currentLane } from '../../src/platform/lane.js';
+import { currentLane, inPeoplesTurn, peoplesTurn } from '../../src/platform/lane.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the job runner', () => {
+  it('runs a job started or woken by a person’s work outside that person’s turn, in its own lane', async () => {
+    const runner = new JobRunner(createLogger('silent'));
+    const seen: [string | undefined, string][] = [];
+    // Started from a person's load (a workspace started by its first request, say): its first run
+    // goes at once, in the caller's context but not in its turn.
+    inPeoplesTurn('the shared read groups', () =>
+      runner.start({
+        name: 'scan',
+        everyMs: 60_000,
+        minGapMs: 10,
+        run: async () => void seen.push([peoplesTurn(), currentLane()]),
+      }),
+    );
+    await sleep(20);
+    inPeoplesTurn('the shared read groups', () => runner.trigger('scan'));
+    await sleep(100);
+    await runner.stop();
+    expect(seen).toEqual([
+      [undefined, 'background'],
+      [undefined, 'background'],
+    ]);
+  });
+
   it('never lets a trigger put off a run that was due sooner (a long minimum gap for triggers only)', async () => {
     const runner = new JobRunner(createLogger('silent'));
     const runs: number[] = [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TtlCache } from '../../src/platform/cache.js';
-import { runInLane } from '../../src/platform/lane.js';
+import { outsideTurns, runInLane } from '../../src/platform/lane.js';
+import { RateBudget } from '../../src/platform/rate-budget.js';
 
 /** A load that answers only when released, recording which lane started it. */
 function gatedLoad(lanes: string[], lane: string, value: string) {
@@ -90,5 +91,31 @@ describe('the read cache', () => {
     before.release();
     expect(await read).toBe('before the write');
     expect(await cache.getOrLoad('users', 'users', async () => 'after the write')).toBe('after the write');
+  });
+});
+
+describe('a person’s shared load', () => {
+  it('is a turn people wait on: waiting for the budget in a background lane inside it fails (strict), outside it does not', async () => {
+    const cache = new TtlCache(60_000);
+    const budget = new RateBudget({ perWindow: 10, strictTurns: true });
+    try {
+      // A person's load that would wait behind scans: caught, named after the read.
+      await expect(cache.getOrLoad('groups', 'groups', () => budget.acquire('background'))).rejects.toThrow(
+        /the shared read groups \(a turn people wait on\)/,
+      );
+      // The same load started by background work is no people's turn.
+      expect(
+        await runInLane('background', () =>
+          cache.getOrLoad('groups', 'groups', () => budget.acquire('background')),
+        ),
+      ).toBeTypeOf('number');
+      // A job a person's load woke runs outside the person's turn (the runner's `outsideTurns`).
+      expect(
+        await cache.getOrLoad('me', 'me', () => outsideTurns(() => budget.acquire('background'))),
+      ).toBeTypeOf('number');
+      expect(budget.turnsHeld).toBe(1);
+    } finally {
+      budget.close();
+    }
   });
 });
