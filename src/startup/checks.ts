@@ -1,4 +1,4 @@
-import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import { LogLevel, WebClient, WebClientEvent, type WebClientOptions } from '@slack/web-api';
 import type { CheckResult } from '../observability/readiness.js';
 import type { PlatformClient } from '../platform/client.js';
 import {
@@ -91,8 +91,14 @@ export async function checkSlack(options: {
     logger: quiet,
     ...(options.apiUrl ? { slackApiUrl: options.apiUrl } : {}),
   };
+  const client = new WebClient(options.token, clientOptions);
+  // A 429 the client waited out and retried ends as a request error: remember that it was one.
+  let rateLimitedSec: number | undefined;
+  client.on(WebClientEvent.RATE_LIMITED, (seconds: number) => {
+    rateLimitedSec = seconds;
+  });
   try {
-    const answer = await new WebClient(options.token, clientOptions).auth.test();
+    const answer = await client.auth.test();
     return {
       ok: true,
       info: {
@@ -109,7 +115,7 @@ export async function checkSlack(options: {
     const refusal = slackErrorCode(error);
     return {
       ok: false,
-      problem: slackProblem(error, options.apiUrl),
+      problem: slackProblem(error, options.apiUrl, { rateLimitedSec }),
       ...(refusal ? { refusal } : {}),
       ...(slackTransient(error) ? { transient: true } : {}),
     };
@@ -128,10 +134,27 @@ export function slackTransient(error: unknown): boolean {
   return false;
 }
 
-/** The sentence for a failed `auth.test`. */
-export function slackProblem(error: unknown, apiUrl: string | undefined): string {
+/**
+ * The sentence for a failed `auth.test`. `rateLimitedSec`: Slack answered 429 (Retry-After) on the
+ * way, which the WebClient reports as a request error once its retries are spent.
+ */
+export function slackProblem(
+  error: unknown,
+  apiUrl: string | undefined,
+  o: { rateLimitedSec?: number | undefined } = {},
+): string {
   const answer = slackAnswerOf(error);
   const where = apiUrl ?? slackOwnApi;
+  const limitedSec =
+    answer?.kind === 'rate_limited'
+      ? answer.retryAfterMs / 1000
+      : answer?.kind === 'no_answer' || answer === undefined
+        ? o.rateLimitedSec
+        : undefined;
+  if (limitedSec !== undefined)
+    return apiUrl
+      ? `SLACK_API_URL: ${where}auth.test answered HTTP 429 (rate limited, retry after ${limitedSec} s)`
+      : `Slack's Web API answered HTTP 429 to auth.test (rate limited, retry after ${limitedSec} s)`;
   if (answer?.kind === 'refusal') {
     const code = answer.code ?? 'unknown_error';
     if (refusedTokenErrors.has(code))
@@ -140,7 +163,9 @@ export function slackProblem(error: unknown, apiUrl: string | undefined): string
   }
   if (answer?.kind === 'http')
     return apiUrl
-      ? `SLACK_API_URL: ${where}auth.test answered HTTP ${answer.status}: fix the URL (it ends in /api/) or unset SLACK_API_URL to use Slack's own API`
+      ? slackTransient(error)
+        ? `SLACK_API_URL: ${where}auth.test answered HTTP ${answer.status}: Slack, or what SLACK_API_URL points at, may be having trouble`
+        : `SLACK_API_URL: ${where}auth.test answered HTTP ${answer.status}: fix the URL (it ends in /api/) or unset SLACK_API_URL to use Slack's own API`
       : `Slack's Web API answered HTTP ${answer.status} to auth.test: Slack may be having trouble (https://slack-status.com)`;
   const code = causeCode(error) ?? innermostMessage(error) ?? 'no answer';
   return apiUrl

@@ -39,6 +39,28 @@ describe('a failed auth.test', () => {
     expect(slackProblem(unreached, undefined)).toMatch(/could not be reached \(ECONNREFUSED\)/);
   });
 
+  it('says a 5xx or a rate limit is Slack’s trouble, not a wrong URL or this host’s network', () => {
+    // SLACK_API_URL's 5xx is tried again: not "fix the URL" as for its 404.
+    expect(slackProblem(http(503), 'http://127.0.0.1:9/api/')).toBe(
+      'SLACK_API_URL: http://127.0.0.1:9/api/auth.test answered HTTP 503: Slack, or what SLACK_API_URL points at, may be having trouble',
+    );
+    // A 429 the WebClient waited out and retried ends as a request error; the check heard the 429.
+    const limitedAndRetried = {
+      code: ErrorCode.RequestError,
+      original: new Error('A rate limit was exceeded (url: https://slack.com/api/auth.test, retry-after: 3)'),
+    };
+    expect(slackProblem(limitedAndRetried, undefined, { rateLimitedSec: 3 })).toBe(
+      "Slack's Web API answered HTTP 429 to auth.test (rate limited, retry after 3 s)",
+    );
+    expect(slackProblem({ code: ErrorCode.RateLimitedError, retryAfter: 5 }, 'http://127.0.0.1:9/api/')).toBe(
+      'SLACK_API_URL: http://127.0.0.1:9/api/auth.test answered HTTP 429 (rate limited, retry after 5 s)',
+    );
+    // A refusal after a 429 on the way is the refusal.
+    expect(slackProblem(refused('invalid_auth'), undefined, { rateLimitedSec: 3 })).toMatch(
+      /^SLACK_BOT_TOKEN/,
+    );
+  });
+
   it('finds the system code under the Web API’s own', () => {
     expect(causeCode(unreached)).toBe('ECONNREFUSED');
     expect(causeCode({ code: ErrorCode.RequestError, original: new Error('bad port') })).toBeUndefined();

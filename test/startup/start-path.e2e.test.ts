@@ -157,6 +157,57 @@ describe('Slack unreachable at start', () => {
     expect(await bot.exited).toBe(0);
   }, 40_000);
 
+  it('Slack answers 503, then 429, to auth.test: waits 1 s, then 2 s, with /readyz 503 saying so, then starts', async () => {
+    const slack = await startSlack();
+    // Each check of the start is auth.test tried twice by the WebClient (one retry of its own).
+    slack.failNext('auth.test', { kind: 'http', status: 503 }, 2);
+    slack.failNext('auth.test', { kind: 'rate_limited', retryAfter: 1 }, 2);
+    const port = await freePort();
+    const bot = spawnBot({
+      ...base,
+      ...slackSettings,
+      SLACK_API_URL: slack.apiUrl,
+      PLATFORM_URL: 'simulator',
+      PORT: String(port),
+    });
+    const waiting = await eventually(async () => {
+      const r = await readyz(port).catch(() => undefined);
+      return r?.status === 503 && r;
+    }, 10_000);
+    expect(waiting.body.checks.slack?.problem).toMatch(/auth\.test answered HTTP (503|429)/);
+    expect(waiting.body.checks.slack?.problem).toContain('confdesk tries again');
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+
+    expect(await bot.port).toBe(port);
+    const ready = await eventually(async () => {
+      const r = await readyz(port);
+      return r.status === 200 && r;
+    }, 15_000);
+    expect(ready.body.checks.slack).toEqual({ ok: true });
+    // One warning a try, with the pause before the next: 1 s, then 2 s (give or take a fifth).
+    const tries = bot
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('confdesk tries again'))
+      .map((l) => JSON.parse(l) as { tries: number; retryInS: number; msg: string });
+    expect(tries.map((t) => t.tries)).toEqual([1, 2]);
+    expect(tries[0]?.msg).toContain('answered HTTP 503');
+    expect(tries[1]?.msg).toContain('answered HTTP 429');
+    expect(tries[0]?.retryInS).toBeGreaterThanOrEqual(0.8);
+    expect(tries[0]?.retryInS).toBeLessThanOrEqual(1.2);
+    expect(tries[1]?.retryInS).toBeGreaterThanOrEqual(1.6);
+    expect(tries[1]?.retryInS).toBeLessThanOrEqual(2.4);
+    expect(bot.output()).toContain('Slack answered auth.test at try 3');
+    // The pauses were kept: the third check came at least 0.8 s and 1.6 s after the first two ended.
+    const at = slack.callsOf('auth.test').map((c) => c.at);
+    expect(at.length).toBeGreaterThanOrEqual(5);
+    expect((at[2] as number) - (at[1] as number)).toBeGreaterThanOrEqual(0.8 * 1_000 - 50);
+    expect((at[4] as number) - (at[3] as number)).toBeGreaterThanOrEqual(1.6 * 1_000 - 50);
+    noStack(bot.output());
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+  }, 40_000);
+
   it('Slack answers at last but refuses the token (invalid_auth): stops, naming SLACK_BOT_TOKEN', async () => {
     const slackPort = await freePort();
     const port = await freePort();
