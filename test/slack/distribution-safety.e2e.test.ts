@@ -650,6 +650,60 @@ describe('an uninstall that arrives late', () => {
     expect(await event(p.url, ws.team, { type: 'app_uninstalled' })).toBe(200);
     await eventually(async () => !(await p.running.registry.teams()).includes(ws.team));
   });
+
+  it('a late uninstall when Slack cannot be asked about the token (5xx, or an error of its own): the installation is kept, with a warning', async () => {
+    const ws = workspace('TLATE002');
+    expect((await installThrough(p.url, slack, ws)).status).toBe(200);
+    const first = slack.tokenOf(ws.team) ?? '';
+    slack.revokedTokens.add(first);
+    const eventTime = Math.floor(Date.now() / 1000);
+    const uninstall = { eventId: 'EvLATEUNASKED', eventTime };
+    expect(await event(p.url, ws.team, { type: 'app_uninstalled' }, uninstall)).toBe(200);
+    await eventually(async () => !(await p.running.registry.teams()).includes(ws.team));
+    expect((await installThrough(p.url, slack, ws)).status).toBe(200);
+    const second = slack.tokenOf(ws.team) ?? '';
+    await eventually(() => p.running.workspaces().has(ws.team));
+    const kept = () =>
+      p.lines.filter(
+        (l) =>
+          l.level === 40 &&
+          l.team === ws.team &&
+          String(l.msg).includes('kept, as Slack could not be asked about its token'),
+      );
+    // The question (auth.test, with one retry of the client's own) answered 503 twice, then an error
+    // Slack's auth.test does not give for a token (`fatal_error`) twice: asked each time, kept each time.
+    for (const [i, fault] of [
+      { kind: 'http', status: 503 },
+      { kind: 'error', error: 'fatal_error' },
+    ].entries()) {
+      const asked = slack.callsOf('auth.test').length;
+      slack.failNext(
+        'auth.test',
+        fault as Parameters<typeof slack.failNext>[1],
+        fault.kind === 'http' ? 2 : 1,
+      );
+      expect(await event(p.url, ws.team, { type: 'app_uninstalled' }, { ...uninstall, retry: i + 1 })).toBe(
+        200,
+      );
+      await eventually(() => kept().length === i + 1);
+      expect(
+        slack
+          .callsOf('auth.test')
+          .slice(asked)
+          .every((c) => c.token === second),
+      ).toBe(true);
+      expect(slack.callsOf('auth.test').length).toBeGreaterThan(asked);
+    }
+    expect(await p.running.registry.teams()).toContain(ws.team);
+    expect((await p.running.registry.install(ws.team))?.botToken).toBe(second);
+    expect(p.running.workspaces().has(ws.team)).toBe(true);
+    // Forgotten once: at the first, real uninstall only.
+    expect(
+      p.lines.filter((l) => l.team === ws.team && String(l.msg).startsWith('workspace forgotten')),
+    ).toHaveLength(1);
+    expect(atLeast(p.lines, 50).filter((l) => l.team === ws.team)).toEqual([]);
+    expect(JSON.stringify(p.lines)).not.toContain(second);
+  });
 });
 
 /**
