@@ -25,9 +25,24 @@
  * Before the run, the bot's first scan has listed every ticket, one change (not measured) has been
  * told, and the platform's first one-minute window (the start's requests) is over.
  *
+ * Line 5 (issue 28, item 4) is a burst of new tickets instead: no ticket watched, no card before the
+ * run, but a `follow` of the admin's group ("Level 2") in the channel, as `/ticket follow
+ * group:"Level 2"` stores it. The warm-up: the bot's first scan, one new ticket in the group whose
+ * card is posted (not measured), then a minute without the bot's requests (three at most). Then the
+ * simulator creates REALTIME_BURST tickets in that group, evenly over 30 s, as the admin (the platform
+ * sends its webhooks). Each new ticket's card (a top-level post of it in the channel) is timed from the
+ * ticket's creation; /readyz's 'ticket events' sentence is sampled every 10 s and must not say "no
+ * change waiting" nor "already current" while a card is due (a ticket created 6 s or more before the
+ * sample, its card not yet posted: the bot looks at its backlog every 5 s). No person's show or
+ * Refresh on this line.
+ *
  * Lines (each a fresh set of processes): 1 webhooks 60/min × 2 min one channel; 2 the same, two
- * channels; 3 polling alone 10/min × 3 min one channel; 4 the same, two channels.
- * Knobs: REALTIME_LINES (1,2,3,4), REALTIME_MINUTES (each line's minutes, e.g. 0.5 for a smoke run),
+ * channels; 3 polling alone 10/min × 3 min one channel; 4 the same, two channels; 5 a burst of 100
+ * new tickets in a followed group, webhooks on, one channel (about 5 minutes while the cards keep up,
+ * REALTIME_BURST_CAP_S more at most: in the default).
+ * Knobs: REALTIME_LINES (1,2,3,4,5), REALTIME_MINUTES (each line's minutes, e.g. 0.5 for
+ * a smoke run; line 5: the burst's spread, 0.5), REALTIME_BURST (100: line 5's new tickets),
+ * REALTIME_BURST_CAP_S (600: how long line 5 waits for the cards from the burst's start),
  * REALTIME_DRAIN_S (180: how long to wait for the changes to be told after the last one),
  * REALTIME_PERSON_EVERY_S (15), REALTIME_TICKETS (100), REALTIME_AGENTS (12), REALTIME_DEBUG=1 (the
  * changes not told, the duplicates, the slowest, the person's slowest), REALTIME_KEEP=1 (keep each
@@ -35,7 +50,7 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -53,14 +68,18 @@ interface LineSpec {
   perMinute: number;
   minutes: number;
   channels: number;
+  /** Line 5: how many new tickets the burst creates (over `minutes`); no changes, no person. */
+  burst?: number;
 }
+const burstCount = Number(process.env.REALTIME_BURST ?? 100);
 const allLines: LineSpec[] = [
   { n: 1, webhooks: true, perMinute: 60, minutes: 2, channels: 1 },
   { n: 2, webhooks: true, perMinute: 60, minutes: 2, channels: 2 },
   { n: 3, webhooks: false, perMinute: 10, minutes: 3, channels: 1 },
   { n: 4, webhooks: false, perMinute: 10, minutes: 3, channels: 2 },
+  { n: 5, webhooks: true, perMinute: 0, minutes: 0.5, channels: 1, burst: burstCount },
 ];
-const chosen = (process.env.REALTIME_LINES ?? '1,2,3,4').split(',').map((s) => Number(s.trim()));
+const chosen = (process.env.REALTIME_LINES ?? '1,2,3,4,5').split(',').map((s) => Number(s.trim()));
 const minutesOverride = process.env.REALTIME_MINUTES ? Number(process.env.REALTIME_MINUTES) : undefined;
 const drainMs = Number(process.env.REALTIME_DRAIN_S ?? 180) * 1000;
 const personEveryMs = Number(process.env.REALTIME_PERSON_EVERY_S ?? 15) * 1000;
@@ -72,7 +91,7 @@ const lines = allLines
   .filter((l) => chosen.includes(l.n))
   .map((l) => ({ ...l, minutes: minutesOverride ?? l.minutes }));
 if (!lines.length)
-  throw new Error(`REALTIME_LINES: "${process.env.REALTIME_LINES}" names no line of 1,2,3,4`);
+  throw new Error(`REALTIME_LINES: "${process.env.REALTIME_LINES}" names no line of 1,2,3,4,5`);
 if (minutesOverride !== undefined && !(minutesOverride > 0))
   throw new Error(`REALTIME_MINUTES: "${process.env.REALTIME_MINUTES}" is not a positive number`);
 
@@ -230,6 +249,8 @@ interface SimSetup {
   adminUserId: number;
   tickets: { id: string; modified: number; state: string }[];
   agents: { username: string; password: string; userId: number }[];
+  /** The admin's group (line 5's follow). */
+  group: { id: string; name: string };
 }
 /** A request the simulator logged (its own type). */
 type SimRequest = RequestLogEntry;
@@ -935,20 +956,377 @@ function report(r: LineResult): string[] {
   return out;
 }
 
+// ---------- line 5: a burst of new tickets in a followed group ----------
+
+/** How long line 5 waits for the cards, from the burst's start. */
+const burstCapMs = Number(process.env.REALTIME_BURST_CAP_S ?? 600) * 1000;
+/** How often /readyz is sampled on line 5. */
+const readyzEveryMs = 10_000;
+/**
+ * How long after a ticket's creation /readyz's sentence must know of it: the webhook's delivery, then
+ * the bot's look at its backlog (every 5 s).
+ */
+const readyzLagMs = 6_000;
+/** Minutes after the burst's start at which the cards posted are counted. */
+const burstMarks = [1, 2, 5, 10];
+/** What the sentence must not say while a card is due. */
+const sayingNothingWaits = /no change waiting|already current/;
+
+interface ReadySample {
+  at: number;
+  sentence: string;
+}
+
+interface BurstResult {
+  spec: LineSpec;
+  burstAt: number;
+  /** Each new ticket and when the simulator created it. */
+  created: { id: string; at: number }[];
+  /** Each new ticket's first card in the channel. */
+  cardAt: Map<string, number>;
+  /** Tickets whose card was posted more than once. */
+  duplicates: string[];
+  botRequests: number;
+  kinds: string;
+  /** Bot list scans (first pages) from the burst's start, seconds after it. */
+  scans: number[];
+  rateLimited: number;
+  webhooks: string;
+  samples: ReadySample[];
+  problems: string[];
+  dir: string;
+}
+
+/** Line 5: the desk set up as for the other lines, a follow instead of watches, then a burst of new tickets. */
+async function runBurstLine(spec: LineSpec): Promise<BurstResult> {
+  const n = spec.burst ?? 100;
+  const dir = mkdtempSync(join(tmpdir(), `confdesk-realtime-${spec.n}-`));
+  const procs: Proc[] = [];
+  const problems: string[] = [];
+  const channel = 'CRT1';
+  try {
+    const simProc = spawnNode(
+      'simulator',
+      ['bench/realtime/sim.ts'],
+      { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: String(agentCount) },
+      join(dir, 'sim.log'),
+    );
+    procs.push(simProc);
+    const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
+    procs.push(slackProc);
+    const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
+      url: string;
+      control: string;
+    };
+    const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
+      api: string;
+      control: string;
+    };
+    const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
+
+    // The channel follows the admin's group, the record `/ticket follow group:"<name>"` writes
+    // (`slack/commands/ticket-subscriptions.ts`: the parsed filter and the group's id).
+    const dataDir = join(dir, 'data');
+    const store = await openStore({ dataDir });
+    await store.addSubscription({
+      id: randomUUID(),
+      channel,
+      kind: 'follow',
+      ticketId: undefined,
+      filter: { group: setup.group.name, groupId: setup.group.id },
+      createdBy: person,
+    });
+    await store.close();
+
+    const signingSecret = randomBytes(16).toString('hex');
+    const webhookSecret = randomBytes(16).toString('hex');
+    const botProc = spawnNode(
+      'bot',
+      ['src/main.ts'],
+      {
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        SLACK_BOT_TOKEN: 'xoxb-realtime-bench',
+        SLACK_SIGNING_SECRET: signingSecret,
+        SLACK_API_URL: slackAt.api,
+        PORT: '0',
+        PLATFORM_URL: setup.url,
+        PLATFORM_TOKEN: setup.adminToken,
+        PLATFORM_RATE_LIMIT: '10',
+        POLL_INTERVAL: '30',
+        DATA_DIR: dataDir,
+        SHUTDOWN_TIMEOUT_S: '10',
+        PLATFORM_WEBHOOK_SECRET: webhookSecret,
+        PLATFORM_WEBHOOK_HEADER: webhookHeader,
+      },
+      join(dir, 'bot.log'),
+      false,
+    );
+    procs.push(botProc);
+    const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
+    const q = new URLSearchParams({
+      url: `${botUrl}/webhooks/platform`,
+      secret: webhookSecret,
+      header: webhookHeader,
+    });
+    const hook = await http(`${setup.url}/_sim/webhook?${q}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${setup.adminToken}` },
+    });
+    if (hook.status !== 200)
+      throw new Error(`could not set the simulator's webhook: ${hook.status} ${hook.text}`);
+
+    const slack = new SlackCalls(slackAt.control);
+    const requests: SimRequest[] = [];
+    let requestsNext = 0;
+    const pollSim = async () => {
+      const r = await getJson<{ next: number; entries: SimRequest[] }>(
+        `${simAt.control}/requests?from=${requestsNext}`,
+      );
+      requests.push(...r.entries);
+      requestsNext = r.next;
+    };
+    const botAlive = () => botProc.child.exitCode === null && botProc.child.signalCode === null;
+
+    // ---- warm-up: the bot's first scan, then the start's requests out of the platform's window ----
+    const warmUntil = Date.now() + 150_000;
+    while (Date.now() < warmUntil && botAlive()) {
+      await pollSim();
+      if (
+        requests.some(
+          (r) => r.userId === setup.adminUserId && r.path === '/api/v3/tickets' && r.status === 200,
+        )
+      )
+        break;
+      await sleep(500);
+    }
+    if (!botAlive()) throw new Error(`the bot exited during its start:\n${botProc.output().slice(-3000)}`);
+    await sleep(3_000);
+    // As the other lines' warm-up change: one new ticket in the group, its card posted (not measured).
+    // The desk has then had a webhook (its scans at the webhooks' pace) and tickets of different times
+    // (the list's order can be confirmed), as a desk that has run a while.
+    await postJson(`${simAt.control}/burst?n=1&overMs=0`, {});
+    const warmTold = Date.now() + 120_000;
+    let warmCarded = false;
+    while (!warmCarded && Date.now() < warmTold && botAlive()) {
+      await sleep(1_000);
+      await slack.poll();
+      const warm = await getJson<{ id: string }[]>(`${simAt.control}/burst`);
+      warmCarded = slack.posts().some((c) => c.channel === channel && !c.threadTs && c.card === warm[0]?.id);
+    }
+    if (!warmCarded) problems.push("the warm-up ticket's card was not posted within 2 minutes");
+    const warmIds = new Set((await getJson<{ id: string }[]>(`${simAt.control}/burst`)).map((t) => t.id));
+    // Then a minute without any of the bot's requests (the start's, the warm-up's: a webhooks line's
+    // quiet), three minutes at most, as for the other webhooks lines.
+    const quietUntil = Date.now() + 180_000;
+    for (;;) {
+      await pollSim();
+      const recent = requests.filter((r) => r.userId === setup.adminUserId && r.at > Date.now() - 61_000);
+      if (recent.length === 0 || Date.now() >= quietUntil) break;
+      await sleep(Math.min(recent[0]?.at ?? 0, Date.now()) + 61_000 - Date.now() + 100);
+    }
+
+    // ---- the burst, and /readyz every 10 s until every card is posted (or the cap) ----
+    const overMs = Math.round(spec.minutes * 60_000);
+    const burstAt = Date.now();
+    await postJson(`${simAt.control}/burst?n=${n}&overMs=${overMs}`, {});
+    const capAt = burstAt + burstCapMs;
+    let created: { id: string; at: number }[] = [];
+    const burstOf = async () =>
+      (await getJson<typeof created>(`${simAt.control}/burst`)).filter((t) => !warmIds.has(t.id));
+    const samples: ReadySample[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      for (let at = burstAt; sampling && Date.now() < capAt + 30_000; at += readyzEveryMs) {
+        await sleep(at - Date.now());
+        if (!sampling) break;
+        const sampledAt = Date.now();
+        let sentence: string;
+        try {
+          const r = await http(`${botUrl}/readyz`, { timeoutMs: 5_000 });
+          const body = JSON.parse(r.text) as { checks?: Record<string, { detail?: string }> };
+          sentence = body.checks?.['ticket events']?.detail ?? '(no detail)';
+        } catch (error) {
+          sentence = `(/readyz not answered: ${(error as Error).message})`;
+        }
+        samples.push({ at: sampledAt, sentence });
+      }
+    })();
+    const cardsOf = () => {
+      const ids = new Set(created.map((t) => t.id));
+      return slack
+        .posts()
+        .filter((c) => c.channel === channel && !c.threadTs && c.card !== undefined && ids.has(c.card));
+    };
+    while (Date.now() < capAt && botAlive()) {
+      await sleep(1_000);
+      try {
+        await slack.poll();
+        created = await burstOf();
+      } catch (error) {
+        problems.push(`reading the doubles failed: ${(error as Error).message}`);
+      }
+      if (created.length === n && new Set(cardsOf().map((c) => c.card)).size === n) break;
+    }
+    // One more sample once every card is out (the sentence should be back to nothing waiting), and a
+    // few seconds for a card posted twice.
+    await sleep(readyzEveryMs);
+    sampling = false;
+    await sampler;
+    await slack.poll();
+    if (!botAlive())
+      problems.push(
+        `the bot exited (code ${botProc.child.exitCode}, signal ${botProc.child.signalCode}) during the run; its last output:\n${botProc.output().slice(-3000)}`,
+      );
+
+    // ---- the records ----
+    await stopProc(botProc, 20_000);
+    await pollSim();
+    created = await burstOf();
+    const attempts = await getJson<{ counts: Record<string, Record<string, number>> }>(
+      `${slackAt.control}/attempts`,
+    );
+    const webhookLog = await getJson<{ status?: number; error?: string; at: number }[]>(
+      `${simAt.control}/webhooks`,
+    );
+    const cards = cardsOf();
+    const cardAt = new Map<string, number>();
+    const postedTimes = new Map<string, number>();
+    for (const c of cards) {
+      const id = c.card as string;
+      if (!cardAt.has(id)) cardAt.set(id, c.at);
+      postedTimes.set(id, (postedTimes.get(id) ?? 0) + 1);
+    }
+    const lastCardAt = cardAt.size ? Math.max(...cardAt.values()) : capAt;
+    const windowEnd = cardAt.size === n ? lastCardAt : capAt;
+    const botRequests = requests.filter(
+      (r) => r.userId === setup.adminUserId && r.at >= burstAt && r.at <= windowEnd,
+    );
+    const kinds = new Map<string, number>();
+    for (const r of botRequests) kinds.set(kindOf(r), (kinds.get(kindOf(r)) ?? 0) + 1);
+    const refused = botRequests.filter((r) => r.status === 429).length;
+    const postAttempts = Object.values(attempts.counts['chat.postMessage'] ?? {}).reduce((a, b) => a + b, 0);
+    const hooksFailed = webhookLog.filter((w) => w.status === undefined || w.status >= 300).length;
+    if (keep)
+      writeFileSync(
+        join(dir, 'records.json'),
+        JSON.stringify({ setup, burstAt, created, requests, calls: slack.all, samples, webhookLog }),
+      );
+    return {
+      spec,
+      burstAt,
+      created,
+      cardAt,
+      duplicates: [...postedTimes].filter(([, k]) => k > 1).map(([id, k]) => `${id} ×${k}`),
+      botRequests: botRequests.length,
+      kinds:
+        [...kinds]
+          .sort(([a], [b]) => kindOrder(a) - kindOrder(b))
+          .map(([k, c]) => `${c} ${k}`)
+          .join(', ') + (refused ? `; ${refused} answered 429` : ''),
+      scans: requests
+        .filter(
+          (r) =>
+            r.userId === setup.adminUserId &&
+            r.path === '/api/v3/tickets' &&
+            Number(r.query.offset ?? 0) === 0 &&
+            r.at >= burstAt &&
+            r.at <= windowEnd,
+        )
+        .map((r) => (r.at - burstAt) / 1000),
+      rateLimited: postAttempts - slack.all.filter((c) => c.method === 'chat.postMessage').length,
+      webhooks: `${webhookLog.length} delivered to the bot, ${hooksFailed} not accepted`,
+      samples,
+      problems,
+      dir,
+    };
+  } finally {
+    for (const p of [...procs].reverse()) await stopProc(p, 20_000);
+    if (!keep) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function reportBurst(r: BurstResult): string[] {
+  const n = r.spec.burst ?? 100;
+  const createdAt = new Map(r.created.map((t) => [t.id, t.at]));
+  const delays = r.created.flatMap((t) => {
+    const at = r.cardAt.get(t.id);
+    return at === undefined ? [] : [at - t.at];
+  });
+  const posted = r.cardAt.size;
+  const byMark = burstMarks
+    .filter((m) => m * 60_000 <= burstCapMs)
+    .map((m) => {
+      const k = [...r.cardAt.values()].filter((at) => at - r.burstAt <= m * 60_000).length;
+      return `${m} min ${k}/${n}`;
+    });
+  // A sample with a card due: a ticket created long enough before it whose card came after it.
+  const due = (s: ReadySample) =>
+    r.created.filter((t) => t.at <= s.at - readyzLagMs && (r.cardAt.get(t.id) ?? Infinity) > s.at).length;
+  const withDue = r.samples.filter((s) => due(s) > 0);
+  const wrong = withDue.filter((s) => sayingNothingWaits.test(s.sentence));
+  const firstSeen = new Map<string, number>();
+  for (const s of r.samples) if (!firstSeen.has(s.sentence)) firstSeen.set(s.sentence, s.at);
+  const p95 = pct(delays, 95);
+  const allPosted = posted === n && r.created.length === n;
+  const out = [
+    `Line ${r.spec.n} · webhooks · a burst of ${n} new tickets in a followed group over ${secs(r.spec.minutes * 60_000)} · one channel`,
+    `  cards: posted ${posted}/${n} (${r.created.length} created) · after ${byMark.join(' · ')} · delay from creation p50 ${secs(pct(delays, 50))} p95 ${secs(p95)} max ${secs(delays.length ? Math.max(...delays) : Number.NaN)} · posted twice ${r.duplicates.length}`,
+    `  platform (the bot's token, burst → ${allPosted ? 'last card' : 'cap'}): ${r.botRequests} requests = ${posted ? (r.botRequests / posted).toFixed(2) : '—'} per card (${r.kinds || 'none'})`,
+    `  Slack: chat.postMessage 429s ${r.rateLimited} · webhooks ${r.webhooks}`,
+    `  /readyz 'ticket events', every ${readyzEveryMs / 1000} s (${r.samples.length} samples, ${withDue.length} with cards due), first seen:`,
+    ...[...firstSeen].map(([sentence, at]) => `    +${((at - r.burstAt) / 1000).toFixed(0)} s: ${sentence}`),
+    `  targets: ${mark(allPosted)} every card posted (${posted}/${n}) · ${mark(allPosted && p95 <= 180_000)} p95 ${secs(p95)} (≤ 3.0 min) · ${mark(wrong.length === 0 && withDue.length > 0)} the sentence never says "no change waiting" nor "already current" while cards are due (${wrong.length} of ${withDue.length} samples did)`,
+  ];
+  for (const p of r.problems) out.push(`  problem: ${p}`);
+  if (debug) {
+    out.push(
+      `    scans (first pages) at ${r.scans.map((s) => `+${s.toFixed(0)} s`).join(', ') || 'none'} after the burst's start`,
+    );
+    const perHalfMinute = new Map<number, number>();
+    for (const at of r.cardAt.values()) {
+      const b = Math.floor((at - r.burstAt) / 30_000);
+      perHalfMinute.set(b, (perHalfMinute.get(b) ?? 0) + 1);
+    }
+    out.push(
+      `    cards per 30 s from the burst's start: ${[...perHalfMinute]
+        .sort(([a], [b]) => a - b)
+        .map(([b, k]) => `+${b * 30} s ${k}`)
+        .join(', ')}`,
+    );
+    for (const s of wrong)
+      out.push(
+        `    wrong sentence at +${((s.at - r.burstAt) / 1000).toFixed(0)} s with ${due(s)} cards due: ${s.sentence}`,
+      );
+    for (const t of r.created.filter((x) => !r.cardAt.has(x.id)).slice(0, 10))
+      out.push(`    no card: ticket ${t.id}, created +${((t.at - r.burstAt) / 1000).toFixed(1)} s`);
+    for (const [id, d] of r.created
+      .flatMap((t) => (r.cardAt.has(t.id) ? [[t.id, (r.cardAt.get(t.id) as number) - t.at] as const] : []))
+      .sort(([, a], [, b]) => b - a)
+      .slice(0, 5))
+      out.push(
+        `    slowest: ticket ${id} (created +${(((createdAt.get(id) as number) - r.burstAt) / 1000).toFixed(1)} s) after ${secs(d)}`,
+      );
+    for (const d of r.duplicates) out.push(`    posted twice: ${d}`);
+  }
+  if (keep) out.push(`  kept: ${r.dir} (bot.log, sim.log, slack.log, data/, records.json)`);
+  return out;
+}
+
 async function main(): Promise<void> {
   console.log(
     `Real-time desk (issue 28): bot, platform simulator (10 requests a minute per user) and Slack double (1 post a second per channel) in their own processes; speed 1; a person's /ticket show and Refresh every ${personEveryMs / 1000} s each`,
   );
   for (const spec of lines) {
     const started = Date.now();
-    let result: LineResult;
+    let out: string[];
     try {
-      result = await runLine(spec);
+      out = spec.burst ? reportBurst(await runBurstLine(spec)) : report(await runLine(spec));
     } catch (error) {
       console.log(`Line ${spec.n}: could not run: ${(error as Error).stack ?? String(error)}`);
       continue;
     }
-    for (const l of report(result)) console.log(l);
+    for (const l of out) console.log(l);
     console.log(`  (line took ${secs(Date.now() - started)})`);
   }
 }

@@ -10,6 +10,10 @@
  *   GET /requests?from= every `/api/v3` request answered (method, path, status, user, time), from index
  *   GET /moves          every state move (ticket, timeline event id, from, to, the event's time)
  *   GET /webhooks       every webhook delivery attempt (answer status or error, when it was answered)
+ *   POST /burst?n=&overMs=  creates n new tickets (default 100) in the admin's group, spread evenly
+ *                       over overMs (default 30000), as the admin (the platform sends its webhooks);
+ *                       answers at once
+ *   GET /burst          the tickets the bursts created so far (id, when created)
  *
  * It prints one line `REALTIME_SIM {"url":…,"control":…}` once both listen, and stops on SIGTERM/SIGINT.
  */
@@ -95,6 +99,32 @@ sim.state.setTicketState = (ticket, to, source) => {
   });
 };
 
+// The admin's group (the seeded "Level 2"): a burst's tickets are in it, a `follow` names it.
+const groupId = admin.groups[0];
+const group = groupId === undefined ? undefined : sim.state.groups.get(groupId);
+if (!group) throw new Error('the simulator admin belongs to no group');
+
+/** The tickets created by bursts, with when (ms). */
+const burst: { id: string; at: number }[] = [];
+const startBurst = (n: number, overMs: number) => {
+  const start = Date.now();
+  const base = burst.length;
+  for (let i = 0; i < n; i++)
+    setTimeout(
+      () => {
+        const t = sim.state.createTicket(admin, {
+          emails: [`burst${base + i}@example.com`],
+          phones: [],
+          invite: false,
+          subject: `Burst ${base + i}`,
+          groupId: group.id,
+        });
+        burst.push({ id: String(t.id), at: Date.now() });
+      },
+      Math.max(0, start + (n > 1 ? (i * overMs) / (n - 1) : 0) - Date.now()),
+    );
+};
+
 const control = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://control');
   const from = Number(url.searchParams.get('from') ?? 0);
@@ -109,6 +139,7 @@ const control = createServer((req, res) => {
         adminUserId: admin.id,
         tickets: tickets.map((t) => ({ id: String(t.id), modified: t.modified, state: t.state })),
         agents: agents.map((a) => ({ username: a.username, password: agentPassword, userId: a.id })),
+        group: { id: String(group.id), name: group.name },
       });
       return;
     case '/requests':
@@ -119,6 +150,18 @@ const control = createServer((req, res) => {
       return;
     case '/webhooks':
       send(webhooks.map((w) => ({ status: w.status, error: w.error, at: w.at })));
+      return;
+    case '/burst':
+      if (req.method === 'POST') {
+        const n = Number(url.searchParams.get('n') ?? 100);
+        const overMs = Number(url.searchParams.get('overMs') ?? 30_000);
+        if (!(Number.isInteger(n) && n > 0 && overMs >= 0)) {
+          res.writeHead(400).end('n: a positive whole number; overMs: 0 or more');
+          return;
+        }
+        startBurst(n, overMs);
+        send({ n, overMs });
+      } else send(burst);
       return;
     default:
       res.writeHead(404).end();
