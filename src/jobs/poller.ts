@@ -179,10 +179,18 @@ export class Poller {
     return Math.ceil(this.finder.listed.length / (this.o.pageSize ?? 100));
   }
 
-  /** Whether webhooks told this version's events already (then its read is only a check). */
+  /**
+   * Whether webhooks told this version's events already (then its read is only a check): as stored,
+   * or (a new ticket) by the webhooks that waited for this scan, written right after it.
+   */
   private async toldByWebhooks(t: TicketRecord): Promise<boolean> {
+    if (!t.modified) return false;
+    const modified = t.modified.getTime();
+    const waiting = this.waitingForScan.get(String(t.id));
+    if (waiting?.signals.some((s) => ((s.kind === 'event' ? s.timestamp : s.at)?.getTime() ?? 0) >= modified))
+      return true;
     const { pushedAt } = await this.o.store.knownTicket(String(t.id));
-    return !!pushedAt && !!t.modified && t.modified.getTime() <= Date.parse(pushedAt);
+    return !!pushedAt && modified <= Date.parse(pushedAt);
   }
 
   /**

@@ -206,5 +206,11 @@ describe('webhook-first ticket events', () => {
     expect(scans.length).toBeGreaterThanOrEqual(1);
     const cards = f.slack.messages.filter((m) => m.channel === 'CNEW' && !m.thread_ts);
     expect(cards.map((m) => JSON.stringify(m.blocks)).filter((b) => b.includes('Burst'))).toHaveLength(8);
+    // What the webhooks told is not read again in full: at most a check each, read when nothing else
+    // waits (a full read per new ticket would hold the next scan back behind the budget).
+    const wanted = (await f.store.wantedReads(1_000)).filter((w) =>
+      made.some((t) => w.ticketId === String(t.id)),
+    );
+    expect(wanted.filter((w) => w.priority === 0)).toEqual([]);
   });
 });
