@@ -231,6 +231,12 @@ export class PlatformCore {
   private readonly logger: ClientLogger | undefined;
   /** The longest page each list operation has returned: a shorter page of it cannot have been capped. */
   private readonly longestPage = new Map<string, number>();
+  /**
+   * Lists whose last walk got the same page back for its next offset. Once is not proof: a list that
+   * grew by exactly a page between two pages (a burst of new tickets while the next page waited for
+   * the budget) looks the same; a platform that ignores `offset` does it at every walk.
+   */
+  private readonly repeatedPage = new Set<string>();
   /** Where each request attempt, its wait for the budget and the platform's 429s are counted. */
   private metrics: Pick<WorkspaceMetrics, 'platformRequest' | 'budgetWait' | 'rateLimited'> | undefined;
 
@@ -388,9 +394,16 @@ export class PlatformCore {
       // A platform that ignores `offset` would send the same page forever.
       const first = JSON.stringify(page.items[0]);
       if (first === previousFirst) {
-        this.findings.guess(`${name}.offset`, 'ignored', 'the same page came back for the next offset');
+        if (this.repeatedPage.has(name))
+          this.findings.guess(
+            `${name}.offset`,
+            'ignored',
+            'the same page came back for the next offset, twice',
+          );
+        else this.repeatedPage.add(name);
         return;
       }
+      if (previousFirst !== undefined) this.repeatedPage.delete(name);
       previousFirst = first;
       // A cap makes every page but the last the same size: a longer page means the short one was not
       // cut (the list grew, or a cached page was older), so nothing is learned from it.

@@ -114,11 +114,48 @@ describe('paging against a platform that caps pages (bare arrays, no total)', ()
       credentials: { kind: 'token', token: 't' },
     });
     try {
-      const ids = [];
-      for await (const e of client.paginate('listTicketEvents', { ticketId: 1 })) ids.push(e.id);
-      expect(ids).toEqual(ids20.map(String));
+      const walk = async () => {
+        const ids = [];
+        for await (const e of client.paginate('listTicketEvents', { ticketId: 1 })) ids.push(e.id);
+        return ids;
+      };
+      expect(await walk()).toEqual(ids20.map(String));
       expect(hits).toBe(2);
+      // Once could be a list that grew by exactly a page between the two: said at the second walk.
+      expect(client.findings.statusOf('listTicketEvents.offset')).toBe('unknown');
+      expect(await walk()).toEqual(ids20.map(String));
+      expect(hits).toBe(4);
       expect(client.findings.statusOf('listTicketEvents.offset')).toBe('ignored');
+    } finally {
+      await client.close();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+  it('does not take a list that grew by exactly a page between two pages for one that ignores offset', async () => {
+    const page = (from: number) =>
+      Array.from({ length: 20 }, (_, i) => ({
+        id: from + i,
+        eventName: 'x',
+        timestamp: '2027-01-01T00:00:00Z',
+      }));
+    let walks = 0;
+    const server = createServer((req, res) => {
+      const offset = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('offset') ?? 0);
+      if (offset === 0) walks++;
+      // The first walk's second page comes after 20 new items pushed the list down by a page.
+      const items =
+        offset === 0 ? page(1) : offset === 20 && walks === 1 ? page(1) : offset === 20 ? page(21) : [];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(items));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const client = createPlatformClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      credentials: { kind: 'token', token: 't' },
+    });
+    try {
+      for (let i = 0; i < 3; i++) for await (const _ of client.paginate('listTicketEvents', { ticketId: 1 }));
+      expect(walks).toBe(3);
+      expect(client.findings.statusOf('listTicketEvents.offset')).toBe('unknown');
     } finally {
       await client.close();
       await new Promise<void>((r) => server.close(() => r()));
