@@ -44,7 +44,7 @@
  * a smoke run; line 5: the burst's spread, 0.5), REALTIME_BURST (100: line 5's new tickets),
  * REALTIME_BURST_CAP_S (600: how long line 5 waits for the cards from the burst's start),
  * REALTIME_DRAIN_S (180: how long to wait for the changes to be told after the last one),
- * REALTIME_PERSON_EVERY_S (15), REALTIME_TICKETS (100), REALTIME_AGENTS (12), REALTIME_DEBUG=1 (the
+ * REALTIME_PERSON_EVERY_S (15), REALTIME_CARD_AGE_S (3600), REALTIME_TICKETS (100), REALTIME_AGENTS (12), REALTIME_DEBUG=1 (the
  * changes not told, the duplicates, the slowest, the person's slowest), REALTIME_KEEP=1 (keep each
  * line's directory: the bot's log, its store).
  */
@@ -83,6 +83,12 @@ const chosen = (process.env.REALTIME_LINES ?? '1,2,3,4,5').split(',').map((s) =>
 const minutesOverride = process.env.REALTIME_MINUTES ? Number(process.env.REALTIME_MINUTES) : undefined;
 const drainMs = Number(process.env.REALTIME_DRAIN_S ?? 180) * 1000;
 const personEveryMs = Number(process.env.REALTIME_PERSON_EVERY_S ?? 15) * 1000;
+/**
+ * How old the desk's cards are when the run starts (seconds). A show of a ticket whose card the
+ * channel got in the last hour links to it (an answer to the person only) instead of posting a card;
+ * the default, an hour, makes every show post one (the channel's pace then carries people's cards).
+ */
+const cardAgeS = Number(process.env.REALTIME_CARD_AGE_S ?? 3_600);
 const ticketCount = Number(process.env.REALTIME_TICKETS ?? 100);
 const agentCount = Number(process.env.REALTIME_AGENTS ?? 12);
 const debug = process.env.REALTIME_DEBUG === '1';
@@ -302,6 +308,8 @@ interface PersonAsk {
   readAt?: number;
   /** Show: the card's chat.postMessage attempts (each beyond the first followed a 429). */
   attempts?: number;
+  /** Show: answered with a link to the card the channel has (no post). */
+  linked?: boolean;
 }
 
 interface LineResult {
@@ -376,7 +384,7 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
 
     // Each ticket's card in its channel, and the bot's store as a bot that has run a while has it.
     const cardTs = await postJson<Record<string, string>>(
-      `${slackAt.control}/cards`,
+      `${slackAt.control}/cards?age=${cardAgeS}`,
       setup.tickets.map((t) => ({
         ticketId: t.id,
         channel: channelOf.get(t.id),
@@ -561,12 +569,17 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
     }
     if (warm.length && attribute(warm, slack.posts()).toldAt.size < warm.length)
       problems.push('the warm-up change was not told within 2 minutes');
-    // The start's requests (its checks, the first scan, the warm-up's rights look-up) fill the
-    // platform's first one-minute window: the run starts once that window is over, as for a bot that
-    // has run a while.
-    await pollSim();
-    const firstBotRequest = requests.find((r) => r.userId === setup.adminUserId)?.at ?? Date.now();
-    await sleep(firstBotRequest + 65_000 - Date.now());
+    // The start's requests (its checks, the first scan, the warm-up's reads and checks) fill the
+    // platform's one-minute window: the run starts once they have left it, as for a bot that has run a
+    // while. A webhooks line waits for a minute without any request; a polling line for a minute with
+    // no more than its scans (about two requests a minute), which are the desk's own.
+    const quietUntil = Date.now() + 180_000;
+    for (;;) {
+      await pollSim();
+      const recent = requests.filter((r) => r.userId === setup.adminUserId && r.at > Date.now() - 61_000);
+      if (recent.length <= (spec.webhooks ? 0 : 2) || Date.now() >= quietUntil) break;
+      await sleep(Math.min(recent[0]?.at ?? 0, Date.now()) + 61_000 - Date.now() + 100);
+    }
 
     // ---- the measured run ----
     const startedAt = Date.now();
@@ -653,11 +666,29 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
       }
       a.ackMs = Date.now() - a.sentAt;
     };
+    /** A show answered by a link to the ticket's card in the channel (a private answer), if any. */
+    let linked: { path: string; at: number; body: Record<string, unknown> }[] = [];
+    const linkOf = (a: PersonAsk) =>
+      a.kind === 'show'
+        ? linked.find(
+            (r) =>
+              r.path === a.responsePath &&
+              r.at >= a.sentAt &&
+              /is already in this channel/.test(String(r.body.text)),
+          )
+        : undefined;
     /** Settles the person's requests the double has answered. */
     const answerAsks = () => {
       const now = Date.now();
       for (const a of asks) {
         if (a.doneAt !== undefined) continue;
+        const link = linkOf(a);
+        if (link) {
+          a.doneAt = link.at;
+          a.linked = true;
+          busy.delete(a.ticketId);
+          continue;
+        }
         const hit = slack.all.find((c) =>
           a.kind === 'show'
             ? c.method === 'chat.postMessage' &&
@@ -686,6 +717,7 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
       while (watching && Date.now() < watchUntil) {
         try {
           await slack.poll();
+          if (cardAgeS < 3_600) linked = await getJson<typeof linked>(`${slackAt.control}/responses`);
           answerAsks();
         } catch (error) {
           problems.push(`reading the Slack double failed: ${(error as Error).message}`);
@@ -891,7 +923,8 @@ function personLine(name: string, asks: PersonAsk[]): string {
   const waits = asks.flatMap((a) => (a.doneAt === undefined ? [] : [a.doneAt - a.sentAt]));
   const unanswered = asks.length - waits.length;
   const acks = asks.map((a) => a.ackMs ?? 0);
-  return `${name} p50 ${secs(pct(waits, 50))} max ${secs(waits.length ? Math.max(...waits) : Number.NaN)} (${waits.length}/${asks.length} answered${unanswered ? `, ${unanswered} not within ${secs(askCapMs)}` : ''}; ack max ${secs(acks.length ? Math.max(...acks) : Number.NaN)})`;
+  const linked = asks.filter((a) => a.linked).length;
+  return `${name} p50 ${secs(pct(waits, 50))} max ${secs(waits.length ? Math.max(...waits) : Number.NaN)} (${waits.length}/${asks.length} answered${linked ? `, ${linked} by a link to the card` : ''}${unanswered ? `, ${unanswered} not within ${secs(askCapMs)}` : ''}; ack max ${secs(acks.length ? Math.max(...acks) : Number.NaN)})`;
 }
 
 /** How long the platform read took to start, and Slack after it (p50/max), for the answered requests. */
@@ -1315,7 +1348,7 @@ function reportBurst(r: BurstResult): string[] {
 
 async function main(): Promise<void> {
   console.log(
-    `Real-time desk (issue 28): bot, platform simulator (10 requests a minute per user) and Slack double (1 post a second per channel) in their own processes; speed 1; a person's /ticket show and Refresh every ${personEveryMs / 1000} s each`,
+    `Real-time desk (issue 28): bot, platform simulator (10 requests a minute per user) and Slack double (1 post a second per channel) in their own processes; speed 1; a person's /ticket show and Refresh every ${personEveryMs / 1000} s each; the cards ${cardAgeS / 60} min old`,
   );
   for (const spec of lines) {
     const started = Date.now();

@@ -4,8 +4,8 @@
  * posted), the person UBENCH (admin@acme.example, the simulator's admin), and a second small server
  * (the "control") for the bench:
  *
- *   POST /cards         [{ticketId, channel, text}] → {ticketId: ts}: puts each ticket's card message in
- *                       its channel (as if the bot had posted it before the run)
+ *   POST /cards?age=    [{ticketId, channel, text}] → {ticketId: ts}: puts each ticket's card message in
+ *                       its channel (as if the bot had posted it `age` seconds before the run, 3600)
  *   POST /response-url  {channel, user, ts?, command?} → {url}: a response_url for a person's request
  *   GET  /calls?from=   every Web API call the double answered past Slack's pace and checks, in order:
  *                       method, channel, thread_ts, ts, ok/error, metadata, the ticket of a card, time
@@ -82,7 +82,7 @@ const control = createServer((req, res) => {
     case 'POST /cards':
       readJson(req).then((body) => {
         const cards = body as { ticketId: string; channel: string; text: string }[];
-        const base = Math.floor(Date.now() / 1000) - 3_600;
+        const base = Math.floor(Date.now() / 1000) - Number(url.searchParams.get('age') ?? 3_600);
         const out: Record<string, string> = {};
         for (const c of cards) {
           const ts = `${base}.${String(++seq).padStart(6, '0')}`;
