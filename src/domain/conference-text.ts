@@ -1,5 +1,5 @@
 import { email, phone } from '../platform/schemas.js';
-import { formatDuration, isWhenWord, parseDuration, parseWhen } from './time.js';
+import { formatDuration, isWhenWord, parseDuration, whenProblem } from './time.js';
 
 /*
  * The text of `/conference …`, read without any I/O. Slack sends it escaped (`should_escape: true`):
@@ -80,11 +80,6 @@ const isEmail = (s: string) => email.safeParse(s).success;
 const asPhone = (s: string) => {
   const r = phone.safeParse(s);
   return r.success ? r.data : undefined;
-};
-/** A time phrase is checked for shape here, in UTC; the person's zone only moves the instant. */
-const whenProblem = (phrase: string) => {
-  const r = parseWhen(phrase, { zone: 'UTC', now: new Date(Date.UTC(2026, 0, 1)) });
-  return r.ok ? undefined : r.error;
 };
 
 /** Reads the words of a create command: participants, mentions, a time phrase, a duration, a quoted name. */

@@ -103,10 +103,68 @@ export interface WhenContext {
   now: Date;
 }
 
-const fail = (text: string, why = ''): Parsed<DateTime> => ({
+const fail = (text: string, why = ''): { ok: false; error: string } => ({
   ok: false,
   error: `I could not read “${text.trim()}” as a time${why}. Try ${whenExamples}.`,
 });
+
+/** A time phrase as read, before it is placed on the calendar in a zone (`readWhen`). */
+type WhenWords =
+  | { kind: 'now' }
+  | { kind: 'in'; minutes: number }
+  | {
+      kind: 'at';
+      clock: { hour: number; minute: number };
+      day?: 'today' | 'tomorrow' | { year: number; month: number; day: number };
+      weekday?: number;
+    };
+
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * Reads a time phrase's words without placing them in any zone: what a phrase means and whether it
+ * can mean anything (`whenProblem`) costs no calendar arithmetic. Never throws.
+ */
+function readWhen(text: string): Parsed<WhenWords> {
+  const words = text
+    .trim()
+    .toLowerCase()
+    .replace(/(\d)\s+(am|pm)\b/g, '$1$2')
+    .split(/\s+/)
+    .filter((w) => w && w !== 'at' && w !== 'on' && w !== 'next');
+  if (words.length === 0) return fail(text);
+  if (words.length === 1 && words[0] === 'now') return { ok: true, value: { kind: 'now' } };
+  if (words[0] === 'in') {
+    const d = parseDuration(words.slice(1).join(''));
+    return d.ok ? { ok: true, value: { kind: 'in', minutes: d.value } } : fail(text);
+  }
+  let day: Extract<WhenWords, { kind: 'at' }>['day'];
+  let weekday: number | undefined;
+  let clock: { hour: number; minute: number } | undefined;
+  for (const w of words) {
+    const c = parseClock(w);
+    const wd = weekdayIndex(w);
+    const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(w);
+    if (c && !clock) clock = c;
+    else if (!day && weekday === undefined && (w === 'today' || w === 'tomorrow' || w === 'tmrw'))
+      day = w === 'today' ? 'today' : 'tomorrow';
+    else if (!day && weekday === undefined && iso) {
+      const [year, month, date] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
+      if (month < 1 || month > 12 || date < 1 || date > daysIn(year, month))
+        return fail(text, ': that date does not exist');
+      day = { year, month, day: date };
+    } else if (!day && weekday === undefined && wd !== undefined) weekday = wd;
+    else return fail(text);
+  }
+  if (!clock) return fail(text, ': add a time of day, e.g. 3pm or 09:30');
+  return { ok: true, value: { kind: 'at', clock, ...(day ? { day } : {}), ...(weekday ? { weekday } : {}) } };
+}
+
+/** Why a time phrase cannot be read, or undefined when it can (in any zone). */
+export function whenProblem(text: string): string | undefined {
+  const r = readWhen(text);
+  return r.ok ? undefined : r.error;
+}
 
 /**
  * Reads a start time in the person's zone. Clock times alone mean their next occurrence; a weekday
@@ -115,41 +173,16 @@ const fail = (text: string, why = ''): Parsed<DateTime> => ({
  * occurrence. Never throws.
  */
 export function parseWhen(text: string, ctx: WhenContext): Parsed<DateTime> {
+  const read = readWhen(text);
+  if (!read.ok) return read;
   const zone = zoneOrUtc(ctx.zone);
   const now = DateTime.fromJSDate(ctx.now, { zone }).startOf('minute');
   if (!now.isValid) return fail(text);
-  const words = text
-    .trim()
-    .toLowerCase()
-    .replace(/(\d)\s+(am|pm)\b/g, '$1$2')
-    .split(/\s+/)
-    .filter((w) => w && w !== 'at' && w !== 'on' && w !== 'next');
-  if (words.length === 0) return fail(text);
-  if (words.length === 1 && words[0] === 'now') return { ok: true, value: now };
-
-  if (words[0] === 'in') {
-    const d = parseDuration(words.slice(1).join(''));
-    return d.ok ? { ok: true, value: now.plus({ minutes: d.value }) } : fail(text);
-  }
-
-  let day: DateTime | undefined;
-  let weekday: number | undefined;
-  let clock: { hour: number; minute: number } | undefined;
-  for (const w of words) {
-    const c = parseClock(w);
-    const wd = weekdayIndex(w);
-    if (c && !clock) clock = c;
-    else if (!day && weekday === undefined && (w === 'today' || w === 'tomorrow' || w === 'tmrw'))
-      day = w === 'today' ? now : now.plus({ days: 1 });
-    else if (!day && weekday === undefined && /^\d{4}-\d{2}-\d{2}$/.test(w)) {
-      day = DateTime.fromISO(w, { zone });
-      if (!day.isValid) return fail(text, ': that date does not exist');
-    } else if (!day && weekday === undefined && wd !== undefined) weekday = wd;
-    else return fail(text);
-  }
-  if (!clock) return fail(text, ': add a time of day, e.g. 3pm or 09:30');
-
-  const at = (d: DateTime) => {
+  const w = read.value;
+  if (w.kind === 'now') return { ok: true, value: now };
+  if (w.kind === 'in') return { ok: true, value: now.plus({ minutes: w.minutes }) };
+  const { clock } = w;
+  const at = (d: { year: number; month: number; day: number }) => {
     const wall = { year: d.year, month: d.month, day: d.day, hour: clock.hour, minute: clock.minute };
     const dt = DateTime.fromObject(wall, { zone });
     // A wall time that happens twice is its later occurrence, whatever the shift (an hour, or 30
@@ -159,9 +192,13 @@ export function parseWhen(text: string, ctx: WhenContext): Parsed<DateTime> {
     const later = DateTime.fromObject(wall, { zone: FixedOffsetZone.instance(after) }).setZone(zone);
     return later > dt && later.hour === dt.hour && later.minute === dt.minute ? later : dt;
   };
-  if (day) return { ok: true, value: at(day) };
-  if (weekday !== undefined) {
-    let candidate = at(now.plus({ days: (weekday - now.weekday + 7) % 7 }));
+  if (w.day)
+    return {
+      ok: true,
+      value: at(w.day === 'today' ? now : w.day === 'tomorrow' ? now.plus({ days: 1 }) : w.day),
+    };
+  if (w.weekday !== undefined) {
+    let candidate = at(now.plus({ days: (w.weekday - now.weekday + 7) % 7 }));
     if (candidate < now) candidate = at(candidate.plus({ days: 7 }));
     return { ok: true, value: candidate };
   }
