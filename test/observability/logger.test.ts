@@ -50,10 +50,28 @@ describe('the logger', () => {
       user: 'U1',
       team: 'T1',
       action: 'ticket_move',
-      request: expect.stringMatching(/^[0-9a-f]{8}$/),
+      request: expect.stringMatching(/^[0-9a-f]{4}[0-9a-z]+$/),
     });
     expect(b?.request).toBe(a?.request);
     expect(c?.request).not.toBe(a?.request);
+  });
+
+  it('makes a request’s child logger only when the request logs (an ack pays for none)', () => {
+    const { logger, lines } = capture('info');
+    let children = 0;
+    const child = logger.child.bind(logger);
+    logger.child = ((...args: Parameters<typeof child>) => {
+      children++;
+      return child(...args);
+    }) as typeof logger.child;
+    const quiet = requestLog(logger, { user: 'U1' });
+    const talking = requestLog(logger, { user: 'U2' });
+    expect(children).toBe(0);
+    talking.info('one');
+    talking.info('two');
+    expect(children).toBe(1);
+    expect(quiet).toBeDefined();
+    expect(lines).toHaveLength(2);
   });
 
   it('writes the same line readably for a terminal with LOG_FORMAT=pretty, secrets still redacted', async () => {

@@ -3,9 +3,14 @@ import type { Logger } from '../../observability/logger.js';
 import { nextTurn } from '../../util/turns.js';
 import { replyError, type Surface } from '../replies/reply-error.js';
 
+/** Request ids: this process's prefix and a counter (unique enough to tie one request's lines). */
+const requestIdPrefix = randomBytes(2).toString('hex');
+let requestSeq = 0;
+
 /**
  * Who asked and what, for every log line of a request (probot's per-event child logger), with a
- * short request id that ties the lines of one request together.
+ * short request id that ties the lines of one request together. The child logger is made when the
+ * request first logs: most requests log nothing, and an ack should not pay for one.
  */
 export function requestLog(
   logger: Logger,
@@ -17,9 +22,22 @@ export function requestLog(
     command?: string;
   },
 ): Logger {
-  return logger.child({
-    ...Object.fromEntries(Object.entries(who).filter(([, v]) => v !== undefined)),
-    request: randomBytes(4).toString('hex'),
+  const request = `${requestIdPrefix}${(++requestSeq).toString(36)}`;
+  let child: Logger | undefined;
+  const real = () => {
+    child ??= logger.child({
+      ...Object.fromEntries(Object.entries(who).filter(([, v]) => v !== undefined)),
+      request,
+    });
+    return child;
+  };
+  return new Proxy({} as Logger, {
+    get(_, key) {
+      const target = real();
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+    has: (_, key) => key in real(),
   });
 }
 
