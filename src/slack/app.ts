@@ -16,6 +16,7 @@ import { registerPickers } from './options/pickers.js';
 import { measureAcks } from './runtime/ack-timing.js';
 import { clipCommandText } from './runtime/clip-command-text.js';
 import { registerErrorHandler } from './runtime/error-handler.js';
+import { ListenerTables } from './runtime/listener-tables.js';
 import { guardReceiver, receiverLogger } from './runtime/receiver-guard.js';
 import { answerUnhandled, notFoundRoute } from './runtime/unhandled-requests.js';
 import { registerShortcuts } from './shortcuts/index.js';
@@ -147,14 +148,17 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const { deps } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).
   registerErrorHandler(app, options.logger);
-  // One registrar per Slack surface (the starter template's `listeners/<surface>/index.ts`).
-  registerCommands(app, deps);
+  // One registrar per Slack surface (the starter template's `listeners/<surface>/index.ts`), each
+  // kind of request behind one Bolt listener (`ListenerTables`, `ActionRoutes`).
+  const tables = new ListenerTables();
+  registerCommands(tables.listeners, deps);
   registerActions(app, deps);
-  registerViews(app, deps);
-  registerShortcuts(app, deps);
-  registerEvents(app, deps);
+  registerViews(tables.listeners, deps);
+  registerShortcuts(tables.listeners, deps);
+  registerEvents(tables.listeners, deps);
   // The type-ahead menus' options load URL: Slack posts them to the same endpoint.
-  registerPickers(app, deps);
+  registerPickers(tables.listeners, deps);
+  tables.install(app);
 
   return {
     app,

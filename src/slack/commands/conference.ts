@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { buildConferenceDetails, buildConferenceList } from '../../blocks/conference-list.js';
 import {
   buildConferenceCreated,
@@ -24,6 +23,7 @@ import { describeError, inviteFix } from '../replies/describe-error.js';
 import type { Responder } from '../replies/reply-error.js';
 import { tellIfSlow } from '../replies/working-notice.js';
 import { CommandRoutes, type VerbRun, type VerbTable } from '../runtime/command-routes.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 import { adminVerb } from './conference-admin.js';
 import { digestFormFor, handleDigestCommand } from './digest.js';
 import { mediaVerb } from './media.js';
@@ -232,6 +232,6 @@ export const handleConferenceCommand = (deps: ConferenceCommandDeps) =>
   }).listener;
 
 /** Registers `handleConferenceCommand`. */
-export function registerConferenceCommand(app: App, deps: ConferenceCommandDeps): void {
+export function registerConferenceCommand(app: Listeners, deps: ConferenceCommandDeps): void {
   app.command(ids.commands.conference, handleConferenceCommand(deps));
 }

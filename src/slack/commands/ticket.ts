@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { md } from '../../blocks/mrkdwn.js';
 import { buildTicketList } from '../../blocks/ticket-card.js';
@@ -10,6 +9,7 @@ import { openTicketForm } from '../openers/forms.js';
 import { postTicketCard } from '../openers/post-ticket-card.js';
 import type { Responder } from '../replies/reply-error.js';
 import { CommandRoutes, type SlashCommand, type Verb, type VerbAnswer } from '../runtime/command-routes.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 
 /** `/ticket new …`: e-mails and phone numbers for the requestor, the rest of the words as the subject. */
@@ -162,6 +162,6 @@ export const handleTicketCommand = (deps: TicketFormDeps) =>
   }).listener;
 
 /** Registers `handleTicketCommand`. */
-export function registerTicketCommand(app: App, deps: TicketFormDeps): void {
+export function registerTicketCommand(app: Listeners, deps: TicketFormDeps): void {
   app.command(ids.commands.ticket, handleTicketCommand(deps));
 }

@@ -1,5 +1,6 @@
-import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { HomeDeps } from '../deps.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /**
  * App Home: published when the person opens it, with what the policy lets them see (their
@@ -14,6 +15,6 @@ export const handleHome =
   };
 
 /** Registers `handleHome`. */
-export function registerHome(app: App, deps: HomeDeps): void {
+export function registerHome(app: Listeners, deps: HomeDeps): void {
   app.event('app_home_opened', handleHome(deps));
 }

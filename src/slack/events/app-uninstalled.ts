@@ -1,5 +1,6 @@
-import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { Logger } from '../../observability/logger.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /** What uninstall and revocation need: in distribution mode, how to forget the workspace. */
 export interface LeaveDeps {
@@ -28,6 +29,6 @@ export const handleAppUninstalled =
   };
 
 /** Registers `handleAppUninstalled`. */
-export function registerAppUninstalled(app: App, deps: LeaveDeps): void {
+export function registerAppUninstalled(app: Listeners, deps: LeaveDeps): void {
   app.event('app_uninstalled', handleAppUninstalled(deps));
 }

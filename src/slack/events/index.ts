@@ -1,12 +1,12 @@
-import type { App } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 import { registerHome } from './app-home-opened.js';
 import { registerAppUninstalled } from './app-uninstalled.js';
 import { registerMemberJoinedChannel } from './member-joined-channel.js';
 import { registerTokensRevoked } from './tokens-revoked.js';
 
 /** Events API listeners: Home, the bot joining a channel again, uninstall and token revocation. */
-export function registerEvents(app: App, deps: Deps): void {
+export function registerEvents(app: Listeners, deps: Deps): void {
   registerHome(app, deps);
   registerMemberJoinedChannel(app, deps);
   registerAppUninstalled(app, deps);

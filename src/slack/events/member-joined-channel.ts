@@ -1,5 +1,6 @@
-import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { TicketDeps } from '../deps.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /** When the bot is invited back into a channel it had been removed from, the ticket events kept for that channel are delivered. */
 export const handleMemberJoinedChannel =
@@ -19,7 +20,7 @@ export const handleMemberJoinedChannel =
 
 /** Registers `handleMemberJoinedChannel`. */
 export function registerMemberJoinedChannel(
-  app: App,
+  app: Listeners,
   deps: Pick<TicketDeps, 'subscriptions' | 'logger'>,
 ): void {
   app.event('member_joined_channel', handleMemberJoinedChannel(deps));

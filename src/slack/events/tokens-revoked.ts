@@ -1,4 +1,5 @@
-import type { AllMiddlewareArgs, App, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
+import type { Listeners } from '../runtime/listener-tables.js';
 import { eventTimeOf, type LeaveDeps } from './app-uninstalled.js';
 
 /**
@@ -14,6 +15,6 @@ export const handleTokensRevoked =
   };
 
 /** Registers `handleTokensRevoked`. */
-export function registerTokensRevoked(app: App, deps: LeaveDeps): void {
+export function registerTokensRevoked(app: Listeners, deps: LeaveDeps): void {
   app.event('tokens_revoked', handleTokensRevoked(deps));
 }

@@ -1,4 +1,4 @@
-import type { App, SlackOptionsMiddlewareArgs } from '@slack/bolt';
+import type { SlackOptionsMiddlewareArgs } from '@slack/bolt';
 import type { PlainTextOption } from '@slack/types';
 import { ids } from '../../blocks/ids.js';
 import { limits } from '../../blocks/limits.js';
@@ -7,6 +7,7 @@ import type { Asker } from '../../services/access.js';
 import type { DirectoryGroup, DirectoryUser } from '../../services/directory.js';
 import type { PickerDeps } from '../deps.js';
 import { requestLog } from '../runtime/after-ack.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /** The type-ahead lists, by the menu's action id. */
 export type PickerList = 'users' | 'agents' | 'groups' | 'moderators';
@@ -98,7 +99,7 @@ export async function answerPicker(
 }
 
 /** Registers the type-ahead menus' options handlers (`ids.options`). */
-export function registerPickers(app: App, deps: PickerDeps): void {
+export function registerPickers(app: Listeners, deps: PickerDeps): void {
   for (const list of Object.keys(ids.options) as PickerList[])
     app.options<'block_suggestion'>(ids.options[list], handlePicker(deps, list));
 }

@@ -1,8 +1,9 @@
-import type { AllMiddlewareArgs, App, GlobalShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, GlobalShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import type { ConferenceDeps } from '../deps.js';
 import { openConferenceForm } from '../openers/forms.js';
 import { requestLog } from '../runtime/after-ack.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /** The global "New conference" shortcut. */
 export const handleConferenceNew =
@@ -19,6 +20,6 @@ export const handleConferenceNew =
   };
 
 /** Registers `handleConferenceNew`. */
-export function registerConferenceNew(app: App, deps: ConferenceDeps): void {
+export function registerConferenceNew(app: Listeners, deps: ConferenceDeps): void {
   app.shortcut(ids.shortcuts.conferenceNew, handleConferenceNew(deps));
 }

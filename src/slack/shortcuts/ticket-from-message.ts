@@ -1,9 +1,10 @@
-import type { AllMiddlewareArgs, App, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
+import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { responderFor } from '../../outbound/respond.js';
 import type { TicketFormDeps } from '../deps.js';
 import { openTicketForm } from '../openers/forms.js';
 import { afterAck, requestLog } from '../runtime/after-ack.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /** "Create assistance ticket" on a message: the form, with the message as description and a link back. */
 export const handleTicketFromMessage =
@@ -40,6 +41,6 @@ export const handleTicketFromMessage =
   };
 
 /** Registers `handleTicketFromMessage`. */
-export function registerTicketFromMessage(app: App, deps: TicketFormDeps): void {
+export function registerTicketFromMessage(app: Listeners, deps: TicketFormDeps): void {
   app.shortcut<MessageShortcut>(ids.shortcuts.ticketFromMessage, handleTicketFromMessage(deps));
 }

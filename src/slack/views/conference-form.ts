@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { buildConferenceCard } from '../../blocks/conference-card.js';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
@@ -20,6 +19,7 @@ import { describeError, inviteFix } from '../replies/describe-error.js';
 import { replyError, updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
 import { detach, requestLog } from '../runtime/after-ack.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
 const titles = { create: 'New conference', edit: 'Edit conference' } as const;
@@ -141,6 +141,6 @@ export const handleConferenceForm =
   };
 
 /** Registers `handleConferenceForm`. */
-export function registerConferenceForm(app: App, deps: ConferenceDeps): void {
+export function registerConferenceForm(app: Listeners, deps: ConferenceDeps): void {
   app.view(ids.views.conferenceForm, handleConferenceForm(deps));
 }

@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { digestFields } from '../../blocks/digest-form.js';
 import { buildDigestReply } from '../../blocks/digest-replies.js';
 import { ids } from '../../blocks/ids.js';
@@ -9,6 +8,7 @@ import { digestMetadata, readJson } from '../input/payloads.js';
 import { viewState } from '../input/view-state.js';
 import { gateMs } from '../openers/forms.js';
 import { describeError } from '../replies/describe-error.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /** Saving the digest form: problems inline under their input, nothing saved until all is right. */
 export const handleDigestForm =
@@ -57,6 +57,6 @@ export const handleDigestForm =
   };
 
 /** Registers `handleDigestForm`. */
-export function registerDigestForm(app: App, deps: DigestDeps): void {
+export function registerDigestForm(app: Listeners, deps: DigestDeps): void {
   app.view(ids.views.digestForm, handleDigestForm(deps));
 }

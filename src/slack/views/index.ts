@@ -1,5 +1,5 @@
-import type { App } from '@slack/bolt';
 import type { Deps } from '../deps.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 import { registerConferenceForm } from './conference-form.js';
 import { registerDigestForm } from './digest-form.js';
 import { registerMediaForms } from './media-forms.js';
@@ -9,7 +9,7 @@ import { registerTicketExport } from './ticket-export.js';
 import { registerTicketForm } from './ticket-form.js';
 
 /** Modal submissions, by callback id. */
-export function registerViews(app: App, deps: Deps): void {
+export function registerViews(app: Listeners, deps: Deps): void {
   registerConferenceForm(app, deps);
   registerDigestForm(app, deps);
   registerTicketForm(app, deps);

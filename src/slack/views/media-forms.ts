@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import type { LibraryQuery } from '../../blocks/media.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
@@ -12,6 +11,7 @@ import { submitThenWork } from '../openers/working-modal.js';
 import { updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
 import { afterAck, requestLog } from '../runtime/after-ack.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /*
  * The media library's forms (pushed over the library): Filter, Edit, Share. Input problems
@@ -129,7 +129,7 @@ async function reloadLibrary(
 }
 
 /** Registers the three forms. */
-export function registerMediaForms(app: App, deps: MediaDeps): void {
+export function registerMediaForms(app: Listeners, deps: MediaDeps): void {
   app.view(ids.views.mediaFilter, handleMediaFilterForm(deps));
   app.view(ids.views.mediaEdit, handleMediaEditForm(deps));
   app.view(ids.views.mediaShare, handleMediaShareForm(deps));

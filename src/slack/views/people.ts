@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import {
@@ -16,6 +15,7 @@ import { problemOf, viewState } from '../input/view-state.js';
 import { submitThenWork } from '../openers/working-modal.js';
 import { updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 /*
  * Submissions of the People screens: the browser's Search button, the create form, the
@@ -207,7 +207,7 @@ export const handlePersonDelete =
   };
 
 /** Registers the People screens' submissions. */
-export function registerPeopleViews(app: App, deps: PeopleDeps): void {
+export function registerPeopleViews(app: Listeners, deps: PeopleDeps): void {
   app.view(ids.views.peopleBrowser, handlePeopleBrowserSubmit(deps));
   app.view(ids.views.personCreate, handlePersonCreate(deps));
   app.view(ids.views.personEdit, handlePersonEdit(deps));

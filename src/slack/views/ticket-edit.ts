@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView } from '../../blocks/modal.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
@@ -10,6 +9,7 @@ import { cardPlace, readJson } from '../input/payloads.js';
 import { viewState } from '../input/view-state.js';
 import { submitThenWork } from '../openers/working-modal.js';
 import { workingText } from '../replies/working-notice.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 const title = 'Edit ticket';
 
@@ -56,6 +56,6 @@ export const handleTicketEdit =
   };
 
 /** Registers `handleTicketEdit`. */
-export function registerTicketEdit(app: App, deps: TicketFormDeps): void {
+export function registerTicketEdit(app: Listeners, deps: TicketFormDeps): void {
   app.view(ids.views.ticketEdit, handleTicketEdit(deps));
 }

@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView } from '../../blocks/modal.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
@@ -10,6 +9,7 @@ import { cardPlace, readJson } from '../input/payloads.js';
 import { viewState } from '../input/view-state.js';
 import { submitThenWork } from '../openers/working-modal.js';
 import { workingText } from '../replies/working-notice.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 
 const title = 'Export ticket';
 
@@ -50,6 +50,6 @@ export const handleTicketExport =
   };
 
 /** Registers `handleTicketExport`. */
-export function registerTicketExport(app: App, deps: TicketFormDeps): void {
+export function registerTicketExport(app: Listeners, deps: TicketFormDeps): void {
   app.view(ids.views.ticketExport, handleTicketExport(deps));
 }

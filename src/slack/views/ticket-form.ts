@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
@@ -13,6 +12,7 @@ import { describeError, inviteFix } from '../replies/describe-error.js';
 import { replyError, updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
 import { detach, requestLog } from '../runtime/after-ack.js';
+import type { Listeners } from '../runtime/listener-tables.js';
 import { readTicketForm } from './read-ticket-form.js';
 
 const title = 'New ticket';
@@ -86,6 +86,6 @@ export const handleTicketForm =
   };
 
 /** Registers `handleTicketForm`. */
-export function registerTicketForm(app: App, deps: TicketFormDeps): void {
+export function registerTicketForm(app: Listeners, deps: TicketFormDeps): void {
   app.view(ids.views.ticketForm, handleTicketForm(deps));
 }
