@@ -1,4 +1,4 @@
-import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
+import { DateTime, FixedOffsetZone, IANAZone, Info } from 'luxon';
 
 /*
  * Times and durations as people type them, read in their own Slack time zone (users.info `tz`).
@@ -6,15 +6,45 @@ import { DateTime, FixedOffsetZone, IANAZone } from 'luxon';
  * writes (`formatWhenInput`, `formatDuration`) reads back to the same value.
  */
 
-/** Zone names seen, and whether luxon knows them (its check builds an Intl formatter each time). */
-const zoneValidity = new Map<string, boolean>();
-const zoneOrUtc = (zone: string) => {
-  let ok = zoneValidity.get(zone);
-  if (ok === undefined) {
-    ok = IANAZone.isValidZone(zone);
-    if (zoneValidity.size < 1_000) zoneValidity.set(zone, ok);
+/** Epoch ms of 2100-01-01: up to there a zone's offsets change on whole minutes only. */
+const minutesKnownUntil = 4_102_444_800_000;
+
+/**
+ * A named zone that remembers its offset for each minute it was asked about. Luxon asks Intl for the
+ * offset of every DateTime in a named zone (a formatter's parts each time), which made it the largest
+ * cost of reading a time; since 1970 every zone changes its offset on a whole minute, so a minute's
+ * offset is the same for all its instants.
+ */
+class RememberingZone extends IANAZone {
+  private readonly offsets = new Map<number, number>();
+
+  override offset(ts: number): number {
+    if (!(ts >= 0 && ts < minutesKnownUntil)) return super.offset(ts);
+    const minute = Math.floor(ts / 60_000);
+    let offset = this.offsets.get(minute);
+    if (offset === undefined) {
+      offset = super.offset(ts);
+      if (this.offsets.size >= 4_096) this.offsets.clear();
+      this.offsets.set(minute, offset);
+    }
+    return offset;
   }
-  return ok ? zone : 'UTC';
+}
+
+/**
+ * Zone names seen, as luxon reads them (its check builds an Intl formatter each time): a named zone
+ * that remembers its offsets, a name luxon reads as a fixed offset itself (`UTC`), or UTC for a
+ * name that is not an IANA zone.
+ */
+const zones = new Map<string, RememberingZone | string>();
+const zoneOrUtc = (name: string): RememberingZone | string => {
+  let zone = zones.get(name);
+  if (zone === undefined) {
+    const read = IANAZone.isValidZone(name) ? Info.normalizeZone(name) : undefined;
+    zone = !read ? 'UTC' : read instanceof IANAZone ? new RememberingZone(read.name) : name;
+    if (zones.size < 1_000) zones.set(name, zone);
+  }
+  return zone;
 };
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };

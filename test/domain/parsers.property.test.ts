@@ -83,6 +83,20 @@ describe('the time parser (property-based)', () => {
     );
   });
 
+  it('places an instant in a zone with luxon’s own offset (the zones remember offsets by the minute)', () => {
+    fc.assert(
+      fc.property(instant, zone, fc.integer({ min: 0, max: 59_999 }), (when, z, ms) => {
+        const now = new Date(when.getTime() + ms);
+        const r = parseWhen('now', { zone: z, now });
+        if (!r.ok) throw new Error(r.error);
+        const plain = DateTime.fromJSDate(now, { zone: z }).startOf('minute');
+        expect(r.value.offset).toBe(plain.offset);
+        expect(r.value.toISO()).toBe(plain.toISO());
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
   it('reads back every time it writes (yyyy-MM-dd HH:mm in the person’s zone), across DST changes', () => {
     fc.assert(fc.property(instant, zone, instant, (when, z, now) => expectReadBack(when, z, now)));
   });
