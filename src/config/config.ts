@@ -477,3 +477,16 @@ export function loadToolConfig(): Config | undefined {
     return undefined;
   }
 }
+
+/** Runs a maintenance command's `main` with its arguments: its answer is the exit code, a throw is said and exits 1. */
+export function runTool(main: (args: string[]) => Promise<number>): void {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

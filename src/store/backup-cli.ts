@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { loadToolConfig } from '../config/config.js';
+import { loadToolConfig, runTool } from '../config/config.js';
 import { BackupRefused, backupEmbedded, manifestName, operatorPath, postgresGuidance } from './backup.js';
 import { storeMissing } from './store.js';
 
@@ -59,12 +59,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runTool(main);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadToolConfig } from '../config/config.js';
+import { loadToolConfig, runTool } from '../config/config.js';
 import {
   type DeadLetter,
   installedTeamsOf,
@@ -104,12 +104,4 @@ async function main(all: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runTool(main);

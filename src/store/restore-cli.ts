@@ -1,4 +1,4 @@
-import { loadToolConfig } from '../config/config.js';
+import { loadToolConfig, runTool } from '../config/config.js';
 import { BackupRefused, operatorPath, postgresGuidance, restoreEmbedded } from './backup.js';
 
 /*
@@ -53,12 +53,4 @@ async function main(args: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  },
-);
+runTool(main);
