@@ -80,6 +80,13 @@ const broadcastId = (from: string | undefined, to: string | undefined, since: st
 /** A list-driven state line's identity: the state and the version that shows it. */
 const stateLineId = (to: string | undefined, modified: string) => `stateline:${to ?? ''}:${modified}`;
 
+/**
+ * Whether a ticket was created within the minute before `at`: it has no history before that minute
+ * but what the webhooks told, so a channel new to it needs no read of the minute before.
+ */
+const bornWithin = (t: TicketRecord, at: Date | null | undefined): boolean =>
+  !!t.created && !!at && at.getTime() - t.created.getTime() <= historyMs;
+
 /** Writes a changed ticket's events to the outbox, for each channel that wants them. */
 export class Collector {
   constructor(private readonly o: CollectorOptions) {}
@@ -287,8 +294,10 @@ export class Collector {
     }
     if (moved) items.push(...this.broadcasts(t, channels, before));
     const reads = channels.filter((c) => wantsTimeline(c.kinds));
-    // A channel new to the ticket (no card yet) gets the minute before its subscription: a read.
-    const fresh = items.some((i) => i.eventId === 'card');
+    // A channel new to the ticket (no card yet) gets the minute before its subscription: a read. A
+    // ticket created within that minute has no history but what the webhooks told (when they told this
+    // version): then the read is only a check, and a burst of new tickets never holds the scans back.
+    const fresh = items.some((i) => i.eventId === 'card') && !bornWithin(t, t.modified);
     // A state line may span several moves the list cannot show: a check read (when nothing else waits)
     // finds the steps in between for the channels that asked only for state events.
     const lined = [...new Set(items.filter((i) => i.payload.stateLine === true).map((i) => i.channel))];
@@ -354,8 +363,14 @@ export class Collector {
     const fresh = items.filter((i) => i.eventId === 'card').map((i) => i.channel);
     const written = await store.advance(
       items,
-      // A channel new to the ticket also gets the minute before its subscription: a read.
-      fresh.length ? { ticketId: s.ticketId, want: { since: at, priority: 0, channels: fresh } } : undefined,
+      // A channel new to the ticket also gets the minute before its subscription: a read (only a
+      // check for a ticket born within that minute: the webhooks tell its whole history).
+      fresh.length
+        ? {
+            ticketId: s.ticketId,
+            want: { since: at, priority: bornWithin(t, s.timestamp) ? 1 : 0, channels: fresh },
+          }
+        : undefined,
     );
     await store.notePushed(s.ticketId, at);
     // A line already in the thread may tell it (a person's click a moment before): settled, not posted.

@@ -184,6 +184,13 @@ describe('webhook-first ticket events', () => {
     const agent = [...sim.users.values()].find((u) => u.username === 'carol');
     if (!group || !agent) throw new Error('the simulator has no Level 2 group or no carol');
     const from = f.platform.sim.requests.length;
+    // What the scan asks to read of each ticket it writes (the collector writes through this store).
+    const wants: { ticketId: string; priority: number }[] = [];
+    const advance = f.store.advance.bind(f.store);
+    f.store.advance = (items, seen) => {
+      if (seen?.want) wants.push({ ticketId: seen.ticketId, priority: seen.want.priority });
+      return advance(items, seen);
+    };
     const made = Array.from({ length: 8 }, (_, i) =>
       sim.createTicket(agent, {
         reference: `BURST-${i}`,
@@ -208,6 +215,10 @@ describe('webhook-first ticket events', () => {
     expect(cards.map((m) => JSON.stringify(m.blocks)).filter((b) => b.includes('Burst'))).toHaveLength(8);
     // What the webhooks told is not read again in full: at most a check each, read when nothing else
     // waits (a full read per new ticket would hold the next scan back behind the budget).
+    f.store.advance = advance;
+    const ofMade = wants.filter((w) => made.some((t) => w.ticketId === String(t.id)));
+    expect(ofMade.length).toBeGreaterThanOrEqual(8);
+    expect(ofMade.filter((w) => w.priority === 0)).toEqual([]);
     const wanted = (await f.store.wantedReads(1_000)).filter((w) =>
       made.some((t) => w.ticketId === String(t.id)),
     );
