@@ -717,7 +717,9 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
       while (watching && Date.now() < watchUntil) {
         try {
           await slack.poll();
-          if (cardAgeS < 3_600) linked = await getJson<typeof linked>(`${slackAt.control}/responses`);
+          // A show links to a card the channel got in the last hour: the desk's, when they are young, or
+          // one a person's earlier show posted during the run.
+          linked = await getJson<typeof linked>(`${slackAt.control}/responses`);
           answerAsks();
         } catch (error) {
           problems.push(`reading the Slack double failed: ${(error as Error).message}`);
