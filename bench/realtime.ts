@@ -340,6 +340,81 @@ interface LineResult {
   dir: string;
 }
 
+/** The platform simulator and the Slack double, each in its own process, and the simulator's set-up. */
+async function startBackends(procs: Proc[], dir: string) {
+  const simProc = spawnNode(
+    'simulator',
+    ['bench/realtime/sim.ts'],
+    { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: String(agentCount) },
+    join(dir, 'sim.log'),
+  );
+  procs.push(simProc);
+  const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
+  procs.push(slackProc);
+  const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
+    url: string;
+    control: string;
+  };
+  const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
+    api: string;
+    control: string;
+  };
+  const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
+  return { simAt, slackAt, setup };
+}
+
+/**
+ * The bot as deployed (`node --import tsx src/main.ts` with a deployment's environment) on this line's
+ * store, the simulator and the Slack double; with `webhooks`, the simulator's webhooks point at it.
+ */
+async function startBot(
+  procs: Proc[],
+  dir: string,
+  dataDir: string,
+  setup: SimSetup,
+  slackApi: string,
+  webhooks: boolean,
+) {
+  const signingSecret = randomBytes(16).toString('hex');
+  const webhookSecret = randomBytes(16).toString('hex');
+  const botProc = spawnNode(
+    'bot',
+    ['src/main.ts'],
+    {
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      SLACK_BOT_TOKEN: 'xoxb-realtime-bench',
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: slackApi,
+      PORT: '0',
+      PLATFORM_URL: setup.url,
+      PLATFORM_TOKEN: setup.adminToken,
+      PLATFORM_RATE_LIMIT: '10',
+      POLL_INTERVAL: '30',
+      DATA_DIR: dataDir,
+      SHUTDOWN_TIMEOUT_S: '10',
+      ...(webhooks ? { PLATFORM_WEBHOOK_SECRET: webhookSecret, PLATFORM_WEBHOOK_HEADER: webhookHeader } : {}),
+    },
+    join(dir, 'bot.log'),
+    false,
+  );
+  procs.push(botProc);
+  const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
+  if (webhooks) {
+    const q = new URLSearchParams({
+      url: `${botUrl}/webhooks/platform`,
+      secret: webhookSecret,
+      header: webhookHeader,
+    });
+    const r = await http(`${setup.url}/_sim/webhook?${q}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${setup.adminToken}` },
+    });
+    if (r.status !== 200) throw new Error(`could not set the simulator's webhook: ${r.status} ${r.text}`);
+  }
+  return { botProc, botUrl, signingSecret };
+}
+
 /** The kind of a platform request, from its path. */
 const kindOf = (r: SimRequest) =>
   r.path === '/api/v3/tickets'
@@ -362,24 +437,7 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
   const channels = Array.from({ length: spec.channels }, (_, i) => `CRT${i + 1}`);
   try {
     // The platform simulator and the Slack double, each in its own process.
-    const simProc = spawnNode(
-      'simulator',
-      ['bench/realtime/sim.ts'],
-      { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: String(agentCount) },
-      join(dir, 'sim.log'),
-    );
-    procs.push(simProc);
-    const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
-    procs.push(slackProc);
-    const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
-      url: string;
-      control: string;
-    };
-    const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
-      api: string;
-      control: string;
-    };
-    const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
+    const { simAt, slackAt, setup } = await startBackends(procs, dir);
     const channelOf = new Map(setup.tickets.map((t, i) => [t.id, channels[i % channels.length] as string]));
 
     // Each ticket's card in its channel, and the bot's store as a bot that has run a while has it.
@@ -409,45 +467,14 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
     await store.close();
 
     // The bot, as deployed.
-    const signingSecret = randomBytes(16).toString('hex');
-    const webhookSecret = randomBytes(16).toString('hex');
-    const botProc = spawnNode(
-      'bot',
-      ['src/main.ts'],
-      {
-        LOG_LEVEL: 'info',
-        LOG_FORMAT: 'json',
-        SLACK_BOT_TOKEN: 'xoxb-realtime-bench',
-        SLACK_SIGNING_SECRET: signingSecret,
-        SLACK_API_URL: slackAt.api,
-        PORT: '0',
-        PLATFORM_URL: setup.url,
-        PLATFORM_TOKEN: setup.adminToken,
-        PLATFORM_RATE_LIMIT: '10',
-        POLL_INTERVAL: '30',
-        DATA_DIR: dataDir,
-        SHUTDOWN_TIMEOUT_S: '10',
-        ...(spec.webhooks
-          ? { PLATFORM_WEBHOOK_SECRET: webhookSecret, PLATFORM_WEBHOOK_HEADER: webhookHeader }
-          : {}),
-      },
-      join(dir, 'bot.log'),
-      false,
+    const { botProc, botUrl, signingSecret } = await startBot(
+      procs,
+      dir,
+      dataDir,
+      setup,
+      slackAt.api,
+      spec.webhooks,
     );
-    procs.push(botProc);
-    const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
-    if (spec.webhooks) {
-      const q = new URLSearchParams({
-        url: `${botUrl}/webhooks/platform`,
-        secret: webhookSecret,
-        header: webhookHeader,
-      });
-      const r = await http(`${setup.url}/_sim/webhook?${q}`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${setup.adminToken}` },
-      });
-      if (r.status !== 200) throw new Error(`could not set the simulator's webhook: ${r.status} ${r.text}`);
-    }
 
     // The agents log in with their own accounts.
     const agents: string[] = [];
@@ -1040,24 +1067,7 @@ async function runBurstLine(spec: LineSpec): Promise<BurstResult> {
   const problems: string[] = [];
   const channel = 'CRT1';
   try {
-    const simProc = spawnNode(
-      'simulator',
-      ['bench/realtime/sim.ts'],
-      { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: String(agentCount) },
-      join(dir, 'sim.log'),
-    );
-    procs.push(simProc);
-    const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
-    procs.push(slackProc);
-    const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
-      url: string;
-      control: string;
-    };
-    const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
-      api: string;
-      control: string;
-    };
-    const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
+    const { simAt, slackAt, setup } = await startBackends(procs, dir);
 
     // The channel follows the admin's group, the record `/ticket follow group:"<name>"` writes
     // (`slack/commands/ticket-subscriptions.ts`: the parsed filter and the group's id).
@@ -1073,43 +1083,7 @@ async function runBurstLine(spec: LineSpec): Promise<BurstResult> {
     });
     await store.close();
 
-    const signingSecret = randomBytes(16).toString('hex');
-    const webhookSecret = randomBytes(16).toString('hex');
-    const botProc = spawnNode(
-      'bot',
-      ['src/main.ts'],
-      {
-        LOG_LEVEL: 'info',
-        LOG_FORMAT: 'json',
-        SLACK_BOT_TOKEN: 'xoxb-realtime-bench',
-        SLACK_SIGNING_SECRET: signingSecret,
-        SLACK_API_URL: slackAt.api,
-        PORT: '0',
-        PLATFORM_URL: setup.url,
-        PLATFORM_TOKEN: setup.adminToken,
-        PLATFORM_RATE_LIMIT: '10',
-        POLL_INTERVAL: '30',
-        DATA_DIR: dataDir,
-        SHUTDOWN_TIMEOUT_S: '10',
-        PLATFORM_WEBHOOK_SECRET: webhookSecret,
-        PLATFORM_WEBHOOK_HEADER: webhookHeader,
-      },
-      join(dir, 'bot.log'),
-      false,
-    );
-    procs.push(botProc);
-    const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
-    const q = new URLSearchParams({
-      url: `${botUrl}/webhooks/platform`,
-      secret: webhookSecret,
-      header: webhookHeader,
-    });
-    const hook = await http(`${setup.url}/_sim/webhook?${q}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${setup.adminToken}` },
-    });
-    if (hook.status !== 200)
-      throw new Error(`could not set the simulator's webhook: ${hook.status} ${hook.text}`);
+    const { botProc, botUrl } = await startBot(procs, dir, dataDir, setup, slackAt.api, true);
 
     const slack = new SlackCalls(slackAt.control);
     const requests: SimRequest[] = [];
