@@ -95,7 +95,8 @@ describe('ticket events under faults', () => {
     );
     const floodS = (Date.now() - started) / 1000;
     expect(new Set(statuses)).toEqual(new Set([202]));
-    const end = Date.now() + 5_000;
+    // The read is what counts here, not its speed (a loaded machine took more than 5 s).
+    const end = Date.now() + 20_000;
     while ((await f.store.backlogSize()).reads > 0 && Date.now() < end) await sleep(50);
     expect(await f.store.backlogSize()).toMatchObject({ reads: 0 });
     const spent = f.platform.sim.requests.slice(before);
