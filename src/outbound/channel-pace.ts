@@ -7,7 +7,7 @@
  *
  * Slack counts a post when it arrives, somewhere between its start and its answer. The pace runs
  * from the middle of the two (the arrival, when the way there and back take as long), plus a small
- * margin for the difference: a busy channel gets its 60 posts a minute, where running the pace from
+ * margin for the difference: a busy channel gets about 58 of its 60 posts a minute, where running the pace from
  * the answer would lose the round trip on every post (a fifth of the channel on a 200 ms link).
  */
 export class ChannelPace {
