@@ -65,7 +65,8 @@ interface Route {
   public?: boolean;
 }
 
-const MAX_LOG = 2_000;
+/** Requests the log keeps by default (the playground shows the last ones). */
+const defaultLogSize = 2_000;
 
 export interface SimHttpDeps {
   state: SimState;
@@ -78,6 +79,8 @@ export interface SimHttpDeps {
   adminToken: string;
   /** The user behind the static admin token and public routes. */
   adminUser: SimUser;
+  /** Requests the log keeps, the newest (default 2,000). */
+  logSize?: number | undefined;
 }
 
 /** Builds the router and request handling; `listen` starts the server once the routes are registered. */
@@ -90,6 +93,7 @@ export function createSimHttp({
   settings,
   adminToken,
   adminUser,
+  logSize = defaultLogSize,
 }: SimHttpDeps) {
   const tokens = new Map<string, { userId: number; expiresAt: number }>();
   const windows = new Map<number, { start: number; count: number }>();
@@ -321,7 +325,7 @@ export function createSimHttp({
           userAgent: req.headers['user-agent'],
           at: now(),
         });
-        if (requests.length > MAX_LOG) requests.splice(0, requests.length - MAX_LOG);
+        if (requests.length > logSize) requests.splice(0, requests.length - logSize);
       }
     }
   };

@@ -54,6 +54,11 @@ export interface SimulatorOptions {
   /** A random happening on a live ticket every N ms (0: off). */
   activityEveryMs?: number;
   now?: () => number;
+  /**
+   * Requests `requests` keeps, the newest (default 2,000, for a long-running playground). Tests that
+   * read it from a position (`requests.slice(from)`) keep every one: a trimmed log moves positions.
+   */
+  requestLog?: number;
 }
 
 export interface Simulator {
@@ -123,7 +128,17 @@ export async function createSimulator(options: SimulatorOptions = {}): Promise<S
       role: 'admin',
     });
 
-  const http = createSimHttp({ state, now, quirks, faults, hostility, settings, adminToken, adminUser });
+  const http = createSimHttp({
+    state,
+    now,
+    quirks,
+    faults,
+    hostility,
+    settings,
+    adminToken,
+    adminUser,
+    logSize: options.requestLog,
+  });
   const sim: AdminContext = {
     ...createLookups(state, quirks),
     state,

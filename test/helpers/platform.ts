@@ -20,7 +20,8 @@ export async function startPlatform(
   simOptions: SimulatorOptions = {},
   clientOptions: Partial<PlatformClientOptions> = {},
 ): Promise<PlatformFixture> {
-  const sim = await createSimulator({ rateLimit: 0, ...simOptions });
+  // Every request kept: tests read the log from a position (a trimmed log would move it).
+  const sim = await createSimulator({ rateLimit: 0, requestLog: Number.POSITIVE_INFINITY, ...simOptions });
   const client = createPlatformClient({
     baseUrl: sim.url,
     credentials: { kind: 'token', token: sim.adminToken },

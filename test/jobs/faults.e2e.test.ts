@@ -57,6 +57,12 @@ describe('ticket events under faults', () => {
       if (status)
         expect(
           await until(() => f.platform.sim.requests.slice(from).some((r) => r.status === status), 40_000),
+          `phase ${p}: ${f.platform.sim.requests.length - from} requests since it began (${JSON.stringify(
+            f.platform.sim.requests
+              .slice(from)
+              .slice(-5)
+              .map((r) => `${r.status} ${r.path}`),
+          )})`,
         ).toBe(true);
       Object.assign(faults, { errorRate: 0, rateLimitStorm: false, hangRate: 0 });
     }
