@@ -340,6 +340,34 @@ interface LineResult {
   dir: string;
 }
 
+/** Reads the simulator's answered requests as they come (incrementally). */
+class SimRequests {
+  readonly all: SimRequest[] = [];
+  private next = 0;
+  constructor(private readonly control: string) {}
+  async poll(): Promise<void> {
+    const r = await getJson<{ next: number; entries: SimRequest[] }>(
+      `${this.control}/requests?from=${this.next}`,
+    );
+    this.all.push(...r.entries);
+    this.next = r.next;
+  }
+}
+
+/** Waits (2.5 min at most) for the bot's first scan of the tickets, then 3 s; throws if the bot exited. */
+async function firstScan(sim: SimRequests, adminUserId: number, botProc: Proc): Promise<void> {
+  const alive = () => botProc.child.exitCode === null && botProc.child.signalCode === null;
+  const until = Date.now() + 150_000;
+  while (Date.now() < until && alive()) {
+    await sim.poll();
+    if (sim.all.some((r) => r.userId === adminUserId && r.path === '/api/v3/tickets' && r.status === 200))
+      break;
+    await sleep(500);
+  }
+  if (!alive()) throw new Error(`the bot exited during its start:\n${botProc.output().slice(-3000)}`);
+  await sleep(3_000);
+}
+
 /** The platform simulator and the Slack double, each in its own process, and the simulator's set-up. */
 async function startBackends(procs: Proc[], dir: string) {
   const simProc = spawnNode(
@@ -493,15 +521,9 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
     }
 
     const slack = new SlackCalls(slackAt.control);
-    const requests: SimRequest[] = [];
-    let requestsNext = 0;
-    const pollSim = async () => {
-      const r = await getJson<{ next: number; entries: SimRequest[] }>(
-        `${simAt.control}/requests?from=${requestsNext}`,
-      );
-      requests.push(...r.entries);
-      requestsNext = r.next;
-    };
+    const sim = new SimRequests(simAt.control);
+    const requests = sim.all;
+    const pollSim = () => sim.poll();
     const botAlive = () => botProc.child.exitCode === null && botProc.child.signalCode === null;
 
     // ---- moves ----
@@ -573,19 +595,7 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
       });
 
     // ---- warm-up: the bot's first scan has listed every ticket; one change is told ----
-    const warmUntil = Date.now() + 150_000;
-    while (Date.now() < warmUntil && botAlive()) {
-      await pollSim();
-      if (
-        requests.some(
-          (r) => r.userId === setup.adminUserId && r.path === '/api/v3/tickets' && r.status === 200,
-        )
-      )
-        break;
-      await sleep(500);
-    }
-    if (!botAlive()) throw new Error(`the bot exited during its start:\n${botProc.output().slice(-3000)}`);
-    await sleep(3_000);
+    await firstScan(sim, setup.adminUserId, botProc);
     await move(false);
     const warm = changesOf(await getJson<SimMove[]>(`${simAt.control}/moves`), puts);
     const warmTold = Date.now() + 120_000;
@@ -1086,31 +1096,13 @@ async function runBurstLine(spec: LineSpec): Promise<BurstResult> {
     const { botProc, botUrl } = await startBot(procs, dir, dataDir, setup, slackAt.api, true);
 
     const slack = new SlackCalls(slackAt.control);
-    const requests: SimRequest[] = [];
-    let requestsNext = 0;
-    const pollSim = async () => {
-      const r = await getJson<{ next: number; entries: SimRequest[] }>(
-        `${simAt.control}/requests?from=${requestsNext}`,
-      );
-      requests.push(...r.entries);
-      requestsNext = r.next;
-    };
+    const sim = new SimRequests(simAt.control);
+    const requests = sim.all;
+    const pollSim = () => sim.poll();
     const botAlive = () => botProc.child.exitCode === null && botProc.child.signalCode === null;
 
     // ---- warm-up: the bot's first scan, then the start's requests out of the platform's window ----
-    const warmUntil = Date.now() + 150_000;
-    while (Date.now() < warmUntil && botAlive()) {
-      await pollSim();
-      if (
-        requests.some(
-          (r) => r.userId === setup.adminUserId && r.path === '/api/v3/tickets' && r.status === 200,
-        )
-      )
-        break;
-      await sleep(500);
-    }
-    if (!botAlive()) throw new Error(`the bot exited during its start:\n${botProc.output().slice(-3000)}`);
-    await sleep(3_000);
+    await firstScan(sim, setup.adminUserId, botProc);
     // As the other lines' warm-up change: one new ticket in the group, its card posted (not measured).
     // The desk has then had a webhook (its scans at the webhooks' pace) and tickets of different times
     // (the list's order can be confirmed), as a desk that has run a while.
