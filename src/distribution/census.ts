@@ -1,4 +1,4 @@
-import { describeBacklog } from '../domain/ticket-feed.js';
+import { describeBacklog, somethingWaits } from '../domain/ticket-feed.js';
 import type { WorkspaceShares } from '../jobs/shares.js';
 import type { WorkspacesSource } from '../observability/metrics.js';
 import { type CheckState, Readiness, type ReadinessReport } from '../observability/readiness.js';
@@ -129,7 +129,7 @@ export function describeWaiting(tenants: Pick<Tenants, 'running'>): string {
   const waiting: { team: string; sentence: string; oldestMs: number }[] = [];
   for (const [team, w] of tenants.running) {
     const b = w.confdesk?.jobs()?.lastBacklog();
-    if (!b || !(b.reads + (b.posts ?? 0) + (b.cardUpdates ?? 0) + (b.awaitingScan ?? 0))) continue;
+    if (!b || !somethingWaits(b)) continue;
     waiting.push({
       team,
       sentence: describeBacklog(b),

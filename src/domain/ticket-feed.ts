@@ -18,6 +18,10 @@ export interface BacklogFacts {
   awaitingScan?: number | undefined;
 }
 
+/** Whether anything waits: posts, card updates, new tickets for a scan, reads (checks alone do not count). */
+export const somethingWaits = (b: BacklogFacts): boolean =>
+  b.reads + (b.posts ?? 0) + (b.cardUpdates ?? 0) + (b.awaitingScan ?? 0) > 0;
+
 const duration = (ms: number) =>
   ms < 90_000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.round(ms / 60_000)} min`;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { describeBacklog } from '../domain/ticket-feed.js';
+import { describeBacklog, somethingWaits } from '../domain/ticket-feed.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { ChannelPace } from '../outbound/channel-pace.js';
@@ -376,20 +376,13 @@ export function startJobs(o: JobsOptions): Jobs {
   let loggedAt = Number.NEGATIVE_INFINITY;
   // Idle with nothing waiting: at the heartbeat (`/readyz` reads an empty backlog meanwhile; the
   // writes that fill it wake it).
-  const waitingNow = () =>
-    lastBacklog === undefined ||
-    lastBacklog.reads +
-      (lastBacklog.posts ?? 0) +
-      (lastBacklog.cardUpdates ?? 0) +
-      (lastBacklog.awaitingScan ?? 0) >
-      0;
+  const waitingNow = () => lastBacklog === undefined || somethingWaits(lastBacklog);
   runner.start({
     name: 'backlog',
     everyMs: () => (watching || waitingNow() ? 5_000 / scale : heartbeatMs),
     run: async () => {
       lastBacklog = await backlog();
-      const waiting = lastBacklog.reads + (lastBacklog.posts ?? 0) + (lastBacklog.cardUpdates ?? 0);
-      if (!leads() || waiting === 0 || Date.now() - loggedAt < 60_000 / scale) return;
+      if (!leads() || !somethingWaits(lastBacklog) || Date.now() - loggedAt < 60_000 / scale) return;
       loggedAt = Date.now();
       o.logger.info({ job: 'read', ...lastBacklog }, describeBacklog(lastBacklog));
     },
