@@ -72,18 +72,13 @@ export async function startPlatformFront(upstream: () => string) {
             if (v !== undefined && !notForwarded.has(k)) shown[k] = v;
           if (fault?.length !== false) shown['content-length'] = String(bytes.length);
           if (fault?.kind === 'longer') {
-            // Written by hand (Node's answer keeps to its length): the body and more, in one write,
-            // on a connection that then closes (no later request reads the rest as its answer).
-            const head = Object.entries({ ...shown, connection: 'close' }).map(([k, v]) => `${k}: ${v}\r\n`);
-            const extra = Buffer.alloc(fault.extraBytes, 0x78);
-            const socket = res.socket as Socket;
-            socket.end(
-              Buffer.concat([
-                Buffer.from(`HTTP/1.1 ${answer.statusCode} OK\r\n${head.join('')}\r\n`),
-                bytes,
-                extra,
-              ]),
-            );
+            // The body and more, through the answer (Node holds an answer to its Content-Length only
+            // when told to), on a connection that then closes: no later request reads the rest as its
+            // answer. Written through `res`, the server's state stays whole: an answer written past it
+            // on the socket was never finished, and the next request on that connection had its answer
+            // queued behind it, without a socket.
+            res.writeHead(answer.statusCode ?? 502, { ...shown, connection: 'close' });
+            res.end(Buffer.concat([bytes, Buffer.alloc(fault.extraBytes, 0x78)]));
             return;
           }
           res.writeHead(answer.statusCode ?? 502, shown);
@@ -130,23 +125,24 @@ export type PlatformFront = Awaited<ReturnType<typeof startPlatformFront>>;
 
 /** Writes `bytes` to an answer whose headers are out, as `fault` says. */
 function send(res: ServerResponse, bytes: Buffer, fault: BodyFault): void {
-  const socket = res.socket as Socket;
+  // The answer's socket once its bytes are out (null if the connection is gone by then).
+  const socket = () => res.socket as Socket | null;
   switch (fault.kind) {
     case 'cut':
     case 'stall':
       // Once the first bytes have left, the connection ends (FIN), or nothing more ever comes.
       res.write(bytes.subarray(0, fault.afterBytes), () => {
-        if (fault.kind === 'cut') socket.destroySoon();
+        if (fault.kind === 'cut') socket()?.destroySoon();
       });
       break;
     case 'reset':
       // The bot has read the answer's start before the reset (an RST can drop unread bytes).
-      res.write(bytes.subarray(0, fault.afterBytes), () => setTimeout(() => socket.resetAndDestroy(), 50));
+      res.write(bytes.subarray(0, fault.afterBytes), () => setTimeout(() => socket()?.resetAndDestroy(), 50));
       break;
     case 'trickle': {
       let at = 0;
       const drip = () => {
-        if (socket.destroyed) return;
+        if (socket()?.destroyed !== false) return;
         if (at >= bytes.length) {
           res.end();
           return;
