@@ -171,8 +171,10 @@ interface Run {
 
 async function load(port: number, b: Backends, n: number): Promise<Run> {
   const times: number[] = [];
+  const slowest: { i: number; at: number; ms: number }[] = [];
   let failed = 0;
   let next = 0;
+  const start = performance.now();
   const worker = async () => {
     while (next < n) {
       const i = next++;
@@ -180,10 +182,17 @@ async function load(port: number, b: Backends, n: number): Promise<Run> {
       const t0 = performance.now();
       const status = await post(port, init);
       times.push(performance.now() - t0);
+      slowest.push({ i, at: t0 - start, ms: performance.now() - t0 });
       if (status !== 200) failed++;
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
+  if (process.env.BENCH_SLOWEST) {
+    // Which requests were the slowest 2 %, and when they started (ms into the run): a cluster at the
+    // start is warm-up, a cluster mid-run a pause (garbage collection, a timer's work).
+    const worst = slowest.sort((x, y) => y.ms - x.ms).slice(0, Math.ceil(n / 50));
+    console.log(worst.map((w) => `#${w.i}@${w.at.toFixed(0)}:${w.ms.toFixed(0)}`).join(' '));
+  }
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
   return { p50: at(0.5), p99: at(0.99), max: at(1), over3s: times.filter((t) => t > 3_000).length, failed };

@@ -14,10 +14,10 @@ import type { Deps } from './deps.js';
 import { registerEvents } from './events/index.js';
 import { registerPickers } from './options/pickers.js';
 import { measureAcks } from './runtime/ack-timing.js';
-import { clipCommandText } from './runtime/clip-command-text.js';
 import { registerErrorHandler } from './runtime/error-handler.js';
 import { ListenerTables } from './runtime/listener-tables.js';
 import { guardReceiver, receiverLogger } from './runtime/receiver-guard.js';
+import { requestScope } from './runtime/request-scope.js';
 import { answerUnhandled, notFoundRoute } from './runtime/unhandled-requests.js';
 import { registerShortcuts } from './shortcuts/index.js';
 import { registerViews } from './views/index.js';
@@ -133,18 +133,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}),
   });
   if (options.metrics) measureAcks(app, options.metrics);
-  // Requests being handled (their listeners run on after the ack), for a shutdown to wait for.
-  let handling = 0;
-  let idle: (() => void) | undefined;
-  app.use(async ({ next }) => {
-    handling++;
-    try {
-      await next();
-    } finally {
-      if (--handling === 0) idle?.();
-    }
-  });
-  app.use(clipCommandText(options.logger));
+  // Around every listener, as one middleware: the count a shutdown waits for, a command's text
+  // clipped, the ack kept for the error handler, the listener named for the last resort.
+  const scope = requestScope(options.logger);
+  app.use(scope.middleware);
   const { deps } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).
   registerErrorHandler(app, options.logger);
@@ -179,10 +171,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     /** Takes no more requests, then waits for those being handled (their listeners included). */
     async stop() {
       await app.stop();
-      if (handling > 0)
-        await new Promise<void>((r) => {
-          idle = r;
-        });
+      await scope.settled();
     },
   };
 }

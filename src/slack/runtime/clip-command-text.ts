@@ -1,4 +1,4 @@
-import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import type { AnyMiddlewareArgs } from '@slack/bolt';
 import { md } from '../../blocks/mrkdwn.js';
 import type { Logger } from '../../observability/logger.js';
 import { ephemeral } from '../replies/ephemeral.js';
@@ -20,22 +20,21 @@ export function cutText(text: string, max: number): string {
 }
 
 /**
- * A global middleware: clips a slash command's text before any listener parses it, then tells the
- * person, privately, that only the beginning was read (after the listeners, so that their ack comes
- * first). Other requests pass untouched.
+ * Clips a slash command's text before any listener parses it (part of the one global middleware,
+ * `request-scope.ts`). Answers what to do once the listeners ran (their ack comes first): tell the
+ * person, privately, that only the beginning was read. Other requests pass untouched (undefined).
  */
-export function clipCommandText(logger: Logger): Middleware<AnyMiddlewareArgs> {
-  return async (args) => {
-    const body = args.body as { command?: unknown; text?: unknown };
-    const text = body.text;
-    if (typeof body.command !== 'string' || typeof text !== 'string' || text.length <= commandTextLimit)
-      return args.next();
-    body.text = cutText(text, commandTextLimit);
-    logger.info({ command: body.command, length: text.length }, 'clipped a command text');
-    await args.next();
-    if (!('respond' in args) || !args.respond) return;
-    const respond: Responder = args.respond;
-    const n = (x: number) => x.toLocaleString('en-US');
+export function clipCommandText(args: AnyMiddlewareArgs, logger: Logger): (() => void) | undefined {
+  const body = args.body as { command?: unknown; text?: unknown };
+  const text = body.text;
+  if (typeof body.command !== 'string' || typeof text !== 'string' || text.length <= commandTextLimit)
+    return undefined;
+  body.text = cutText(text, commandTextLimit);
+  logger.info({ command: body.command, length: text.length }, 'clipped a command text');
+  if (!('respond' in args) || !args.respond) return undefined;
+  const respond: Responder = args.respond;
+  const n = (x: number) => x.toLocaleString('en-US');
+  return () =>
     detach(logger, () =>
       respond(
         ephemeral(
@@ -43,5 +42,4 @@ export function clipCommandText(logger: Logger): Middleware<AnyMiddlewareArgs> {
         ),
       ),
     );
-  };
 }

@@ -1,6 +1,5 @@
-import type { AckFn, AllMiddlewareArgs, App } from '@slack/bolt';
+import type { AckFn, AllMiddlewareArgs, AnyMiddlewareArgs, App } from '@slack/bolt';
 import type { ExtendedErrorHandlerArgs } from '@slack/bolt/dist/App.js';
-import { runAs } from '../../observability/last-resort.js';
 import type { Logger } from '../../observability/logger.js';
 import { responderFor } from '../../outbound/respond.js';
 import { type Responder, replyError, type Surface, updateView } from '../replies/reply-error.js';
@@ -46,18 +45,22 @@ const unwrap = (error: unknown) =>
     : error;
 
 /**
- * The same reply for a throw before the ack, as `app.error` (Bolt's one error handler). A global
- * middleware keeps each request's `ack` in its context, so the handler can answer the request
- * itself when the listener did not (a command's ack carries the sentence; a submission's shows it
- * in the modal); otherwise the request's response_url or the modal is used, as after the ack.
+ * Keeps a request's `ack` in its context, for `registerErrorHandler` (part of the one global
+ * middleware, `request-scope.ts`), and answers the name the last resort gives its listener.
+ */
+export function keepAck(args: AnyMiddlewareArgs & AllMiddlewareArgs): string {
+  const ack = (args as { ack?: AckFn<unknown> }).ack;
+  if (ack) args.context[ackKey] = ack;
+  return listenerOf((args.body ?? {}) as Body);
+}
+
+/**
+ * The same reply for a throw before the ack, as `app.error` (Bolt's one error handler). The global
+ * middleware keeps each request's `ack` in its context (`keepAck`), so the handler can answer the
+ * request itself when the listener did not (a command's ack carries the sentence; a submission's
+ * shows it in the modal); otherwise the request's response_url or the modal is used, as after the ack.
  */
 export function registerErrorHandler(app: App, logger: Logger): void {
-  app.use(async (args) => {
-    const ack = (args as { ack?: AckFn<unknown> }).ack;
-    if (ack) args.context[ackKey] = ack;
-    // What escapes every handler is logged with the listener it came from (and its work after the ack).
-    await runAs(listenerOf((args.body ?? {}) as Body), args.next);
-  });
   // Needs the App built with `extendedErrorHandler: true` (the handler then gets the body and context).
   app.error(async ({ error: coded, body, context }: ExtendedErrorHandlerArgs) => {
     const error = unwrap(coded);
