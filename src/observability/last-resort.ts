@@ -1,5 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from './logger.js';
+import { runWith, workFrame } from './work-frame.js';
 
 /*
  * The last resort for an error no handler caught: an 'error' event nobody listened to, a throw in a
@@ -20,14 +20,12 @@ import type { Logger } from './logger.js';
 /** The kinds of escape, as Node names the process events. */
 export type EscapeKind = 'uncaughtException' | 'unhandledRejection';
 
-const running = new AsyncLocalStorage<string>();
-
 /**
  * Runs `work` as `name` (a Slack listener, a background job): an error that escapes it, or anything it
  * started, is logged with this name.
  */
 export function runAs<T>(name: string, work: () => T): T {
-  return running.run(name, work);
+  return runWith({ name }, work);
 }
 
 /** Escapes since the process started, by kind: what `/metrics` reports (it reads them at scrape time). */
@@ -46,7 +44,7 @@ export function installLastResort(o: LastResortOptions): () => void {
   const events = o.events ?? process;
   const handle = (kind: EscapeKind) => (error: unknown) => {
     escapes[kind]++;
-    const fields = { err: error, kind, in: running.getStore() ?? 'unknown' };
+    const fields = { err: error, kind, in: workFrame()?.name ?? 'unknown' };
     if (kind === 'unhandledRejection') {
       o.logger.error(fields, 'a rejected promise nobody awaited: its work is lost; confdesk stays up');
       return;

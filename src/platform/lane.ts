@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { runWith, workFrame } from '../observability/work-frame.js';
 import type { Priority } from './rate-budget.js';
 
 /*
@@ -8,13 +8,12 @@ import type { Priority } from './rate-budget.js';
  * the rate budget keeps for them. Outside a job (a command, a click, a form) the lane is interactive.
  * A call that names its priority still wins.
  */
-const lane = new AsyncLocalStorage<Priority>();
 
 /** The lane of the work in progress: `interactive` unless it runs inside `runInLane`. */
-export const currentLane = (): Priority => lane.getStore() ?? 'interactive';
+export const currentLane = (): Priority => (workFrame()?.lane as Priority | undefined) ?? 'interactive';
 
 /** Runs `work` (and everything it awaits or starts) in `priority`'s lane. */
-export const runInLane = <T>(priority: Priority, work: () => T): T => lane.run(priority, work);
+export const runInLane = <T>(priority: Priority, work: () => T): T => runWith({ lane: priority }, work);
 
 /*
  * People's turns: work that people may wait on together (a read the cache shares among the people who
@@ -22,19 +21,18 @@ export const runInLane = <T>(priority: Priority, work: () => T): T => lane.run(p
  * it would wait behind scans and reads. The rate budget checks it on every acquire (see `RateBudget`);
  * with `strict` (tests), a breach throws instead of being counted.
  */
-const turns = new AsyncLocalStorage<string>();
 
 /** Runs `work` as a turn people may wait on, named for the error a breach raises. */
-export const inPeoplesTurn = <T>(name: string, work: () => T): T => turns.run(name, work);
+export const inPeoplesTurn = <T>(name: string, work: () => T): T => runWith({ turn: name }, work);
 
 /**
  * Runs `work` outside any people's turn: a job's run, which no person waits on even when a person's
  * work woke it (its timer would otherwise carry the turn it was set in).
  */
-export const outsideTurns = <T>(work: () => T): T => turns.exit(work);
+export const outsideTurns = <T>(work: () => T): T => runWith({ turn: undefined }, work);
 
 /** The people's turn the work in progress runs in, if any. */
-export const peoplesTurn = (): string | undefined => turns.getStore();
+export const peoplesTurn = (): string | undefined => workFrame()?.turn;
 
 /** A people's turn waited for the budget in a background lane (see `inPeoplesTurn`). */
 export class TurnHeldError extends Error {
