@@ -10,7 +10,8 @@
  *
  * Knobs: BENCH_REQUESTS (2000), BENCH_CONCURRENCY (50), BENCH_PLATFORM_LATENCY_MS (5000),
  * BENCH_WARMUP (100), BENCH_TARGETS (bare,bot,flood,metrics), BENCH_LOOP=1 (the app reports its own event
- * loop delay and answer times), BENCH_CPU_PROF=1 (CPU profiles in bench/profiles).
+ * loop delay and answer times), BENCH_CPU_PROF=1 (CPU profiles in bench/profiles), BENCH_SLOWEST=1 (the
+ * slowest 2 % of requests and when they started), BENCH_NODE_FLAGS (Node flags for the apps, e.g. --trace-gc).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -65,9 +66,11 @@ async function startProcess(
   const port = await freePort();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
   const loop = process.env.BENCH_LOOP ? ['--import', './bench/loop-delay.ts'] : [];
+  // Node's own flags for the apps under test (both alike), e.g. `--trace-gc`.
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
   // TypeScript (the bare app, the loop probe) runs through tsx; the bot runs compiled.
   const tsx = script.endsWith('.ts') || loop.length ? ['--import', 'tsx'] : [];
-  const [command, ...args] = pin(String(cpus - 1), [process.execPath, ...profile, ...tsx, ...loop, script]);
+  const [command, ...args] = pin(String(cpus - 1), [process.execPath, ...flags, ...profile, ...tsx, ...loop, script]);
   const child = spawn(command as string, args, {
     env: { ...process.env, ...env, PORT: String(port), LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'error' },
     // Its logs go to this terminal: a pipe nobody reads would fill up and block the bot.
