@@ -156,9 +156,11 @@ class OneSchemaIntrospector implements DatabaseIntrospector {
   }
 }
 
-/** The PostgreSQL pools open in this process and their connections (tests, the bench). */
-export const openPools = () =>
-  [...pools.values()].map((p) => ({
+/** The PostgreSQL pools open in this process (or the one of `url`) and their connections (tests, the bench). */
+export const openPools = (url?: string) =>
+  [...pools.entries()]
+    .filter(([u]) => url === undefined || u === url)
+    .map(([, p]) => ({
     users: p.users,
     connections: p.pool.totalCount,
     max: p.pool.options.max,

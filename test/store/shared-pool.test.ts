@@ -17,13 +17,19 @@ describe.runIf(pgBackend)('one PostgreSQL pool for the process', () => {
   const options = () => (pgBackend as NonNullable<typeof pgBackend>).options();
 
   it('serves many workspaces’ stores within the pool’s connections, each in its own schema', async () => {
-    const base = { ...options(), poolSize: 3 };
+    // A server address of this test's own (the same server, named for it): the unit tier runs its
+    // files in shared processes, and another file's stores on the usual address share that pool.
+    const o = options();
+    const own = new URL(String(o.databaseUrl));
+    own.searchParams.set('application_name', 'confdesk-shared-pool-test');
+    const url = own.toString();
+    const base = { ...o, databaseUrl: url, poolSize: 3 };
     const registry = await openStore(base);
     const teams = Array.from({ length: 25 }, (_, i) => `TPOOL${i}`);
     const stores: Store[] = [];
     for (const team of teams) stores.push(await openStore(workspaceStoreOptions(base, team)));
     try {
-      expect(openPools()).toEqual([expect.objectContaining({ users: 26, max: 3 })]);
+      expect(openPools(url)).toEqual([expect.objectContaining({ users: 26, max: 3 })]);
       // Every store at work at once: upserts with raw fragments (the read backlog's `since`), a lease's
       // conflict rule naming its table, transactions (advance, claim).
       await Promise.all(
@@ -52,7 +58,7 @@ describe.runIf(pgBackend)('one PostgreSQL pool for the process', () => {
           expect(claimed.map((c) => c.channel)).toEqual([channel]);
         }),
       );
-      expect(openPools()[0]?.connections).toBeLessThanOrEqual(3);
+      expect(openPools(url)[0]?.connections).toBeLessThanOrEqual(3);
       for (const [i, s] of stores.entries()) {
         // Its own item only, and the backlog kept the older change and the higher priority.
         expect((await s.outboxOf('1')).map((o) => [o.channel, o.payload])).toEqual([[`C${teams[i]}`, { i }]]);
@@ -66,7 +72,7 @@ describe.runIf(pgBackend)('one PostgreSQL pool for the process', () => {
       for (const team of teams) await dropStore(workspaceStoreOptions(base, team));
     }
     // The last store closed ends the pool: nothing holds the process open.
-    expect(openPools()).toEqual([]);
+    expect(openPools(url)).toEqual([]);
   });
 
   it('a claim waits for its own workspace’s claims only', async () => {
