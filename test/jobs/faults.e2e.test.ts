@@ -23,7 +23,13 @@ useBot(f, {
 
 describe('ticket events under faults', () => {
   it('are all delivered exactly once through platform 5xx/429/timeouts and Slack 429/5xx/lost answers', async () => {
+    // The watches are written to the store behind the bot's back (`f.store` is the store itself, not
+    // the bot's writers' view of it): on the embedded store the bot hears only its own writes and an
+    // idle bot asks the store once a heartbeat (5 minutes), so it is told, as another replica's write
+    // would be. Untold, its scans started only if its first scan, made before the watches, happened to
+    // post a card (a card's write wakes them), which a 503 of the first phase could prevent.
     const watches = await watchTickets(f.store, f.platform.sim);
+    f.confdesk.wake({ job: 'poll' });
     const hook = { url: `${f.url}/webhooks/platform`, header: 'X-Webhook-Secret', secret: 'fault-hook' };
     const faults = f.platform.sim.faults;
     const phases: Partial<typeof faults>[] = [
