@@ -30,7 +30,11 @@ export interface BotFixture {
   bot: SlackApp;
   /** The whole bot as main.ts assembles it (services, publisher, jobs). */
   confdesk: Confdesk;
-  /** The bot's store (an embedded one in a temp dir). */
+  /**
+   * The bot's store (an embedded one in a temp dir), itself: the bot's jobs are not woken by what a
+   * test writes here. A test that adds watches or cards while the bot runs calls
+   * `confdesk.wake({ job: 'poll' })` after, as another replica's write is passed on.
+   */
   store: Store;
   /** The HTTP receiver's URL (HTTP mode). */
   url: string;
