@@ -1,4 +1,4 @@
-import { DateTime, FixedOffsetZone, IANAZone, Info } from 'luxon';
+import { DateTime, IANAZone, Info } from 'luxon';
 
 /*
  * Times and durations as people type them, read in their own Slack time zone (users.info `tz`).
@@ -196,44 +196,115 @@ export function whenProblem(text: string): string | undefined {
   return r.ok ? undefined : r.error;
 }
 
+/** A wall-clock time in a zone, as luxon's DateTime fields name it (`weekday`: 1 Monday … 7 Sunday). */
+interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+}
+
+/** A zone's offset at an instant, in minutes: a remembering zone's, or a fixed one's (`UTC`). */
+const offsetIn = (zone: RememberingZone | string, ms: number): number =>
+  typeof zone === 'string' ? (Info.normalizeZone(zone)?.offset(ms) ?? 0) : zone.offset(ms);
+
+/** The wall clock of an instant in a zone (whole minutes). */
+function wallAt(zone: RememberingZone | string, ms: number): Wall & { weekday: number } {
+  const d = new Date(ms + offsetIn(zone, ms) * 60_000);
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    weekday: ((d.getUTCDay() + 6) % 7) + 1,
+  };
+}
+
+/** A wall time's fields as UTC epoch ms (luxon's `objToLocalTS`: years 0–99 are not 1900–1999). */
+function localMs(w: Wall): number {
+  const d = new Date(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute));
+  if (w.year < 100 && w.year >= 0) d.setUTCFullYear(w.year, w.month - 1, w.day);
+  return d.getTime();
+}
+
+/**
+ * The instant of a wall time in a zone, from a first guess of its offset: luxon's own `fixOffset`
+ * (a wall time the clocks skip comes out moved forward by the skip), so that this file places every
+ * time exactly where luxon's `DateTime.fromObject` did.
+ */
+function instantOf(zone: RememberingZone | string, local: number, guess: number): number {
+  const first = local - guess * 60_000;
+  const o2 = offsetIn(zone, first);
+  if (o2 === guess) return first;
+  const second = first - (o2 - guess) * 60_000;
+  const o3 = offsetIn(zone, second);
+  if (o2 === o3) return second;
+  return local - Math.min(o2, o3) * 60_000;
+}
+
+/** `days` calendar days after an instant, at the same wall time (luxon's `plus({ days })`). */
+const plusDays = (zone: RememberingZone | string, ms: number, days: number): number => {
+  const w = wallAt(zone, ms);
+  return instantOf(zone, localMs({ ...w, day: w.day + days }), offsetIn(zone, ms));
+};
+
 /**
  * Reads a start time in the person's zone. Clock times alone mean their next occurrence; a weekday
  * means its next occurrence (today if the time is still ahead). A wall time that does not exist (the
  * hour skipped when clocks go forward) moves forward; one that happens twice is read as the later
  * occurrence. Never throws.
+ *
+ * The calendar arithmetic is done on epoch milliseconds with the zone's offsets (the zones remember
+ * them by the minute), as luxon does it, and one DateTime is made at the end: a luxon DateTime per
+ * step cost more than the rest of a /conference command together. The tests hold it to luxon's own
+ * arithmetic, zone by zone, across the clocks' changes.
  */
 export function parseWhen(text: string, ctx: WhenContext): Parsed<DateTime> {
   const read = readWhen(text);
   if (!read.ok) return read;
   const zone = zoneOrUtc(ctx.zone);
-  const now = DateTime.fromJSDate(ctx.now, { zone }).startOf('minute');
-  if (!now.isValid) return fail(text);
+  const now = Math.floor(ctx.now.getTime() / 60_000) * 60_000;
+  if (!Number.isFinite(now)) return fail(text);
+  const at = (ms: number): Parsed<DateTime> => ({ ok: true, value: DateTime.fromMillis(ms, { zone }) });
   const w = read.value;
-  if (w.kind === 'now') return { ok: true, value: now };
-  if (w.kind === 'in') return { ok: true, value: now.plus({ minutes: w.minutes }) };
+  if (w.kind === 'now') return at(now);
+  if (w.kind === 'in') return at(now + w.minutes * 60_000);
   const { clock } = w;
-  const at = (d: { year: number; month: number; day: number }) => {
-    const wall = { year: d.year, month: d.month, day: d.day, hour: clock.hour, minute: clock.minute };
-    const dt = DateTime.fromObject(wall, { zone });
+  // Luxon's first guess of a wall time's offset is the zone's offset at the moment it is asked.
+  const asked = offsetIn(zone, Date.now());
+  const on = (d: { year: number; month: number; day: number }): number => {
+    const local = localMs({
+      year: d.year,
+      month: d.month,
+      day: d.day,
+      hour: clock.hour,
+      minute: clock.minute,
+    });
+    const dt = instantOf(zone, local, asked);
     // A wall time that happens twice is its later occurrence, whatever the shift (an hour, or 30
     // minutes as on Lord Howe Island): the same wall time at the offset in force after the change.
-    const after = dt.plus({ hours: 3 }).offset;
-    if (after >= dt.offset) return dt;
-    const later = DateTime.fromObject(wall, { zone: FixedOffsetZone.instance(after) }).setZone(zone);
-    return later > dt && later.hour === dt.hour && later.minute === dt.minute ? later : dt;
+    const offset = offsetIn(zone, dt);
+    const after = offsetIn(zone, dt + 3 * 3_600_000);
+    if (after >= offset) return dt;
+    const later = local - after * 60_000;
+    const shown = wallAt(zone, dt);
+    const laterShown = wallAt(zone, later);
+    return later > dt && laterShown.hour === shown.hour && laterShown.minute === shown.minute ? later : dt;
   };
+  const today = wallAt(zone, now);
   if (w.day)
-    return {
-      ok: true,
-      value: at(w.day === 'today' ? now : w.day === 'tomorrow' ? now.plus({ days: 1 }) : w.day),
-    };
+    return at(
+      on(w.day === 'today' ? today : w.day === 'tomorrow' ? wallAt(zone, plusDays(zone, now, 1)) : w.day),
+    );
   if (w.weekday !== undefined) {
-    let candidate = at(now.plus({ days: (w.weekday - now.weekday + 7) % 7 }));
-    if (candidate < now) candidate = at(candidate.plus({ days: 7 }));
-    return { ok: true, value: candidate };
+    let candidate = on(wallAt(zone, plusDays(zone, now, (w.weekday - today.weekday + 7) % 7)));
+    if (candidate < now) candidate = on(wallAt(zone, plusDays(zone, candidate, 7)));
+    return at(candidate);
   }
-  const today = at(now);
-  return { ok: true, value: today < now ? at(now.plus({ days: 1 })) : today };
+  const first = on(today);
+  return at(first < now ? on(wallAt(zone, plusDays(zone, now, 1))) : first);
 }
 
 /** A start time written the way `parseWhen` reads it back: `2026-12-01 14:00`, in the person's zone. */

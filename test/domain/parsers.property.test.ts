@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DateTime } from 'luxon';
+import { DateTime, FixedOffsetZone } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import {
   formatConferenceRequest,
@@ -237,5 +237,116 @@ describe('examples people type', () => {
     ['1h', 60],
   ])('duration %s is %i minutes', (text, minutes) => {
     expect(parseDuration(text)).toEqual({ ok: true, value: minutes });
+  });
+});
+
+/*
+ * parseWhen does its calendar arithmetic on epoch milliseconds (a luxon DateTime per step was the
+ * largest cost of a /conference command). The oracle is the arithmetic it replaced, in luxon's own
+ * DateTimes and luxon's own zones: both must place every phrase at the same instant, in zones whose
+ * clocks change in every way there is (an hour, 30 minutes, at midnight, back in summer, twice a year
+ * around Ramadan), on instants crowded around those changes.
+ */
+const trickyZones = [
+  ...zones,
+  'America/Havana', // changes at midnight
+  'Asia/Gaza',
+  'Europe/Dublin', // "winter time" is the one with the lower offset in the tz database
+  'Africa/Casablanca', // goes back an hour for Ramadan
+  'Pacific/Apia',
+  'America/Sao_Paulo',
+  'America/Santiago',
+  'Asia/Tehran',
+];
+const weekdayWords = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/** The phrase's words and its meaning: a clock time, with a day, a weekday, or neither. */
+const phrase = fc.record({
+  hour: fc.integer({ min: 0, max: 23 }),
+  minute: fc.constantFrom(0, 15, 30, 45, 59),
+  day: fc.oneof(
+    fc.constant(undefined),
+    fc.constantFrom('today' as const, 'tomorrow' as const),
+    fc.record({
+      year: fc.integer({ min: 2020, max: 2034 }),
+      month: fc.integer({ min: 1, max: 12 }),
+      day: fc.integer({ min: 1, max: 28 }),
+    }),
+  ),
+  weekday: fc.option(fc.integer({ min: 1, max: 7 }), { nil: undefined }),
+});
+
+type Phrase = typeof phrase extends fc.Arbitrary<infer T> ? T : never;
+
+function luxonOracle(p: Phrase, zone: string, nowDate: Date) {
+  const now = DateTime.fromJSDate(nowDate, { zone }).startOf('minute');
+  const at = (d: { year: number; month: number; day: number }) => {
+    const wall = { year: d.year, month: d.month, day: d.day, hour: p.hour, minute: p.minute };
+    const dt = DateTime.fromObject(wall, { zone });
+    const after = dt.plus({ hours: 3 }).offset;
+    if (after >= dt.offset) return dt;
+    const later = DateTime.fromObject(wall, { zone: FixedOffsetZone.instance(after) }).setZone(zone);
+    return later > dt && later.hour === dt.hour && later.minute === dt.minute ? later : dt;
+  };
+  if (p.day) return at(p.day === 'today' ? now : p.day === 'tomorrow' ? now.plus({ days: 1 }) : p.day);
+  if (p.weekday !== undefined) {
+    let candidate = at(now.plus({ days: (p.weekday - now.weekday + 7) % 7 }));
+    if (candidate < now) candidate = at(candidate.plus({ days: 7 }));
+    return candidate;
+  }
+  const today = at(now);
+  return today < now ? at(now.plus({ days: 1 })) : today;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+function words(p: Phrase): string {
+  const day =
+    typeof p.day === 'object' ? `${p.day.year}-${two(p.day.month)}-${two(p.day.day)}` : (p.day ?? '');
+  const weekday = p.weekday !== undefined && !p.day ? (weekdayWords[p.weekday - 1] ?? '') : '';
+  return `${day} ${weekday} ${two(p.hour)}:${two(p.minute)}`;
+}
+
+/** The days the zone's clocks change on, 2020–2030 (asked of luxon day by day: the cases add ±2 days). */
+function nearChanges(zone: string): number[] {
+  const found: number[] = [];
+  let last = DateTime.fromMillis(Date.UTC(2020, 0, 1), { zone }).offset;
+  for (let t = Date.UTC(2020, 0, 1); t < Date.UTC(2031, 0, 1); t += 86_400_000) {
+    const o = DateTime.fromMillis(t, { zone }).offset;
+    if (o !== last) found.push(t);
+    last = o;
+  }
+  return found;
+}
+const changes = new Map(trickyZones.map((z) => [z, nearChanges(z)]));
+
+describe('the time parser against luxon’s own arithmetic', () => {
+  it('places every phrase where luxon places it, around every clock change', () => {
+    const case_ = fc.constantFrom(...trickyZones).chain((z) =>
+      fc.tuple(
+        fc.constant(z),
+        phrase,
+        fc.oneof(
+          instant,
+          fc
+            .tuple(
+              fc.constantFrom(
+                ...(changes.get(z)?.length ? (changes.get(z) as number[]) : [Date.UTC(2026, 0, 1)]),
+              ),
+              fc.integer({ min: -2 * 1_440, max: 2 * 1_440 }),
+            )
+            .map(([t, m]) => new Date(Math.floor(t / 60_000) * 60_000 + m * 60_000)),
+        ),
+      ),
+    );
+    fc.assert(
+      fc.property(case_, ([z, p, now]) => {
+        const r = parseWhen(words(p), { zone: z, now });
+        if (!r.ok) throw new Error(`${words(p)}: ${r.error}`);
+        const expected = luxonOracle(p, z, now);
+        expect(r.value.toISO()).toBe(expected.toISO());
+        expect(r.value.zoneName).toBe(expected.zoneName);
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });
