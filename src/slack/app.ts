@@ -132,10 +132,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
       ),
     ...(apiUrl ? { clientOptions: { ...apiUrl } } : {}),
   });
-  if (options.metrics) measureAcks(app, options.metrics);
+  const watchClient = options.metrics ? measureAcks(app, options.metrics) : undefined;
   // Around every listener, as one middleware: the count a shutdown waits for, a command's text
   // clipped, the ack kept for the error handler, the listener named for the last resort.
-  const scope = requestScope(options.logger);
+  const scope = requestScope(options.logger, watchClient);
   app.use(scope.middleware);
   const { deps } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).

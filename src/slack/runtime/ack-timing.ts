@@ -18,9 +18,13 @@ export function surfaceOf(body: Record<string, unknown>): SlackSurface | 'other'
  * the receiver hands the verified request to Bolt (`processEvent`, in both transports) to the end of
  * its first ack, by surface. A global middleware cannot do it: Bolt gives each middleware and
  * listener a copy of the arguments (middleware/process.js), so a wrapped `ack` would not reach them.
- * Also counts the 429s Slack answers the clients Bolt gives listeners (one per token, kept by Bolt).
+ * Answers how to watch the clients Bolt gives listeners (one per token, kept by Bolt) for the 429s
+ * Slack answers them: the one global middleware (`request-scope.ts`) calls it with each request's.
  */
-export function measureAcks(app: App, metrics: Pick<WorkspaceMetrics, 'ack' | 'rateLimited'>): void {
+export function measureAcks(
+  app: App,
+  metrics: Pick<WorkspaceMetrics, 'ack' | 'rateLimited'>,
+): (client: WebClient) => void {
   const processEvent = app.processEvent.bind(app);
   app.processEvent = (event: ReceiverEvent) => {
     const arrived = performance.now();
@@ -39,11 +43,9 @@ export function measureAcks(app: App, metrics: Pick<WorkspaceMetrics, 'ack' | 'r
     });
   };
   const watched = new WeakSet<WebClient>();
-  app.use(async ({ client, next }) => {
-    if (!watched.has(client)) {
-      watched.add(client);
-      client.on(WebClientEvent.RATE_LIMITED, () => metrics.rateLimited('slack'));
-    }
-    await next();
-  });
+  return (client) => {
+    if (watched.has(client)) return;
+    watched.add(client);
+    client.on(WebClientEvent.RATE_LIMITED, () => metrics.rateLimited('slack'));
+  };
 }

@@ -1,4 +1,5 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
 import { runAs } from '../../observability/last-resort.js';
 import type { Logger } from '../../observability/logger.js';
 import { clipCommandText } from './clip-command-text.js';
@@ -12,15 +13,17 @@ import { keepAck } from './error-handler.js';
  * - clips a command's text before any listener reads it (`clipCommandText`), and tells the person
  *   once the listener acked,
  * - keeps the request's ack for the error handler (`keepAck`),
- * - runs the rest of the chain as the listener's name, for the last resort's log (`runAs`).
+ * - runs the rest of the chain as the listener's name, for the last resort's log (`runAs`),
+ * - with metrics on, has the request's Slack client watched for 429s (`watch`, from `measureAcks`).
  */
-export function requestScope(logger: Logger) {
+export function requestScope(logger: Logger, watch?: (client: WebClient) => void) {
   let handling = 0;
   let idle: (() => void) | undefined;
   return {
     middleware: async (args: AnyMiddlewareArgs & AllMiddlewareArgs): Promise<void> => {
       handling++;
       try {
+        watch?.(args.client);
         const clipped = clipCommandText(args, logger);
         await runAs(keepAck(args), args.next);
         clipped?.();

@@ -27,7 +27,7 @@ function command(text: string, next: (args: Args) => Promise<void>, said: unknow
 }
 
 const gate = () => {
-  let open = () => undefined as void;
+  let open: () => void = () => undefined;
   const opened = new Promise<void>((r) => {
     open = r;
   });
@@ -112,5 +112,16 @@ describe('the one global middleware (request scope)', () => {
     } finally {
       uninstall();
     }
+  });
+
+  it('has each request’s Slack client watched when metrics ask (measureAcks counts its 429s)', async () => {
+    const { logger } = setUp();
+    const seen: unknown[] = [];
+    const scope = requestScope(logger, (client) => void seen.push(client));
+    const args = command('now', async () => undefined);
+    const client = { name: 'the request’s client' };
+    (args as unknown as { client: unknown }).client = client;
+    await scope.middleware(args);
+    expect(seen).toEqual([client]);
   });
 });
