@@ -274,7 +274,7 @@ async function main() {
       await load(port, b, Number(process.env.BENCH_WARMUP ?? 100));
       await new Promise((r) => setTimeout(r, latencyMs + 2_000));
       const run = await load(port, b, total);
-      (runs[t.label] ??= []).push({ ...run, idle, after: rssMb(child.pid as number) });
+      runs[t.label] = [...(runs[t.label] ?? []), { ...run, idle, after: rssMb(child.pid as number) }];
       console.log(`round ${round}/${rounds}  ${t.label}: p50 ${ms(run.p50)}, p99 ${ms(run.p99)}`);
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));

@@ -161,10 +161,10 @@ export const openPools = (url?: string) =>
   [...pools.entries()]
     .filter(([u]) => url === undefined || u === url)
     .map(([, p]) => ({
-    users: p.users,
-    connections: p.pool.totalCount,
-    max: p.pool.options.max,
-  }));
+      users: p.users,
+      connections: p.pool.totalCount,
+      max: p.pool.options.max,
+    }));
 
 /** A connection to a store: its Kysely (naming the store's schema in every query) and how to let it go. */
 export interface Connection {
