@@ -9,12 +9,17 @@
  * from the middle of the two (the arrival, when the way there and back take as long), plus a small
  * margin for the difference: a busy channel gets about 58 of its 60 posts a minute, where running the pace from
  * the answer would lose the round trip on every post (a fifth of the channel on a 200 ms link).
+ * When the way there is the slow part (a post that waited at Slack's door before it was counted),
+ * the middle is too early and Slack answers 429: a channel refused so runs its pace from the answer
+ * for the next minute, the one estimate that cannot be early.
  */
 export class ChannelPace {
   /** When each channel's next post may start. */
   private readonly next = new Map<string, number>();
   /** People waiting for each channel's slot: the jobs wait while any does. */
   private readonly people = new Map<string, number>();
+  /** Channels that answered a 429 for their pace, and until when their pace runs from the answer. */
+  private readonly cautious = new Map<string, number>();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
   private readonly marginMs: number;
@@ -54,12 +59,21 @@ export class ChannelPace {
     const gap = this.paceMs + this.marginMs;
     this.later(channel, startedAt + gap);
     this.forgetOld();
-    return () => this.later(channel, startedAt + (this.now() - startedAt) / 2 + gap);
+    return () => {
+      const answeredAt = this.now();
+      const careful = (this.cautious.get(channel) ?? 0) > answeredAt;
+      this.later(channel, (careful ? answeredAt : startedAt + (answeredAt - startedAt) / 2) + gap);
+    };
   }
 
-  /** Slack refused a post for its pace (429): nothing goes there before `retryAfterMs`. */
+  /**
+   * Slack refused a post for its pace (429): nothing goes there before `retryAfterMs`, and for a
+   * minute the channel's pace runs from each post's answer.
+   */
   refused(channel: string, retryAfterMs: number): void {
-    this.later(channel, this.now() + retryAfterMs);
+    const now = this.now();
+    this.later(channel, now + retryAfterMs);
+    this.cautious.set(channel, now + 60_000);
   }
 
   private later(channel: string, at: number): void {
@@ -71,5 +85,6 @@ export class ChannelPace {
     if (this.next.size < 1_000) return;
     const before = this.now() - 60_000;
     for (const [channel, at] of this.next) if (at < before) this.next.delete(channel);
+    for (const [channel, until] of this.cautious) if (until < this.now()) this.cautious.delete(channel);
   }
 }

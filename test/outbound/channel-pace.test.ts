@@ -106,4 +106,39 @@ describe('a channel’s Slack pace, shared by people and jobs', () => {
     await pace.turn('C1', 'job');
     expect(now).toBe(2_050);
   });
+
+  it('runs a channel’s pace from each answer for a minute after Slack refused it a post (a 429), then from the arrival again', async () => {
+    let now = 0;
+    const pace = new ChannelPace(1_000, {
+      marginMs: 25,
+      now: () => now,
+      sleep: async (ms) => {
+        await Promise.resolve();
+        now += ms;
+      },
+    });
+    /** A post with a 200 ms round trip: answers when the channel's next post could start. */
+    const post = async (channel: string) => {
+      const answered = await pace.turn(channel, 'job');
+      const start = now;
+      now += 200;
+      answered();
+      return start;
+    };
+    await post('C1');
+    // The arrival counted late at Slack's door: it refused the next post.
+    pace.refused('C1', 1_000);
+    const afterRefusal = await post('C1');
+    expect(afterRefusal).toBe(1_200);
+    // From the answer now: 1,000 ms + the margin after the answer (1,400), not after the middle.
+    expect(await post('C1')).toBe(afterRefusal + 200 + 1_025);
+    // Another channel is not concerned.
+    const other = await post('C2');
+    now = other + 200;
+    expect((await post('C2')) - other).toBe(1_125);
+    // A minute later the channel runs from the arrival again.
+    now += 61_000;
+    const first = await post('C1');
+    expect((await post('C1')) - first).toBe(1_125);
+  });
 });
