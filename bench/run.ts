@@ -181,8 +181,8 @@ interface Run {
 }
 
 async function load(port: number, b: Backends, n: number): Promise<Run> {
-  const times: number[] = [];
-  const slowest: { i: number; at: number; ms: number }[] = [];
+  /** Each request: its number, when it started (ms into the run) and how long its answer took. */
+  const took: { i: number; at: number; ms: number }[] = [];
   let failed = 0;
   let next = 0;
   const start = performance.now();
@@ -192,8 +192,7 @@ async function load(port: number, b: Backends, n: number): Promise<Run> {
       const init = signed(request(i, b));
       const t0 = performance.now();
       const status = await post(port, init);
-      times.push(performance.now() - t0);
-      slowest.push({ i, at: t0 - start, ms: performance.now() - t0 });
+      took.push({ i, at: t0 - start, ms: performance.now() - t0 });
       if (status !== 200) failed++;
     }
   };
@@ -201,10 +200,10 @@ async function load(port: number, b: Backends, n: number): Promise<Run> {
   if (process.env.BENCH_SLOWEST) {
     // Which requests were the slowest 2 %, and when they started (ms into the run): a cluster at the
     // start is warm-up, a cluster mid-run a pause (garbage collection, a timer's work).
-    const worst = slowest.sort((x, y) => y.ms - x.ms).slice(0, Math.ceil(n / 50));
+    const worst = [...took].sort((x, y) => y.ms - x.ms).slice(0, Math.ceil(n / 50));
     console.log(worst.map((w) => `#${w.i}@${w.at.toFixed(0)}:${w.ms.toFixed(0)}`).join(' '));
   }
-  times.sort((a, b) => a - b);
+  const times = took.map((t) => t.ms).sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
   return { p50: at(0.5), p99: at(0.99), max: at(1), over3s: times.filter((t) => t > 3_000).length, failed };
 }

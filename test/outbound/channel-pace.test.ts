@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ChannelPace } from '../../src/outbound/channel-pace.js';
 
-/** A pace on a clock the test moves: each sleep advances it. */
-function paced() {
+/** A pace of 1 s (and `marginMs`) on a clock the test moves: each sleep advances it. */
+function paced(marginMs = 0) {
   let now = 0;
   const pace = new ChannelPace(1_000, {
-    marginMs: 0,
+    marginMs,
     now: () => now,
     sleep: async (ms) => {
       await Promise.resolve();
@@ -67,20 +67,12 @@ describe('a channel’s Slack pace, shared by people and jobs', () => {
   });
 
   it('runs the pace from a post’s arrival (the middle of its round trip) plus the margin, not from its answer', async () => {
-    let now = 0;
-    const pace = new ChannelPace(1_000, {
-      marginMs: 25,
-      now: () => now,
-      sleep: async (ms) => {
-        await Promise.resolve();
-        now += ms;
-      },
-    });
+    const { pace, at, advance } = paced(25);
     const starts: number[] = [];
     for (let i = 0; i < 3; i++) {
       const answered = await pace.turn('C1', 'job');
-      starts.push(now);
-      now += 200; // a 200 ms round trip: arrival 100 ms after the start
+      starts.push(at());
+      advance(200); // a 200 ms round trip: arrival 100 ms after the start
       answered();
     }
     // Each post starts 1,000 ms after the previous one's arrival, and 25 ms more: 1,125 ms apart,
@@ -89,39 +81,23 @@ describe('a channel’s Slack pace, shared by people and jobs', () => {
   });
 
   it('keeps the pace while a post is not answered yet (a person’s post beside a job’s)', async () => {
-    let now = 0;
-    const pace = new ChannelPace(1_000, {
-      marginMs: 25,
-      now: () => now,
-      sleep: async (ms) => {
-        await Promise.resolve();
-        now += ms;
-      },
-    });
+    const { pace, at, advance } = paced(25);
     const first = await pace.turn('C1', 'job');
     await pace.turn('C1', 'person'); // the job's post is still on its way
-    expect(now).toBe(1_025);
+    expect(at()).toBe(1_025);
     first(); // answered late: it cannot pull the next slot back
-    now += 10;
+    advance(10);
     await pace.turn('C1', 'job');
-    expect(now).toBe(2_050);
+    expect(at()).toBe(2_050);
   });
 
   it('runs a channel’s pace from each answer for a minute after Slack refused it a post (a 429), then from the arrival again', async () => {
-    let now = 0;
-    const pace = new ChannelPace(1_000, {
-      marginMs: 25,
-      now: () => now,
-      sleep: async (ms) => {
-        await Promise.resolve();
-        now += ms;
-      },
-    });
+    const { pace, at, advance } = paced(25);
     /** A post with a 200 ms round trip: answers when the channel's next post could start. */
     const post = async (channel: string) => {
       const answered = await pace.turn(channel, 'job');
-      const start = now;
-      now += 200;
+      const start = at();
+      advance(200);
       answered();
       return start;
     };
@@ -134,10 +110,9 @@ describe('a channel’s Slack pace, shared by people and jobs', () => {
     expect(await post('C1')).toBe(afterRefusal + 200 + 1_025);
     // Another channel is not concerned.
     const other = await post('C2');
-    now = other + 200;
     expect((await post('C2')) - other).toBe(1_125);
     // A minute later the channel runs from the arrival again.
-    now += 61_000;
+    advance(61_000);
     const first = await post('C1');
     expect((await post('C1')) - first).toBe(1_125);
   });
