@@ -1,7 +1,7 @@
 import { runAs } from '../observability/last-resort.js';
 import type { Logger } from '../observability/logger.js';
+import type { Priority } from '../platform/lane.js';
 import { outsideTurns, runInLane } from '../platform/lane.js';
-import type { Priority } from '../platform/rate-budget.js';
 import { processScheduler, type Scheduled, type Scheduler } from './scheduler.js';
 
 /** A named background job run every `everyMs`: never two runs at once, failures logged and isolated. */

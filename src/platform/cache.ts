@@ -1,6 +1,6 @@
 import { nextTurn } from '../util/turns.js';
+import type { Priority } from './lane.js';
 import { currentLane, inPeoplesTurn } from './lane.js';
-import type { Priority } from './rate-budget.js';
 
 interface Entry {
   value: unknown;

@@ -25,9 +25,10 @@ import {
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
 import { AddressRefusedError, fetchProblem, type PlatformReach } from './host-guard.js';
+import type { Priority } from './lane.js';
 import { currentLane } from './lane.js';
 import { platformAgent } from './proxy.js';
-import { type Priority, RateBudget } from './rate-budget.js';
+import { RateBudget } from './rate-budget.js';
 import { retryDecision, timeoutCodes } from './retry-policy.js';
 import type { Page } from './schemas.js';
 

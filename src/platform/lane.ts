@@ -1,5 +1,14 @@
 import { runWith, workFrame } from '../observability/work-frame.js';
-import type { Priority } from './rate-budget.js';
+
+/**
+ * Who is waiting for a platform request: a person in Slack, a background job that keeps Slack current
+ * (scans, webhooks' consequences, digests), or background work that may wait for every other (the
+ * read backlog's timeline reads, the directory's refresh): served in that order.
+ */
+export type Priority = 'interactive' | 'background' | 'backfill';
+
+/** The lanes in the order they are served. */
+export const priorities: readonly Priority[] = ['interactive', 'background', 'backfill'];
 
 /*
  * The lane a platform request runs in comes from the work that makes it, not from each call site:

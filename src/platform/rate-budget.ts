@@ -1,14 +1,4 @@
-import { peoplesTurn, TurnHeldError } from './lane.js';
-
-/**
- * Who is waiting for a platform request: a person in Slack, a background job that keeps Slack current
- * (scans, webhooks' consequences, digests), or background work that may wait for every other (the
- * read backlog's timeline reads, the directory's refresh): served in that order.
- */
-export type Priority = 'interactive' | 'background' | 'backfill';
-
-/** The lanes in the order they are served. */
-export const priorities: readonly Priority[] = ['interactive', 'background', 'backfill'];
+import { type Priority, peoplesTurn, priorities, TurnHeldError } from './lane.js';
 
 export interface RateBudgetOptions {
   /** Requests allowed per window (the platform's ~10 per minute per user). */

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { Reply } from './http.js';
+import type { Reply } from './reply.js';
 
 /**
  * A hostile platform: answers that are themselves the attack, as a workspace's platform in

@@ -7,6 +7,7 @@ import { hostileJson, hostileReply, hostileStream, type SimHostility, streamsJso
 import type { SimEnterprise, SimUser } from './model.js';
 import { emptyObjectsAsArrays } from './present.js';
 import type { SimQuirks } from './quirks.js';
+import type { Reply } from './reply.js';
 import { Params, SimHttpError } from './rules.js';
 import type { SimState } from './state.js';
 import type { WebhookConfig } from './webhooks.js';
@@ -46,7 +47,8 @@ export interface SimSettings {
   webhook: WebhookConfig | undefined;
 }
 
-export type Reply = { status?: number; body?: unknown; headers?: Record<string, string>; stream?: Readable };
+export type { Reply };
+
 /** One request as a route sees it: parameters (query and body merged), path values and the caller. */
 export interface Ctx {
   q: Params;

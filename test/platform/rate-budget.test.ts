@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Priority, RateBudget } from '../../src/platform/rate-budget.js';
+import type { Priority } from '../../src/platform/lane.js';
+import { RateBudget } from '../../src/platform/rate-budget.js';
 
 /** Acquires and records the order in which requests are granted. */
 function tracker(budget: RateBudget) {
