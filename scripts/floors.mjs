@@ -187,7 +187,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const stale = run(root, { check });
     if (check && stale.length > 0) {
       console.error(
-        `${stale.join(' and ')} differ from docs/floors.json: run \`npm run floors\` (never edit them by hand).`,
+        `floors: ${stale.join(' and ')} must be written from docs/floors.json: run \`npm run floors\` (never by hand).`,
       );
       process.exit(1);
     }

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { biomeLint, writeTree } from '../helpers/biome-lint.js';
 
 /*
  * `npm run lint` fails on any import circle: biome.json's linter turns on Biome's noImportCycles with
@@ -12,31 +12,18 @@ import { describe, expect, it } from 'vitest';
  * the repository's linter settings.
  */
 
-const biome = resolve('node_modules/.bin/biome');
 const { linter } = JSON.parse(readFileSync('biome.json', 'utf8')) as { linter: unknown };
 
-/** Lints the files with the repository's linter settings; answers `file rule` for each diagnostic. */
-function lint(files: Record<string, string>): Promise<{ failed: boolean; found: string[] }> {
+/** Lints the files with the repository's linter settings. */
+async function lint(files: Record<string, string>): Promise<{ failed: boolean; found: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-circles-'));
-  writeFileSync(join(dir, 'biome.json'), JSON.stringify({ linter }));
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    writeFileSync(join(dir, file), text);
+  try {
+    writeFileSync(join(dir, 'biome.json'), JSON.stringify({ linter }));
+    writeTree(dir, files);
+    return await biomeLint(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  return new Promise((done) => {
-    execFile(
-      biome,
-      ['lint', '--max-diagnostics=100', '--colors=off', '.'],
-      { cwd: dir },
-      (error, stdout, stderr) => {
-        rmSync(dir, { recursive: true, force: true });
-        const found = [...`${stdout}${stderr}`.matchAll(/^(\S+\.ts):\d+:\d+ lint\/\w+\/(\w+)/gm)].map(
-          (m) => `${m[1]} ${m[2]}`,
-        );
-        done({ failed: error !== null, found: found.sort() });
-      },
-    );
-  });
 }
 
 describe('the lint and import circles', () => {
