@@ -18,4 +18,5 @@ export const END: string;
 export function checkTable(table: FloorTable): void;
 export function overridesOf(table: FloorTable): unknown[];
 export function docsBlockOf(table: FloorTable): string;
+export function unplacedIn(table: FloorTable, root: string): string[];
 export function run(root: string, options: { check: boolean }): string[];
