@@ -1,7 +1,8 @@
 // Keeps the floors of src/ by a machine: from the one table docs/floors.json it writes biome.json's
 // `overrides` (a `noRestrictedImports` rule per room) and the floor block of docs/internals.md.
 //   npm run floors                     write both (after editing docs/floors.json)
-//   node scripts/floors.mjs --check    exit 1 if either differs from what the table gives (npm run lint)
+//   node scripts/floors.mjs --check    exit 1 if either differs from what the table gives (npm run lint);
+//                                      both exit 2 on a table refused, or a folder of src/ on no floor
 //   --root DIR                         work on DIR's docs/floors.json, biome.json, docs/internals.md
 // Uses only Node built-ins, and the project's Biome to format biome.json.
 import { execFileSync } from 'node:child_process';
