@@ -147,8 +147,9 @@ function blockIn(markdown, file) {
   return { start, end: end + END.length };
 }
 
-function formatJson(text, root) {
-  return execFileSync(join(repo, 'node_modules/.bin/biome'), ['format', '--stdin-file-path=biome.json'], {
+/** The text as Biome formats it (the file's settings from root's biome.json). */
+function formatJson(text, root, file) {
+  return execFileSync(join(repo, 'node_modules/.bin/biome'), ['format', `--stdin-file-path=${file}`], {
     cwd: root,
     input: text,
     encoding: 'utf8',
@@ -182,7 +183,9 @@ export function unplacedIn(table, root) {
 
 /** Writes (or, with check, only compares) biome.json's overrides and the docs' block; returns what is stale. */
 export function run(root, { check }) {
-  const table = JSON.parse(readFileSync(join(root, 'docs/floors.json'), 'utf8'));
+  const tablePath = join(root, 'docs/floors.json');
+  const tableText = readFileSync(tablePath, 'utf8');
+  const table = JSON.parse(tableText);
   const unplaced = unplacedIn(table, root);
   if (unplaced.length > 0) throw new Error(unplaced.join('\n'));
   const stale = [];
@@ -198,7 +201,10 @@ export function run(root, { check }) {
       const lost = (biome.overrides ?? []).map((o) => o.includes?.join(' ')).filter((i) => !generated.has(i));
       if (lost.length > 0)
         console.warn(`floors: biome.json no longer has an override for ${lost.join(', ')}`);
-      writeFileSync(biomePath, formatJson(JSON.stringify({ ...biome, overrides }, null, 2), root));
+      writeFileSync(
+        biomePath,
+        formatJson(JSON.stringify({ ...biome, overrides }, null, 2), root, 'biome.json'),
+      );
     }
   }
 
@@ -209,6 +215,11 @@ export function run(root, { check }) {
   if (docs.slice(start, end) !== block) {
     stale.push('docs/internals.md');
     if (!check) writeFileSync(docsPath, docs.slice(0, start) + block + docs.slice(end));
+  }
+  // The table as edited, formatted as the lint wants it (not a staleness: the lint's format check says so).
+  if (!check) {
+    const formatted = formatJson(tableText, root, 'docs/floors.json');
+    if (formatted !== tableText) writeFileSync(tablePath, formatted);
   }
   return stale;
 }

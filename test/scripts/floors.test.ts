@@ -122,6 +122,10 @@ describe('the floors table', () => {
       expect(floors('--check').code).toBe(1);
       expect(floors()).toEqual({ code: 0, stderr: '' });
       expect(floors('--check')).toEqual({ code: 0, stderr: '' });
+      // The table as edited (one line here) comes out formatted as the lint wants it, the same table.
+      const tableText = readFileSync(join(dir, 'docs/floors.json'), 'utf8');
+      expect(tableText).toMatch(/^\{\n\s+"root": "src\/",\n\s+"rooms": \[\n/);
+      expect(JSON.parse(tableText)).toEqual(table);
 
       const biome = JSON.parse(readFileSync(join(dir, 'biome.json'), 'utf8'));
       expect(biome.linter).toEqual({ enabled: true });
