@@ -25,118 +25,124 @@ import { replyError, updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
 import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
 
-/**
- * The conference card's buttons and the list's: Join (a link; acked only), Edit (permission, then the
- * prefilled form; the save updates the card in place), Delete (after Slack's confirmation dialog),
- * Recordings & snapshots, Show and the list's paging. Every refusal or failure is an ephemeral reply.
- */
-export function handleConferenceActions(
-  deps: ConferenceDeps,
-): Record<string, { run: ClickHandler; working: string | undefined }> {
-  const handlers: Record<string, { run: ClickHandler; working: string | undefined }> = {};
-  // Doors that open a modal have 3 s (the trigger) and say it in the modal; Media says it itself.
-  const onClick = (actionId: string, run: ClickHandler, working: string | undefined = 'Working') => {
-    handlers[actionId] = { run, working };
-  };
-
-  onClick(ids.actions.conferenceDelete, async ({ user, value, respond }) => {
+/** Delete (after Slack's confirmation dialog): the card says so in place, the conference's other cards are told. */
+export const handleConferenceDelete =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, value, respond }) => {
     const c = await deps.conferences.remove(user, readValue(idValue, value));
     await respond({ replace_original: true, ...buildDeletedCard(c, user) });
     deps.publisher.conferenceChanged(c);
-  });
+  };
 
-  onClick(
-    ids.actions.conferenceMedia,
-    async ({ user, value, respond }) => {
-      const wait = deps.conferences.waitMs();
-      if (wait >= 3_000)
-        await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
-      const { conference, items, total } = await deps.conferences.medias(user, readValue(idValue, value));
-      await respond({
-        response_type: 'ephemeral',
-        replace_original: false,
-        ...buildMediaList(conference, items, total),
-      });
-    },
-    undefined,
-  );
+/** Recordings & snapshots: the conference's media, privately (it says itself when the platform is slow). */
+export const handleConferenceMedia =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, value, respond }) => {
+    const wait = deps.conferences.waitMs();
+    if (wait >= 3_000) await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
+    const { conference, items, total } = await deps.conferences.medias(user, readValue(idValue, value));
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      ...buildMediaList(conference, items, total),
+    });
+  };
 
-  onClick(ids.actions.conferenceShow, async ({ user, value, respond }) => {
+/** Show: the conference's details, privately. */
+export const handleConferenceShow =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, value, respond }) => {
     const c = await deps.conferences.see(user, readValue(idValue, value));
     await respond({ response_type: 'ephemeral', replace_original: false, ...buildConferenceDetails(c) });
-  });
+  };
 
-  onClick(ids.actions.conferenceShowPage, async ({ user, value, respond }) => {
+/** The details' participant pages, in place. */
+export const handleConferenceShowPage =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, value, respond }) => {
     const { id, page } = readJson(participantsPage, value);
     const c = await deps.conferences.see(user, id);
     await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c, page) });
-  });
+  };
 
-  // Join: the link is given privately, on a click, to those the policy lets join.
-  onClick(ids.actions.conferenceJoin, async ({ user, value, respond }) => {
+/** Join: the link is given privately, on a click, to those the policy lets join. */
+export const handleConferenceJoin =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, value, respond }) => {
     const { conference, url } = await deps.conferences.joinLink(user, readValue(idValue, value));
     await respond({
       response_type: 'ephemeral',
       replace_original: false,
       ...buildJoinReply(conference, url),
     });
-  });
+  };
 
-  onClick(ids.actions.conferencePage, async ({ user, value, respond }) => {
+/** The list's pages, in place. */
+export const handleConferencePage =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, value, respond }) => {
     const q = readJson(conferencePage, value);
     const page = await deps.conferences.list(user, q);
     await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceList(q, page) });
-  });
+  };
 
-  onClick(
-    ids.actions.conferenceOpenForm,
-    async ({ user, value, channel, client, triggerId }) => {
-      const view = await formFromText(deps, user, channel, value);
-      await client.views.open({ trigger_id: triggerId, view: view });
-    },
-    undefined,
-  );
+/** A failed command's "Open the form": the create form, prefilled from the command's words. */
+export const handleConferenceOpenForm =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, value, channel, client, triggerId }) => {
+    const view = await formFromText(deps, user, channel, value);
+    await client.views.open({ trigger_id: triggerId, view: view });
+  };
 
-  onClick(
-    ids.actions.conferenceEdit,
-    async ({ user, value, container: at, responseUrl, client, triggerId, log }) => {
-      const conferenceId = readValue(idValue, value);
-      const meta: FormMetadata =
-        at.isEphemeral || !at.channel || !at.ts
-          ? { mode: 'edit', conferenceId, responseUrl }
-          : { mode: 'edit', conferenceId, channel: at.channel, ts: at.ts };
-      const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
-        buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
-      // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
-      // "Working…" modal at once, then the form (or the refusal) in it.
-      const loading = deps.conferences.forEditing(user, conferenceId);
-      const early = await within(loading, gateMs);
-      if (early && 'error' in early) throw early.error;
-      if (early) {
-        await client.views.open({ trigger_id: triggerId, view: form(early.value) });
-        return;
-      }
-      const opened = await client.views.open({
-        trigger_id: triggerId,
-        view: buildWorkingView(
-          'Edit conference',
-          workingText('Loading the conference', deps.conferences.waitMs()),
-        ),
-      });
-      const show = updateView(client, opened.view?.id as string);
-      await loading.then(
-        (loaded) => show(form(loaded)),
-        (error: unknown) =>
-          replyError({ kind: 'modal', show, title: 'Edit conference', log, channel: at.channel }, error),
-      );
-    },
-    undefined,
-  );
-  return handlers;
-}
+/** Edit: permission, then the prefilled form; its save updates the card clicked in place. */
+export const handleConferenceEdit =
+  (deps: ConferenceDeps): ClickHandler =>
+  async ({ user, value, container: at, responseUrl, client, triggerId, log }) => {
+    const conferenceId = readValue(idValue, value);
+    const meta: FormMetadata =
+      at.isEphemeral || !at.channel || !at.ts
+        ? { mode: 'edit', conferenceId, responseUrl }
+        : { mode: 'edit', conferenceId, channel: at.channel, ts: at.ts };
+    const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
+      buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
+    // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
+    // "Working…" modal at once, then the form (or the refusal) in it.
+    const loading = deps.conferences.forEditing(user, conferenceId);
+    const early = await within(loading, gateMs);
+    if (early && 'error' in early) throw early.error;
+    if (early) {
+      await client.views.open({ trigger_id: triggerId, view: form(early.value) });
+      return;
+    }
+    const opened = await client.views.open({
+      trigger_id: triggerId,
+      view: buildWorkingView(
+        'Edit conference',
+        workingText('Loading the conference', deps.conferences.waitMs()),
+      ),
+    });
+    const show = updateView(client, opened.view?.id as string);
+    await loading.then(
+      (loaded) => show(form(loaded)),
+      (error: unknown) =>
+        replyError({ kind: 'modal', show, title: 'Edit conference', log, channel: at.channel }, error),
+    );
+  };
 
-/** Registers every handler of `handleConferenceActions`. */
+/**
+ * The conference card's buttons and the list's: Join (its link, privately), Edit, Delete, Recordings &
+ * snapshots, Show and the list's paging. Every refusal or failure is an ephemeral reply. The doors that
+ * answer in the channel say "Working…" when the platform is slow; those that open a modal have 3 s
+ * (the trigger) and say it in the modal; Recordings & snapshots says it itself.
+ */
 export function registerConferenceActions(routes: ActionRoutes, deps: ConferenceDeps): void {
-  for (const [actionId, { run, working }] of Object.entries(handleConferenceActions(deps)))
-    routes.on(actionId, run, working ? { working } : {});
+  const working = { working: 'Working' };
+  routes.on(ids.actions.conferenceDelete, handleConferenceDelete(deps), working);
+  routes.on(ids.actions.conferenceMedia, handleConferenceMedia(deps));
+  routes.on(ids.actions.conferenceShow, handleConferenceShow(deps), working);
+  routes.on(ids.actions.conferenceShowPage, handleConferenceShowPage(deps), working);
+  routes.on(ids.actions.conferenceJoin, handleConferenceJoin(deps), working);
+  routes.on(ids.actions.conferencePage, handleConferencePage(deps), working);
+  routes.on(ids.actions.conferenceOpenForm, handleConferenceOpenForm(deps));
+  routes.on(ids.actions.conferenceEdit, handleConferenceEdit(deps));
 }
