@@ -1,13 +1,11 @@
-import type { WebClient } from '@slack/web-api';
 import { buildConferenceCard } from '../../blocks/conference-card.js';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
 import { buildConferenceOutcome, type ConferenceOutcome } from '../../blocks/conference-replies.js';
 import { ids } from '../../blocks/ids.js';
 import type { Block } from '../../blocks/kit.js';
-import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import { buildResultView } from '../../blocks/modal.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import type { ConferenceSummary } from '../../domain/conference.js';
-import type { Logger } from '../../observability/logger.js';
 import { postToResponseUrl } from '../../outbound/respond.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -15,10 +13,9 @@ import { notKeptNotice } from '../../services/fields-not-kept.js';
 import type { ConferenceDeps, ViewSubmission } from '../deps.js';
 import { type FormMetadata, readFormMetadata } from '../input/payloads.js';
 import { postConferenceCard } from '../openers/post-conference-card.js';
+import { type Submitted, submitThenWork } from '../openers/working-modal.js';
 import { describeError, inviteFix } from '../replies/describe-error.js';
-import { replyError, updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
-import { detach, requestLog } from '../runtime/after-ack.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
@@ -55,42 +52,16 @@ async function refreshCard(
   }
 }
 
-/** After the ack: creates or updates, then shows the outcome, or the form again with the reason. */
+/** After the ack: creates or updates, then shows the outcome (a refusal is thrown, for the form again). */
 async function save(
   deps: ConferenceDeps,
-  client: WebClient,
-  submitted: { viewId: string; metadata: string; user: string; log: Logger },
+  { user, show, log }: Submitted,
   meta: FormMetadata,
   read: Extract<FormRead, { ok: true }>,
 ) {
-  const title = titles[meta.mode];
-  const { user } = submitted;
-  const show = updateView(client, submitted.viewId);
-  // A refusal brings the form back with everything typed, the reason under the input it names.
-  const again = (message: Mrkdwn, error: unknown) => {
-    const field = fieldOf(error);
-    return buildConferenceForm({
-      mode: meta.mode,
-      values: read.values,
-      metadata: submitted.metadata,
-      password: read.password,
-      notices: field
-        ? [md`Nothing was saved: please check the field marked below.`]
-        : [md`Nothing was saved. ${message}`],
-      ...(field ? { problems: { [field]: message } } : {}),
-    });
-  };
   const conference = await (meta.mode === 'create'
     ? deps.conferences.create(user, read.values, read.password)
-    : deps.conferences.update(user, meta.conferenceId, read.values, read.password)
-  ).catch(async (error: unknown) => {
-    await replyError(
-      { kind: 'modal', show, title, again, log: submitted.log, channel: read.values.channel },
-      error,
-    );
-    return undefined;
-  });
-  if (!conference) return;
+    : deps.conferences.update(user, meta.conferenceId, read.values, read.password));
   // The platform has it now: from here on a failure only concerns the card, never the conference.
   const card = buildConferenceCard(conference);
   let outcome: ConferenceOutcome;
@@ -108,11 +79,12 @@ async function save(
       if (!posted) extra = card.blocks;
     }
   } catch (error) {
-    outcome = { kind: 'card-failed', mode: meta.mode, why: describeError(error, submitted.log) };
+    outcome = { kind: 'card-failed', mode: meta.mode, why: describeError(error, log) };
     extra = card.blocks;
   }
   // A field the platform silently dropped is said, never lost (findings has it for the doctor).
   const dropped = 'notKept' in conference ? notKeptNotice(conference.notKept as string[]) : undefined;
+  const title = titles[meta.mode];
   await show(buildResultView(title, buildConferenceOutcome(conference, outcome, dropped), extra)).catch(
     (e: unknown) => deps.logger.warn({ err: e }, 'could not show the outcome'),
   );
@@ -125,19 +97,37 @@ async function save(
  */
 export const handleConferenceForm =
   (deps: ConferenceDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
+  async (submission: ViewSubmission): Promise<void> => {
+    const { view } = submission;
     const meta = readFormMetadata(view.private_metadata);
     const read = readConferenceForm(view.state.values, meta.mode, deps.now());
-    if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
+    if (!read.ok) return submission.ack({ response_action: 'errors', errors: read.errors });
+    // A refusal brings the form back with everything typed, the reason under the input it names.
+    const again = (message: Mrkdwn, error: unknown) => {
+      const field = fieldOf(error);
+      return buildConferenceForm({
+        mode: meta.mode,
+        values: read.values,
+        metadata: view.private_metadata,
+        password: read.password,
+        notices: field
+          ? [md`Nothing was saved: please check the field marked below.`]
+          : [md`Nothing was saved. ${message}`],
+        ...(field ? { problems: { [field]: message } } : {}),
+      });
+    };
     const action = meta.mode === 'create' ? 'Creating the conference' : 'Saving the conference';
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView(titles[meta.mode], workingText(action, deps.conferences.waitMs())),
-    });
-    const user = body.user.id;
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    const submitted = { viewId: view.id, metadata: view.private_metadata, user, log };
-    detach(deps.logger, () => save(deps, client, submitted, meta, read));
+    await submitThenWork(
+      submission,
+      {
+        title: titles[meta.mode],
+        working: workingText(action, deps.conferences.waitMs()),
+        again,
+        channel: read.values.channel,
+        logger: deps.logger,
+      },
+      (submitted) => save(deps, submitted, meta, read),
+    );
   };
 
 /** Registers `handleConferenceForm`. */

@@ -1,5 +1,5 @@
 import { ids } from '../../blocks/ids.js';
-import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
+import { buildResultView } from '../../blocks/modal.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import { buildTicketCard } from '../../blocks/ticket-card.js';
 import { buildTicketForm } from '../../blocks/ticket-form.js';
@@ -8,10 +8,9 @@ import { PlatformInputError } from '../../platform/errors.js';
 import { notKeptNotice } from '../../services/fields-not-kept.js';
 import { isCannotPost } from '../../util/slack-errors.js';
 import type { TicketFormDeps, ViewSubmission } from '../deps.js';
+import { submitThenWork } from '../openers/working-modal.js';
 import { describeError, inviteFix } from '../replies/describe-error.js';
-import { replyError, updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
-import { detach, requestLog } from '../runtime/after-ack.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { readTicketForm } from './read-ticket-form.js';
 
@@ -31,58 +30,56 @@ function fieldOf(error: unknown): string | undefined {
  */
 export const handleTicketForm =
   (deps: TicketFormDeps) =>
-  async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
-    const read = readTicketForm(view.state.values);
-    if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
-    await ack({
-      response_action: 'update',
-      view: buildWorkingView(title, workingText('Creating the ticket', deps.waitMs())),
-    });
-    const viewId = view.id;
-    const user = body.user.id;
+  async (submission: ViewSubmission): Promise<void> => {
+    const read = readTicketForm(submission.view.state.values);
+    if (!read.ok) return submission.ack({ response_action: 'errors', errors: read.errors });
     const values = read.values;
-    const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    detach(deps.logger, async () => {
-      const show = updateView(client, viewId);
-      const channel = values.channel as string;
-      // A refusal brings the form back with everything typed, the reason under the input it names.
-      const again = async (message: Mrkdwn, error: unknown) => {
-        const field = fieldOf(error);
-        const choices = await deps.tickets.formChoices(user, values).catch(() => ({ groups: [], users: [] }));
-        return buildTicketForm({
-          values,
-          choices,
-          metadata: '',
-          notices: [md`Nothing was created. ${field ? 'Please check the field marked below.' : message}`],
-          ...(field ? { problems: { [field]: message } } : {}),
-        });
-      };
-      const ticket = await deps.tickets.create(user, values).catch(async (error: unknown) => {
-        await replyError({ kind: 'modal', show, title, again, log, channel }, error);
-        return undefined;
+    const channel = values.channel as string;
+    // A refusal brings the form back with everything typed, the reason under the input it names.
+    const again = async (message: Mrkdwn, error: unknown) => {
+      const field = fieldOf(error);
+      const choices = await deps.tickets
+        .formChoices(submission.body.user.id, values)
+        .catch(() => ({ groups: [], users: [] }));
+      return buildTicketForm({
+        values,
+        choices,
+        metadata: '',
+        notices: [md`Nothing was created. ${field ? 'Please check the field marked below.' : message}`],
+        ...(field ? { problems: { [field]: message } } : {}),
       });
-      if (!ticket) return;
-      // The platform has the ticket now: from here on a failure concerns only its card.
-      const card = buildTicketCard(ticket);
-      let problem: Mrkdwn | undefined;
-      let extra = [] as typeof card.blocks;
-      try {
-        await deps.publisher.postCard(channel, ticket);
-        // The line (with its cover of the platform's creation events) before the watch: a scan
-        // between the two would otherwise tell those events too.
-        await deps.publisher.ticketChanged({ kind: 'created', ticket }, user);
-        // The channel a ticket was created from follows it.
-        await deps.subscriptions.watch(channel, ticket, user);
-      } catch (error) {
-        problem = isCannotPost(error)
-          ? inviteFix(channel)
-          : md`its card could not be posted: ${describeError(error, log)}`;
-        extra = card.blocks;
-      }
-      // A field the platform silently dropped is said, never lost (findings has it for the doctor).
-      const dropped = notKeptNotice(ticket.notKept);
-      await show(buildResultView(title, buildTicketCreated(ticket, { channel, problem, dropped }), extra));
-    });
+    };
+    const working = workingText('Creating the ticket', deps.waitMs());
+    await submitThenWork(
+      submission,
+      { title, working, again, channel, logger: deps.logger },
+      async ({ user, show, log }) => {
+        const ticket = await deps.tickets.create(user, values);
+        // The platform has the ticket now: from here on a failure concerns only its card.
+        const card = buildTicketCard(ticket);
+        let problem: Mrkdwn | undefined;
+        let extra = [] as typeof card.blocks;
+        try {
+          await deps.publisher.postCard(channel, ticket);
+          // The line (with its cover of the platform's creation events) before the watch: a scan
+          // between the two would otherwise tell those events too.
+          await deps.publisher.ticketChanged({ kind: 'created', ticket }, user);
+          // The channel a ticket was created from follows it.
+          await deps.subscriptions.watch(channel, ticket, user);
+        } catch (error) {
+          problem = isCannotPost(error)
+            ? inviteFix(channel)
+            : md`its card could not be posted: ${describeError(error, log)}`;
+          extra = card.blocks;
+        }
+        // A field the platform silently dropped is said, never lost (findings has it for the doctor).
+        const dropped = notKeptNotice(ticket.notKept);
+        // Not through `again`: the ticket exists, and the form would say that nothing was created.
+        await show(
+          buildResultView(title, buildTicketCreated(ticket, { channel, problem, dropped }), extra),
+        ).catch((e: unknown) => log.warn({ err: e }, 'could not show the outcome'));
+      },
+    );
   };
 
 /** Registers `handleTicketForm`. */
