@@ -1,7 +1,6 @@
 import { describeWeekdays } from '../domain/digest-schedule.js';
 import { type TextMessage, textMessage } from './kit.js';
-import { channelLink, date, empty, joinMd, md, mention } from './mrkdwn.js';
-import { usages } from './usage.js';
+import { channelLink, date, empty, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
 
 /*
  * The private replies of `/conference digest` and of the digest form.
@@ -17,16 +16,19 @@ export interface DigestScheduleItem {
   createdBy: string;
 }
 
-/** What a `/conference digest` command did or could not read. */
+/**
+ * What a `/conference digest` command did or could not read. `help`: the command's help (built from
+ * its verb table, `slack/commands/digest.ts`), said after an empty list or words it could not read.
+ */
 export type DigestReply =
-  | { kind: 'list'; channel: string; schedules: readonly DigestScheduleItem[] }
+  | { kind: 'list'; channel: string; schedules: readonly DigestScheduleItem[]; help: Mrkdwn }
   | { kind: 'no-such-id'; channel: string; id: string }
   | { kind: 'none'; channel: string }
   | { kind: 'removed'; channel: string; count: number }
   | { kind: 'bad-time'; words: string }
   | { kind: 'bad-days'; words: string }
   | { kind: 'problem'; problem: string }
-  | { kind: 'not-understood'; words: string }
+  | { kind: 'not-understood'; words: string; help: Mrkdwn }
   | { kind: 'saved'; schedule: DigestScheduleItem; next: Date | undefined; replaced: boolean };
 
 /** The sentence for a digest command's outcome (every outside value escaped). */
@@ -42,7 +44,7 @@ export function buildDigestReply(r: DigestReply): TextMessage {
               ),
               md`\n`,
             )}`
-          : md`${channelLink(r.channel)} has no daily digest. ${usages.digest}`,
+          : md`${channelLink(r.channel)} has no daily digest. ${r.help}`,
       );
     case 'no-such-id':
       return textMessage(md`No digest of ${channelLink(r.channel)} has the id \`${r.id}\`.`);
@@ -61,7 +63,7 @@ export function buildDigestReply(r: DigestReply): TextMessage {
     case 'problem':
       return textMessage(md`${r.problem}`);
     case 'not-understood':
-      return textMessage(md`I did not understand “${r.words}”.\n${usages.digest}`);
+      return textMessage(md`I did not understand “${r.words}”.\n${r.help}`);
     case 'saved': {
       const s = r.schedule;
       return textMessage(

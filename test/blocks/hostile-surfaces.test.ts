@@ -78,7 +78,7 @@ import {
   buildTicketExported,
   buildTicketFileComment,
 } from '../../src/blocks/ticket-prompts.js';
-import { buildUsage, helpOf, usages } from '../../src/blocks/usage.js';
+import { buildUsage, helpOf } from '../../src/blocks/usage.js';
 import {
   buildSettingsSavedView,
   buildSetupHome,
@@ -89,6 +89,7 @@ import type { ConferenceSummary } from '../../src/domain/conference.js';
 import type { MediaItem } from '../../src/domain/media.js';
 import type { PlatformPerson } from '../../src/domain/people.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
+import { digestVerb } from '../../src/slack/commands/digest.js';
 
 /*
  * Every surface the bot sends, rendered from ONE registry with hostile values in every outside field.
@@ -475,15 +476,22 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
   buildDigestReply: (s) => {
     const schedule = { id: s, channel: s, time: s, zone: s, weekdays: [1, 2], createdBy: s };
     return [
-      msg(buildDigestReply({ kind: 'list', channel: s, schedules: [schedule, schedule] })),
-      msg(buildDigestReply({ kind: 'list', channel: s, schedules: [] })),
+      msg(
+        buildDigestReply({
+          kind: 'list',
+          channel: s,
+          schedules: [schedule, schedule],
+          help: digestVerb.help,
+        }),
+      ),
+      msg(buildDigestReply({ kind: 'list', channel: s, schedules: [], help: digestVerb.help })),
       msg(buildDigestReply({ kind: 'no-such-id', channel: s, id: s })),
       msg(buildDigestReply({ kind: 'none', channel: s })),
       msg(buildDigestReply({ kind: 'removed', channel: s, count: 2 })),
       msg(buildDigestReply({ kind: 'bad-time', words: s })),
       msg(buildDigestReply({ kind: 'bad-days', words: s })),
       msg(buildDigestReply({ kind: 'problem', problem: s })),
-      msg(buildDigestReply({ kind: 'not-understood', words: s })),
+      msg(buildDigestReply({ kind: 'not-understood', words: s, help: digestVerb.help })),
       msg(buildDigestReply({ kind: 'saved', schedule, next: new Date(0), replaced: true })),
     ];
   },
@@ -538,8 +546,8 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
   buildOptionsNotice: (s) => [menuOf(buildOptionsNotice(s))],
   buildUsage: (s) => [
     msg(buildUsage(helpOf(escaped(s), [escaped(s)]), s)),
-    msg(buildUsage(usages.digest, escaped(s))),
-    msg(buildUsage(usages.digest)),
+    msg(buildUsage(digestVerb.help, escaped(s))),
+    msg(buildUsage(digestVerb.help)),
   ],
   // issue 22: people
   buildPeopleBrowser: (s) => [

@@ -21,11 +21,10 @@ import { formFromText } from '../openers/forms.js';
 import { postConferenceCard } from '../openers/post-conference-card.js';
 import { describeError, inviteFix } from '../replies/describe-error.js';
 import type { Responder } from '../replies/reply-error.js';
-import { tellIfSlow } from '../replies/working-notice.js';
 import { CommandRoutes, type VerbRun, type VerbTable } from '../runtime/command-routes.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { adminVerb } from './conference-admin.js';
-import { digestFormFor, handleDigestCommand } from './digest.js';
+import { digestVerb } from './digest.js';
 import { mediaVerb } from './media.js';
 import { passwordVerb } from './people.js';
 
@@ -111,28 +110,6 @@ const create: VerbRun<{ request: ConferenceRequestText }, ConferenceCommandDeps>
   };
 };
 
-/** `digest` alone, or `digest edit <id>`: the form (the trigger lasts 3 s); otherwise the command itself. */
-const digest: VerbRun<{ args: string }, ConferenceCommandDeps> = ({ args }, c, deps) => {
-  const who = { user: c.user, channel: c.channel };
-  if (args === '' || /^edit\b/i.test(args))
-    return {
-      later: async () => {
-        const view = await digestFormFor(deps, args.replace(/^edit\s*/i, ''), who);
-        if (!('type' in view)) {
-          await c.respond({ response_type: 'ephemeral', ...view });
-          return;
-        }
-        await c.client.views.open({ trigger_id: c.triggerId, view });
-      },
-    };
-  return {
-    later: async () => {
-      await tellIfSlow(c.respond, 'Working on the digest', deps.conferences.waitMs());
-      await handleDigestCommand(deps, args, who, c.respond);
-    },
-  };
-};
-
 /**
  * `/conference`'s verbs (as `domain/conference-text.ts` reads them), in the order of its help: each
  * one's lines there and its handler. The platform may take seconds: what it is asked runs after the ack.
@@ -192,12 +169,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
       },
     }),
   },
-  digest: {
-    usage: [
-      md`• \`/conference digest at 9:00 [weekdays] [in Europe/Paris]\` · \`digest list\` · \`digest off\` · \`digest now\` — daily statistics here`,
-    ],
-    run: digest,
-  },
+  digest: digestVerb,
   password: {
     usage: [
       md`• \`/conference password\` sends you the video platform’s password reset e-mail; admins: \`/conference password <login>\` for anyone`,

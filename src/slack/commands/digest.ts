@@ -1,13 +1,15 @@
 import { buildDigest } from '../../blocks/digest.js';
 import { buildDigestForm } from '../../blocks/digest-form.js';
 import { buildDigestReply } from '../../blocks/digest-replies.js';
-import type { TextMessage } from '../../blocks/kit.js';
-import { buildUsage, usages } from '../../blocks/usage.js';
+import type { Reply, TextMessage } from '../../blocks/kit.js';
+import { md } from '../../blocks/mrkdwn.js';
 import { parseDigestTime, parseWeekdays, periodOf, reportedDay } from '../../domain/digest-schedule.js';
 import { within } from '../../util/within.js';
 import type { DigestDeps } from '../deps.js';
 import { gateMs } from '../openers/forms.js';
-import type { Reply, Responder } from '../replies/reply-error.js';
+import type { Responder } from '../replies/reply-error.js';
+import { tellIfSlow } from '../replies/working-notice.js';
+import { type VerbRun, type VerbTable, verbTableVerb } from '../runtime/command-routes.js';
 
 /**
  * The digest form for a new schedule in this channel (at 09:00 in the person's zone, every day), or
@@ -32,64 +34,149 @@ export async function digestFormFor(
     : buildDigestReply({ kind: 'no-such-id', channel: who.channel, id });
 }
 
-/**
- * `/conference digest …`: schedule a channel's daily digest at a local time on chosen weekdays,
- * list or remove the channel's schedules, or preview today's digest privately.
- */
-export async function handleDigestCommand(
-  deps: DigestDeps,
-  args: string,
-  who: { user: string; channel: string },
-  respond: Responder,
-): Promise<void> {
-  const say = (reply: Reply) => respond({ response_type: 'ephemeral', replace_original: true, ...reply });
-  const [verb = '', ...rest] = args.trim().split(/\s+/);
-  const { schedules } = deps;
-  const allowed = (action: 'digest.list' | 'digest.remove' | 'digest.preview' | 'digest.set') =>
-    deps.access.require(who.user, action);
-  const { channel } = who;
-  switch (verb.toLowerCase()) {
-    case 'list': {
-      await allowed('digest.list');
-      return void (await say(
-        buildDigestReply({ kind: 'list', channel, schedules: await schedules.list(channel) }),
-      ));
-    }
-    case 'off': {
-      await allowed('digest.remove');
-      const id = rest[0];
-      const count = await schedules.remove(channel, id);
-      if (!count)
-        return void (await say(
-          buildDigestReply(id ? { kind: 'no-such-id', channel, id } : { kind: 'none', channel }),
-        ));
-      return void (await say(buildDigestReply({ kind: 'removed', channel, count })));
-    }
-    case 'now': {
-      await allowed('digest.preview');
-      const zone = (await deps.identity.profile(who.user)).tz;
-      const day = reportedDay(periodOf(zone, deps.now()));
-      const preview = buildDigest(await deps.digests.collect(day), { preview: true });
-      return void (await respond({ response_type: 'ephemeral', replace_original: true, ...preview }));
-    }
-    case 'at': {
-      await allowed('digest.set');
-      const words = rest.join(' ');
-      const m = /^(\S+(?:\s*[ap]m)?)(?:\s+(.*?))?(?:\s+in\s+(\S+))?$/i.exec(words);
-      const time = m?.[1] ? parseDigestTime(m[1]) : undefined;
-      if (!time) return void (await say(buildDigestReply({ kind: 'bad-time', words })));
-      const weekdays = m?.[2] ? parseWeekdays(m[2]) : [1, 2, 3, 4, 5, 6, 7];
-      if (!weekdays?.length)
-        return void (await say(buildDigestReply({ kind: 'bad-days', words: m?.[2] ?? '' })));
-      const zone = m?.[3] ?? (await deps.identity.profile(who.user)).tz;
-      const draft = { channel, zone, time, weekdays, createdBy: who.user };
-      const problem = schedules.problems(draft).zone;
-      if (problem) return void (await say(buildDigestReply({ kind: 'problem', problem })));
-      return void (await say(buildDigestReply({ kind: 'saved', ...(await schedules.save(draft)) })));
-    }
-    case 'help':
-      return void (await say(buildUsage(usages.digest)));
-    default:
-      return void (await say(buildDigestReply({ kind: 'not-understood', words: args.trim() })));
-  }
+/** What `/conference digest …` asks for, as `readDigestCommand` tells it from the words after `digest`. */
+export type DigestCommand =
+  /** `digest` alone (a new schedule) or `digest edit <id>` (one of the channel's): the form. */
+  | { kind: 'form'; id: string }
+  | { kind: 'at'; words: string }
+  | { kind: 'list' }
+  | { kind: 'off'; id?: string }
+  | { kind: 'now' }
+  | { kind: 'help' }
+  | { kind: 'unknown'; words: string };
+
+/** The words after `/conference digest`: its verb (none is the form), then what the verb reads. */
+export function readDigestCommand(args: string): DigestCommand {
+  const words = args.trim();
+  if (words === '' || /^edit\b/i.test(words)) return { kind: 'form', id: words.replace(/^edit\s*/i, '') };
+  const [first = '', ...rest] = words.split(/\s+/);
+  const verb = first.toLowerCase();
+  if (verb === 'at') return { kind: 'at', words: rest.join(' ') };
+  if (verb === 'off') return rest[0] ? { kind: 'off', id: rest[0] } : { kind: 'off' };
+  if (verb === 'list' || verb === 'now' || verb === 'help') return { kind: verb };
+  return { kind: 'unknown', words };
 }
+
+/** Who asked, where, and how to answer them (privately, in place of the "Working…" when there is one). */
+export interface DigestAsker {
+  user: string;
+  channel: string;
+  respond: Responder;
+}
+
+const say = (respond: Responder, reply: Reply) =>
+  respond({ response_type: 'ephemeral', replace_original: true, ...reply });
+
+/** `digest list`: the channel's schedules. */
+export async function handleDigestList(deps: DigestDeps, { user, channel, respond }: DigestAsker) {
+  await deps.access.require(user, 'digest.list');
+  const schedules = await deps.schedules.list(channel);
+  await say(respond, buildDigestReply({ kind: 'list', channel, schedules, help: digestVerb.help }));
+}
+
+/** `digest off [id]`: removes the channel's schedules (or the one whose id starts with `id`). */
+export async function handleDigestOff(deps: DigestDeps, id: string | undefined, asker: DigestAsker) {
+  const { user, channel, respond } = asker;
+  await deps.access.require(user, 'digest.remove');
+  const count = await deps.schedules.remove(channel, id);
+  if (!count)
+    return say(
+      respond,
+      buildDigestReply(id ? { kind: 'no-such-id', channel, id } : { kind: 'none', channel }),
+    );
+  return say(respond, buildDigestReply({ kind: 'removed', channel, count }));
+}
+
+/** `digest now`: today's digest, privately (the day reported is the person's yesterday). */
+export async function handleDigestNow(deps: DigestDeps, { user, respond }: DigestAsker) {
+  await deps.access.require(user, 'digest.preview');
+  const zone = (await deps.identity.profile(user)).tz;
+  const day = reportedDay(periodOf(zone, deps.now()));
+  await say(respond, buildDigest(await deps.digests.collect(day), { preview: true }));
+}
+
+/** `digest at <time> [days] [in <zone>]`: a schedule at that local time (the person's zone unless named). */
+export async function handleDigestAt(deps: DigestDeps, words: string, asker: DigestAsker) {
+  const { user, channel, respond } = asker;
+  const { schedules } = deps;
+  await deps.access.require(user, 'digest.set');
+  const m = /^(\S+(?:\s*[ap]m)?)(?:\s+(.*?))?(?:\s+in\s+(\S+))?$/i.exec(words);
+  const time = m?.[1] ? parseDigestTime(m[1]) : undefined;
+  if (!time) return say(respond, buildDigestReply({ kind: 'bad-time', words }));
+  const weekdays = m?.[2] ? parseWeekdays(m[2]) : [1, 2, 3, 4, 5, 6, 7];
+  if (!weekdays?.length) return say(respond, buildDigestReply({ kind: 'bad-days', words: m?.[2] ?? '' }));
+  const zone = m?.[3] ?? (await deps.identity.profile(user)).tz;
+  const draft = { channel, zone, time, weekdays, createdBy: user };
+  const problem = schedules.problems(draft).zone;
+  if (problem) return say(respond, buildDigestReply({ kind: 'problem', problem }));
+  return say(respond, buildDigestReply({ kind: 'saved', ...(await schedules.save(draft)) }));
+}
+
+/** What the digest's verbs need: its services, and how long the platform's budget will hold a request. */
+type DigestVerbDeps = DigestDeps & { waitMs: () => number };
+
+/**
+ * A verb that asks the platform or the store: the ack says nothing, a "Working…" follows when the
+ * platform's budget will hold the request, and its answer replaces it.
+ */
+const working =
+  <P>(
+    run: (parsed: P, asker: DigestAsker, deps: DigestDeps) => Promise<unknown>,
+  ): VerbRun<P, DigestVerbDeps> =>
+  (parsed, c, deps) => ({
+    later: async () => {
+      await tellIfSlow(c.respond, 'Working on the digest', deps.waitMs());
+      await run(parsed, { user: c.user, channel: c.channel, respond: c.respond }, deps);
+    },
+  });
+
+/** `/conference digest`'s verbs, in the order of its help: each one's lines there and its handler. */
+const digestVerbs: VerbTable<DigestCommand, DigestVerbDeps> = {
+  at: {
+    usage: [
+      md`• \`/conference digest at 9:00 [daily|weekdays|mon-fri|mon,wed,fri] [in Europe/Paris]\` — schedule it (your time zone unless given)`,
+    ],
+    run: working(({ words }, asker, deps) => handleDigestAt(deps, words, asker)),
+  },
+  // The trigger lasts 3 s: the form opens after an empty ack, with no "Working…" before it.
+  form: {
+    usage: [md`• \`/conference digest\` opens the form · \`digest edit <id>\` changes one`],
+    run: ({ id }, c, deps) => ({
+      later: async () => {
+        const view = await digestFormFor(deps, id, { user: c.user, channel: c.channel });
+        if (!('type' in view)) {
+          await c.respond({ response_type: 'ephemeral', ...view });
+          return;
+        }
+        await c.client.views.open({ trigger_id: c.triggerId, view });
+      },
+    }),
+  },
+  list: {
+    usage: [
+      md`• \`/conference digest list\` · \`/conference digest off [id]\` · \`/conference digest now\` (a private preview)`,
+    ],
+    run: working((_, asker, deps) => handleDigestList(deps, asker)),
+  },
+  off: { usage: [], run: working(({ id }, asker, deps) => handleDigestOff(deps, id, asker)) },
+  now: { usage: [], run: working((_, asker, deps) => handleDigestNow(deps, asker)) },
+  help: { usage: [], run: (_, c) => ({ say: c.usage() }) },
+  unknown: {
+    usage: [],
+    run: ({ words }) => ({ say: buildDigestReply({ kind: 'not-understood', words, help: digestVerb.help }) }),
+  },
+};
+
+/**
+ * `/conference digest …` as a verb of `/conference`: schedule a channel's daily digest at a local time
+ * on chosen weekdays, list or remove the channel's schedules, or preview today's digest privately.
+ * Its own help is built from `digestVerbs`.
+ */
+export const digestVerb = verbTableVerb<DigestCommand, DigestVerbDeps>({
+  usage: [
+    md`• \`/conference digest at 9:00 [weekdays] [in Europe/Paris]\` · \`digest list\` · \`digest off\` · \`digest now\` — daily statistics here`,
+  ],
+  title: md`*\`/conference digest\`* — the enterprise’s daily statistics in this channel`,
+  read: readDigestCommand,
+  verbs: digestVerbs,
+});

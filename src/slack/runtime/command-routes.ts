@@ -46,7 +46,11 @@ export type VerbAnswer =
 export interface Verb<P, D> {
   /** Its lines in the help, in the table's order; none when another verb's line names it too. */
   usage: readonly Mrkdwn[];
-  run: (parsed: P, c: SlashCommand, deps: D) => VerbAnswer;
+  /**
+   * Its answer. A promise only for a verb that must ask Slack before it knows its ack (whether the
+   * person administers the workspace): the ack waits for it, so it must be quick.
+   */
+  run: (parsed: P, c: SlashCommand, deps: D) => VerbAnswer | Promise<VerbAnswer>;
 }
 
 /** A verb's handler, for the verbs whose handler lives in a file of its own. */
@@ -54,6 +58,13 @@ export type VerbRun<P, D> = Verb<P, D>['run'];
 
 /** Every verb a command's reader can tell, with its help and handler: the types check that none is missing. */
 export type VerbTable<P extends { kind: string }, D> = { [K in P['kind']]: Verb<P & { kind: K }, D> };
+
+/** A verb table's help: `title`, then its rows' lines in the table's order. */
+const tableHelp = (title: Mrkdwn, verbs: { [kind: string]: { usage: readonly Mrkdwn[] } }): Mrkdwn =>
+  helpOf(
+    title,
+    Object.values(verbs).flatMap((v) => v.usage),
+  );
 
 /**
  * A slash command's verbs behind its one Bolt listener, as `ActionRoutes` is for the buttons: `read`
@@ -76,10 +87,7 @@ export class CommandRoutes<P extends { kind: string }, D> {
       waitMs: () => number;
     },
   ) {
-    this.help = helpOf(
-      o.title,
-      Object.values<Verb<never, D>>(o.verbs).flatMap((v) => v.usage),
-    );
+    this.help = tableHelp(o.title, o.verbs);
   }
 
   /** The command's help, after `problem` when there is one. */
@@ -112,7 +120,9 @@ export class CommandRoutes<P extends { kind: string }, D> {
     };
     const parsed = this.o.read(c.text);
     const verb = this.o.verbs[parsed.kind as P['kind']] as Verb<P, D>;
-    const answer = verb.run(parsed, c, this.o.deps);
+    const ran = verb.run(parsed, c, this.o.deps);
+    // Most verbs answer at once: no await (and no turn given away) before their ack.
+    const answer = ran instanceof Promise ? await ran : ran;
     if ('say' in answer) return ack({ response_type: 'ephemeral', ...answer.say });
     if (answer.working === undefined) await ack();
     else
@@ -131,5 +141,30 @@ export class CommandRoutes<P extends { kind: string }, D> {
       },
       answer.later,
     );
+  };
+}
+
+/**
+ * A verb whose words are a verb table of their own (`/conference digest …`), under a command's table
+ * like any verb: `read` tells its verb from the words after it, and the help its verbs' `c.usage`
+ * gives is built from their rows (`title` first), as a command's is.
+ */
+export function verbTableVerb<P extends { kind: string }, D>(o: {
+  /** Its lines in the command's help. */
+  usage: readonly Mrkdwn[];
+  /** Its own help's first line. */
+  title: Mrkdwn;
+  read: (args: string) => P;
+  verbs: VerbTable<P, D>;
+}): Verb<{ args: string }, D> & { help: Mrkdwn } {
+  const help = tableHelp(o.title, o.verbs);
+  return {
+    usage: o.usage,
+    help,
+    run: ({ args }, c, deps) => {
+      const parsed = o.read(args);
+      const verb = o.verbs[parsed.kind as P['kind']] as Verb<P, D>;
+      return verb.run(parsed, { ...c, usage: (problem) => buildUsage(help, problem) }, deps);
+    },
   };
 }
