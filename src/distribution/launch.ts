@@ -14,7 +14,8 @@ import { platformAddressProblem } from '../platform/host-guard.js';
 import type { WorkspaceInstall, WorkspaceRegistry, WorkspaceSettings } from '../services/workspaces.js';
 import { registerAppUninstalled } from '../slack/events/app-uninstalled.js';
 import { registerTokensRevoked } from '../slack/events/tokens-revoked.js';
-import { registerSetupHome, registerWorkspaceSetup, type WorkspaceSetupDeps } from '../slack/setup/index.js';
+import { installSurfaces } from '../slack/runtime/surfaces.js';
+import { registerSetupOnly, type WorkspaceSetupDeps } from '../slack/setup/index.js';
 import { platformClientFor } from '../startup/platform-client.js';
 import { openWorkspaceStore } from '../store/lazy-store.js';
 import { type StoreOptions, workspaceStoreOptions } from '../store/store.js';
@@ -34,7 +35,7 @@ export interface LaunchOptions {
   /** Tells the replica running a workspace's jobs of a write made here (PostgreSQL only). */
   wakeChannel: Pick<WakeChannel, 'tell'> | undefined;
   /** What a workspace's setup surface is given (`save-settings.ts`). */
-  setup(team: string, teamName: string, configured: boolean): WorkspaceSetupDeps;
+  setup(team: string, teamName: string): WorkspaceSetupDeps;
   /** Forgets a workspace after its uninstall or the revocation of its token (`uninstall.ts`). */
   forget(team: string, at?: Date): Promise<void>;
   logger: Logger;
@@ -105,12 +106,13 @@ export class Launcher {
       ...(botIdentityOf(install) ?? {}),
       ...(config.slack.apiUrl ? { clientOptions: { slackApiUrl: config.slack.apiUrl } } : {}),
     });
-    registerWorkspaceSetup(app, this.o.setup(team, install.teamName, false));
-    registerSetupHome(app, { teamName: install.teamName });
     // The instance forgets its own workspace, whatever team the event's body names.
     const forgetThis = (_named: string, at?: Date) => this.o.forget(team, at);
-    registerAppUninstalled(app, { logger: log, forgetWorkspace: forgetThis });
-    registerTokensRevoked(app, { logger: log, forgetWorkspace: forgetThis });
+    installSurfaces(app, { logger: log, waitMs: () => 0 }, (on) => {
+      registerSetupOnly(on, this.o.setup(team, install.teamName));
+      registerAppUninstalled(on.listeners, { logger: log, forgetWorkspace: forgetThis });
+      registerTokensRevoked(on.listeners, { logger: log, forgetWorkspace: forgetThis });
+    });
     return {
       team,
       app,
@@ -143,6 +145,8 @@ export class Launcher {
         port: 0,
         receiver: handedReceiver,
         botIdentity: botIdentityOf(install),
+        // Its admins' settings: `/conference admin settings`, Home's button, the form.
+        setup: this.o.setup(team, install.teamName),
         doctor: () =>
           workspaceDoctor({ config, install, settings, platform, webhook, store: () => wsStore.inspect() }),
       },
@@ -162,7 +166,6 @@ export class Launcher {
       jobsWhenAsked: true,
       writesElsewhere: wakeChannel && ((wake) => wakeChannel.tell({ team, ...wake })),
     });
-    registerWorkspaceSetup(confdesk.slack.app, this.o.setup(team, install.teamName, true));
     try {
       await confdesk.start();
       if (this.o.shares.here(team)) await confdesk.runJobs(true);

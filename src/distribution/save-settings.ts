@@ -23,9 +23,8 @@ export interface SettingsOptions {
  */
 export const setupDepsFor =
   (o: SettingsOptions) =>
-  (team: string, teamName: string, configured: boolean): WorkspaceSetupDeps => ({
+  (team: string, teamName: string): WorkspaceSetupDeps => ({
     teamName,
-    configured: () => configured,
     summary: () => o.registry.summary(team),
     save: (settings, by) => saveSettings(o, team, settings, by),
     notStarted: () => {

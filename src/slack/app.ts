@@ -15,10 +15,11 @@ import { registerEvents } from './events/index.js';
 import { registerPickers } from './options/pickers.js';
 import { measureAcks } from './runtime/ack-timing.js';
 import { registerErrorHandler } from './runtime/error-handler.js';
-import { ListenerTables } from './runtime/listener-tables.js';
 import { guardReceiver, receiverLogger } from './runtime/receiver-guard.js';
 import { requestScope } from './runtime/request-scope.js';
+import { installSurfaces } from './runtime/surfaces.js';
 import { answerUnhandled, notFoundRoute } from './runtime/unhandled-requests.js';
+import { handleSettingsCommand, registerWorkspaceSettings, type WorkspaceSetupDeps } from './setup/index.js';
 import { registerShortcuts } from './shortcuts/index.js';
 import { registerViews } from './views/index.js';
 
@@ -53,6 +54,11 @@ export interface SlackAppOptions {
   receiver?: Receiver | undefined;
   /** Extra HTTP routes on the same server (the platform's webhooks, `/metrics`). */
   routes?: HttpRoute[];
+  /**
+   * Distribution mode: the workspace's settings (`setup/`), for `/conference admin settings`, Home's
+   * button and the form; unset with one workspace, whose settings come from the environment.
+   */
+  setup?: WorkspaceSetupDeps | undefined;
 }
 
 export interface SlackApp {
@@ -137,20 +143,25 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   // clipped, the ack kept for the error handler, the listener named for the last resort.
   const scope = requestScope(options.logger, watchClient);
   app.use(scope.middleware);
-  const { deps } = options;
+  const { deps, setup } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).
   registerErrorHandler(app, options.logger);
   // One registrar per Slack surface (the starter template's `listeners/<surface>/index.ts`), each
   // kind of request behind one Bolt listener (`ListenerTables`, `ActionRoutes`).
-  const tables = new ListenerTables();
-  registerCommands(tables.listeners, deps);
-  registerActions(app, deps);
-  registerViews(tables.listeners, deps);
-  registerShortcuts(tables.listeners, deps);
-  registerEvents(tables.listeners, deps);
-  // The type-ahead menus' options load URL: Slack posts them to the same endpoint.
-  registerPickers(tables.listeners, deps);
-  tables.install(app);
+  installSurfaces(app, { logger: deps.logger, waitMs: deps.waitMs }, (on) => {
+    // Distribution mode supplies the admin table's settings row.
+    registerCommands(
+      on.listeners,
+      setup ? { ...deps, workspaceSettings: handleSettingsCommand(setup) } : deps,
+    );
+    registerActions(on.actions, deps);
+    registerViews(on.listeners, deps);
+    registerShortcuts(on.listeners, deps);
+    registerEvents(on.listeners, deps);
+    // The type-ahead menus' options load URL: Slack posts them to the same endpoint.
+    registerPickers(on.listeners, deps);
+    if (setup) registerWorkspaceSettings(on, setup);
+  });
 
   return {
     app,

@@ -1,6 +1,5 @@
-import type { App } from '@slack/bolt';
 import type { Deps } from '../deps.js';
-import { ActionRoutes } from '../runtime/action-routes.js';
+import type { ActionRoutes } from '../runtime/action-routes.js';
 import { registerConferenceActions } from './conference-card.js';
 import { registerConferenceNewButton } from './conference-new.js';
 import { registerHomeActions } from './home.js';
@@ -12,8 +11,7 @@ import { registerTicketMenu } from './ticket-menu.js';
 import { registerTicketUnsubscribe } from './ticket-unsubscribe.js';
 
 /** Every button and menu, routed by action id behind one Bolt listener (`runtime/action-routes.ts`). */
-export function registerActions(app: App, deps: Deps): void {
-  const routes = new ActionRoutes(deps.logger, deps.waitMs);
+export function registerActions(routes: ActionRoutes, deps: Deps): void {
   registerConferenceActions(routes, deps);
   registerConferenceNewButton(routes, deps);
   registerTicketActions(routes, deps);
@@ -23,5 +21,4 @@ export function registerActions(app: App, deps: Deps): void {
   registerHomeActions(routes, deps);
   registerPeopleActions(routes, deps);
   registerMediaLibrary(routes, deps);
-  routes.install(app);
 }

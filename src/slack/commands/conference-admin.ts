@@ -12,7 +12,15 @@ import { peopleVerb } from './people.js';
  * are checked by the services they call (or the doctor's right, here), never by the words.
  */
 
-type AdminDeps = ConferenceDeps & MediaDeps & LinkDeps;
+/**
+ * Distribution mode's settings (`slack/setup/`): the handler of `/conference admin settings`, which
+ * that mode supplies; absent (one workspace), the row says the settings come from the environment.
+ */
+export interface SettingsDeps {
+  workspaceSettings?: VerbRun<unknown, unknown> | undefined;
+}
+
+type AdminDeps = ConferenceDeps & MediaDeps & LinkDeps & SettingsDeps;
 
 /** What an admin verb reads: the words after `admin`. */
 interface AdminWords {
@@ -66,17 +74,18 @@ const link: VerbRun<AdminWords, AdminDeps> = ({ args }, c, deps) => {
 };
 
 /**
- * `admin settings`: in distribution mode the workspace's settings middleware answers it before this
- * listener; with one workspace, the settings come from the environment.
+ * `admin settings`: in distribution mode, the workspace's settings form (the handler that mode
+ * supplies); with one workspace, the settings come from the environment.
  */
-const settings: VerbRun<AdminWords, AdminDeps> = ({ args }, c) =>
-  args.trim().toLowerCase() === 'settings'
-    ? {
-        say: textMessage(
-          md`This confdesk serves one workspace: its settings come from its environment (\`.env\`, see the README's *Configuration*). \`/conference admin settings\` is for confdesk installed with Add to Slack.`,
-        ),
-      }
-    : adminUsage(c);
+const settings: VerbRun<AdminWords, AdminDeps> = (words, c, deps) => {
+  if (words.args.trim().toLowerCase() !== 'settings') return adminUsage(c);
+  if (deps.workspaceSettings) return deps.workspaceSettings(words, c, deps);
+  return {
+    say: textMessage(
+      md`This confdesk serves one workspace: its settings come from its environment (\`.env\`, see the README's *Configuration*). \`/conference admin settings\` is for confdesk installed with Add to Slack.`,
+    ),
+  };
+};
 
 /** The admin verbs, in the order of their lines in `/conference`'s help. */
 const adminVerbs: Record<string, AdminVerb> = {

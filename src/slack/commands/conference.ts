@@ -23,13 +23,13 @@ import { describeError, inviteFix } from '../replies/describe-error.js';
 import type { Responder } from '../replies/reply-error.js';
 import { CommandRoutes, type VerbRun, type VerbTable } from '../runtime/command-routes.js';
 import type { Listeners } from '../runtime/listener-tables.js';
-import { adminVerb } from './conference-admin.js';
+import { adminVerb, type SettingsDeps } from './conference-admin.js';
 import { digestVerb } from './digest.js';
 import { mediaVerb } from './media.js';
 import { passwordVerb } from './people.js';
 
 /** What `/conference` and its verbs need. */
-type ConferenceCommandDeps = ConferenceDeps & MediaDeps & LinkDeps;
+type ConferenceCommandDeps = ConferenceDeps & MediaDeps & LinkDeps & SettingsDeps;
 
 /** A failed `/conference`, replacing its "Working…", with the form button. */
 const failure = (problem: Mrkdwn | string, text: string) => ({

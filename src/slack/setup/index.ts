@@ -1,14 +1,7 @@
-import type {
-  AllMiddlewareArgs,
-  AnyMiddlewareArgs,
-  App,
-  BlockAction,
-  SlackViewMiddlewareArgs,
-  ViewSubmitAction,
-} from '@slack/bolt';
+import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { ids } from '../../blocks/ids.js';
-import { buildWorkingView } from '../../blocks/modal.js';
+import { textMessage } from '../../blocks/kit.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
 import {
   buildSettingsSavedView,
@@ -20,9 +13,12 @@ import {
 } from '../../blocks/workspace-settings.js';
 import { checkSettingsForm, type FormCheck } from '../../domain/workspace-settings.js';
 import type { Logger } from '../../observability/logger.js';
+import type { ViewSubmission } from '../deps.js';
 import { viewState } from '../input/view-state.js';
-import { ephemeral } from '../replies/ephemeral.js';
-import { detach, requestLog } from '../runtime/after-ack.js';
+import { submitThenWork } from '../openers/working-modal.js';
+import type { ClickHandler } from '../runtime/action-routes.js';
+import { CommandRoutes, type VerbRun, type VerbTable } from '../runtime/command-routes.js';
+import type { Surfaces } from '../runtime/surfaces.js';
 
 /*
  * Distribution mode: a workspace's platform settings, for its Slack admins only (workspace
@@ -35,8 +31,6 @@ export type CheckedSettings = Extract<FormCheck, { ok: true }>;
 
 export interface WorkspaceSetupDeps {
   teamName: string;
-  /** Whether the workspace is set up (its platform settings saved and working). */
-  configured(): boolean;
   /** Why the set-up workspace is not running now (its start failed and is retried), if it is not. */
   notStarted?(): Mrkdwn | undefined;
   /** What the form shows of the saved settings. */
@@ -51,8 +45,6 @@ export interface WorkspaceSetupDeps {
   logger: Logger;
 }
 
-const settingsCommand = /^\s*(admin\s+)?settings\s*$/i;
-
 /** Whether Slack says the person administers the workspace (admin, owner or primary owner). */
 export async function isWorkspaceAdmin(client: WebClient, user: string): Promise<boolean> {
   const r = await client.users.info({ user });
@@ -66,90 +58,151 @@ async function openSettings(deps: WorkspaceSetupDeps, client: WebClient, trigger
   await client.views.open({ trigger_id: triggerId, view: buildWorkspaceSettingsView(await deps.summary()) });
 }
 
-/** The settings command, the Home button, the form, and (before set-up) every other command's answer. */
-export function registerWorkspaceSetup(app: App, deps: WorkspaceSetupDeps): void {
-  app.use(async (args: AnyMiddlewareArgs & AllMiddlewareArgs) => {
-    const body = args.body as { command?: string; text?: string; user_id?: string; trigger_id?: string };
-    if (!body.command) return args.next();
-    const ack = (args as unknown as { ack: (m?: unknown) => Promise<void> }).ack;
-    if (body.command === ids.commands.conference && settingsCommand.test(body.text ?? '')) {
-      if (!(await isWorkspaceAdmin(args.client, body.user_id ?? ''))) return ack(ephemeral(refusal));
-      await ack();
-      return openSettings(deps, args.client, body.trigger_id ?? '');
-    }
-    if (deps.configured()) return args.next();
-    const notStarted = deps.notStarted?.();
-    if (notStarted) return ack(ephemeral(notStarted));
-    await ack(
-      ephemeral(notSetUp(await isWorkspaceAdmin(args.client, body.user_id ?? '').catch(() => false))),
+/**
+ * `/conference admin settings` in distribution mode: the row of the admin verb table that this mode
+ * supplies. A person who is not a Slack admin is refused in the ack; an admin gets the form.
+ */
+export const handleSettingsCommand =
+  (deps: WorkspaceSetupDeps): VerbRun<unknown, unknown> =>
+  async (_, c) => {
+    if (!(await isWorkspaceAdmin(c.client, c.user))) return { say: textMessage(refusal) };
+    return { later: () => openSettings(deps, c.client, c.triggerId) };
+  };
+
+/** Home's *Set up* button: the form, for a Slack admin (the button shows to admins only). */
+export const handleSettingsOpen =
+  (deps: WorkspaceSetupDeps): ClickHandler =>
+  async ({ user, client, triggerId }) => {
+    if (await isWorkspaceAdmin(client, user)) await openSettings(deps, client, triggerId);
+  };
+
+/**
+ * The settings form's submission: a person who is not a Slack admin and a form with mistakes are
+ * answered inline; otherwise "Signing in…", then the settings tried on the platform and the outcome
+ * (the webhook address, or the form again with why they were not saved).
+ */
+export const handleSettingsSubmit =
+  (deps: WorkspaceSetupDeps) =>
+  async (submission: ViewSubmission): Promise<void> => {
+    const { ack, body, view, client } = submission;
+    const user = body.user.id;
+    // A forged submission from someone else is refused like the command: nothing is read or saved.
+    if (!(await isWorkspaceAdmin(client, user)))
+      return ack({ response_action: 'errors', errors: { [settingsFields.platformUrl]: refusal.text } });
+    const { str, get, option } = viewState(view.state.values);
+    const saved = await deps.summary();
+    const check = checkSettingsForm(
+      {
+        platformUrl: str(settingsFields.platformUrl) ?? '',
+        kind: option(settingsFields.kind) === 'password' ? 'password' : 'token',
+        token: str(settingsFields.token) ?? '',
+        username: str(settingsFields.username) ?? '',
+        password: get(settingsFields.password)?.value ?? '',
+        serviceKey: str(settingsFields.serviceKey) ?? '',
+        language: option(settingsFields.language) ?? '',
+        ticketCreators: option(settingsFields.ticketCreators) ?? '',
+        webhookSecret: str(settingsFields.webhookSecret) ?? '',
+      },
+      saved,
     );
-  });
-
-  app.action<BlockAction>(ids.actions.workspaceSettingsOpen, async ({ ack, body, client }) => {
-    await ack();
-    if (await isWorkspaceAdmin(client, body.user.id)) await openSettings(deps, client, body.trigger_id);
-  });
-
-  app.view(
-    ids.views.workspaceSettings,
-    async ({ ack, body, view, client }: SlackViewMiddlewareArgs<ViewSubmitAction> & AllMiddlewareArgs) => {
-      const user = body.user.id;
-      const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-      // A forged submission from someone else is refused like the command: nothing is read or saved.
-      if (!(await isWorkspaceAdmin(client, user)))
-        return ack({ response_action: 'errors', errors: { [settingsFields.platformUrl]: refusal.text } });
-      const { str, get, option } = viewState(view.state.values);
-      const saved = await deps.summary();
-      const check = checkSettingsForm(
-        {
-          platformUrl: str(settingsFields.platformUrl) ?? '',
-          kind: option(settingsFields.kind) === 'password' ? 'password' : 'token',
-          token: str(settingsFields.token) ?? '',
-          username: str(settingsFields.username) ?? '',
-          password: get(settingsFields.password)?.value ?? '',
-          serviceKey: str(settingsFields.serviceKey) ?? '',
-          language: option(settingsFields.language) ?? '',
-          ticketCreators: option(settingsFields.ticketCreators) ?? '',
-          webhookSecret: str(settingsFields.webhookSecret) ?? '',
-        },
-        saved,
+    if (!check.ok) {
+      const errors = Object.fromEntries(
+        Object.entries(check.errors).map(([field, message]) => [
+          settingsFields[field as keyof typeof settingsFields],
+          message,
+        ]),
       );
-      if (!check.ok) {
-        const errors = Object.fromEntries(
-          Object.entries(check.errors).map(([field, message]) => [
-            settingsFields[field as keyof typeof settingsFields],
-            message,
-          ]),
-        );
-        return ack({ response_action: 'errors', errors });
-      }
-      await ack({
-        response_action: 'update',
-        view: buildWorkingView('confdesk settings', md`Signing in to the platform with these settings…`),
-      });
-      detach(log, async () => {
+      return ack({ response_action: 'errors', errors });
+    }
+    await submitThenWork(
+      submission,
+      {
+        title: 'confdesk settings',
+        working: md`Signing in to the platform with these settings…`,
+        logger: deps.logger,
+      },
+      async ({ show, log }) => {
         const outcome = await deps.save(check, user);
-        const next = outcome.ok
-          ? buildSettingsSavedView(outcome.webhook)
-          : buildWorkspaceSettingsView(await deps.summary(), outcome.problem);
-        await client.views.update({ view_id: view.id, view: next });
+        await show(
+          outcome.ok
+            ? buildSettingsSavedView(outcome.webhook)
+            : buildWorkspaceSettingsView(await deps.summary(), outcome.problem),
+        );
         log.info(
           { saved: outcome.ok },
           outcome.ok ? 'workspace settings saved' : 'workspace settings refused',
         );
-      });
-    },
-  );
-}
+      },
+    );
+  };
 
 /** Home before the workspace is set up: what confdesk needs, and the settings button for admins. */
-export function registerSetupHome(app: App, deps: Pick<WorkspaceSetupDeps, 'teamName'>): void {
-  app.event('app_home_opened', async ({ event, client }) => {
+export const handleSetupHome =
+  (deps: Pick<WorkspaceSetupDeps, 'teamName'>) =>
+  async ({
+    event,
+    client,
+  }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs): Promise<void> => {
     if (event.tab !== 'home') return;
     const admin = await isWorkspaceAdmin(client, event.user).catch(() => false);
     await client.views.publish({
       user_id: event.user,
       view: buildSetupHome({ teamName: deps.teamName, admin }),
     });
-  });
+  };
+
+/**
+ * Any command but the settings, before set-up: why the workspace does not run when its start failed
+ * (it is retried), else how to set confdesk up (said to an admin as to someone who can).
+ */
+export const handleNotSetUp =
+  (deps: Pick<WorkspaceSetupDeps, 'notStarted'>): VerbRun<unknown, unknown> =>
+  async (_, c) => {
+    const notStarted = deps.notStarted?.();
+    if (notStarted) return { say: textMessage(notStarted) };
+    return { say: textMessage(notSetUp(await isWorkspaceAdmin(c.client, c.user).catch(() => false))) };
+  };
+
+/** What a command says before set-up: the settings (`/conference admin settings`), or anything else. */
+type SetupCommand = { kind: 'settings' } | { kind: 'notSetUp' };
+
+/** The same words as `/conference`'s admin table takes for its settings row; every other text is not set up. */
+const readSetupCommand = (text: string): SetupCommand =>
+  /^\s*admin\s+settings\s*$/i.test(text) ? { kind: 'settings' } : { kind: 'notSetUp' };
+
+/**
+ * The commands of a workspace that waits for its settings: its verb table has the settings row and,
+ * for every other text, the "not set up" answer (no help: until set-up, there is nothing else to do).
+ */
+const setupVerbs: VerbTable<SetupCommand, WorkspaceSetupDeps> = {
+  settings: { usage: [], run: (words, c, deps) => handleSettingsCommand(deps)(words, c, deps) },
+  notSetUp: { usage: [], run: (words, c, deps) => handleNotSetUp(deps)(words, c, deps) },
+};
+
+/** The settings' button and form, in a whole confdesk (its command is the admin table's row) and before set-up. */
+export function registerWorkspaceSettings(on: Surfaces, deps: WorkspaceSetupDeps): void {
+  on.actions.on(ids.actions.workspaceSettingsOpen, handleSettingsOpen(deps));
+  on.listeners.view(ids.views.workspaceSettings, handleSettingsSubmit(deps));
+}
+
+/**
+ * A workspace without working settings: its commands (`setupVerbs`: `/conference` and `/ticket`
+ * alike), its Home, the settings' button and form.
+ */
+export function registerSetupOnly(on: Surfaces, deps: WorkspaceSetupDeps): void {
+  for (const command of Object.values(ids.commands)) {
+    const routes = new CommandRoutes<SetupCommand, WorkspaceSetupDeps>({
+      title: md`*\`${command}\`* — confdesk is not set up in this workspace yet`,
+      // `/ticket admin settings` is not the settings' command: only `/conference`'s words are read.
+      read: command === ids.commands.conference ? readSetupCommand : () => ({ kind: 'notSetUp' }),
+      verbs: setupVerbs,
+      deps,
+      logger: deps.logger,
+      // Nothing here asks the platform.
+      waitMs: () => 0,
+    });
+    on.listeners.command(command, routes.listener);
+  }
+  on.listeners.event('app_home_opened', handleSetupHome(deps));
+  registerWorkspaceSettings(on, deps);
 }
