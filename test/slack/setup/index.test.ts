@@ -4,9 +4,11 @@ import { ids } from '../../../src/blocks/ids.js';
 import { md } from '../../../src/blocks/mrkdwn.js';
 import { handleConferenceCommand } from '../../../src/slack/commands/conference.js';
 import type { Click } from '../../../src/slack/runtime/action-routes.js';
+import type { SlashCommand } from '../../../src/slack/runtime/command-routes.js';
 import type { Surfaces } from '../../../src/slack/runtime/surfaces.js';
 import {
   type CheckedSettings,
+  handleNotSetUp,
   handleSettingsCommand,
   handleSettingsOpen,
   handleSettingsSubmit,
@@ -250,6 +252,27 @@ describe('a workspace not set up yet', () => {
     await command(`command ${ids.commands.ticket}`)(args);
     expect(JSON.stringify(acks.given)).toContain('its store could not open');
     expect(JSON.stringify(acks.given)).not.toContain('not set up');
+  });
+
+  it('"not set up" tells an admin to run the settings, anyone else to ask one, in the ack', async () => {
+    const slack = slackOf();
+    const asked = (user: string) =>
+      ({ user, team: 'T1', channel: 'C1', text: '', triggerId: 't', client: slack.client }) as SlashCommand;
+    const answer = handleNotSetUp({});
+    expect(await answer(undefined, asked(people.admin.id), undefined)).toEqual({
+      say: expect.objectContaining({ text: expect.stringContaining('run `/conference admin settings`') }),
+    });
+    expect(await answer(undefined, asked(people.alice.id), undefined)).toEqual({
+      say: expect.objectContaining({ text: expect.stringContaining('ask a workspace admin') }),
+    });
+    // A users.info that fails is no reason to fail the answer: the sentence for non-admins.
+    const down = fakeSlack({
+      'users.info': () => {
+        throw new Error('slack is down');
+      },
+    });
+    const c = { ...asked(people.admin.id), client: down.client };
+    expect(JSON.stringify(await answer(undefined, c, undefined))).toContain('ask a workspace admin');
   });
 
   it('registers its Home, the settings button and the form on the same tables', () => {
