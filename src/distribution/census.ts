@@ -1,5 +1,5 @@
 import { describeBacklog, somethingWaits } from '../domain/ticket-feed.js';
-import type { WorkspaceShares } from '../jobs/shares.js';
+import type { WorkspaceShares } from '../jobs/replicas/shares.js';
 import type { WorkspacesSource } from '../observability/metrics.js';
 import { type CheckState, Readiness, type ReadinessReport } from '../observability/readiness.js';
 import type { Tenants } from './tenants.js';

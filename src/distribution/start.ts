@@ -1,8 +1,8 @@
 import type { Confdesk, ConfdeskOptions } from '../confdesk.js';
 import type { Config } from '../config/config.js';
-import { WorkspaceShares } from '../jobs/shares.js';
+import { WorkspaceShares } from '../jobs/replicas/shares.js';
+import { WakeChannel } from '../jobs/replicas/wake-channel.js';
 import type { LeftForNextStart } from '../jobs/shutdown.js';
-import { WakeChannel } from '../jobs/wake-channel.js';
 import type { Logger } from '../observability/logger.js';
 import { Metrics } from '../observability/metrics.js';
 import { version } from '../observability/version.js';
@@ -126,7 +126,7 @@ export async function startWorkspaces(
 }
 
 /**
- * Each set-up workspace's jobs run on the one replica holding its share (`jobs/shares.ts`); a write
+ * Each set-up workspace's jobs run on the one replica holding its share (`jobs/replicas/shares.ts`); a write
  * for a workspace whose jobs run on another replica wakes them there (PostgreSQL only).
  */
 function shareJobs(tenants: Tenants, store: Store, baseStore: StoreOptions, logger: Logger, leaseS: number) {

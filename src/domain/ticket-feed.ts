@@ -3,7 +3,7 @@
  * alone can go (what the doctor and docs/events.md's capacity table say). Pure arithmetic.
  */
 
-/** The read backlog as the jobs report it (`jobs/read-backlog.ts`). */
+/** The read backlog as the jobs report it (`jobs/poller/read-backlog.ts`). */
 export interface BacklogFacts {
   reads: number;
   verify: number;

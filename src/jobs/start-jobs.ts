@@ -17,11 +17,11 @@ import type { TicketService } from '../services/tickets.js';
 import { claimerPrefix, type Store } from '../store/store.js';
 import { DeliveryWorker } from './delivery.js';
 import { DigestJob } from './digest-job.js';
-import { needsRead, Poller, settleMs } from './poller.js';
-import type { BacklogState } from './read-backlog.js';
+import { needsRead, Poller, settleMs } from './poller/poller.js';
+import type { BacklogState } from './poller/read-backlog.js';
+import type { StoreWakes, Wake } from './replicas/wakes.js';
 import { JobRunner } from './runner.js';
 import type { LeftForNextStart } from './shutdown.js';
-import type { StoreWakes, Wake } from './wakes.js';
 
 export interface DeliveryJobOptions {
   store: Store;

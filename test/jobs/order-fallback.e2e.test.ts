@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { stateEventNames } from '../../src/domain/change-cover.js';
 import { eventMetadataType } from '../../src/jobs/delivery.js';
-import { orderGuess } from '../../src/jobs/poller.js';
+import { orderGuess } from '../../src/jobs/poller/poller.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { SimTicket } from '../../src/sim/model.js';
 import { type BotFixture, eventually, people, useBot } from '../helpers/bot.js';

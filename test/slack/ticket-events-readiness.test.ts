@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeWaiting } from '../../src/distribution/census.js';
-import type { BacklogState } from '../../src/jobs/read-backlog.js';
+import type { BacklogState } from '../../src/jobs/poller/read-backlog.js';
 
 /** Workspaces running here with these backlogs (undefined: its jobs have not looked yet). */
 const running = (backlogs: Record<string, BacklogState | undefined>) => ({

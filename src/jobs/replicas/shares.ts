@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Logger } from '../observability/logger.js';
-import type { Store } from '../store/store.js';
+import type { Logger } from '../../observability/logger.js';
+import type { Store } from '../../store/store.js';
 
 /** A replica's heartbeat in the process store's leases: how many replicas share the workspaces. */
 export const replicaPrefix = 'replica:';

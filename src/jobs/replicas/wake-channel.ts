@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Logger } from '../observability/logger.js';
+import type { Logger } from '../../observability/logger.js';
 import type { Wake } from './wakes.js';
 
 /** A write on one replica that gives another replica's jobs work: which workspace, which job, when. */

@@ -5,16 +5,16 @@ import {
   stateEventNames,
   stateEvents,
   wantsTimeline,
-} from '../domain/change-cover.js';
-import { followMatches } from '../domain/follow-filter.js';
-import type { Logger } from '../observability/logger.js';
-import type { SlackPublisher } from '../outbound/publisher.js';
-import type { PlatformClient } from '../platform/client.js';
-import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
-import type { EventSignal, TicketSignal } from '../platform/webhook-signal.js';
-import { settleToldEvents } from '../store/outbox.js';
-import type { NewOutboxItem, OutboxItem, Store, Subscription } from '../store/store.js';
-import { keepTicketRecord } from '../store/ticket-records.js';
+} from '../../domain/change-cover.js';
+import { followMatches } from '../../domain/follow-filter.js';
+import type { Logger } from '../../observability/logger.js';
+import type { SlackPublisher } from '../../outbound/publisher.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { type TicketRecord, ticketRecord } from '../../platform/schemas.js';
+import type { EventSignal, TicketSignal } from '../../platform/webhook-signal.js';
+import { settleToldEvents } from '../../store/outbox.js';
+import type { NewOutboxItem, OutboxItem, Store, Subscription } from '../../store/store.js';
+import { keepTicketRecord } from '../../store/ticket-records.js';
 
 /*
  * What each channel gets of a changed ticket: the second of the poller's two jobs (the first, which

@@ -1,12 +1,12 @@
-import { runAs } from '../observability/last-resort.js';
-import type { Logger } from '../observability/logger.js';
-import type { SlackPublisher } from '../outbound/publisher.js';
-import type { PlatformClient } from '../platform/client.js';
-import { runInLane } from '../platform/lane.js';
-import type { WebhookSignal } from '../platform/webhook-signal.js';
-import type { TicketService } from '../services/tickets.js';
-import type { Store } from '../store/store.js';
-import { Poller, settleMs } from './poller.js';
+import { runAs } from '../../observability/last-resort.js';
+import type { Logger } from '../../observability/logger.js';
+import type { SlackPublisher } from '../../outbound/publisher.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { runInLane } from '../../platform/lane.js';
+import type { WebhookSignal } from '../../platform/webhook-signal.js';
+import type { TicketService } from '../../services/tickets.js';
+import type { Store } from '../../store/store.js';
+import { Poller, settleMs } from '../poller/poller.js';
 
 export interface WebhookIntakeOptions {
   platform: PlatformClient;

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderGuess, orderRefusal, Poller } from '../../src/jobs/poller.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { PlatformHttpError } from '../../src/platform/errors.js';
-import type { SimTicket } from '../../src/sim/model.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
+import { orderGuess, orderRefusal, Poller } from '../../../src/jobs/poller/poller.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { PlatformHttpError } from '../../../src/platform/errors.js';
+import type { SimTicket } from '../../../src/sim/model.js';
+import { openStore, type Store } from '../../../src/store/store.js';
+import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /** A pino logger whose lines are kept, to count what was logged. */
 function capturingLogger() {

@@ -2,11 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { needsRead, Poller } from '../../src/jobs/poller.js';
-import { createLogger } from '../../src/observability/logger.js';
-import type { SimTicket } from '../../src/sim/model.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
+import { needsRead, Poller } from '../../../src/jobs/poller/poller.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import type { SimTicket } from '../../../src/sim/model.js';
+import { openStore, type Store } from '../../../src/store/store.js';
+import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 let platform: PlatformFixture;
 let store: Store;

@@ -1,7 +1,7 @@
-import type { Logger } from '../observability/logger.js';
-import type { PlatformClient } from '../platform/client.js';
-import { PlatformHttpError } from '../platform/errors.js';
-import type { ReadWant, Store } from '../store/store.js';
+import type { Logger } from '../../observability/logger.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { PlatformHttpError } from '../../platform/errors.js';
+import type { ReadWant, Store } from '../../store/store.js';
 import type { Collector } from './collector.js';
 
 /** Timeline reads wait for every other background request: a scan (and its state lines) never queues behind them. */

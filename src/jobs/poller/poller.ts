@@ -1,10 +1,10 @@
-import type { Logger } from '../observability/logger.js';
-import type { SlackPublisher } from '../outbound/publisher.js';
-import type { PlatformClient } from '../platform/client.js';
-import type { TicketRecord } from '../platform/schemas.js';
-import type { EventSignal, TicketSignal, WebhookSignal } from '../platform/webhook-signal.js';
-import type { Store, Subscription } from '../store/store.js';
-import { keepTicketRecord } from '../store/ticket-records.js';
+import type { Logger } from '../../observability/logger.js';
+import type { SlackPublisher } from '../../outbound/publisher.js';
+import type { PlatformClient } from '../../platform/client.js';
+import type { TicketRecord } from '../../platform/schemas.js';
+import type { EventSignal, TicketSignal, WebhookSignal } from '../../platform/webhook-signal.js';
+import type { Store, Subscription } from '../../store/store.js';
+import { keepTicketRecord } from '../../store/ticket-records.js';
 import { ChangeFinder, settleMs } from './change-finder.js';
 import { Collector, eventPropsGuess } from './collector.js';
 import { type BacklogState, ReadBacklog } from './read-backlog.js';

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Poller } from '../../src/jobs/poller.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
+import { Poller } from '../../../src/jobs/poller/poller.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { openStore, type Store } from '../../../src/store/store.js';
+import { type PlatformFixture, startPlatform } from '../../helpers/platform.js';
 
 /*
  * The read backlog against the simulator and a real store: which ticket's timeline is read next.

@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.js';
+import type { Store } from '../../store/store.js';
 
 /**
  * What a write to the store gives the jobs to do: which job, and from when (epoch ms; none: now).

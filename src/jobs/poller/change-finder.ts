@@ -1,7 +1,7 @@
-import type { PlatformClient } from '../platform/client.js';
-import { PlatformHttpError } from '../platform/errors.js';
-import type { Page, TicketRecord } from '../platform/schemas.js';
-import type { OutboxRepository } from '../store/store.js';
+import type { PlatformClient } from '../../platform/client.js';
+import { PlatformHttpError } from '../../platform/errors.js';
+import type { Page, TicketRecord } from '../../platform/schemas.js';
+import type { OutboxRepository } from '../../store/store.js';
 
 /*
  * Which tickets changed on the platform, within the rate budget: the first of the poller's two jobs

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WorkspaceShares } from '../../src/jobs/shares.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { openStore, type Store } from '../../src/store/store.js';
-import { storeBackends } from '../helpers/store-backends.js';
+import { WorkspaceShares } from '../../../src/jobs/replicas/shares.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { openStore, type Store } from '../../../src/store/store.js';
+import { storeBackends } from '../../helpers/store-backends.js';
 
 /*
  * The replicas' shares of the workspaces, on one store as the replicas of one PostgreSQL see it

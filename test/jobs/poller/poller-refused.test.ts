@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderGuess, Poller } from '../../src/jobs/poller.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { createPlatformClient, type PlatformClient } from '../../src/platform/client.js';
-import type { SimTicket } from '../../src/sim/model.js';
-import { createSimulator, type Simulator } from '../../src/sim/server.js';
-import { openStore, type Store } from '../../src/store/store.js';
+import { orderGuess, Poller } from '../../../src/jobs/poller/poller.js';
+import { createLogger } from '../../../src/observability/logger.js';
+import { createPlatformClient, type PlatformClient } from '../../../src/platform/client.js';
+import type { SimTicket } from '../../../src/sim/model.js';
+import { createSimulator, type Simulator } from '../../../src/sim/server.js';
+import { openStore, type Store } from '../../../src/store/store.js';
 
 /**
  * A platform that refuses `orderby=modified` with a 400 naming it: the simulator behind a small
