@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type App, HTTPReceiver, type ReceiverEvent } from '@slack/bolt';
 import type { Config } from '../config/config.js';
 import { readManifest } from '../doctor/manifest.js';
-import { healthRoutes } from '../observability/health-routes.js';
+import { healthRoutes } from '../inbound/health-routes.js';
 import type { Logger } from '../observability/logger.js';
 import type { Metrics } from '../observability/metrics.js';
 import type { WorkspaceRegistry } from '../services/workspaces.js';

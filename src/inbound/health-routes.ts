@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Metrics, metricsHandler } from './metrics.js';
+import { type Metrics, metricsHandler } from '../observability/metrics.js';
 
 /** An HTTP route beside Slack's, as Bolt's receivers take them (`customRoutes`). */
 export interface HttpRoute {
