@@ -184,7 +184,7 @@ async function start(mode: Mode, s: Setup): Promise<Bot> {
       header: 'X-Webhook-Secret',
       secret: 'bench-hook',
     });
-  const jobs = confdesk.jobs(); // none for the naive baseline: its backlog is not the bot's
+  const jobs = confdesk.jobs.running(); // none for the naive baseline: its backlog is not the bot's
   return {
     backlog: jobs ? () => jobs.backlog() : undefined,
     async stop() {

@@ -4,11 +4,9 @@ import type { Action, Rule } from './domain/policy.js';
 import type { WorkspaceDefaults } from './domain/workspace-settings.js';
 import { metricsRoute } from './inbound/health-routes.js';
 import { webhookHandler } from './inbound/webhook-receiver.js';
-import { webhookIntake } from './jobs/replicas/intake.js';
-import { type Wake, wakeOnWrites } from './jobs/replicas/wakes.js';
-import { type LeftForNextStart, nothingLeft, within } from './jobs/shutdown.js';
-import { type Jobs, startJobs } from './jobs/start-jobs.js';
-import { type JobsOptions, startDelivery } from './jobs/starters.js';
+import { JobHost, type JobHostOptions, type JobPace } from './jobs/job-host.js';
+import { wakeOnWrites } from './jobs/replicas/wakes.js';
+import type { LeftForNextStart } from './jobs/shutdown.js';
 import type { Logger } from './observability/logger.js';
 import type { Metrics } from './observability/metrics.js';
 import { ChannelPace } from './outbound/channel-pace.js';
@@ -53,20 +51,11 @@ export interface ConfdeskOptions {
    * Set: the background jobs (poller, delivery, digests) start with the app; without a
    * `pollIntervalMs`, only delivery (tests that drive the platform's changes themselves).
    */
-  jobs?:
-    | (Partial<Pick<JobsOptions, 'pollIntervalMs'>> &
-        Pick<JobsOptions, 'deliverEveryMs' | 'paceMs' | 'timeScale'>)
-    | undefined;
-  /**
-   * Set: `start` leaves the jobs off, `runJobs` starts and stops them (distribution mode: they run on
-   * the replica holding the workspace's share); meanwhile its webhooks are written to the store.
-   */
+  jobs?: JobPace | undefined;
+  /** Set: the jobs run only when asked (`JobHost.runJobs`; distribution mode: the replica holding the share). */
   jobsWhenAsked?: boolean;
-  /**
-   * With `jobsWhenAsked`: told of each write of this process that gives the jobs work while they run
-   * on another replica (a webhook taken here, a person's line), for that replica to hear it.
-   */
-  writesElsewhere?: ((wake: Wake) => void) | undefined;
+  /** With `jobsWhenAsked`: told of each write that gives the jobs work while they run on another replica. */
+  writesElsewhere?: JobHostOptions['writesElsewhere'];
   /** The clock (tests move it). */
   now?: () => Date;
   /**
@@ -100,14 +89,10 @@ export interface Confdesk {
    * own server, or, with a receiver given (distribution mode), for the process's server to route.
    */
   webhook: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
-  /** The running jobs (after `start`, when `jobs` was given). */
-  jobs(): Jobs | undefined;
+  /** The jobs' life: where they run, what wakes them, the webhooks' intake (`jobs/job-host.ts`). */
+  jobs: JobHost;
   /** Starts Slack's transport, then the jobs (unless `jobsWhenAsked`); resolves with the HTTP port. */
   start(): Promise<number>;
-  /** With `jobsWhenAsked`: starts the jobs (`here`), or stops them and resolves once they stopped. */
-  runJobs(here: boolean): Promise<void>;
-  /** Another replica's write gave the jobs work: they hear it as they hear this process's own writes. */
-  wake(wake: Wake): void;
   /**
    * Stops taking work (Slack's requests, claims, runs), lets what is in flight finish until `deadline`
    * (epoch ms; none: waits for all of it), then releases what is left; resolves with what that is.
@@ -120,24 +105,6 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
   // Every writer below uses the store through `wakes`: the idle jobs hear what gives them work.
   const written = wakeOnWrites(given.store);
   const o = { ...given, store: written.store };
-  // The jobs hear this process's writes, and those another replica tells of (`wake`).
-  const relayed = new Set<(wake: Wake) => void>();
-  const wakes = {
-    listen(listener: (wake: Wake) => void) {
-      const unlisten = written.listen(listener);
-      relayed.add(listener);
-      return () => {
-        unlisten();
-        relayed.delete(listener);
-      };
-    },
-  };
-  if (o.writesElsewhere) {
-    const tell = o.writesElsewhere;
-    written.listen((wake) => {
-      if (!jobs && !delivery) tell(wake);
-    });
-  }
   const now = o.now ?? (() => new Date());
   const { botToken, apiUrl } = o.slack;
   const metrics = o.metrics?.registry.workspace(o.workspace ?? '');
@@ -223,33 +190,31 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
     forgetWorkspace: o.distribution?.forget,
   };
 
-  let jobs: Jobs | undefined;
-  let delivery: Pick<Jobs, 'drain' | 'stop' | 'abandon'> | undefined;
-  // Where the jobs run elsewhere, what a webhook tells is written here for them (`runJobs`).
-  const intake =
-    o.jobsWhenAsked && o.jobs?.pollIntervalMs !== undefined
-      ? webhookIntake({
-          platform: o.platform,
-          store: o.store,
-          logger: o.logger,
-          publisher,
-          tickets,
-          timeScale: o.jobs.timeScale,
-        })
-      : undefined;
-  // No jobs here (their runner stopped): the cards and the directory are refreshed as without jobs.
-  const withoutJobs = () => {
-    intake?.listen();
-    directory.whenStale(() => void directory.refresh().catch(() => undefined));
-  };
-  let jobsStopping: Promise<void> | undefined;
-  let stopped = false;
+  const jobs = new JobHost({
+    pace: o.jobs,
+    parts: {
+      store: o.store,
+      logger: o.logger,
+      slack: target,
+      channelPace: pace,
+      publisher,
+      slackAccess,
+      metrics,
+      platform: o.platform,
+      tickets,
+      access,
+      digests,
+      directory,
+    },
+    writes: written,
+    whenAsked: o.jobsWhenAsked,
+    writesElsewhere: o.writesElsewhere,
+  });
   const webhook = o.webhook
     ? webhookHandler({
         ...o.webhook,
         logger: o.logger.child({ component: 'webhooks' }),
-        // What a webhook tells goes to the poller (before the jobs start: the first scan finds it).
-        onSignal: async (signal) => (jobs ?? intake)?.onWebhook(signal),
+        onSignal: jobs.onWebhook,
         store: o.store,
         findings: o.platform.findings,
         metrics,
@@ -266,74 +231,16 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
     slack,
     slackAccess,
     webhook,
-    jobs: () => jobs,
+    jobs,
     async start() {
       const port = await slack.start();
-      if (o.jobsWhenAsked) withoutJobs();
-      else startJobsHere();
+      jobs.start();
       return port;
     },
-    wake(wake) {
-      for (const listener of relayed) listener(wake);
-    },
-    async runJobs(here) {
-      await jobsStopping;
-      if (stopped || !o.jobsWhenAsked) return;
-      if (here) return startJobsHere();
-      const background = jobs ?? delivery;
-      jobs = undefined;
-      delivery = undefined;
-      if (!background) return;
-      // Waits for runs in progress and releases the poller's lease: the next replica leads at once.
-      jobsStopping = background.stop().finally(() => {
-        jobsStopping = undefined;
-        withoutJobs();
-      });
-      await jobsStopping;
-    },
     async stop({ deadline = Number.POSITIVE_INFINITY } = {}) {
-      stopped = true;
-      await within(jobsStopping ?? Promise.resolve(), deadline);
-      const background = jobs ?? delivery;
-      background?.drain();
-      const requests = slack.stop();
-      const [requestsFinished] = await Promise.all([
-        within(requests, deadline),
-        within(background?.stop() ?? Promise.resolve(), deadline),
-        within(intake?.settled() ?? Promise.resolve(), deadline),
-      ]);
-      // What is still claimed (time ran out) is released now; what the drain released is counted too.
-      const left = background ? await background.abandon() : nothingLeft();
+      const left = await jobs.stop(deadline, () => slack.stop());
       metrics?.close();
-      return { ...left, requestsFinished };
+      return left;
     },
   };
-
-  /** The jobs, on this process (idempotent). */
-  function startJobsHere(): void {
-    if (!o.jobs || jobs || delivery) return;
-    const { pollIntervalMs, ...rest } = o.jobs;
-    const common = {
-      ...rest,
-      store: o.store,
-      publisher,
-      slackAccess,
-      logger: o.logger,
-      slack: target,
-      metrics,
-      channelPace: pace,
-      wakes,
-    };
-    if (pollIntervalMs === undefined) delivery = startDelivery(common);
-    else
-      jobs = startJobs({
-        ...common,
-        pollIntervalMs,
-        platform: o.platform,
-        tickets,
-        access,
-        digests: deps.digests,
-        directory,
-      });
-  }
 }

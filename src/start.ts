@@ -142,7 +142,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     .add('store', () => storeReady.state())
     // A backlog is not a fault (nothing is lost, cards stay current): said, never "not ready".
     .add('ticket events', () => {
-      const b = confdesk.jobs()?.lastBacklog();
+      const b = confdesk.jobs.running()?.lastBacklog();
       return b ? { ok: true, detail: describeBacklog(b) } : { ok: true };
     });
   if (sim) {

@@ -128,7 +128,7 @@ function describeWorkspaces({ states, failed, boot }: Census): CheckState {
 export function describeWaiting(tenants: Pick<Tenants, 'running'>): string {
   const waiting: { team: string; sentence: string; oldestMs: number }[] = [];
   for (const [team, w] of tenants.running) {
-    const b = w.confdesk?.jobs()?.lastBacklog();
+    const b = w.confdesk?.jobs.running()?.lastBacklog();
     if (!b || !somethingWaits(b)) continue;
     waiting.push({
       team,

@@ -168,7 +168,7 @@ export class Launcher {
     });
     try {
       await confdesk.start();
-      if (this.o.shares.here(team)) await confdesk.runJobs(true);
+      if (this.o.shares.here(team)) await confdesk.jobs.runJobs(true);
     } catch (error) {
       await confdesk.stop().catch(() => undefined);
       await platform.close();

@@ -137,7 +137,7 @@ function shareJobs(tenants: Tenants, store: Store, baseStore: StoreOptions, logg
     teams: () => [...tenants.running.values()].filter((w) => w.confdesk).map((w) => w.team),
     restarting: (team) => tenants.starting.has(team),
     onChange: (team, here) =>
-      tenants.inTurn(team, async () => tenants.running.get(team)?.confdesk?.runJobs(here)),
+      tenants.inTurn(team, async () => tenants.running.get(team)?.confdesk?.jobs.runJobs(here)),
     logger,
   });
   const wakeChannel =
@@ -147,7 +147,7 @@ function shareJobs(tenants: Tenants, store: Store, baseStore: StoreOptions, logg
           schema: baseStore.schema,
           logger,
           onWake: ({ team, ...wake }) => {
-            if (shares.here(team)) tenants.running.get(team)?.confdesk?.wake(wake);
+            if (shares.here(team)) tenants.running.get(team)?.confdesk?.jobs.wake(wake);
           },
         })
       : undefined;

@@ -81,7 +81,7 @@ export async function startPlayground(o: {
         adminToken: sim.adminToken,
         webhook: o.webhook && { url: `${botUrl}/webhooks/platform`, ...o.webhook },
         backlog: () => {
-          const b = o.bot.confdesk.jobs()?.lastBacklog();
+          const b = o.bot.confdesk.jobs.running()?.lastBacklog();
           return b && describeBacklog(b);
         },
       })

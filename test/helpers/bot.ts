@@ -33,7 +33,7 @@ export interface BotFixture {
   /**
    * The bot's store (an embedded one in a temp dir), itself: the bot's jobs are not woken by what a
    * test writes here. A test that adds watches or cards while the bot runs calls
-   * `confdesk.wake({ job: 'poll' })` after, as another replica's write is passed on.
+   * `confdesk.jobs.wake({ job: 'poll' })` after, as another replica's write is passed on.
    */
   store: Store;
   /** The HTTP receiver's URL (HTTP mode). */

@@ -29,7 +29,7 @@ describe('ticket events under faults', () => {
     // would be. Untold, its scans started only if its first scan, made before the watches, happened to
     // post a card (a card's write wakes them), which a 503 of the first phase could prevent.
     const watches = await watchTickets(f.store, f.platform.sim);
-    f.confdesk.wake({ job: 'poll' });
+    f.confdesk.jobs.wake({ job: 'poll' });
     const hook = { url: `${f.url}/webhooks/platform`, header: 'X-Webhook-Secret', secret: 'fault-hook' };
     const faults = f.platform.sim.faults;
     const phases: Partial<typeof faults>[] = [

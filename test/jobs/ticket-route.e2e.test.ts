@@ -28,7 +28,7 @@ async function twoCards(reference: string, watching: string, showing: string) {
   // And no read waits: one that ran after the change but before the scan would tell it as the
   // platform's own state event (the state line then stays out: told once, but not as these tests say).
   await eventually(async () => {
-    const b = await f.confdesk.jobs()?.backlog();
+    const b = await f.confdesk.jobs.running()?.backlog();
     return b?.reads === 0 && b.verify === 0;
   }, 10_000);
   await new Promise((r) => setTimeout(r, 2_000));
@@ -158,7 +158,7 @@ describe('one route per ticket change', () => {
     await scansSettle(t);
     // Nothing left to read (the watch's minute of context, its checks): the scan sees the moves first.
     await eventually(async () => {
-      const b = await f.confdesk.jobs()?.backlog();
+      const b = await f.confdesk.jobs.running()?.backlog();
       return b?.reads === 0 && b.verify === 0;
     }, 10_000);
     // And the moves fall in a later platform second than anything read so far (times are to the second).

@@ -85,7 +85,7 @@ describe('webhook-first ticket events', () => {
     expect(item?.payload).toMatchObject({ via: 'webhook', eventName: 'media.pictureTaken' });
     expect(timelineReads(t) - reads).toBeLessThanOrEqual(1);
     // A timeline read of the same version (the scans' check, or an operator's) writes nothing new.
-    await f.confdesk.jobs()?.poller.checkTicket(String(t.id));
+    await f.confdesk.jobs.running()?.poller.checkTicket(String(t.id));
     await new Promise((r) => setTimeout(r, 1_500));
     expect(threadOf(card).filter((m) => idsOf(m).includes(e.id))).toHaveLength(1);
   });

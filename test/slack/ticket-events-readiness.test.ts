@@ -7,7 +7,7 @@ const running = (backlogs: Record<string, BacklogState | undefined>) => ({
   running: new Map(
     Object.entries(backlogs).map(([team, b]) => [
       team,
-      { confdesk: { jobs: () => ({ lastBacklog: () => b }) } } as never,
+      { confdesk: { jobs: { running: () => ({ lastBacklog: () => b }) } } } as never,
     ]),
   ),
 });
