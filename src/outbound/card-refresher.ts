@@ -117,7 +117,7 @@ export class CardRefresher {
   }
 
   /**
-   * The job that refreshes the cards (`start-jobs.ts`) is told of each change through `trigger`;
+   * The job that refreshes the cards (`jobs/starters.ts`) is told of each change through `trigger`;
    * without one (no jobs), a change is refreshed before `changed` answers.
    */
   whenChanged(trigger: () => void): void {

@@ -48,7 +48,7 @@ const groupIdsOf = (u: UserRecord): string[] =>
 /**
  * The enterprise's people and groups, read in the background lane and kept in memory for the
  * type-ahead pickers, which must answer within Slack's 3 s at every keystroke and cannot spend the
- * ~10 platform requests a minute on each. A job refreshes it (`start-jobs.ts`); `invalidate()` asks
+ * ~10 platform requests a minute on each. A job refreshes it (`jobs/starters.ts`); `invalidate()` asks
  * for a refresh soon after the bot itself changes a user; a picker asked before the first load
  * answers with nothing yet and starts it.
  */

@@ -23,7 +23,7 @@ export interface SubscriptionRepository {
   subscriptionsBy(user: string): Promise<Subscription[]>;
   /**
    * Whether anything keeps the scans at their pace: a subscription, or a card kept live. None: the
-   * workspace is idle and its jobs sleep (see `jobs/start-jobs.ts`).
+   * workspace is idle and its jobs sleep (see `jobs/pacing.ts`).
    */
   watchesAnything(): Promise<boolean>;
 }
