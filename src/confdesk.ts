@@ -214,7 +214,7 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
     ? webhookHandler({
         ...o.webhook,
         logger: o.logger.child({ component: 'webhooks' }),
-        onSignal: jobs.onWebhook,
+        onSignal: (signal) => jobs.onWebhook(signal),
         store: o.store,
         findings: o.platform.findings,
         metrics,

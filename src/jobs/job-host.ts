@@ -99,8 +99,9 @@ export class JobHost {
   }
 
   /** What a platform webhook told: to the running jobs, else to the intake (before the jobs start: the first scan finds it). */
-  readonly onWebhook = async (signal: WebhookSignal): Promise<unknown> =>
-    (this.jobs ?? this.intake)?.onWebhook(signal);
+  async onWebhook(signal: WebhookSignal): Promise<unknown> {
+    return (this.jobs ?? this.intake)?.onWebhook(signal);
+  }
 
   /** Another replica's write gave the jobs work: they hear it as they hear this process's own writes. */
   wake(wake: Wake): void {
