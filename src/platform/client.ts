@@ -27,6 +27,7 @@ import { PlatformFindings } from './findings.js';
 import { AddressRefusedError, fetchProblem, type PlatformReach } from './host-guard.js';
 import type { Priority } from './lane.js';
 import { currentLane } from './lane.js';
+import { PageMemory, paginate } from './paging.js';
 import { platformAgent } from './proxy.js';
 import { RateBudget } from './rate-budget.js';
 import { retryDecision, timeoutCodes } from './retry-policy.js';
@@ -130,13 +131,6 @@ const numberHeader = (headers: Record<string, string | string[] | undefined>, na
   return Number.isFinite(n) ? n : undefined;
 };
 
-/**
- * Whether a short page's size could be the platform's page cap. A cap is a configured number: at
- * least the platform's own default page (10 for `/medias`, platform-facts.md), and round — a multiple
- * of 5 or a power of two (10, 16, 20, 25, 50, 64, 100…). A page of 11 or 37 items is the end of its
- * list, which keeps the walk of a ticket's growing events at one request (10 requests a minute).
- */
-const couldBeCap = (n: number) => n >= 10 && (n % 5 === 0 || (n & (n - 1)) === 0);
 /** The rate-limit headers looked for (lower case, as undici gives them). */
 const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 
@@ -230,14 +224,8 @@ export class PlatformCore {
   private readonly maxAttempts: number;
   private readonly backoffBaseMs: number;
   private readonly logger: ClientLogger | undefined;
-  /** The longest page each list operation has returned: a shorter page of it cannot have been capped. */
-  private readonly longestPage = new Map<string, number>();
-  /**
-   * Lists whose last walk got the same page back for its next offset. Once is not proof: a list that
-   * grew by exactly a page between two pages (a burst of new tickets while the next page waited for
-   * the budget) looks the same; a platform that ignores `offset` does it at every walk.
-   */
-  private readonly repeatedPage = new Set<string>();
+  /** What the walks of lists learned of each list (see `paginate`). */
+  private readonly pages = new PageMemory();
   /** Where each request attempt, its wait for the budget and the platform's 429s are counted. */
   private metrics: Pick<WorkspaceMetrics, 'platformRequest' | 'budgetWait' | 'rateLimited'> | undefined;
 
@@ -364,74 +352,24 @@ export class PlatformCore {
   }
 
   /**
-   * Walks every item of a list operation page by page (offset/limit), fetching a page only when needed.
-   *
-   * A page shorter than asked is not the end by itself: the platform may cap pages below `limit`
-   * (platform-facts.md: the maximum page size is unpublished). `total`/`next_offset` decide when given;
-   * otherwise a short page ends the walk only when it is knowable (shorter than the learned cap, than
-   * a page this list already returned, which no cap could have cut, or of a size no one would choose
-   * as a cap); else the next page is fetched, and if it has items the cap is learned and asked for.
+   * Walks every item of a list operation page by page, fetching a page only when needed; a page
+   * shorter than asked ends the walk only when that is knowable (see `paginate` in `paging.ts`).
    */
-  async *paginate<N extends ListEndpointName>(
+  paginate<N extends ListEndpointName>(
     name: N,
     input: Input<N>,
     options: CallOptions & { pageSize?: number } = {},
   ): AsyncGenerator<Item<N>> {
     const base = input as Record<string, unknown>;
-    const asked = (base.limit as number | undefined) ?? options.pageSize ?? 100;
-    let offset = (base.offset as number | undefined) ?? 0;
-    let previousFirst: string | undefined;
-    /** A short page whose end was unknowable: if the next page has items, the platform caps at its size. */
-    let unsure: { limit: number; got: number } | undefined;
-    for (;;) {
-      const cap = this.findings.learnedPageCap;
-      const limit = cap === undefined ? asked : Math.min(asked, cap);
-      const page = (await this.call(
-        name,
-        ...([{ ...base, offset, limit }, options] as unknown as Args<N>),
-      )) as Page<Item<N>>;
-      const got = page.items.length;
-      if (got === 0) return;
-      // A platform that ignores `offset` would send the same page forever.
-      const first = JSON.stringify(page.items[0]);
-      if (first === previousFirst) {
-        if (this.repeatedPage.has(name))
-          this.findings.guess(
-            `${name}.offset`,
-            'ignored',
-            'the same page came back for the next offset, twice',
-          );
-        else this.repeatedPage.add(name);
-        return;
-      }
-      if (previousFirst !== undefined) this.repeatedPage.delete(name);
-      previousFirst = first;
-      // A cap makes every page but the last the same size: a longer page means the short one was not
-      // cut (the list grew, or a cached page was older), so nothing is learned from it.
-      if (unsure && got <= unsure.got) this.findings.pageCapped(unsure.limit, unsure.got);
-      unsure = undefined;
-      yield* page.items;
-      const longest = this.longestPage.get(name) ?? 0;
-      this.longestPage.set(name, Math.max(longest, got));
-      if (page.nextOffset !== undefined) {
-        if (page.nextOffset <= offset) return;
-        if (got < limit) this.findings.pageCapped(limit, got); // fewer than asked, and more to come
-        offset = page.nextOffset;
-        continue;
-      }
-      offset += got;
-      if (page.total !== undefined) {
-        if (offset >= page.total) return;
-        this.findings.pageCapped(limit, got);
-        continue;
-      }
-      if (got >= limit) continue;
-      // No cap cut a page shorter than the learned cap or than a page this list already returned, nor
-      // one whose size no one would configure as a cap: the knowable ends cost no further request.
-      const learned = this.findings.learnedPageCap;
-      if (got < longest || !couldBeCap(got) || (learned !== undefined && got < learned)) return;
-      unsure = { limit, got }; // unknowable without asking: the next page tells
-    }
+    const fetchPage = (offset: number, limit: number) =>
+      this.call(name, ...([{ ...base, offset, limit }, options] as unknown as Args<N>)) as Promise<
+        Page<Item<N>>
+      >;
+    const start = {
+      offset: (base.offset as number | undefined) ?? 0,
+      limit: (base.limit as number | undefined) ?? options.pageSize ?? 100,
+    };
+    return paginate(name, fetchPage, start, this.findings, this.pages);
   }
 
   /** Closes connections and rejects queued requests. */
