@@ -1,10 +1,9 @@
-import type { Readable } from 'node:stream';
-import { type Dispatcher, request } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { PlatformCredentials, ProxySettings } from '../config/config.js';
 import type { PlatformOutcome, WorkspaceMetrics } from '../observability/metrics.js';
-import { userAgent } from '../observability/version.js';
-import { discard } from '../util/streams.js';
+import { type Download, header, numberHeader, readAnswer } from './answer.js';
+import { type Attempted, type AttemptRequest, attempt, type ClientLogger } from './attempt.js';
 import { TokenProvider } from './auth.js';
 import { TtlCache } from './cache.js';
 import {
@@ -19,27 +18,25 @@ import {
   PlatformClosedError,
   PlatformHttpError,
   PlatformInputError,
-  PlatformNetworkError,
+  type PlatformNetworkError,
   PlatformRateLimitedError,
-  PlatformResponseError,
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
-import { AddressRefusedError, fetchProblem, type PlatformReach } from './host-guard.js';
+import { fetchProblem, type PlatformReach } from './host-guard.js';
 import type { Priority } from './lane.js';
 import { currentLane } from './lane.js';
 import { PageMemory, paginate } from './paging.js';
 import { platformAgent } from './proxy.js';
 import { RateBudget } from './rate-budget.js';
-import { retryDecision, timeoutCodes } from './retry-policy.js';
+import { followRedirect, isRedirect } from './redirect.js';
+import type { RequestFailure } from './retry-policy.js';
+import { type RetryContext, retryStep } from './retry-step.js';
 import type { Page } from './schemas.js';
 
-/** A binary answer handed to the caller unbuffered (a 200 MB recording must not sit in memory). */
-export interface Download {
-  body: Readable;
-  contentType: string | undefined;
-  contentLength: number | undefined;
-  filename: string | undefined;
-}
+export type { Download } from './answer.js';
+export { maxJsonBytes } from './answer.js';
+export type { ClientLogger } from './attempt.js';
+export { maxRedirects } from './redirect.js';
 
 export interface CallOptions {
   /** interactive (a person waits; default) or background (poller, digests): served after interactive. */
@@ -49,13 +46,6 @@ export interface CallOptions {
   maxWaitMs?: number;
   /** Skip the read cache: a health check must reach the platform. */
   fresh?: boolean;
-}
-
-/** Minimal logger shape (pino-compatible). */
-export interface ClientLogger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
 }
 
 export interface PlatformClientOptions {
@@ -108,82 +98,8 @@ export type ListEndpointName = {
 }[EndpointName];
 type Item<N extends ListEndpointName> = Output<N> extends Page<infer T> ? T : never;
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(t);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-
-const header = (headers: Record<string, string | string[] | undefined>, name: string) => {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-const numberHeader = (headers: Record<string, string | string[] | undefined>, name: string) => {
-  const v = header(headers, name);
-  const n = v === undefined ? Number.NaN : Number(v);
-  return Number.isFinite(n) ? n : undefined;
-};
-
 /** The rate-limit headers looked for (lower case, as undici gives them). */
 const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
-
-/** The most redirects one download follows, each hop checked by the address guard. */
-export const maxRedirects = 3;
-/**
- * The largest JSON answer read (a page of 100 records is far below): a bigger one is refused before
- * it sits whole in memory.
- */
-export const maxJsonBytes = 8 * 1024 * 1024;
-const redirectStatuses = new Set([301, 302, 303, 307, 308]);
-
-/**
- * Reads a JSON answer's text, refusing one larger than `maxJsonBytes` (announced or counted) and one
- * that takes longer than `deadlineMs` in all (a body that trickles a byte at a time never trips
- * undici's idle timeout between chunks). Refused bodies are destroyed, their errors consumed.
- */
-async function readAnswerText(
-  response: Dispatcher.ResponseData,
-  deadlineMs: number,
-): Promise<{ text: string } | { refused: 'too-large' | 'too-slow' }> {
-  const body = response.body;
-  // Destroying an undici body makes it emit an error: heard here, whoever stops reading it.
-  body.on('error', () => {});
-  const announced = numberHeader(response.headers, 'content-length');
-  if (announced !== undefined && announced > maxJsonBytes) {
-    body.destroy();
-    return { refused: 'too-large' };
-  }
-  let tooSlow = false;
-  const timer = setTimeout(() => {
-    tooSlow = true;
-    body.destroy();
-  }, deadlineMs);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      size += (chunk as Buffer).length;
-      if (size > maxJsonBytes) {
-        body.destroy();
-        return { refused: 'too-large' };
-      }
-      chunks.push(chunk as Buffer);
-    }
-  } catch {
-    // A body cut mid-way reads as nothing (as `text()` failing did).
-    return tooSlow ? { refused: 'too-slow' } : { text: '' };
-  } finally {
-    clearTimeout(timer);
-  }
-  return tooSlow ? { refused: 'too-slow' } : { text: Buffer.concat(chunks).toString('utf8') };
-}
 
 /** How long past its TTL background work may still use a cached read (see `TtlCache`). */
 const cacheStaleMs = 15 * 60_000;
@@ -219,6 +135,8 @@ export class PlatformCore {
   /** Behind a proxy the proxy resolves names: they are checked before each request instead. */
   private readonly checkNamesFirst: boolean;
   private readonly bodyDeadlineMs: number;
+  /** The platform's origin: only it gets the token, and only its answers tell of the rate limit. */
+  private readonly origin: string;
   private readonly tokens: TokenProvider;
   private readonly cache: TtlCache;
   private readonly maxAttempts: number;
@@ -246,6 +164,7 @@ export class PlatformCore {
     };
     this.checkNamesFirst = options.proxy !== undefined;
     this.bodyDeadlineMs = options.timeouts?.bodyMs ?? 30_000;
+    this.origin = new URL(this.baseUrl).origin;
     this.dispatcher = platformAgent(options.timeouts, options.proxy, this.reach);
     this.tokens = new TokenProvider(
       options.credentials,
@@ -378,6 +297,12 @@ export class PlatformCore {
     await this.dispatcher.close();
   }
 
+  /**
+   * Sends one operation's request until it has an answer to give: each attempt waits for the budget
+   * (`spend`); no answer, a 429, a 5xx or a 401 go through the retry step (the retry policy's
+   * decision carried out); a download's redirect is followed, hop by hop; the answer is read as the
+   * operation expects (`readAnswer`).
+   */
   private async send(
     name: string,
     method: HttpMethod,
@@ -386,206 +311,127 @@ export class PlatformCore {
     withAuth: boolean,
     options: CallOptions,
   ): Promise<unknown> {
-    const priority = options.priority ?? currentLane();
-    const policy = { method, maxAttempts: this.maxAttempts, maxWaitMs: options.maxWaitMs };
-    const platformOrigin = new URL(this.baseUrl).origin;
     // The token goes to the platform's own origin only: a redirect or a `url` elsewhere gets none.
-    const authFor = (target: string) => withAuth && new URL(target).origin === platformOrigin;
+    const tokenFor = async (target: string) =>
+      withAuth && new URL(target).origin === this.origin ? await this.tokens.token() : undefined;
     let target = url;
     await this.check(name, target);
-    let token = authFor(target) ? await this.tokens.token() : undefined;
-    let renewedAfter401 = false;
+    let token = await tokenFor(target);
+    let renewed = false;
     let hops = 0;
     for (let attempt = 1; ; attempt++) {
-      const wait = this.budget.estimateWaitMs(priority);
-      if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
-        throw new PlatformRateLimitedError(name, wait);
-      const asked = performance.now();
-      const grantedAt = await this.budget.acquire(priority, options.signal);
-      const started = Date.now();
-      const sent = performance.now();
-      this.metrics?.budgetWait(priority, (sent - asked) / 1000);
-      const count = (outcome: PlatformOutcome) =>
-        this.metrics?.platformRequest(priority, outcome, (performance.now() - sent) / 1000);
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await request(target, {
-          method,
-          dispatcher: this.dispatcher,
-          headers: {
-            accept: 'application/json',
-            // Lets the platform's operators tell confdesk's requests (and its release) in their logs.
-            'user-agent': userAgent,
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-          },
-          ...(options.signal ? { signal: options.signal } : {}),
-        });
-        this.budget.answered(grantedAt);
-      } catch (error) {
-        this.budget.answered(grantedAt);
-        if (options.signal?.aborted) {
-          count('aborted');
-          throw error;
-        }
-        const refused = [error, (error as { cause?: unknown }).cause].find(
-          (e): e is AddressRefusedError => e instanceof AddressRefusedError,
-        );
-        if (refused) {
-          count('connection');
-          this.logger?.warn(
-            { op: name, host: new URL(target).host, problem: refused.problem },
-            'platform address refused when connecting',
-          );
-          throw new PlatformAddressError(name, new URL(target).host, refused.problem);
-        }
-        const code = (error as { code?: string }).code;
-        const failure = new PlatformNetworkError(
-          name,
-          code && timeoutCodes.has(code) ? 'timeout' : 'connection',
-          code,
-          { cause: error },
-        );
-        count(failure.reason);
-        this.logger?.warn({ op: name, code, attempt }, 'platform request failed');
-        const decision = retryDecision({
-          ...policy,
-          attempt,
-          failure: { kind: 'network', code },
-          mayRenewToken: false,
-        });
-        if (decision.kind !== 'backoff') {
-          this.findings.noAnswer(
-            `platform: ${this.baseUrl} could not be reached (${code ?? failure.reason})`,
-          );
-          throw failure;
-        }
-        await sleep(this.backoff(attempt), options.signal);
+      const retry = (failure: RequestFailure, failed: () => Error, mayRenewToken = false) =>
+        retryStep(this.retryContext(options), name, { method, attempt, mayRenewToken }, failure, failed);
+      const sent = await this.spend({ name, method, target, token, attempt }, options);
+      if (sent.kind === 'failed') {
+        await retry({ kind: 'network', code: sent.code }, () => this.unreached(sent.failure));
         continue;
       }
-      const { statusCode: status, headers } = response;
-      count(status === 429 ? '429' : status < 400 ? 'ok' : status < 500 ? '4xx' : '5xx');
+      const { response } = sent;
       // A download may be sent elsewhere (a file store): followed by hand, each hop checked again
       // and without the token off the platform's origin. An API answer's redirect is an error.
-      if (output === 'stream' && redirectStatuses.has(status)) {
-        discard(response.body);
-        const location = header(headers, 'location');
-        let next: string | undefined;
-        try {
-          next = location ? new URL(location, target).toString() : undefined;
-        } catch {
-          next = undefined;
-        }
-        if (!next)
-          throw new PlatformAddressError(name, new URL(target).host, 'a redirect without an address');
-        if (++hops > maxRedirects)
-          throw new PlatformAddressError(name, new URL(next).host, `more than ${maxRedirects} redirects`);
-        await this.check(name, next);
-        target = next;
-        token = authFor(target) ? await this.tokens.token() : undefined;
+      if (output === 'stream' && isRedirect(response.statusCode)) {
+        target = await followRedirect(name, response, target, ++hops, (next) => this.check(name, next));
+        token = await tokenFor(target);
         attempt--; // a redirect is not a failed attempt
         continue;
       }
-      if (status === 429) this.metrics?.rateLimited('platform');
-      // A file store's answer says nothing of the platform's rate limit or of our token.
-      if (new URL(target).origin === platformOrigin) {
-        this.findings.answered();
-        this.learnRateLimit(headers);
-      }
-      if (token !== undefined) this.learnAuth(status);
-      this.logger?.debug({ op: name, method, status, ms: Date.now() - started }, 'platform request');
-
-      if (status >= 200 && status < 300 && output === 'stream') {
-        // Its reader may come after a Slack round trip, or never: an error meanwhile (a reset, the
-        // body timeout) is heard here and waits on the stream (`errored`) for whoever reads it.
-        response.body.on('error', () => {});
-        const length = numberHeader(headers, 'content-length');
-        const disposition = header(headers, 'content-disposition');
-        return {
-          body: response.body,
-          contentType: header(headers, 'content-type'),
-          contentLength: length,
-          filename: disposition?.match(/filename\*?=(?:UTF-8'')?"?([^";]+)"?/i)?.[1],
-        } satisfies Download;
-      }
-      const read = await readAnswerText(response, this.bodyDeadlineMs);
-      if ('refused' in read) {
-        if (read.refused === 'too-large')
-          throw new PlatformResponseError(
-            name,
-            '',
-            `its answer is larger than ${maxJsonBytes / 1024 / 1024} MB`,
-            true,
-          );
-        const failure = new PlatformNetworkError(name, 'timeout', 'body-deadline');
-        this.logger?.warn({ op: name, attempt }, 'platform answer too slow');
-        const decision = retryDecision({
-          ...policy,
-          attempt,
-          failure: { kind: 'network', code: 'UND_ERR_BODY_TIMEOUT' },
-          mayRenewToken: false,
-        });
-        if (decision.kind !== 'backoff') throw failure;
-        await sleep(this.backoff(attempt), options.signal);
-        continue;
-      }
-      const text = read.text;
-      let body: unknown = text;
-      if (text) {
-        try {
-          body = JSON.parse(text);
-        } catch {
-          // Not JSON: keep the text (an HTML error page, a plain "OK").
-        }
-      } else body = undefined;
-
-      if (status >= 200 && status < 300) {
-        if (output === 'stream') return body;
-        const out = output.safeParse(body);
-        if (!out.success) {
-          const issue = out.error.issues[0];
-          throw new PlatformResponseError(
-            name,
-            issue?.path.map(String).join('.') ?? '',
-            issue?.message ?? 'invalid',
-            issue?.code === 'custom',
-          );
-        }
-        return out.data;
-      }
-      const decision = retryDecision({
-        ...policy,
-        attempt,
-        failure: {
-          kind: 'status',
-          status,
-          waitMs:
-            (numberHeader(headers, 'x-ratelimit-reset') ?? numberHeader(headers, 'retry-after') ?? 1) *
-              1000 || 1000,
-        },
-        mayRenewToken: token !== undefined && this.tokens.renewable && !renewedAfter401,
-      });
-      switch (decision.kind) {
-        case 'pause':
-        case 'rate-limited':
-          this.budget.pauseFor(decision.waitMs);
-          this.logger?.warn({ op: name, waitMs: decision.waitMs, attempt }, 'platform rate limit hit');
-          if (decision.kind === 'rate-limited') throw new PlatformRateLimitedError(name, decision.waitMs);
-          continue; // the budget holds it until the reset
-        case 'renew-token':
-          renewedAfter401 = true;
-          attempt--; // the renewal retry does not count against the attempts
-          token = await this.tokens.afterUnauthorized(token as string);
+      this.learn(name, method, target, token, sent);
+      const answer = await readAnswer(name, response, output, this.bodyDeadlineMs);
+      switch (answer.kind) {
+        case 'download':
+          return answer.download;
+        case 'data':
+          return answer.data;
+        case 'unusable':
+          throw answer.error;
+        case 'too-slow':
+          this.logger?.warn({ op: name, attempt }, 'platform answer too slow');
+          await retry({ kind: 'network', code: 'UND_ERR_BODY_TIMEOUT' }, () => answer.error);
           continue;
-        case 'backoff':
-          this.logger?.warn({ op: name, status, attempt }, 'platform server error, retrying');
-          await sleep(this.backoff(attempt), options.signal);
-          continue;
-        case 'fail':
-          if (status === 401 && withAuth && this.tokens.renewable)
-            this.findings.authFailed(freshTokenRefused);
-          throw new PlatformHttpError(name, status, body);
+        case 'status': {
+          const mayRenew = token !== undefined && this.tokens.renewable && !renewed;
+          if ((await retry(answer, () => this.refused(answer, withAuth), mayRenew)) === 'renew-token') {
+            renewed = true;
+            attempt--; // the renewal retry does not count against the attempts
+            token = await this.tokens.afterUnauthorized(token as string);
+          }
+        }
       }
     }
+  }
+
+  /** The platform's refusal (a non-2xx answer no retry cures), noting when even a fresh token was refused. */
+  private refused(
+    answer: { name: string; status: number; body: unknown },
+    withAuth: boolean,
+  ): PlatformHttpError {
+    if (answer.status === 401 && withAuth && this.tokens.renewable)
+      this.findings.authFailed(freshTokenRefused);
+    return new PlatformHttpError(answer.name, answer.status, answer.body);
+  }
+
+  /**
+   * One attempt, in its turn: refused at once when the caller may not wait that long for the rate
+   * budget, else sent once the budget grants it (the wait and the attempt counted in the metrics).
+   */
+  private async spend(request: Omit<AttemptRequest, 'signal'>, options: CallOptions): Promise<Attempted> {
+    const priority = options.priority ?? currentLane();
+    const wait = this.budget.estimateWaitMs(priority);
+    if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
+      throw new PlatformRateLimitedError(request.name, wait);
+    const asked = performance.now();
+    const grantedAt = await this.budget.acquire(priority, options.signal);
+    const sent = performance.now();
+    this.metrics?.budgetWait(priority, (sent - asked) / 1000);
+    const count = (outcome: PlatformOutcome) =>
+      this.metrics?.platformRequest(priority, outcome, (performance.now() - sent) / 1000);
+    try {
+      return await attempt(this.dispatcher, { ...request, signal: options.signal }, count, this.logger);
+    } finally {
+      this.budget.answered(grantedAt);
+    }
+  }
+
+  /** What retrying needs of this client, for one call. */
+  private retryContext(options: CallOptions): RetryContext {
+    return {
+      budget: this.budget,
+      logger: this.logger,
+      backoffBaseMs: this.backoffBaseMs,
+      maxAttempts: this.maxAttempts,
+      maxWaitMs: options.maxWaitMs,
+      signal: options.signal,
+    };
+  }
+
+  /** The platform did not answer, for the last time: readiness and the doctor say so. */
+  private unreached(failure: PlatformNetworkError): PlatformNetworkError {
+    this.findings.noAnswer(
+      `platform: ${this.baseUrl} could not be reached (${failure.causeCode ?? failure.reason})`,
+    );
+    return failure;
+  }
+
+  /**
+   * What an answer tells beyond itself: a 429 is counted; the platform's own answers (not a file
+   * store's) feed the rate budget and say whether our token is accepted.
+   */
+  private learn(
+    name: string,
+    method: HttpMethod,
+    target: string,
+    token: string | undefined,
+    { response, ms }: Extract<Attempted, { kind: 'answer' }>,
+  ): void {
+    const { statusCode: status, headers } = response;
+    if (status === 429) this.metrics?.rateLimited('platform');
+    if (new URL(target).origin === this.origin) {
+      this.findings.answered();
+      this.learnRateLimit(headers);
+    }
+    if (token !== undefined) this.learnAuth(status);
+    this.logger?.debug({ op: name, method, status, ms }, 'platform request');
   }
 
   /** Feeds the budget, and notes which rate-limit headers the platform sends (for the doctor). */
@@ -605,11 +451,6 @@ export class PlatformCore {
   private learnAuth(status: number): void {
     if (status >= 200 && status < 300) this.findings.authSucceeded();
     else if (status === 401 && !this.tokens.renewable) this.findings.authFailed(staticTokenExpired);
-  }
-
-  private backoff(attempt: number): number {
-    const base = this.backoffBaseMs * 2 ** (attempt - 1);
-    return Math.min(10_000, base / 2 + Math.random() * base);
   }
 }
 

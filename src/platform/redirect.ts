@@ -1,0 +1,42 @@
+import type { Dispatcher } from 'undici';
+import { discard } from '../util/streams.js';
+import { header } from './answer.js';
+import { PlatformAddressError } from './errors.js';
+
+/** The most redirects one download follows, each hop checked by the address guard. */
+export const maxRedirects = 3;
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+/** Whether a status sends the request elsewhere. */
+export const isRedirect = (status: number) => redirectStatuses.has(status);
+
+/** Where a redirect points, resolved against the address that answered it; undefined when it names none readable. */
+export function redirectTarget(response: Dispatcher.ResponseData, from: string): string | undefined {
+  const location = header(response.headers, 'location');
+  try {
+    return location ? new URL(location, from).toString() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Follows one redirect of a download (hop number `hop`, from 1), which may send it elsewhere (a file
+ * store): its body is dropped, and the next address is returned once `check` (the address guard)
+ * let it pass. A redirect without an address, or past `maxRedirects`, is refused.
+ */
+export async function followRedirect(
+  name: string,
+  response: Dispatcher.ResponseData,
+  from: string,
+  hop: number,
+  check: (url: string) => Promise<void>,
+): Promise<string> {
+  discard(response.body);
+  const next = redirectTarget(response, from);
+  if (!next) throw new PlatformAddressError(name, new URL(from).host, 'a redirect without an address');
+  if (hop > maxRedirects)
+    throw new PlatformAddressError(name, new URL(next).host, `more than ${maxRedirects} redirects`);
+  await check(next);
+  return next;
+}
