@@ -1,7 +1,9 @@
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
+import type { HttpMethod } from './endpoints.js';
 import { PlatformNetworkError, PlatformResponseError } from './errors.js';
+import { isIdempotent } from './retry-policy.js';
 
 /** A binary answer handed to the caller unbuffered (a 200 MB recording must not sit in memory). */
 export interface Download {
@@ -38,14 +40,17 @@ export const numberHeader = (headers: Headers, name: string) => {
  * - `status`: a non-2xx answer, with its body (JSON, else its text; undefined when empty) for the
  *   error, and how long it asks to wait (a 429's reset or Retry-After, else 1 s);
  * - `unusable`: a 2xx the caller cannot use (too large to read, or not the shape expected);
- * - `too-slow`: its body did not arrive whole within the body deadline (`error`, if no retry cures it).
+ * - `too-slow`: its body did not arrive whole within the body deadline (`error`, if no retry cures it);
+ * - `broken`: a 2xx whose body broke off (reset, cut): a network failure, not an empty answer.
+ *   An error answer's status still decides when its body breaks: the body only explained it.
  */
 export type Answer =
   | { kind: 'download'; download: Download }
   | { kind: 'data'; data: unknown }
   | { kind: 'status'; name: string; status: number; body: unknown; waitMs: number }
   | { kind: 'unusable'; error: PlatformResponseError }
-  | { kind: 'too-slow'; error: PlatformNetworkError };
+  | { kind: 'too-slow'; error: PlatformNetworkError }
+  | { kind: 'broken'; code: string | undefined; error: PlatformNetworkError };
 
 /**
  * Reads one answer as its operation expects (`output`: a zod schema, or 'stream' for a file): a
@@ -54,6 +59,7 @@ export type Answer =
  */
 export async function readAnswer(
   name: string,
+  method: HttpMethod,
   response: Dispatcher.ResponseData,
   output: z.ZodType | 'stream',
   deadlineMs: number,
@@ -82,11 +88,21 @@ export async function readAnswer(
     const problem = `its answer is larger than ${maxJsonBytes / 1024 / 1024} MB`;
     return { kind: 'unusable', error: new PlatformResponseError(name, '', problem, true) };
   }
+  if ('broken' in read && ok) {
+    const { code, cause } = read.broken;
+    const brokeOff = isIdempotent(method) ? 'retryable' : 'mayBeDone';
+    return {
+      kind: 'broken',
+      code,
+      error: new PlatformNetworkError(name, 'connection', code, { cause, brokeOff }),
+    };
+  }
+  const text = 'text' in read ? read.text : '';
   let body: unknown;
   try {
-    body = read.text ? JSON.parse(read.text) : undefined;
+    body = text ? JSON.parse(text) : undefined;
   } catch {
-    body = read.text; // not JSON: an HTML error page, a plain "OK"
+    body = text; // not JSON: an HTML error page, a plain "OK"
   }
   if (!ok || output === 'stream') return { kind: 'status', name, status, body, waitMs: waitMs(headers) };
   const out = output.safeParse(body);
@@ -110,12 +126,17 @@ const waitMs = (headers: Headers) =>
 /**
  * Reads a JSON answer's text, refusing one larger than `maxJsonBytes` (announced or counted) and one
  * that takes longer than `deadlineMs` in all (a body that trickles a byte at a time never trips
- * undici's idle timeout between chunks). Refused bodies are destroyed, their errors consumed.
+ * undici's idle timeout between chunks). Refused bodies are destroyed, their errors consumed; a
+ * body that breaks off (a reset, a cut) is told as such, never read as an empty answer.
  */
 async function readAnswerText(
   response: Dispatcher.ResponseData,
   deadlineMs: number,
-): Promise<{ text: string } | { refused: 'too-large' | 'too-slow' }> {
+): Promise<
+  | { text: string }
+  | { refused: 'too-large' | 'too-slow' }
+  | { broken: { code: string | undefined; cause: unknown } }
+> {
   const body = response.body;
   // Destroying an undici body makes it emit an error: heard here, whoever stops reading it.
   body.on('error', () => {});
@@ -140,9 +161,9 @@ async function readAnswerText(
       }
       chunks.push(chunk as Buffer);
     }
-  } catch {
-    // A body cut mid-way reads as nothing (as `text()` failing did).
-    return tooSlow ? { refused: 'too-slow' } : { text: '' };
+  } catch (error) {
+    if (tooSlow) return { refused: 'too-slow' };
+    return { broken: { code: (error as { code?: string }).code, cause: error } };
   } finally {
     clearTimeout(timer);
   }

@@ -337,7 +337,7 @@ export class PlatformCore {
         continue;
       }
       this.learn(name, method, target, token, sent);
-      const answer = await readAnswer(name, response, output, this.bodyDeadlineMs);
+      const answer = await readAnswer(name, method, response, output, this.bodyDeadlineMs);
       switch (answer.kind) {
         case 'download':
           return answer.download;
@@ -348,6 +348,10 @@ export class PlatformCore {
         case 'too-slow':
           this.logger?.warn({ op: name, attempt }, 'platform answer too slow');
           await retry({ kind: 'network', code: 'UND_ERR_BODY_TIMEOUT' }, () => answer.error);
+          continue;
+        case 'broken':
+          this.logger?.warn({ op: name, code: answer.code, attempt }, 'platform answer broke off');
+          await retry({ kind: 'broken', code: answer.code }, () => answer.error);
           continue;
         case 'status': {
           const mayRenew = token !== undefined && this.tokens.renewable && !renewed;

@@ -7,19 +7,33 @@ export abstract class PlatformError extends Error {
   abstract readonly userMessage: string;
 }
 
-/** The request never got an answer: connection refused or reset, DNS failure, or a timeout. */
+/**
+ * The request never got a whole answer: connection refused or reset, DNS failure, a timeout, or an
+ * answer whose body broke off after its headers (`brokeOff`).
+ */
 export class PlatformNetworkError extends PlatformError {
   readonly code = 'platform_network';
+  /** The answer had begun when the connection broke: `mayBeDone` when the request was not one safe to repeat (a POST). */
+  readonly brokeOff: 'retryable' | 'mayBeDone' | undefined;
   constructor(
     readonly operation: string,
     readonly reason: 'timeout' | 'connection',
     readonly causeCode: string | undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; brokeOff?: 'retryable' | 'mayBeDone' },
   ) {
-    super(`${operation}: ${reason}${causeCode ? ` (${causeCode})` : ''}`, options);
+    super(
+      `${operation}: ${reason}${causeCode ? ` (${causeCode})` : ''}${options?.brokeOff ? ' mid-answer' : ''}`,
+      options,
+    );
     this.name = 'PlatformNetworkError';
+    this.brokeOff = options?.brokeOff;
   }
   get userMessage(): string {
+    // An answer that broke off: the platform was reached, and may have done what a POST asked.
+    if (this.brokeOff === 'mayBeDone')
+      return 'The connection to the video platform broke off during its answer, so it may have done this already. Please check before trying again.';
+    if (this.brokeOff)
+      return 'The connection to the video platform broke off during its answer. Please try again in a moment.';
     return this.reason === 'timeout'
       ? 'The video platform took too long to answer. Please try again in a moment.'
       : 'The video platform could not be reached. Please try again in a moment.';

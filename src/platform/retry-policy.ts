@@ -29,9 +29,14 @@ export const timeoutCodes: ReadonlySet<string> = new Set([
   'ETIMEDOUT',
 ]);
 
-/** How a request failed: no answer (undici's error code), or an answer with a status that is not 2xx. */
+/**
+ * How a request failed: no answer (undici's error code), an answer whose body broke off after its
+ * headers (a reset, a cut), or an answer with a status that is not 2xx.
+ */
 export type RequestFailure =
   | { kind: 'network'; code: string | undefined }
+  /** The platform took the request (its headers came), so it may have done it: a POST is not sent again. */
+  | { kind: 'broken'; code: string | undefined }
   /** `waitMs`: for a 429, how long the platform asks to wait (its headers, or 1 s). */
   | { kind: 'status'; status: number; waitMs?: number };
 
@@ -63,9 +68,12 @@ export type RetryDecision =
   | { kind: 'rate-limited'; waitMs: number }
   | { kind: 'renew-token' };
 
+/** Whether sending a request twice does no more than sending it once (GET, PUT, DELETE; not POST). */
+export const isIdempotent = (method: HttpMethod) => method !== 'POST';
+
 /** The retry policy (see `RetryDecision`): a POST is retried only when it surely never reached the platform. */
 export function retryDecision(i: RetryInput): RetryDecision {
-  const idempotent = i.method !== 'POST';
+  const idempotent = isIdempotent(i.method);
   const last = i.attempt >= i.maxAttempts;
   const { failure } = i;
   if (failure.kind === 'network') {
@@ -73,6 +81,7 @@ export function retryDecision(i: RetryInput): RetryDecision {
     const retryable = (code !== undefined && networkCodes.has(code) && idempotent) || code === 'ECONNREFUSED';
     return retryable && !last ? { kind: 'backoff' } : { kind: 'fail' };
   }
+  if (failure.kind === 'broken') return idempotent && !last ? { kind: 'backoff' } : { kind: 'fail' };
   if (failure.status === 429) {
     const waitMs = failure.waitMs ?? 1_000;
     const mayWait = i.maxWaitMs === undefined || waitMs <= i.maxWaitMs;

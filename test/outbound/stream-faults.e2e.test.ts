@@ -314,6 +314,40 @@ describe('a download the platform breaks (platform → bot)', () => {
   });
 });
 
+describe('a JSON answer the platform breaks after its headers (platform → bot)', () => {
+  it.each([
+    ['reset (RST)', 'reset'],
+    ['cut (FIN)', 'cut'],
+  ] as const)(
+    '%s: the ticket’s media list (a GET) is asked again and the file is posted',
+    async (_, kind) => {
+      const tr = await trip('card media');
+      const from = f.platform.sim.requests.length;
+      front.fault(tr.record as RegExp, { kind, afterBytes: 20 });
+      const o = await carry(tr);
+      expect(o.said).toBe('posted');
+      expectWhole(tr, o);
+      const asked = f.platform.sim.requests.slice(from).filter((r) => tr.record?.test(r.path));
+      expect(asked.map((r) => r.method)).toEqual(['GET', 'GET']);
+    },
+  );
+
+  it('an export (a POST) is not asked again: the person is told the connection broke and that it may be done', async () => {
+    const tr = await trip('export');
+    const post = new RegExp(`^/api/v3/tickets/${tr.ticket.id}/export$`);
+    const from = f.platform.sim.requests.length;
+    front.fault(post, { kind: 'reset', afterBytes: 20 });
+    await expectToldThenServed(
+      tr,
+      await carry(tr),
+      /The connection to the video platform broke off during its answer, so it may have done this already/,
+    );
+    // The failed trip's POST once, then the trip that served it.
+    const posts = f.platform.sim.requests.slice(from).filter((r) => r.method === 'POST' && post.test(r.path));
+    expect(posts).toHaveLength(2);
+  });
+});
+
 /*
  * An undici body the bot gives up on: destroyed, its error heard. A small one is whole in the bot by
  * then (destroying it raises an error nothing else hears); a large one is still coming (its

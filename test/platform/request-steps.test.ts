@@ -221,7 +221,7 @@ describe('readAnswer: a file, a capped and timed JSON read, and its decoding', (
 
   it('decodes a 2xx by its schema', async () => {
     const response = await answerOf(json(200, { id: 4, username: 'ada', extra: true }));
-    expect(await readAnswer('getMe', response, me, 1_000)).toEqual({
+    expect(await readAnswer('getMe', 'GET', response, me, 1_000)).toEqual({
       kind: 'data',
       data: { id: 4, username: 'ada' },
     });
@@ -229,7 +229,7 @@ describe('readAnswer: a file, a capped and timed JSON read, and its decoding', (
 
   it('finds a 2xx of the wrong shape unusable, naming the field', async () => {
     const response = await answerOf(json(200, { id: 'four', username: 'ada' }));
-    const answer = await readAnswer('getMe', response, me, 1_000);
+    const answer = await readAnswer('getMe', 'GET', response, me, 1_000);
     expect(answer.kind).toBe('unusable');
     expect(answer.kind === 'unusable' && answer.error).toMatchObject({
       operation: 'getMe',
@@ -248,7 +248,7 @@ describe('readAnswer: a file, a capped and timed JSON read, and its decoding', (
         })
         .end('bytes'),
     );
-    const answer = await readAnswer('downloadMedia', response, 'stream', 1_000);
+    const answer = await readAnswer('downloadMedia', 'GET', response, 'stream', 1_000);
     expect(answer.kind).toBe('download');
     if (answer.kind !== 'download') return;
     expect(answer.download).toMatchObject({
@@ -262,6 +262,7 @@ describe('readAnswer: a file, a capped and timed JSON read, and its decoding', (
   it('gives a refusal its status, its body read (JSON, else text) and how long a 429 asks to wait', async () => {
     const refused = await readAnswer(
       'getMe',
+      'GET',
       await answerOf(json(404, { error: 'no such user' })),
       me,
       1_000,
@@ -270,14 +271,20 @@ describe('readAnswer: a file, a capped and timed JSON read, and its decoding', (
     const page = await answerOf((_, res) =>
       res.writeHead(502).end('<html><title>Bad gateway</title></html>'),
     );
-    expect(await readAnswer('getMe', page, me, 1_000)).toMatchObject({
+    expect(await readAnswer('getMe', 'GET', page, me, 1_000)).toMatchObject({
       status: 502,
       body: '<html><title>Bad gateway</title></html>',
     });
     const limited = await answerOf(json(429, {}, { 'x-ratelimit-reset': '7' }));
-    expect(await readAnswer('getMe', limited, me, 1_000)).toMatchObject({ status: 429, waitMs: 7_000 });
+    expect(await readAnswer('getMe', 'GET', limited, me, 1_000)).toMatchObject({
+      status: 429,
+      waitMs: 7_000,
+    });
     const bare = await answerOf((_, res) => res.writeHead(429).end());
-    expect(await readAnswer('getMe', bare, me, 1_000)).toMatchObject({ body: undefined, waitMs: 1_000 });
+    expect(await readAnswer('getMe', 'GET', bare, me, 1_000)).toMatchObject({
+      body: undefined,
+      waitMs: 1_000,
+    });
   });
 
   it('refuses a body announced larger than the cap without reading it', async () => {
@@ -285,7 +292,7 @@ describe('readAnswer: a file, a capped and timed JSON read, and its decoding', (
       res.writeHead(200, { 'content-length': String(maxJsonBytes + 1) });
       res.write('{');
     });
-    const answer = await readAnswer('listTickets', response, me, 1_000);
+    const answer = await readAnswer('listTickets', 'GET', response, me, 1_000);
     expect(answer.kind === 'unusable' && answer.error).toMatchObject({
       explained: true,
       problem: /larger than 8 MB/,
@@ -298,12 +305,65 @@ describe('readAnswer: a file, a capped and timed JSON read, and its decoding', (
       res.writeHead(200, { 'content-type': 'application/json' });
       const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 20);
     });
-    const answer = await readAnswer('getMe', response, me, 150);
+    const answer = await readAnswer('getMe', 'GET', response, me, 150);
     expect(answer.kind).toBe('too-slow');
     expect(answer.kind === 'too-slow' && answer.error).toMatchObject({
       reason: 'timeout',
       causeCode: 'body-deadline',
     });
+  });
+});
+
+describe('readAnswer: a body that breaks off after its headers', () => {
+  /** Sends the headers and the start of a JSON body, then ends the connection as `how` says. */
+  const breaking =
+    (how: 'cut' | 'reset', status = 200, length = true): Handler =>
+    (_, res) => {
+      res.writeHead(status, {
+        'content-type': 'application/json',
+        ...(length ? { 'content-length': '200' } : {}),
+      });
+      res.write('{"id": 4, "user', () =>
+        setTimeout(() => (how === 'cut' ? res.socket?.destroySoon() : res.socket?.resetAndDestroy()), 30),
+      );
+    };
+  const me = z.object({ id: z.number() }).passthrough();
+
+  it.each([
+    ['reset (RST)', 'reset', true, 'ECONNRESET'],
+    ['cut (FIN) short of its length', 'cut', true, 'UND_ERR_SOCKET'],
+    ['cut (FIN) while chunked', 'cut', false, 'UND_ERR_SOCKET'],
+  ] as const)(
+    '%s: a network failure a GET may retry, never an empty answer',
+    async (_, how, length, code) => {
+      const answer = await readAnswer(
+        'listTicketMedias',
+        'GET',
+        await answerOf(breaking(how, 200, length)),
+        me,
+        1_000,
+      );
+      expect(answer).toMatchObject({ kind: 'broken', code });
+      if (answer.kind !== 'broken') return;
+      expect(answer.error).toBeInstanceOf(PlatformNetworkError);
+      expect(answer.error).toMatchObject({ reason: 'connection', causeCode: code, brokeOff: 'retryable' });
+      expect(answer.error.userMessage).toBe(
+        'The connection to the video platform broke off during its answer. Please try again in a moment.',
+      );
+    },
+  );
+
+  it('a POST’s answer that breaks says the platform may have done it', async () => {
+    const answer = await readAnswer('exportTicket', 'POST', await answerOf(breaking('reset')), me, 1_000);
+    expect(answer.kind === 'broken' && answer.error.brokeOff).toBe('mayBeDone');
+    expect(answer.kind === 'broken' && answer.error.userMessage).toMatch(
+      /broke off during its answer, so it may have done this already. Please check before trying again/,
+    );
+  });
+
+  it('an error answer that breaks is still its status (the body only explained it)', async () => {
+    const answer = await readAnswer('getMe', 'GET', await answerOf(breaking('reset', 503)), me, 1_000);
+    expect(answer).toMatchObject({ kind: 'status', status: 503, body: undefined });
   });
 });
 

@@ -4,6 +4,7 @@ import { type RetryDecision, type RetryInput, retryDecision } from '../../src/pl
 /** The platform client's retry policy as a table: method × outcome × attempt → what the client does. */
 const base = { maxAttempts: 3, mayRenewToken: false } as const;
 const network = (code: string | undefined) => ({ kind: 'network', code }) as const;
+const broken = (code: string | undefined) => ({ kind: 'broken', code }) as const;
 const status = (s: number, waitMs?: number) =>
   ({ kind: 'status', status: s, ...(waitMs !== undefined ? { waitMs } : {}) }) as const;
 
@@ -55,6 +56,21 @@ const table: [
   [
     'no code at all is not retried',
     { method: 'GET', attempt: 1, failure: network(undefined) },
+    { kind: 'fail' },
+  ],
+  [
+    'a GET whose answer broke off mid-body is tried again, whatever the code',
+    { method: 'GET', attempt: 1, failure: broken('UND_ERR_RES_CONTENT_LENGTH_MISMATCH') },
+    { kind: 'backoff' },
+  ],
+  [
+    'a POST whose answer broke off was taken by the platform: not again',
+    { method: 'POST', attempt: 1, failure: broken('ECONNRESET') },
+    { kind: 'fail' },
+  ],
+  [
+    'an answer that broke off on the last attempt fails',
+    { method: 'DELETE', attempt: 3, failure: broken('UND_ERR_SOCKET') },
     { kind: 'fail' },
   ],
   ['a 5xx GET is tried again', { method: 'GET', attempt: 1, failure: status(503) }, { kind: 'backoff' }],

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPlatformClient, type PlatformClient } from '../../src/platform/client.js';
+import { PlatformNetworkError } from '../../src/platform/errors.js';
+import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
+import { type PlatformFront, startPlatformFront } from '../helpers/platform-front.js';
+
+/*
+ * A JSON answer that breaks after its headers (the connection reset or cut mid-body), through the
+ * hostile front: a network failure, retried as its method allows, never read as an empty answer.
+ */
+
+let fx: PlatformFixture;
+let front: PlatformFront;
+let client: PlatformClient;
+const warnings: { obj: object; msg: string | undefined }[] = [];
+
+beforeAll(async () => {
+  fx = await startPlatform();
+  front = await startPlatformFront(() => fx.sim.url);
+  client = createPlatformClient({
+    baseUrl: front.url,
+    credentials: { kind: 'token', token: fx.sim.adminToken },
+    rateLimitPerMinute: 10_000,
+    backoffBaseMs: 10,
+    logger: { debug: () => {}, info: () => {}, warn: (obj, msg) => warnings.push({ obj, msg }) },
+  });
+});
+afterAll(async () => {
+  await client.close();
+  await front.stop();
+  await fx.close();
+});
+
+const ticketId = () => [...fx.sim.state.tickets.keys()][0] as number;
+const medias = (id: number) => new RegExp(`^/api/v3/tickets/${id}/medias$`);
+const calls = (from: number, path: RegExp) =>
+  fx.sim.requests
+    .slice(from)
+    .filter((r) => path.test(r.path))
+    .map((r) => `${r.method} ${r.status}`);
+
+describe('a JSON answer that breaks after its headers', () => {
+  it.each([
+    ['reset (RST)', 'reset'],
+    ['cut (FIN)', 'cut'],
+  ] as const)('%s: the ticket’s media list (a GET) is asked again and served', async (_, kind) => {
+    const id = ticketId();
+    const from = fx.sim.requests.length;
+    warnings.length = 0;
+    front.fault(medias(id), { kind, afterBytes: 20 });
+    const page = await client.listTicketMedias({ ticketId: id });
+    expect(Array.isArray(page.items)).toBe(true);
+    expect(front.pending()).toBe(0);
+    expect(calls(from, medias(id))).toEqual(['GET 200', 'GET 200']);
+    expect(warnings.map((w) => w.msg)).toEqual(['platform answer broke off']);
+  });
+
+  it('a GET that breaks at every attempt ends as a network failure, told as the connection breaking', async () => {
+    const id = ticketId();
+    const from = fx.sim.requests.length;
+    for (let i = 0; i < 3; i++) front.fault(medias(id), { kind: 'reset', afterBytes: 20 });
+    const error = await client.listTicketMedias({ ticketId: id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformNetworkError);
+    expect((error as PlatformNetworkError).userMessage).toBe(
+      'The connection to the video platform broke off during its answer. Please try again in a moment.',
+    );
+    expect(calls(from, medias(id))).toEqual(['GET 200', 'GET 200', 'GET 200']);
+  });
+
+  it('a POST whose answer breaks is not sent again, and the person is told it may be done', async () => {
+    const id = ticketId();
+    const path = new RegExp(`^/api/v3/tickets/${id}/export$`);
+    const from = fx.sim.requests.length;
+    const exports = fx.sim.state.exports.size;
+    front.fault(path, { kind: 'cut', afterBytes: 20 });
+    const error = await client.exportTicket({ ticketId: id }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformNetworkError);
+    expect((error as PlatformNetworkError).reason).toBe('connection');
+    expect((error as PlatformNetworkError).userMessage).toMatch(
+      /broke off during its answer, so it may have done this already\. Please check before trying again\./,
+    );
+    expect(calls(from, path)).toEqual(['POST 200']);
+    expect(fx.sim.state.exports.size).toBe(exports + 1);
+  });
+});
