@@ -70,6 +70,8 @@ export interface WorkspaceMetrics {
   budgetWait(lane: MetricsLane, seconds: number): void;
   /** A 429 (or Slack's `ratelimited`) came back from the platform or Slack. */
   rateLimited(side: 'platform' | 'slack'): void;
+  /** A platform answer of `operation` was not the shape expected: its person was told the team knows. */
+  platformNotUnderstood(operation: string): void;
   /** Delivery settled an outbox item. */
   delivery(outcome: DeliveryOutcome): void;
   /** Delivery found the message already in Slack (the ledger, or a card a person posted): not posted again. */
@@ -146,6 +148,12 @@ export class Metrics {
     name: 'confdesk_rate_limited_total',
     help: '429s (and Slack ratelimited answers) received, by side: platform or slack',
     labelNames: ['workspace', 'side'],
+    registers: [this.registry],
+  });
+  private readonly notUnderstood = new Counter({
+    name: 'confdesk_platform_answers_not_understood_total',
+    help: 'Platform answers (2xx) not of the shape confdesk expects, by operation: the person was told the team has been told; the log has a warning with the field',
+    labelNames: ['workspace', 'operation'],
     registers: [this.registry],
   });
   private readonly deliveries = new Counter({
@@ -298,6 +306,7 @@ export class Metrics {
       },
       budgetWait: (lane, seconds) => this.waits.observe({ workspace, lane }, seconds),
       rateLimited: (side) => this.limited.inc({ workspace, side }),
+      platformNotUnderstood: (operation) => this.notUnderstood.inc({ workspace, operation }),
       delivery: (outcome) => this.deliveries.inc({ workspace, outcome }),
       duplicateAvoided: () => this.duplicates.inc(w),
       scan: (seconds, ok) => this.scans.observe({ workspace, outcome: ok ? 'ok' : 'error' }, seconds),

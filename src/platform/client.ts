@@ -20,6 +20,7 @@ import {
   PlatformInputError,
   type PlatformNetworkError,
   PlatformRateLimitedError,
+  type PlatformResponseError,
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
 import { fetchProblem, type PlatformReach } from './host-guard.js';
@@ -79,6 +80,12 @@ export interface PlatformClientOptions {
    */
   reach?: { allowedHosts?: readonly string[]; operatorConfigured?: boolean };
 }
+
+/** What the client counts: its attempts, their waits for the budget, 429s and answers not understood. */
+type ClientMetrics = Pick<
+  WorkspaceMetrics,
+  'platformRequest' | 'budgetWait' | 'rateLimited' | 'platformNotUnderstood'
+>;
 
 type Input<N extends EndpointName> = z.input<Endpoints[N]['input']>;
 type Output<N extends EndpointName> = Endpoints[N]['output'] extends z.ZodType
@@ -145,7 +152,7 @@ export class PlatformCore {
   /** What the walks of lists learned of each list (see `paginate`). */
   private readonly pages = new PageMemory();
   /** Where each request attempt, its wait for the budget and the platform's 429s are counted. */
-  private metrics: Pick<WorkspaceMetrics, 'platformRequest' | 'budgetWait' | 'rateLimited'> | undefined;
+  private metrics: ClientMetrics | undefined;
 
   constructor(options: PlatformClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -192,10 +199,11 @@ export class PlatformCore {
   }
 
   /**
-   * Counts every request attempt (by lane and outcome), its wait for the budget and the platform's
-   * 429s there: the composition root gives its instance's metrics (the client is built before it).
+   * Counts every request attempt (by lane and outcome), its wait for the budget, the platform's 429s
+   * there and its answers not understood: the composition root gives its instance's metrics (the
+   * client is built before it).
    */
-  instrument(metrics: Pick<WorkspaceMetrics, 'platformRequest' | 'budgetWait' | 'rateLimited'>): void {
+  instrument(metrics: ClientMetrics): void {
     this.metrics = metrics;
   }
 
@@ -344,7 +352,7 @@ export class PlatformCore {
         case 'data':
           return answer.data;
         case 'unusable':
-          throw answer.error;
+          throw this.unusable(answer.error);
         case 'too-slow':
           this.logger?.warn({ op: name, attempt }, 'platform answer too slow');
           await retry({ kind: 'network', code: 'UND_ERR_BODY_TIMEOUT' }, () => answer.error);
@@ -407,6 +415,20 @@ export class PlatformCore {
       maxWaitMs: options.maxWaitMs,
       signal: options.signal,
     };
+  }
+
+  /**
+   * An answer the caller cannot use. One not of the shape expected tells its person "the team has
+   * been told": that is made true here, by a warning line (the field, never the body) and a metric.
+   */
+  private unusable(error: PlatformResponseError): PlatformResponseError {
+    const { operation: op, field, problem } = error;
+    this.logger?.warn(
+      { op, field, problem },
+      error.explained ? 'platform answer unusable' : 'platform answer not understood',
+    );
+    if (!error.explained) this.metrics?.platformNotUnderstood(op);
+    return error;
   }
 
   /** The platform did not answer, for the last time: readiness and the doctor say so. */

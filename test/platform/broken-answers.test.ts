@@ -1,17 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Metrics } from '../../src/observability/metrics.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.js';
-import { PlatformNetworkError } from '../../src/platform/errors.js';
+import { PlatformNetworkError, PlatformResponseError } from '../../src/platform/errors.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 import { type PlatformFront, startPlatformFront } from '../helpers/platform-front.js';
 
 /*
- * A JSON answer that breaks after its headers (the connection reset or cut mid-body), through the
- * hostile front: a network failure, retried as its method allows, never read as an empty answer.
+ * Answers the platform breaks, through the hostile front, and what the person is then told, true
+ * each time: a JSON answer that breaks after its headers (the connection reset or cut mid-body) is
+ * a network failure, retried as its method allows, never read as an empty answer; an answer not of
+ * the shape expected is logged and counted, as its sentence says.
  */
 
 let fx: PlatformFixture;
 let front: PlatformFront;
 let client: PlatformClient;
+const metrics = new Metrics();
 const warnings: { obj: object; msg: string | undefined }[] = [];
 
 beforeAll(async () => {
@@ -24,6 +28,7 @@ beforeAll(async () => {
     backoffBaseMs: 10,
     logger: { debug: () => {}, info: () => {}, warn: (obj, msg) => warnings.push({ obj, msg }) },
   });
+  client.instrument(metrics.workspace('T1'));
 });
 afterAll(async () => {
   await client.close();
@@ -81,5 +86,36 @@ describe('a JSON answer that breaks after its headers', () => {
     );
     expect(calls(from, path)).toEqual(['POST 200']);
     expect(fx.sim.state.exports.size).toBe(exports + 1);
+  });
+});
+
+describe('an answer not of the shape expected', () => {
+  const notUnderstood = async () =>
+    (await metrics.text())
+      .split('\n')
+      .find((l) =>
+        l.startsWith(
+          'confdesk_platform_answers_not_understood_total{workspace="T1",operation="listTickets"}',
+        ),
+      );
+
+  it('tells its person the team has been told, and makes it true: a warning line and a metric', async () => {
+    warnings.length = 0;
+    expect(await notUnderstood()).toBeUndefined();
+    front.editJson(/^\/api\/v3\/tickets$/, (json) => {
+      (json as { data: unknown }).data = 'not a list';
+    });
+    const error = await client.listTickets({ user: 'all' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PlatformResponseError);
+    expect((error as PlatformResponseError).userMessage).toMatch(/The team has been told\.$/);
+    expect(warnings).toEqual([
+      {
+        obj: { op: 'listTickets', field: '', problem: 'Invalid input' },
+        msg: 'platform answer not understood',
+      },
+    ]);
+    // The field and zod's words, never the body (it may carry the person's data).
+    expect(JSON.stringify(warnings)).not.toContain('not a list');
+    expect(await notUnderstood()).toMatch(/ 1$/);
   });
 });
