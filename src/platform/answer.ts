@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { HttpMethod } from './endpoints.js';
 import { PlatformNetworkError, PlatformResponseError } from './errors.js';
+import { header, numberHeader } from './headers.js';
 import { isIdempotent } from './retry-policy.js';
 
 /** A binary answer handed to the caller unbuffered (a 200 MB recording must not sit in memory). */
@@ -18,20 +19,6 @@ export interface Download {
  * it sits whole in memory.
  */
 export const maxJsonBytes = 8 * 1024 * 1024;
-
-type Headers = Record<string, string | string[] | undefined>;
-
-/** A header's (first) value. */
-export const header = (headers: Headers, name: string) => {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-};
-/** A header's value as a finite number, else undefined. */
-export const numberHeader = (headers: Headers, name: string) => {
-  const v = header(headers, name);
-  const n = v === undefined ? Number.NaN : Number(v);
-  return Number.isFinite(n) ? n : undefined;
-};
 
 /**
  * What an answer came to once read:
@@ -120,7 +107,7 @@ export async function readAnswer(
 }
 
 /** How long an answer asks to wait, in ms: its X-RateLimit-Reset, else Retry-After (seconds), else 1 s. */
-const waitMs = (headers: Headers) =>
+const waitMs = (headers: Dispatcher.ResponseData['headers']) =>
   (numberHeader(headers, 'x-ratelimit-reset') ?? numberHeader(headers, 'retry-after') ?? 1) * 1000 || 1000;
 
 /**

@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import type { PlatformCredentials, ProxySettings } from '../config/config.js';
 import type { PlatformOutcome, WorkspaceMetrics } from '../observability/metrics.js';
-import { type Download, header, numberHeader, readAnswer } from './answer.js';
+import { type Download, readAnswer } from './answer.js';
 import { type Attempted, type AttemptRequest, attempt, type ClientLogger } from './attempt.js';
 import { TokenProvider } from './auth.js';
 import { TtlCache } from './cache.js';
@@ -23,13 +23,14 @@ import {
   type PlatformResponseError,
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
+import { header, numberHeader } from './headers.js';
 import { fetchProblem, type PlatformReach } from './host-guard.js';
 import type { Priority } from './lane.js';
 import { currentLane } from './lane.js';
 import { PageMemory, paginate } from './paging.js';
 import { platformAgent } from './proxy.js';
 import { RateBudget } from './rate-budget.js';
-import { followRedirect, isRedirect } from './redirect.js';
+import { followRedirect, isRedirect, redirectHost } from './redirect.js';
 import type { RequestFailure } from './retry-policy.js';
 import { type RetryContext, retryStep } from './retry-step.js';
 import type { Page } from './schemas.js';
@@ -363,7 +364,8 @@ export class PlatformCore {
           continue;
         case 'status': {
           const mayRenew = token !== undefined && this.tokens.renewable && !renewed;
-          if ((await retry(answer, () => this.refused(answer, withAuth), mayRenew)) === 'renew-token') {
+          const refused = () => this.refused(answer, withAuth, redirectHost(response, target));
+          if ((await retry(answer, refused, mayRenew)) === 'renew-token') {
             renewed = true;
             attempt--; // the renewal retry does not count against the attempts
             token = await this.tokens.afterUnauthorized(token as string);
@@ -373,14 +375,18 @@ export class PlatformCore {
     }
   }
 
-  /** The platform's refusal (a non-2xx answer no retry cures), noting when even a fresh token was refused. */
+  /**
+   * The platform's refusal (a non-2xx answer no retry cures; an API answer's redirect, with the
+   * host it points to), noting when even a fresh token was refused.
+   */
   private refused(
     answer: { name: string; status: number; body: unknown },
     withAuth: boolean,
+    redirectedTo: string | undefined,
   ): PlatformHttpError {
     if (answer.status === 401 && withAuth && this.tokens.renewable)
       this.findings.authFailed(freshTokenRefused);
-    return new PlatformHttpError(answer.name, answer.status, answer.body);
+    return new PlatformHttpError(answer.name, answer.status, answer.body, redirectedTo);
   }
 
   /**

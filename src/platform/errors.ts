@@ -111,6 +111,9 @@ export function describeErrorBody(body: unknown): string | undefined {
   return parts.length ? [...new Set(parts)].join(' — ').slice(0, 300) : undefined;
 }
 
+/** A status that sends the request elsewhere (API answers are never followed; downloads are, in the client). */
+const isRedirect = (status: number) => status >= 300 && status < 400;
+
 /** Said when an answer looks like it came from a web server rather than the API. */
 const checkUrl = 'check PLATFORM_URL (it should end in the host, e.g. https://cloud.apizee.com)';
 
@@ -124,10 +127,13 @@ export class PlatformHttpError extends PlatformError {
     readonly operation: string,
     readonly status: number,
     readonly body: unknown,
+    /** A redirect's (3xx) target host: never its path or query, which may carry a signature. */
+    readonly redirectedTo?: string | undefined,
   ) {
-    const label = statusLabels[status] ?? `HTTP ${status}`;
+    const label = isRedirect(status) ? 'Redirect' : (statusLabels[status] ?? `HTTP ${status}`);
     const detail = describeErrorBody(body);
-    super(`${operation}: ${status} ${label}${detail ? `: ${detail}` : ''}`);
+    const where = isRedirect(status) ? ` to ${redirectedTo ?? 'no readable address'}` : '';
+    super(`${operation}: ${status} ${label}${where}${detail ? `: ${detail}` : ''}`);
     this.name = 'PlatformHttpError';
     this.label = label;
     this.detail = detail;
@@ -152,6 +158,9 @@ export class PlatformHttpError extends PlatformError {
           ? `The video platform has no such item: it may have been deleted. If this happens for everything, an administrator should ${checkUrl}.`
           : 'The video platform has no such item: it may have been deleted.';
       default:
+        // An API answer that sends confdesk elsewhere: most often PLATFORM_URL on the wrong scheme or host.
+        if (isRedirect(this.status))
+          return `The video platform redirected this request${this.redirectedTo ? ` to ${this.redirectedTo}` : ' without saying where'} instead of answering it: an administrator should ${checkUrl}.`;
         if (this.status >= 500)
           return 'The video platform had an internal error. Please try again in a moment.';
         if (page)

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { discard } from '../util/streams.js';
-import { header } from './answer.js';
 import { PlatformAddressError } from './errors.js';
+import { header } from './headers.js';
 
 /** The most redirects one download follows, each hop checked by the address guard. */
 export const maxRedirects = 3;
@@ -18,6 +18,16 @@ export function redirectTarget(response: Dispatcher.ResponseData, from: string):
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The host (only: a path or query may carry a signature) an API answer's redirect points to, for
+ * the error that tells it; undefined when the answer is no redirect or names no readable address.
+ */
+export function redirectHost(response: Dispatcher.ResponseData, from: string): string | undefined {
+  if (!isRedirect(response.statusCode)) return undefined;
+  const next = redirectTarget(response, from);
+  return next ? new URL(next).host : undefined;
 }
 
 /**

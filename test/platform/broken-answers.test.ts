@@ -1,7 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics } from '../../src/observability/metrics.js';
 import { createPlatformClient, type PlatformClient } from '../../src/platform/client.js';
-import { PlatformNetworkError, PlatformResponseError } from '../../src/platform/errors.js';
+import { PlatformHttpError, PlatformNetworkError, PlatformResponseError } from '../../src/platform/errors.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 import { type PlatformFront, startPlatformFront } from '../helpers/platform-front.js';
 
@@ -117,5 +119,46 @@ describe('an answer not of the shape expected', () => {
     // The field and zod's words, never the body (it may carry the person's data).
     expect(JSON.stringify(warnings)).not.toContain('not a list');
     expect(await notUnderstood()).toMatch(/ 1$/);
+  });
+});
+
+describe('an API answer that redirects', () => {
+  /** A platform whose API answers every request with `status` and `location` (none when undefined). */
+  async function redirecting(status: number, location: string | undefined) {
+    const server = createServer((_, res) => res.writeHead(status, location ? { location } : {}).end());
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const redirected = createPlatformClient({ baseUrl: url, credentials: { kind: 'token', token: 'tok' } });
+    try {
+      return { url, error: await redirected.getMe().catch((e: unknown) => e) };
+    } finally {
+      await redirected.close();
+      await new Promise((r) => server.close(r));
+    }
+  }
+
+  it('is told as a redirect, naming where to by its host only (a path or query may carry a secret)', async () => {
+    const { error } = await redirecting(302, 'https://login.example.com/sso?ticket=s3cret-ticket');
+    expect(error).toBeInstanceOf(PlatformHttpError);
+    const e = error as PlatformHttpError;
+    expect(e.status).toBe(302);
+    expect(e.userMessage).toBe(
+      'The video platform redirected this request to login.example.com instead of answering it: an administrator should check PLATFORM_URL (it should end in the host, e.g. https://cloud.apizee.com).',
+    );
+    for (const said of [e.userMessage, e.message]) {
+      expect(said).not.toMatch(/sso|s3cret|HTTP 302/);
+    }
+    expect(e.message).toBe('getMe: 302 Redirect to login.example.com');
+  });
+
+  it('a relative redirect names the platform’s own host; one without an address says so', async () => {
+    const relative = await redirecting(301, '/login');
+    expect((relative.error as PlatformHttpError).userMessage).toContain(
+      `redirected this request to ${new URL(relative.url).host} instead`,
+    );
+    const nowhere = await redirecting(307, undefined);
+    expect((nowhere.error as PlatformHttpError).userMessage).toMatch(
+      /^The video platform redirected this request without saying where instead of answering it/,
+    );
   });
 });
