@@ -3,7 +3,7 @@ import type { HttpMethod } from './endpoints.js';
 /*
  * What the platform client does after a request fails, decided by one pure function so that the
  * policy can be read (and tested) as a table: method × outcome × attempt → decision. The client's
- * loop (`client.ts` `send`) only carries the decisions out. Every retry takes the rate budget again.
+ * retry step (`retry-step.ts`) only carries the decisions out. Every retry takes the rate budget again.
  */
 
 /** Network failures worth another try (connection refused, reset, timeouts…), as undici reports them. */
