@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { HttpMethod } from './endpoints.js';
 import { PlatformNetworkError, PlatformResponseError } from './errors.js';
 import { header, numberHeader } from './headers.js';
-import { isIdempotent } from './retry-policy.js';
+import { isIdempotent, type RequestFailure } from './retry-policy.js';
 
 /** A binary answer handed to the caller unbuffered (a 200 MB recording must not sit in memory). */
 export interface Download {
@@ -27,8 +27,9 @@ export const maxJsonBytes = 8 * 1024 * 1024;
  * - `status`: a non-2xx answer, with its body (JSON, else its text; undefined when empty) for the
  *   error, and how long it asks to wait (a 429's reset or Retry-After, else 1 s);
  * - `unusable`: a 2xx the caller cannot use (too large to read, or not the shape expected);
- * - `too-slow`: its body did not arrive whole within the body deadline (`error`, if no retry cures it);
+ * - `too-slow`: its body did not arrive whole within the body deadline;
  * - `broken`: a 2xx whose body broke off (reset, cut): a network failure, not an empty answer.
+ *   Both are a `failure` for the retry policy, and `error` if no retry cures it.
  *   An error answer's status still decides when its body breaks: the body only explained it.
  */
 export type Answer =
@@ -36,8 +37,7 @@ export type Answer =
   | { kind: 'data'; data: unknown }
   | { kind: 'status'; name: string; status: number; body: unknown; waitMs: number }
   | { kind: 'unusable'; error: PlatformResponseError }
-  | { kind: 'too-slow'; error: PlatformNetworkError }
-  | { kind: 'broken'; code: string | undefined; error: PlatformNetworkError };
+  | { kind: 'too-slow' | 'broken'; failure: RequestFailure; error: PlatformNetworkError };
 
 /**
  * Reads one answer as its operation expects (`output`: a zod schema, or 'stream' for a file): a
@@ -71,7 +71,11 @@ export async function readAnswer(
   const read = await readAnswerText(response, deadlineMs);
   if ('refused' in read) {
     if (read.refused === 'too-slow')
-      return { kind: 'too-slow', error: new PlatformNetworkError(name, 'timeout', 'body-deadline') };
+      return {
+        kind: 'too-slow',
+        failure: { kind: 'network', code: 'UND_ERR_BODY_TIMEOUT' },
+        error: new PlatformNetworkError(name, 'timeout', 'body-deadline'),
+      };
     const problem = `its answer is larger than ${maxJsonBytes / 1024 / 1024} MB`;
     return { kind: 'unusable', error: new PlatformResponseError(name, '', problem, true) };
   }
@@ -80,7 +84,7 @@ export async function readAnswer(
     const brokeOff = isIdempotent(method) ? 'retryable' : 'mayBeDone';
     return {
       kind: 'broken',
-      code,
+      failure: { kind: 'broken', code },
       error: new PlatformNetworkError(name, 'connection', code, { cause, brokeOff }),
     };
   }

@@ -109,6 +109,9 @@ type Item<N extends ListEndpointName> = Output<N> extends Page<infer T> ? T : ne
 /** The rate-limit headers looked for (lower case, as undici gives them). */
 const rateLimitHeaders = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'];
 
+/** The warning logged when an answer's body did not arrive whole (its cause is in the error). */
+const cutShort = { 'too-slow': 'platform answer too slow', broken: 'platform answer broke off' } as const;
+
 /** How long past its TTL background work may still use a cached read (see `TtlCache`). */
 const cacheStaleMs = 15 * 60_000;
 
@@ -320,12 +323,9 @@ export class PlatformCore {
     withAuth: boolean,
     options: CallOptions,
   ): Promise<unknown> {
-    // The token goes to the platform's own origin only: a redirect or a `url` elsewhere gets none.
-    const tokenFor = async (target: string) =>
-      withAuth && new URL(target).origin === this.origin ? await this.tokens.token() : undefined;
     let target = url;
     await this.check(name, target);
-    let token = await tokenFor(target);
+    let token = await this.tokenFor(target, withAuth);
     let renewed = false;
     let hops = 0;
     for (let attempt = 1; ; attempt++) {
@@ -341,7 +341,7 @@ export class PlatformCore {
       // and without the token off the platform's origin. An API answer's redirect is an error.
       if (output === 'stream' && isRedirect(response.statusCode)) {
         target = await followRedirect(name, response, target, ++hops, (next) => this.check(name, next));
-        token = await tokenFor(target);
+        token = await this.tokenFor(target, withAuth);
         attempt--; // a redirect is not a failed attempt
         continue;
       }
@@ -355,12 +355,9 @@ export class PlatformCore {
         case 'unusable':
           throw this.unusable(answer.error);
         case 'too-slow':
-          this.logger?.warn({ op: name, attempt }, 'platform answer too slow');
-          await retry({ kind: 'network', code: 'UND_ERR_BODY_TIMEOUT' }, () => answer.error);
-          continue;
         case 'broken':
-          this.logger?.warn({ op: name, code: answer.code, attempt }, 'platform answer broke off');
-          await retry({ kind: 'broken', code: answer.code }, () => answer.error);
+          this.logger?.warn({ op: name, code: answer.error.causeCode, attempt }, cutShort[answer.kind]);
+          await retry(answer.failure, () => answer.error);
           continue;
         case 'status': {
           const mayRenew = token !== undefined && this.tokens.renewable && !renewed;
@@ -373,6 +370,11 @@ export class PlatformCore {
         }
       }
     }
+  }
+
+  /** The token goes to the platform's own origin only: a redirect or a `url` elsewhere gets none. */
+  private async tokenFor(target: string, withAuth: boolean): Promise<string | undefined> {
+    return withAuth && new URL(target).origin === this.origin ? await this.tokens.token() : undefined;
   }
 
   /**

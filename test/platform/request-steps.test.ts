@@ -306,7 +306,10 @@ describe('readAnswer: a file, a capped and timed JSON read, and its decoding', (
       const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 20);
     });
     const answer = await readAnswer('getMe', 'GET', response, me, 150);
-    expect(answer.kind).toBe('too-slow');
+    expect(answer).toMatchObject({
+      kind: 'too-slow',
+      failure: { kind: 'network', code: 'UND_ERR_BODY_TIMEOUT' },
+    });
     expect(answer.kind === 'too-slow' && answer.error).toMatchObject({
       reason: 'timeout',
       causeCode: 'body-deadline',
@@ -343,7 +346,7 @@ describe('readAnswer: a body that breaks off after its headers', () => {
         me,
         1_000,
       );
-      expect(answer).toMatchObject({ kind: 'broken', code });
+      expect(answer).toMatchObject({ kind: 'broken', failure: { kind: 'broken', code } });
       if (answer.kind !== 'broken') return;
       expect(answer.error).toBeInstanceOf(PlatformNetworkError);
       expect(answer.error).toMatchObject({ reason: 'connection', causeCode: code, brokeOff: 'retryable' });
