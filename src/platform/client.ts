@@ -17,7 +17,6 @@ import {
   PlatformAddressError,
   PlatformClosedError,
   PlatformHttpError,
-  PlatformInputError,
   type PlatformNetworkError,
   PlatformRateLimitedError,
   type PlatformResponseError,
@@ -31,6 +30,7 @@ import { PageMemory, paginate } from './paging.js';
 import { platformAgent } from './proxy.js';
 import { RateBudget } from './rate-budget.js';
 import { followRedirect, isRedirect, redirectHost } from './redirect.js';
+import { requestUrl } from './request-url.js';
 import type { RequestFailure } from './retry-policy.js';
 import { type RetryContext, retryStep } from './retry-step.js';
 import type { Page } from './schemas.js';
@@ -123,14 +123,6 @@ const tokenRequestRefused = (status: number) =>
 const freshTokenRefused =
   'The platform refuses even a fresh token for PLATFORM_USERNAME: check PLATFORM_USERNAME/PLATFORM_PASSWORD and that this user may use the API';
 
-/** Turns an input value into its query-string form (spec convention 1). */
-function wireValue(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  if (Array.isArray(v)) return v.map(String).join(',');
-  if (v instanceof Date) return v.toISOString();
-  return String(v);
-}
-
 /**
  * The platform client: the request core (auth, rate budget, retries, timeouts, typed errors, cache)
  * and one method per endpoint of the table. Create it with `createPlatformClient`.
@@ -219,26 +211,7 @@ export class PlatformCore {
   /** Calls one operation of the endpoint table by name. */
   async call<N extends EndpointName>(name: N, ...[input, options]: Args<N>): Promise<Output<N>> {
     const spec: EndpointSpec = endpoints[name];
-    const parsed = spec.input.safeParse(input ?? {});
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({
-        field: i.path.length ? i.path.map(String).join('.') : '(input)',
-        problem: i.message,
-      }));
-      const first = issues[0] ?? { field: '(input)', problem: 'invalid' };
-      throw new PlatformInputError(name, first.field, first.problem, issues);
-    }
-    const values = parsed.data as Record<string, unknown>;
-    const path = spec.path.replace(/\{(\w+)\}/g, (_, key: string) => encodeURIComponent(String(values[key])));
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(values)) {
-      if (spec.path.includes(`{${key}}`)) continue;
-      const v = wireValue(value);
-      if (v !== undefined) query.set(spec.wire?.[key] ?? key, v);
-    }
-    const qs = query.toString();
-    const url = `${this.baseUrl}${path}${qs ? `?${qs}` : ''}`;
-
+    const url = requestUrl(this.baseUrl, name, spec, input);
     const send = async () => {
       const answer = await this.send(name, spec.method, spec.output, url, spec.auth !== false, options ?? {});
       (spec.observe as ((o: unknown, f: PlatformFindings) => void) | undefined)?.(answer, this.findings);
