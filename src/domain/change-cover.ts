@@ -2,7 +2,7 @@
  * Covers: which of the platform's own events a change made from Slack already told, so a thread says
  * it once (with the person's name) instead of twice. Pure rules, used by the publisher (which writes
  * the cover with a person's line), the poller (which leaves the covered events out) and the outbox
- * (which settles the events already waiting that a line tells: `toldByLines`).
+ * (whose every write settles the items waiting that a line tells: `toldByLines`).
  */
 
 /**
@@ -117,6 +117,10 @@ export interface ToldItem {
   payload: Record<string, unknown>;
 }
 
+/** Whether an outbox item is one `toldByLines` reads: a line with a cover, or an item that tells a platform event. */
+export const tellsOrTold = (payload: Record<string, unknown>): boolean =>
+  coverOf(payload) !== undefined || eventTold(payload) !== undefined;
+
 /**
  * Of a ticket's outbox items, the pending platform events that a line in the same thread already
  * tells (a person's line, or a state line), in the items' order: they are settled without a post.
@@ -125,7 +129,10 @@ export function toldByLines<T extends ToldItem>(items: readonly T[]): T[] {
   const covers = new Map<string, ChangeCover[]>();
   for (const i of items) {
     const cover = coverOf(i.payload);
-    if (cover) covers.set(i.channel, [...(covers.get(i.channel) ?? []), cover]);
+    // A line settled without a post (its event was on its way) tells nothing: should that event come
+    // back unposted (a claim let go, a retry), it is still told, by itself.
+    const leftOut = i.status === 'delivered' && i.slackTs === undefined;
+    if (cover && !leftOut) covers.set(i.channel, [...(covers.get(i.channel) ?? []), cover]);
   }
   return items.filter((i) => {
     const event = eventTold(i.payload);

@@ -25,7 +25,6 @@ import type { TicketSummary } from '../domain/ticket.js';
 import type { Logger } from '../observability/logger.js';
 import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
 import type { TicketService } from '../services/tickets.js';
-import { settleToldEvents } from '../store/outbox.js';
 import type { OutboxItem, Store } from '../store/store.js';
 import { keepTicketRecord } from '../store/ticket-records.js';
 import { CardMemo, CardRefresher } from './card-refresher.js';
@@ -344,8 +343,8 @@ export class SlackPublisher {
   ): Promise<void> {
     const channels = new Set((await this.o.store.forTicket(ticketId)).map((c) => c.channel));
     const payload: Record<string, unknown> = { ...line, ...(cover ? { cover } : {}) };
+    // A webhook's event of this very change may be waiting already: the outbox settles it in the same
+    // write (the line tells it).
     await this.o.store.advance([...channels].map((channel) => ({ ticketId, eventId, channel, payload })));
-    // A webhook's event of this very change may be waiting already: the line tells it.
-    if (cover) await settleToldEvents(this.o.store, ticketId);
   }
 }

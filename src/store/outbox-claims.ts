@@ -27,6 +27,14 @@ export const claimerPrefix = 'claimer:';
 export const claimLock = 5_270_001;
 const open = ['pending', 'unknown'] as const;
 
+/**
+ * PostgreSQL: waits for the store's claims lock (`claimLock`) until the transaction `tx` ends. A
+ * claim takes it, and so does a write that settles items (`advance`): each sees the other's work
+ * whole, as SQLite's single writer does.
+ */
+export const lockClaims = (tx: Db['db'], schema: string | undefined) =>
+  sql`select pg_advisory_xact_lock(${claimLock}, hashtext(${schema ?? ''}))`.execute(tx);
+
 /** Claiming the outbox's due items: the delivery's side of the outbox (`outbox.ts` has the rest). */
 export interface OutboxClaims {
   /**
@@ -77,8 +85,7 @@ export const outboxClaims = ({ db, backend, schema, now: clock }: Db): OutboxCla
     }
     return db.transaction().execute(async (tx) => {
       // One claim at a time (SQLite has a single writer anyway), so no two replicas take one channel.
-      if (backend === 'postgres')
-        await sql`select pg_advisory_xact_lock(${claimLock}, hashtext(${schema ?? ''}))`.execute(tx);
+      if (backend === 'postgres') await lockClaims(tx, schema);
       // A channel another claim holds waits for it; an item held back (a webhook's event waiting out
       // its hold, a retry's wait) holds back only the items after it in its channel's order, so a
       // channel that gets an event more often than the hold still has its earlier items served.

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { toldByLines } from '../domain/change-cover.js';
+import { tellsOrTold, toldByLines } from '../domain/change-cover.js';
 import { type OutboxDepth, waitingStates } from '../observability/metrics.js';
 import { type Db, iso } from './db.js';
-import { type OutboxClaims, type OutboxItem, outboxClaims, toOutbox } from './outbox-claims.js';
+import { lockClaims, type OutboxClaims, type OutboxItem, outboxClaims, toOutbox } from './outbox-claims.js';
+import { notePushed } from './ticket-records.js';
 
 export { claimerPrefix, type OutboxItem } from './outbox-claims.js';
 
@@ -43,6 +44,8 @@ export interface SeenVersion {
   want?: Omit<ReadWant, 'ticketId' | 'addedAt'> | undefined;
   /** Its timeline was read from this time (ISO): the wants added until then are done. */
   readFrom?: string | undefined;
+  /** A webhook told its events up to this time (ISO): kept if later (`knownTicket`'s `pushedAt`). */
+  pushedAt?: string | undefined;
 }
 
 /**
@@ -51,9 +54,14 @@ export interface SeenVersion {
  */
 export interface OutboxRepository extends OutboxClaims {
   /**
-   * Records new events in the outbox and the last version seen of a ticket, in one transaction: a
-   * crash leaves either all or none. Events already in the outbox (same ticket, event id, channel)
-   * are ignored. Answers how many were new.
+   * Records new events in the outbox and what was seen of a ticket (its version, its read backlog,
+   * how far webhooks told it), in one transaction: a crash leaves either all or none. Events already
+   * in the outbox (same ticket, event id, channel) are ignored. In the same transaction, the items
+   * waiting of each ticket written to that a line in their thread tells (`toldByLines`: a person's
+   * line or a state line, and the platform event it tells) are settled without a post (`toldByLine`):
+   * whichever of a line and its event is written second settles the other. No claim comes between
+   * the write and the settle (on PostgreSQL such a write takes the claims' lock), so an item in
+   * flight is never one settled here. Answers how many items were new.
    */
   advance(items: NewOutboxItem[], seen?: SeenVersion): Promise<number>;
   /**
@@ -94,7 +102,7 @@ export interface OutboxRepository extends OutboxClaims {
 }
 
 export const outboxRepository = (c: Db): OutboxRepository => {
-  const { db, now } = c;
+  const { db, now, backend, schema } = c;
   const version = (modified: string, state: string | undefined) => ({
     modified,
     state: state ?? null,
@@ -105,8 +113,13 @@ export const outboxRepository = (c: Db): OutboxRepository => {
 
     advance: (items, seen) =>
       db.transaction().execute(async (tx) => {
+        // Lines and events may settle each other (below): the claims wait, so none takes an item
+        // between its write and its settle, and two writers of one thread see each other's items
+        // (PostgreSQL's snapshots would otherwise hide each from the other). SQLite has one writer.
+        if (backend === 'postgres' && items.some((i) => tellsOrTold(i.payload))) await lockClaims(tx, schema);
         const at = iso(now());
         let fresh = 0;
+        const written = new Set<string>();
         for (const [position, i] of items.entries()) {
           const r = await tx
             .insertInto('outbox')
@@ -128,7 +141,9 @@ export const outboxRepository = (c: Db): OutboxRepository => {
             })
             .onConflict((oc) => oc.columns(['ticket_id', 'event_id', 'channel']).doNothing())
             .executeTakeFirst();
-          fresh += Number(r.numInsertedOrUpdatedRows ?? 0);
+          const inserted = Number(r.numInsertedOrUpdatedRows ?? 0);
+          fresh += inserted;
+          if (inserted && tellsOrTold(i.payload)) written.add(i.ticketId);
         }
         if (seen) {
           if (seen.modified !== undefined) {
@@ -146,7 +161,9 @@ export const outboxRepository = (c: Db): OutboxRepository => {
               .where('added_at', '<=', seen.readFrom)
               .execute();
           if (seen.want) await upsertWant(tx, { ticketId: seen.ticketId, ...seen.want }, at);
+          if (seen.pushedAt) await notePushed(tx, seen.ticketId, seen.pushedAt);
         }
+        for (const ticketId of written) await settleTold(tx, ticketId, at);
         return fresh;
       }),
 
@@ -230,16 +247,7 @@ export const outboxRepository = (c: Db): OutboxRepository => {
       return Number(r.numUpdatedRows);
     },
 
-    async outboxOf(ticketId) {
-      const rows = await db
-        .selectFrom('outbox')
-        .selectAll()
-        .where('ticket_id', '=', ticketId)
-        .orderBy('created_at')
-        .orderBy('position')
-        .execute();
-      return rows.map(toOutbox);
-    },
+    outboxOf: (ticketId) => itemsOf(db, ticketId),
 
     async lastSeen(ticketId) {
       const r = await db
@@ -286,19 +294,40 @@ export const outboxRepository = (c: Db): OutboxRepository => {
 export const toldByLine = 'told by a line already in the thread';
 
 /**
- * Settles the pending platform events of a ticket that a line in the same thread already tells (a
- * person's line, or a state line): a webhook's event waits a moment (`holdMs`) before it may go out,
- * so the line a person's click writes a few milliseconds later still tells it once. Both writers call
- * this after writing, so whichever comes second sees the other. Answers how many it settled.
+ * Settles the pending items of a ticket that a line in the same thread already tells (`advance`,
+ * in its transaction): a webhook's event waits a moment (`holdMs`) before it may go out, so the line
+ * a person's click writes a few milliseconds later still tells it once. Only a pending item: one a
+ * claim took meanwhile is its claimer's.
  */
-export async function settleToldEvents(
-  store: Pick<OutboxRepository, 'outboxOf' | 'settle'>,
-  ticketId: string,
-): Promise<number> {
-  let settled = 0;
-  for (const i of toldByLines(await store.outboxOf(ticketId)))
-    settled += Number(await store.settle(i, { status: 'delivered', reason: toldByLine }));
-  return settled;
+async function settleTold(tx: Db['db'], ticketId: string, at: string): Promise<void> {
+  for (const i of toldByLines(await itemsOf(tx, ticketId)))
+    await tx
+      .updateTable('outbox')
+      .set({
+        status: 'delivered',
+        reason: toldByLine,
+        slack_ts: null,
+        settled_at: at,
+        lease_owner: null,
+        lease_until: null,
+      })
+      .where('ticket_id', '=', i.ticketId)
+      .where('event_id', '=', i.eventId)
+      .where('channel', '=', i.channel)
+      .where('status', '=', 'pending')
+      .execute();
+}
+
+/** A ticket's outbox items, in the order they were written. */
+async function itemsOf(db: Db['db'], ticketId: string): Promise<OutboxItem[]> {
+  const rows = await db
+    .selectFrom('outbox')
+    .selectAll()
+    .where('ticket_id', '=', ticketId)
+    .orderBy('created_at')
+    .orderBy('position')
+    .execute();
+  return rows.map(toOutbox);
 }
 
 /** Adds a want, keeping the older `since` and the higher priority (0) of the two. */

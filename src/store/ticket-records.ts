@@ -23,8 +23,6 @@ export interface TicketRecordRepository {
   keepRecord(ticketId: string, record: Record<string, unknown>, modified: string): Promise<boolean>;
   /** Those of these tickets whose record is not kept yet. */
   recordsMissing(ticketIds: string[]): Promise<string[]>;
-  /** Notes that a webhook told the ticket's events up to `at` (ISO); the latest is kept. */
-  notePushed(ticketId: string, at: string): Promise<void>;
 }
 
 /**
@@ -88,19 +86,23 @@ export const ticketRecordRepository = ({ db }: Db): TicketRecordRepository => ({
     }
     return ticketIds.filter((id) => !kept.has(id));
   },
-
-  async notePushed(ticketId, at) {
-    await db
-      .insertInto('ticket_records')
-      .values({ ticket_id: ticketId, record: null, record_modified: null, pushed_at: at })
-      .onConflict((oc) =>
-        oc
-          .column('ticket_id')
-          .doUpdateSet({ pushed_at: at })
-          .where((eb) =>
-            eb.or([eb('ticket_records.pushed_at', 'is', null), eb('ticket_records.pushed_at', '<', at)]),
-          ),
-      )
-      .execute();
-  },
 });
+
+/**
+ * Notes that a webhook told the ticket's events up to `at` (ISO); the latest is kept. Written with
+ * the events it told (`advance`'s `pushedAt`), in their transaction.
+ */
+export async function notePushed(db: Db['db'], ticketId: string, at: string): Promise<void> {
+  await db
+    .insertInto('ticket_records')
+    .values({ ticket_id: ticketId, record: null, record_modified: null, pushed_at: at })
+    .onConflict((oc) =>
+      oc
+        .column('ticket_id')
+        .doUpdateSet({ pushed_at: at })
+        .where((eb) =>
+          eb.or([eb('ticket_records.pushed_at', 'is', null), eb('ticket_records.pushed_at', '<', at)]),
+        ),
+    )
+    .execute();
+}

@@ -122,4 +122,14 @@ describe('the waiting platform events a line in the thread already tells', () =>
     expect(ids(toldByLines([stateLine('pending')]))).toEqual([]);
     expect(ids(toldByLines([line, stateLine('pending')]))).toEqual(['state']);
   });
+
+  it('leave out a state line for its event on its way; that event, let go unposted, is still told', () => {
+    const onItsWay = event('started', 'C1', 'ticket.sessionStarted', '02.000', 'unknown');
+    expect(ids(toldByLines([stateLine('pending'), onItsWay]))).toEqual(['state']);
+    // The line was settled without a post: it tells nothing, so the event waiting again goes out.
+    const waiting = event('started', 'C1', 'ticket.sessionStarted', '02.000');
+    expect(ids(toldByLines([stateLine('delivered'), waiting]))).toEqual([]);
+    // Posted, it still tells the event.
+    expect(ids(toldByLines([{ ...stateLine('delivered'), slackTs: '1.5' }, waiting]))).toEqual(['started']);
+  });
 });

@@ -78,16 +78,96 @@ describe.each(backends)('the store, $name', ({ options }) => {
       channel: 'C1',
       payload: { eventName: 'x' },
     });
-    const seen = (modified: string) => ({ ticketId: '7', modified, state: 'open' });
+    const seen = (modified: string) => ({ ticketId: '7', modified, state: 'open', pushedAt: modified });
     expect(await store.advance([item('e1'), item('e2')], seen('A'))).toBe(2);
     expect(await store.advance([item('e2'), item('e3')], seen('B'))).toBe(1);
     expect((await store.lastSeen('7'))?.modified).toBe('B');
     expect((await store.outboxOf('7')).map((i) => i.eventId)).toEqual(['e1', 'e2', 'e3']);
+    expect((await store.knownTicket('7')).pushedAt).toBe('B');
     // A failure inside the transaction keeps neither the version seen nor the events.
     const broken = { ...item('e4'), channel: null as unknown as string };
     await expect(store.advance([item('e5'), broken], seen('C'))).rejects.toThrow();
     expect((await store.lastSeen('7'))?.modified).toBe('B');
+    expect((await store.knownTicket('7')).pushedAt).toBe('B');
     expect((await store.outboxOf('7')).map((i) => i.eventId)).toEqual(['e1', 'e2', 'e3']);
+    await store.close();
+  });
+
+  // A state line ("open → inprogress", from a list page) and the platform's own event of that move.
+  const stateLine = (ticketId: string) => ({
+    ticketId,
+    eventId: 'stateline:inprogress:2027-01-01T10:00:05.000Z',
+    channel: 'C1',
+    payload: {
+      stateLine: true,
+      from: 'open',
+      to: 'inprogress',
+      cover: { since: '2027-01-01T10:00:00.000Z', at: '2027-01-01T10:00:05.000Z', only: 'state' },
+    },
+  });
+  const stateEvent = (ticketId: string) => ({
+    ticketId,
+    eventId: 'ev-started',
+    channel: 'C1',
+    payload: { eventName: 'ticket.sessionStarted', timestamp: '2027-01-01T10:00:05.000Z', source: 'agent' },
+  });
+  const statusOf = async (store: Store, ticketId: string) =>
+    Object.fromEntries((await store.outboxOf(ticketId)).map((i) => [i.eventId.split(':')[0], i.status]));
+
+  it('settles in the same write what a line already tells, whichever of the line and its event comes second', async () => {
+    const store = await open(options());
+    // The event waits; the line written after it tells it.
+    await store.advance([stateEvent('1')]);
+    expect(await store.advance([stateLine('1')])).toBe(1);
+    expect(await statusOf(store, '1')).toEqual({ 'ev-started': 'delivered', stateline: 'pending' });
+    // The line waits (or went out); the event written after it is told already.
+    await store.advance([stateLine('2')]);
+    await store.advance([stateEvent('2')]);
+    expect(await statusOf(store, '2')).toEqual({ stateline: 'pending', 'ev-started': 'delivered' });
+    // Settled without a post: no message, and nothing left to claim.
+    expect((await store.outboxOf('2')).find((i) => i.eventId === 'ev-started')?.slackTs).toBeUndefined();
+    expect((await store.claim('w1', 10, 60_000)).map((i) => i.eventId).sort()).toEqual(
+      [stateLine('1').eventId, stateLine('2').eventId].sort(),
+    );
+    await store.close();
+  });
+
+  it('never settles an item in flight: the line gives way, and an event let go unposted is still told', async () => {
+    const store = await open(options());
+    await store.advance([stateEvent('3')]);
+    const [claimed] = await store.claim('w1', 10, 60_000);
+    // Its claimer may be posting it now: the line that tells it is the one left out.
+    await store.advance([stateLine('3')]);
+    expect(await statusOf(store, '3')).toEqual({ 'ev-started': 'unknown', stateline: 'delivered' });
+    // Let go unposted (a 429, a shutdown): a later write for the ticket leaves it waiting, to be told.
+    expect(await store.settle(claimed as OutboxItem, { status: 'pending' })).toBe(true);
+    await store.advance([
+      {
+        ...stateEvent('3'),
+        eventId: 'ev-picture',
+        payload: { eventName: 'media.pictureTaken', timestamp: '2027-01-01T10:00:09.000Z' },
+      },
+    ]);
+    expect(await statusOf(store, '3')).toEqual({
+      'ev-started': 'pending',
+      stateline: 'delivered',
+      'ev-picture': 'pending',
+    });
+    await store.close();
+  });
+
+  it('two writers of one thread at the same moment, a line and its event: the event is settled, every time', async () => {
+    const store = await open(options());
+    const tickets = Array.from({ length: 20 }, (_, n) => `t${n}`);
+    await Promise.all(
+      tickets.flatMap((t, n) =>
+        n % 2
+          ? [store.advance([stateLine(t)]), store.advance([stateEvent(t)])]
+          : [store.advance([stateEvent(t)]), store.advance([stateLine(t)])],
+      ),
+    );
+    for (const t of tickets)
+      expect(await statusOf(store, t)).toEqual({ stateline: 'pending', 'ev-started': 'delivered' });
     await store.close();
   });
 
@@ -414,9 +494,9 @@ describe.each(backends)('the store, $name', ({ options }) => {
     expect(await store.keepRecord('7', { id: 7, state: 'open' }, '2027-01-01T10:00:00.000Z')).toBe(true);
     expect(await store.keepRecord('7', { id: 7, state: 'new' }, '2027-01-01T09:00:00.000Z')).toBe(false);
     expect(await store.keepRecord('7', { id: 7, state: 'done' }, '2027-01-01T10:00:00.000Z')).toBe(true);
-    await store.notePushed('7', '2027-01-01T10:00:05.000Z');
-    await store.notePushed('7', '2027-01-01T10:00:01.000Z');
-    await store.notePushed('8', '2027-01-01T10:00:02.000Z');
+    await store.advance([], { ticketId: '7', pushedAt: '2027-01-01T10:00:05.000Z' });
+    await store.advance([], { ticketId: '7', pushedAt: '2027-01-01T10:00:01.000Z' });
+    await store.advance([], { ticketId: '8', pushedAt: '2027-01-01T10:00:02.000Z' });
     expect(await store.knownTicket('7')).toEqual({
       record: { id: 7, state: 'done' },
       recordModified: '2027-01-01T10:00:00.000Z',

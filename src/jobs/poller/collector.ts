@@ -12,7 +12,6 @@ import type { SlackPublisher } from '../../outbound/publisher.js';
 import type { PlatformClient } from '../../platform/client.js';
 import { type TicketRecord, ticketRecord } from '../../platform/schemas.js';
 import type { EventSignal, TicketSignal } from '../../platform/webhook-signal.js';
-import { settleToldEvents } from '../../store/outbox.js';
 import type { NewOutboxItem, OutboxItem, Store, Subscription } from '../../store/store.js';
 import { keepTicketRecord } from '../../store/ticket-records.js';
 
@@ -200,9 +199,9 @@ export class Collector {
     }
     if (before && before.state !== t.state) items.push(...this.broadcasts(t, channels, before));
     this.checkEventIds(aliases, confirmed);
+    // A state line written meanwhile (a scan, at the same time) may tell one of them: the outbox
+    // settles it in the same write.
     const written = await store.advance(items, seen);
-    // A state line written meanwhile (a scan, at the same time) may tell one of them: settled.
-    if (written) await settleToldEvents(store, ticketId);
     if (!o.versionSeen) await this.cardsChanged(t, before?.modified);
     return written;
   }
@@ -310,9 +309,9 @@ export class Collector {
       : lined.length
         ? { since: modified, priority: 1 as const, channels: lined }
         : undefined;
+    // A read beside this scan may have posted a state event this line tells: the outbox then
+    // settles the line in the same write.
     const written = await store.advance(items, { ticketId, modified, state: t.state, want });
-    // A read beside this scan may have posted a state event this line tells: the line then stays out.
-    if (items.some((i) => i.payload.stateLine === true)) await settleToldEvents(store, ticketId);
     await this.cardsChanged(t, before?.modified);
     return written;
   }
@@ -361,21 +360,17 @@ export class Collector {
       });
     }
     const fresh = items.filter((i) => i.eventId === 'card').map((i) => i.channel);
-    const written = await store.advance(
-      items,
-      // A channel new to the ticket also gets the minute before its subscription: a read (only a
-      // check for a ticket born within that minute: the webhooks tell its whole history).
-      fresh.length
-        ? {
-            ticketId: s.ticketId,
-            want: { since: at, priority: bornWithin(t, s.timestamp) ? 1 : 0, channels: fresh },
-          }
-        : undefined,
-    );
-    await store.notePushed(s.ticketId, at);
-    // A line already in the thread may tell it (a person's click a moment before): settled, not posted.
-    if (written) await settleToldEvents(store, s.ticketId);
-    return written;
+    // One write: the event, how far the webhooks told the ticket, and a read for a channel new to it
+    // (the minute before its subscription; only a check for a ticket born within that minute: the
+    // webhooks tell its whole history). A line already in the thread may tell the event (a person's
+    // click a moment before): the outbox then settles it in the same write, never posted.
+    return store.advance(items, {
+      ticketId: s.ticketId,
+      pushedAt: at,
+      ...(fresh.length
+        ? { want: { since: at, priority: bornWithin(t, s.timestamp) ? 1 : 0, channels: fresh } }
+        : {}),
+    });
   }
 
   /**
