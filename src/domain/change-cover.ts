@@ -88,10 +88,10 @@ export function hides(
   cover: ChangeCover,
   event: { eventName: string; timestamp: Date; source?: string | null | undefined },
 ): boolean {
-  if (!coverable(event)) return false;
-  if (cover.only !== 'state') return coveredBy(cover, event.timestamp);
+  if (cover.only !== 'state') return coverable(event) && coveredBy(cover, event.timestamp);
   // A state line tells every state move from the version seen before it, that second included (a
-  // second move in the second of the version seen is one of them: times are to the second).
+  // second move in the second of the version seen is one of them: times are to the second), whoever
+  // made it: a list page shows the state, not who moved it (the guest who joined, or declined).
   const t = event.timestamp.getTime();
   const since =
     cover.since === null || cover.since === fromTheStart ? Date.parse(cover.at) : Date.parse(cover.since);

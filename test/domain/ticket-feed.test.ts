@@ -94,7 +94,10 @@ describe('a state line’s cover', () => {
     expect(hides(cover, event('ticket.assigned'))).toBe(false);
     expect(hides(cover, event('media.pictureTaken'))).toBe(false);
     expect(hides(cover, event('ticket.completed', '2027-01-01T10:00:06.000Z'))).toBe(false);
-    expect(hides(cover, event('ticket.invitationDeclined', undefined, 'guest'))).toBe(false);
+    // Whoever moved it: the guest's join or decline is the move the line told.
+    expect(hides(cover, event('ticket.sessionStarted', undefined, 'guest'))).toBe(true);
+    expect(hides(cover, event('ticket.invitationDeclined', undefined, 'guest'))).toBe(true);
+    expect(hides(cover, event('consent.accepted', undefined, 'guest'))).toBe(false);
     // A person's line (no `only`) hides every ticket.* event of its versions, as before.
     expect(hides({ since: cover.since, at: cover.at }, event('ticket.assigned'))).toBe(true);
   });

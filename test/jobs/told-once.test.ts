@@ -124,8 +124,8 @@ describe.each(backends)('a state change, told once ($name)', ({ options }) => {
     return { v0, v1 };
   }
 
-  /** The platform's own event of the move to `inprogress`, told by a webhook. */
-  const stateEvent = (v1: TicketRecord, source = 'agent'): EventSignal => ({
+  /** The platform's own event of the move to `inprogress`, told by a webhook (the guest joined, or an agent started). */
+  const stateEvent = (v1: TicketRecord, source = 'guest'): EventSignal => ({
     kind: 'event',
     ticketId: '7',
     eventId: 'ev-state',
@@ -138,30 +138,33 @@ describe.each(backends)('a state change, told once ($name)', ({ options }) => {
   const collectorOver = (s: Store) =>
     new Collector({ platform: platform.client, store: s, logger: createLogger('silent'), now: () => clock });
 
-  it('the event’s writer is slower than its hold: delivery claims it before the writer settles it', async () => {
-    const { v1 } = await watched();
-    const delivery = worker();
-    // The scan's state line goes out first.
-    await collectorOver(store).fromList(v1, false);
-    expect(await deliverAll(delivery)).toBe(1);
-    expect(stateLinePosts()).toHaveLength(1);
-    // Then the webhook's event of the same move. Its write wakes the delivery job (`wakeOnWrites`),
-    // which claims as soon as the event's hold is over; under load the writer's next call comes later.
-    const writer: Store = {
-      ...store,
-      async advance(items, seen) {
-        const fresh = await store.advance(items, seen);
-        clock += 600;
-        await deliverAll(delivery);
-        return fresh;
-      },
-    };
-    await collectorOver(writer).fromEvent(stateEvent(v1));
-    clock += 2_000;
-    await deliverAll(delivery);
-    expect(postsOf('ev-state')).toHaveLength(0);
-    expect(stateLinePosts()).toHaveLength(1);
-  });
+  it.each(['guest', 'agent'])(
+    'the event’s writer is slower than its hold: delivery claims it before the writer settles it (moved by the %s)',
+    async (source) => {
+      const { v1 } = await watched();
+      const delivery = worker();
+      // The scan's state line goes out first.
+      await collectorOver(store).fromList(v1, false);
+      expect(await deliverAll(delivery)).toBe(1);
+      expect(stateLinePosts()).toHaveLength(1);
+      // Then the webhook's event of the same move. Its write wakes the delivery job (`wakeOnWrites`),
+      // which claims as soon as the event's hold is over; under load the writer's next call comes later.
+      const writer: Store = {
+        ...store,
+        async advance(items, seen) {
+          const fresh = await store.advance(items, seen);
+          clock += 600;
+          await deliverAll(delivery);
+          return fresh;
+        },
+      };
+      await collectorOver(writer).fromEvent(stateEvent(v1, source));
+      clock += 2_000;
+      await deliverAll(delivery);
+      expect(postsOf('ev-state')).toHaveLength(0);
+      expect(stateLinePosts()).toHaveLength(1);
+    },
+  );
 
   it('the event is claimed while the scan writes its line; released unposted, it is still told once', async () => {
     const { v1 } = await watched();
