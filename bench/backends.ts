@@ -12,12 +12,15 @@ const sim = await createSimulator({
 });
 const slack = await new SlackDouble().start();
 slack.addUser({ id: 'UADMIN', email: 'admin@acme.example', tz: 'Europe/Paris' });
-// The double keeps every call for tests; the bench only needs answers.
+// The double keeps every call for tests; the bench only needs answers, and to hear when a priming
+// request (response_url `/response/prime-…`) got its reply: a line on stdout names it.
 setInterval(() => {
+  for (const r of slack.responses)
+    if (r.path.startsWith('/response/prime-')) console.log(JSON.stringify({ replied: r.path }));
   slack.calls.length = 0;
   slack.responses.length = 0;
   slack.messages.length = 0;
-}, 1_000).unref();
+}, 100).unref();
 console.log(
   JSON.stringify({
     platformUrl: sim.url,

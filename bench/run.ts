@@ -12,14 +12,19 @@
  * BENCH_WARMUP (100), BENCH_ROUNDS (3: every target measured afresh in each, medians compared),
  * BENCH_TARGETS (bare,bot,flood,metrics), BENCH_LOOP=1 (the app reports its own event loop delay and
  * answer times), BENCH_CPU_PROF=1 (CPU profiles in bench/profiles), BENCH_SLOWEST=1 (the slowest 2 %
- * of requests and when they started), BENCH_NODE_FLAGS (Node flags for the apps, e.g. --trace-gc).
+ * of requests and when they started), BENCH_NODE_FLAGS (Node flags for the apps, e.g. --trace-gc),
+ * BENCH_HEAP=1 (a heap snapshot of each app before and right after the measured load, in
+ * bench/profiles/heap-<target>-<round>: what each request keeps alive while it waits, counted by
+ * bench/heap-count.ts).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { availableParallelism, platform } from 'node:os';
 import { createInterface } from 'node:readline';
+import { countObjects, diffCounts, printDiff } from './heap-count.js';
 
 const total = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 50);
@@ -63,9 +68,11 @@ if (pinned) spawnSync('taskset', ['-cp', `0-${cpus - 2}`, String(process.pid)]);
 async function startProcess(
   script: string,
   env: Record<string, string>,
+  heapDir?: string,
 ): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=bench/profiles'] : [];
+  const heap = heapDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`] : [];
   const loop = process.env.BENCH_LOOP ? ['--import', './bench/loop-delay.ts'] : [];
   // Node's own flags for the apps under test (both alike), e.g. `--trace-gc`.
   const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
@@ -75,6 +82,7 @@ async function startProcess(
     process.execPath,
     ...flags,
     ...profile,
+    ...heap,
     ...tsx,
     ...loop,
     script,
@@ -102,6 +110,24 @@ async function startProcess(
   return { child, port };
 }
 
+/**
+ * Has the app write a heap snapshot (SIGUSR2, see `startProcess`) into `dir` and answers its path once
+ * written: the app answers HTTP again when its loop is free, and the file stops growing.
+ */
+async function heapSnapshot(child: ChildProcess, port: number, dir: string): Promise<string> {
+  const known = new Set(readdirSync(dir));
+  child.kill('SIGUSR2');
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const file = readdirSync(dir).find((f) => f.endsWith('.heapsnapshot') && !known.has(f));
+    if (!file) continue;
+    await fetch(`http://127.0.0.1:${port}/slack/events`, { method: 'POST' }).catch(() => undefined);
+    const size = statSync(`${dir}/${file}`).size;
+    await new Promise((r) => setTimeout(r, 1_000));
+    if (statSync(`${dir}/${file}`).size === size) return `${dir}/${file}`;
+  }
+}
+
 function signed(body: string, contentType = 'application/x-www-form-urlencoded') {
   const ts = Math.floor(Date.now() / 1000);
   const sig = `v0=${createHmac('sha256', secret).update(`v0:${ts}:${body}`).digest('hex')}`;
@@ -126,8 +152,7 @@ interface Backends {
   conferenceId: string;
 }
 
-function request(i: number, b: Backends) {
-  const responseUrl = `${b.slackUrl}/response/${i}`;
+function request(i: number, b: Backends, responseUrl = `${b.slackUrl}/response/${i}`) {
   if (i % 2 === 0) {
     return new URLSearchParams({
       command: '/conference',
@@ -229,6 +254,25 @@ async function main() {
   const b = await new Promise<Backends>((resolve) =>
     lines.once('line', (l) => resolve(JSON.parse(l) as Backends)),
   );
+  // Then the replies to priming requests, as the Slack double gets them.
+  const replied = new Set<string>();
+  lines.on('line', (l) => {
+    if (l.startsWith('{"replied"')) replied.add((JSON.parse(l) as { replied: string }).replied);
+  });
+  /**
+   * One click, waited for until the Slack double has its reply: the person's account is then known
+   * (its lookup is three platform calls in a row, 15 s at the simulator's 5 s), so the measured
+   * requests go straight to their own platform calls — waiting in the budget as shipped, at the
+   * platform with it lifted. Without it they all joined that one lookup, in every variant alike.
+   */
+  const prime = async (port: number, name: string) => {
+    const path = `/response/prime-${name}`;
+    const started = performance.now();
+    await post(port, signed(request(1, b, `${b.slackUrl}${path}`)));
+    while (!replied.has(path) && performance.now() - started < 120_000)
+      await new Promise((r) => setTimeout(r, 100));
+    return performance.now() - started;
+  };
   const env = { SLACK_SIGNING_SECRET: secret, SLACK_API_URL: b.slackApiUrl, SLACK_BOT_TOKEN: 'xoxb-bench' };
 
   console.log(
@@ -259,20 +303,38 @@ async function main() {
   const only = process.env.BENCH_TARGETS?.split(',');
   for (let round = 1; round <= rounds; round++) {
     for (const t of targets.filter((x) => !only || only.includes(x.key))) {
-      const { child, port } = await startProcess(t.script, {
-        ...env,
-        PLATFORM_URL: b.platformUrl,
-        PLATFORM_TOKEN: b.platformToken,
-        PLATFORM_RATE_LIMIT: t.budget,
-        ...('extra' in t ? t.extra : {}),
-      });
+      const heapDir = process.env.BENCH_HEAP ? `bench/profiles/heap-${t.key}-${round}` : undefined;
+      if (heapDir) mkdirSync(heapDir, { recursive: true });
+      const { child, port } = await startProcess(
+        t.script,
+        {
+          ...env,
+          PLATFORM_URL: b.platformUrl,
+          PLATFORM_TOKEN: b.platformToken,
+          PLATFORM_RATE_LIMIT: t.budget,
+          ...('extra' in t ? t.extra : {}),
+        },
+        heapDir,
+      );
       await new Promise((r) => setTimeout(r, 2_000));
       const idle = rssMb(child.pid as number);
+      // The bare app only acks: nothing to prime.
+      if (t.key !== 'bare') {
+        const primedMs = await prime(port, `${t.key}-${round}`);
+        if (process.env.BENCH_DEBUG) console.log(`${t.label}: primed in ${(primedMs / 1000).toFixed(1)} s`);
+      }
       // Warm-up, not counted: it also waits for the platform's slow answers, so that the code after
       // them (cards, replies) is loaded before the measured run.
       await load(port, b, Number(process.env.BENCH_WARMUP ?? 100));
       await new Promise((r) => setTimeout(r, latencyMs + 2_000));
+      const before = heapDir ? await heapSnapshot(child, port, heapDir) : undefined;
       const run = await load(port, b, total);
+      if (heapDir && before) {
+        // Right after the load: as shipped, its requests wait for the budget; lifted, for the platform.
+        const after = await heapSnapshot(child, port, heapDir);
+        console.log(`${t.label}, round ${round}:`);
+        printDiff(diffCounts(countObjects(before), countObjects(after), total));
+      }
       runs[t.label] = [...(runs[t.label] ?? []), { ...run, idle, after: rssMb(child.pid as number) }];
       console.log(`round ${round}/${rounds}  ${t.label}: p50 ${ms(run.p50)}, p99 ${ms(run.p99)}`);
       child.kill('SIGTERM');
