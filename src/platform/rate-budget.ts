@@ -17,11 +17,89 @@ export interface RateBudgetOptions {
 /** See `leavesAt`: how much earlier than the announced reset a request must have been sent to be forgotten then. */
 const alignMarginMs = 1_500;
 
-interface Waiter {
-  resolve: (grantedAt: number) => void;
-  reject: (e: unknown) => void;
-  signal: AbortSignal | undefined;
-  onAbort: (() => void) | undefined;
+/**
+ * A request waiting for the budget: one record in its lane's queue, holding only what settles its
+ * promise. Thousands may wait at once (a burst of people's requests as shipped, at 10 a minute), and
+ * every young collection copies what they keep alive: no closure per waiter, no timer per waiter.
+ * The record is itself the listener of its abort signal (`handleEvent`), so aborting needs no closure.
+ */
+class Waiter {
+  /** Granted, rejected or aborted: a queue skips it (see `WaitQueue`). */
+  done = false;
+
+  constructor(
+    readonly resolve: (grantedAt: number) => void,
+    readonly reject: (e: unknown) => void,
+    readonly signal: AbortSignal | undefined,
+    private readonly queue: WaitQueue,
+  ) {}
+
+  /** The signal aborted: the request leaves its queue, rejected with the signal's reason. */
+  handleEvent(): void {
+    if (this.done) return;
+    this.done = true;
+    this.queue.left();
+    this.reject(this.signal?.reason);
+  }
+
+  /** Settled by the budget: no longer listens to its signal. */
+  settle(): void {
+    this.done = true;
+    this.signal?.removeEventListener('abort', this);
+  }
+}
+
+/**
+ * One lane's waiters, first come first served. Leaving (an abort) only marks the record, which
+ * `shift` skips, so neither an abort nor a grant moves the others; the array is compacted now and then.
+ */
+class WaitQueue {
+  private items: Waiter[] = [];
+  private head = 0;
+  /** Waiters still waiting. */
+  length = 0;
+
+  push(w: Waiter): void {
+    this.items.push(w);
+    this.length++;
+  }
+
+  /** The first waiter still waiting, taken out of the queue. */
+  shift(): Waiter | undefined {
+    while (this.head < this.items.length) {
+      const w = this.items[this.head++] as Waiter;
+      if (w.done) continue;
+      this.length--;
+      this.compact();
+      return w;
+    }
+    return undefined;
+  }
+
+  /** A waiter marked done from outside (aborted) left. */
+  left(): void {
+    this.length--;
+    if (this.length === 0) {
+      this.items = [];
+      this.head = 0;
+    }
+  }
+
+  /** Every waiter still waiting, taken out of the queue. */
+  drain(): Waiter[] {
+    const live = this.items.slice(this.head).filter((w) => !w.done);
+    this.items = [];
+    this.head = 0;
+    this.length = 0;
+    return live;
+  }
+
+  private compact(): void {
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+  }
 }
 
 /**
@@ -41,7 +119,11 @@ export class RateBudget {
   readonly reserve: number;
   private readonly now: () => number;
   private granted: number[] = [];
-  private readonly queues: Record<Priority, Waiter[]> = { interactive: [], background: [], backfill: [] };
+  private readonly queues: Record<Priority, WaitQueue> = {
+    interactive: new WaitQueue(),
+    background: new WaitQueue(),
+    backfill: new WaitQueue(),
+  };
   private blockedUntil = 0;
   private serverRemaining: number | undefined;
   private serverResetAt = 0;
@@ -74,20 +156,16 @@ export class RateBudget {
       this.turnsHeld++;
       if (this.strictTurns) return Promise.reject(new TurnHeldError(turn, priority));
     }
-    return new Promise<number>((resolve, reject) => {
-      const waiter: Waiter = { resolve, reject, signal, onAbort: undefined };
-      if (signal) {
-        waiter.onAbort = () => {
-          const q = this.queues[priority];
-          const i = q.indexOf(waiter);
-          if (i >= 0) q.splice(i, 1);
-          reject(signal.reason);
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      this.queues[priority].push(waiter);
-      this.pump();
+    const queue = this.queues[priority];
+    let waiter: Waiter | undefined;
+    const promise = new Promise<number>((resolve, reject) => {
+      waiter = new Waiter(resolve, reject, signal, queue);
     });
+    if (!waiter) throw new Error('unreachable: a promise runs its executor at once');
+    signal?.addEventListener('abort', waiter, { once: true });
+    queue.push(waiter);
+    this.pump();
+    return promise;
   }
 
   /** About how long a request of this priority asked now would wait, in ms (0 when it would go at once). */
@@ -172,9 +250,10 @@ export class RateBudget {
   /** Rejects every waiter (used at shutdown). */
   close(reason: unknown = new Error('rate budget closed')): void {
     clearTimeout(this.timer);
+    this.timer = undefined;
     for (const q of Object.values(this.queues)) {
-      for (const w of q.splice(0)) {
-        if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
+      for (const w of q.drain()) {
+        w.settle();
         w.reject(reason);
       }
     }
@@ -217,7 +296,7 @@ export class RateBudget {
       const waiter = this.queues[priority].shift() as Waiter;
       this.granted.push(now);
       if (this.serverRemaining !== undefined) this.serverRemaining--;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.settle();
       waiter.resolve(now);
     }
     this.schedule();

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Priority } from '../../src/platform/lane.js';
 import { RateBudget } from '../../src/platform/rate-budget.js';
@@ -160,5 +161,68 @@ describe('RateBudget (fake clock)', () => {
     controller.abort(new Error('person gave up'));
     await expect(waiting).rejects.toThrow('person gave up');
     expect(budget.queued.interactive).toBe(0);
+  });
+  it('keeps the order of those still waiting when some abort, and counts only them', async () => {
+    const budget = new RateBudget({ perWindow: 1, interactiveReserve: 0 });
+    await budget.acquire('interactive');
+    const order: string[] = [];
+    const controllers = Array.from({ length: 5 }, () => new AbortController());
+    const waiting = controllers.map((c, i) =>
+      budget.acquire('interactive', c.signal).then(
+        () => order.push(`r${i}`),
+        (e: Error) => order.push(`r${i} ${e.message}`),
+      ),
+    );
+    controllers[1]?.abort(new Error('gave up'));
+    controllers[3]?.abort(new Error('gave up'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['r1 gave up', 'r3 gave up']);
+    expect(budget.queued.interactive).toBe(3);
+    // A new request would have the three still waiting ahead of it, one a minute: the fourth minute.
+    expect(budget.estimateWaitMs('interactive')).toBe(240_000);
+    await vi.advanceTimersByTimeAsync(180_000);
+    await Promise.all(waiting);
+    expect(order).toEqual(['r1 gave up', 'r3 gave up', 'r0', 'r2', 'r4']);
+    expect(budget.queued.interactive).toBe(0);
+  });
+
+  it('serves thousands of waiters in their order, aborted ones skipped, and listens to their signals only while they wait', async () => {
+    const budget = new RateBudget({ perWindow: 100, interactiveReserve: 0, windowMs: 1_000 });
+    const signal = new AbortController();
+    const aborts = Array.from({ length: 3_000 }, () => new AbortController());
+    const served: number[] = [];
+    for (let i = 0; i < 3_000; i++)
+      budget.acquire('background', i % 7 === 3 ? aborts[i]?.signal : signal.signal).then(
+        () => served.push(i),
+        () => undefined,
+      );
+    // One listener per waiter on the shared signal (the first 100 were granted at once).
+    expect(getEventListeners(signal.signal, 'abort')).toHaveLength(3_000 - 100 - 415);
+    for (let i = 3; i < 3_000; i += 7) aborts[i]?.abort();
+    await vi.advanceTimersByTimeAsync(30_000);
+    const expected = Array.from({ length: 3_000 }, (_, i) => i).filter((i) => i < 100 || i % 7 !== 3);
+    expect(served).toEqual(expected);
+    expect(budget.queued.background).toBe(0);
+    expect(getEventListeners(signal.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('ends every waiter of every lane at once when closed, and stops listening to their signals', async () => {
+    const budget = new RateBudget({ perWindow: 1, interactiveReserve: 0 });
+    await budget.acquire('interactive');
+    const controller = new AbortController();
+    const ended: string[] = [];
+    const lanes: Priority[] = ['backfill', 'interactive', 'background'];
+    const waiting = lanes.map((lane) =>
+      budget.acquire(lane, controller.signal).catch((e: Error) => ended.push(`${lane}: ${e.message}`)),
+    );
+    budget.close(new Error('stopping'));
+    await Promise.all(waiting);
+    expect(ended.sort()).toEqual(['backfill: stopping', 'background: stopping', 'interactive: stopping']);
+    expect(budget.queued).toEqual({ interactive: 0, background: 0, backfill: 0 });
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    // An abort after the close changes nothing (no second settlement, no count below zero).
+    controller.abort();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(budget.queued).toEqual({ interactive: 0, background: 0, backfill: 0 });
   });
 });
