@@ -15,6 +15,16 @@ interface Pending {
 }
 
 /**
+ * Those who joined a load resume a few per turn of the event loop, not all at once (`nextTurn`). One
+ * function for all of them: thousands may join one slow load, and each then waits as a promise and
+ * its reaction alone, without a closure of its own.
+ */
+async function afterATurn<T>(value: T): Promise<T> {
+  await nextTurn();
+  return value;
+}
+
+/**
  * A small TTL cache for reads that many handlers repeat; entries carry tags that writes invalidate.
  *
  * Loads are shared, but never across lanes upwards: a person (the interactive lane) never joins a
@@ -69,12 +79,7 @@ export class TtlCache {
     // A person joins only a person's load; background work joins whichever is running.
     const running =
       this.pending.get(`${key}\u0000interactive`) ?? (people ? undefined : this.pending.get(key));
-    // Those who joined a load resume a few per turn of the event loop, not all at once.
-    if (running)
-      return running.loading.then(async (value) => {
-        await nextTurn();
-        return value as T;
-      });
+    if (running) return running.loading.then(afterATurn) as Promise<T>;
     return this.start(key, tag, load, lane);
   }
 
