@@ -72,6 +72,11 @@ describe('the logger', () => {
     expect(children).toBe(1);
     expect(quiet).toBeDefined();
     expect(lines).toHaveLength(2);
+    // A request's logger shows nothing of its own before it is made: looking at it makes none.
+    expect(Object.keys(quiet)).toEqual([]);
+    expect(children).toBe(1);
+    expect('info' in quiet).toBe(true);
+    expect(children).toBe(2);
   });
 
   it('writes the same line readably for a terminal with LOG_FORMAT=pretty, secrets still redacted', async () => {
