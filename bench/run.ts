@@ -13,9 +13,10 @@
  * BENCH_TARGETS (bare,bot,flood,metrics), BENCH_LOOP=1 (the app reports its own event loop delay and
  * answer times), BENCH_CPU_PROF=1 (CPU profiles in bench/profiles), BENCH_SLOWEST=1 (the slowest 2 %
  * of requests and when they started), BENCH_NODE_FLAGS (Node flags for the apps, e.g. --trace-gc),
- * BENCH_HEAP=1 (a heap snapshot of each app before and right after the measured load, in
- * bench/profiles/heap-<target>-<round>: what each request keeps alive while it waits, counted by
- * bench/heap-count.ts).
+ * BENCH_PRIME=0 (no priming click: the measured requests all join the person's account lookup),
+ * BENCH_DEBUG=1 (how long the priming took), BENCH_HEAP=1 (a heap snapshot of each app before and
+ * right after the measured load, in bench/profiles/heap-<target>-<round>: what each request keeps
+ * alive while it waits, counted by bench/heap-count.ts).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
@@ -318,8 +319,8 @@ async function main() {
       );
       await new Promise((r) => setTimeout(r, 2_000));
       const idle = rssMb(child.pid as number);
-      // The bare app only acks: nothing to prime.
-      if (t.key !== 'bare') {
+      // The bare app only acks: nothing to prime. BENCH_PRIME=0 measures as before the priming.
+      if (t.key !== 'bare' && process.env.BENCH_PRIME !== '0') {
         const primedMs = await prime(port, `${t.key}-${round}`);
         if (process.env.BENCH_DEBUG) console.log(`${t.label}: primed in ${(primedMs / 1000).toFixed(1)} s`);
       }
