@@ -306,6 +306,7 @@ async function main() {
     for (const t of targets.filter((x) => !only || only.includes(x.key))) {
       const heapDir = process.env.BENCH_HEAP ? `bench/profiles/heap-${t.key}-${round}` : undefined;
       if (heapDir) mkdirSync(heapDir, { recursive: true });
+      const started = performance.now();
       const { child, port } = await startProcess(
         t.script,
         {
@@ -329,7 +330,14 @@ async function main() {
       await load(port, b, Number(process.env.BENCH_WARMUP ?? 100));
       await new Promise((r) => setTimeout(r, latencyMs + 2_000));
       const before = heapDir ? await heapSnapshot(child, port, heapDir) : undefined;
+      // With BENCH_DEBUG, when the measured load ran, in ms since the app started (as `--trace-gc`
+      // prints its collections' times), to pick out its collections.
+      const loadFrom = performance.now() - started;
       const run = await load(port, b, total);
+      if (process.env.BENCH_DEBUG)
+        console.log(
+          `${t.label}: pid ${child.pid}, measured from ${loadFrom.toFixed(0)} to ${(performance.now() - started).toFixed(0)} ms`,
+        );
       if (heapDir && before) {
         // Right after the load: as shipped, its requests wait for the budget; lifted, for the platform.
         const after = await heapSnapshot(child, port, heapDir);
