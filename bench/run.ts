@@ -20,7 +20,7 @@
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { availableParallelism, platform } from 'node:os';
@@ -45,6 +45,20 @@ const freePort = () =>
       s.close(() => resolve(port));
     });
   });
+
+/**
+ * CPU time a process has used, in ms (Linux: /proc/<pid>/stat's user and system ticks, 100 a second);
+ * NaN elsewhere. Unlike latency, what an app spends on a load hardly moves when other processes
+ * share the machine.
+ */
+const cpuMs = (pid: number | undefined) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+};
 
 /** Resident set size of a process, in MB (ps works on Linux and macOS). */
 const rssMb = (pid: number) =>
@@ -300,7 +314,8 @@ async function main() {
   // for every request in flight, in whichever app it falls. The figures compared are each target's
   // medians over the rounds (its runs are listed too), so that one such pause moves one round.
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-  const runs: Record<string, (Run & { idle: number; after: number })[]> = {};
+  const runs: Record<string, (Run & { idle: number; after: number; cpu: number; backendsCpu: number })[]> =
+    {};
   const only = process.env.BENCH_TARGETS?.split(',');
   for (let round = 1; round <= rounds; round++) {
     for (const t of targets.filter((x) => !only || only.includes(x.key))) {
@@ -333,7 +348,12 @@ async function main() {
       // With BENCH_DEBUG, when the measured load ran, in ms since the app started (as `--trace-gc`
       // prints its collections' times), to pick out its collections.
       const loadFrom = performance.now() - started;
+      const cpuBefore = { app: cpuMs(child.pid), backends: cpuMs(backends.pid) };
       const run = await load(port, b, total);
+      const cpu = {
+        app: cpuMs(child.pid) - cpuBefore.app,
+        backends: cpuMs(backends.pid) - cpuBefore.backends,
+      };
       if (process.env.BENCH_DEBUG)
         console.log(
           `${t.label}: pid ${child.pid}, measured from ${loadFrom.toFixed(0)} to ${(performance.now() - started).toFixed(0)} ms`,
@@ -344,7 +364,10 @@ async function main() {
         console.log(`${t.label}, round ${round}:`);
         printDiff(diffCounts(countObjects(before), countObjects(after), total));
       }
-      runs[t.label] = [...(runs[t.label] ?? []), { ...run, idle, after: rssMb(child.pid as number) }];
+      runs[t.label] = [
+        ...(runs[t.label] ?? []),
+        { ...run, idle, after: rssMb(child.pid as number), cpu: cpu.app, backendsCpu: cpu.backends },
+      ];
       console.log(`round ${round}/${rounds}  ${t.label}: p50 ${ms(run.p50)}, p99 ${ms(run.p99)}`);
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
@@ -355,9 +378,12 @@ async function main() {
     const mid = Math.floor(sorted.length / 2);
     return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
   };
-  const results: Record<string, Run & { idle: number; after: number; p99s: number[] }> = {};
+  const results: Record<
+    string,
+    Run & { idle: number; after: number; cpu: number; backendsCpu: number; p99s: number[] }
+  > = {};
   for (const [label, rs] of Object.entries(runs)) {
-    const of = (k: keyof Run | 'idle' | 'after') => median(rs.map((r) => r[k]));
+    const of = (k: keyof Run | 'idle' | 'after' | 'cpu' | 'backendsCpu') => median(rs.map((r) => r[k]));
     results[label] = {
       p50: of('p50'),
       p99: of('p99'),
@@ -366,6 +392,8 @@ async function main() {
       failed: rs.reduce((n, r) => n + r.failed, 0),
       idle: of('idle'),
       after: of('after'),
+      cpu: of('cpu'),
+      backendsCpu: of('backendsCpu'),
       p99s: rs.map((r) => r.p99),
     };
   }
@@ -384,6 +412,9 @@ async function main() {
           'non-200': r.failed,
           'RSS idle': `${r.idle.toFixed(0)} MB`,
           'RSS after': `${r.after.toFixed(0)} MB`,
+          // CPU used while measured (medians), by the app and by the backends on its core.
+          'CPU app': `${r.cpu.toFixed(0)} ms`,
+          'CPU backends': `${r.backendsCpu.toFixed(0)} ms`,
         },
       ]),
     ),
