@@ -133,12 +133,6 @@ export class RateBudget {
    */
   private windowResetAt = 0;
   private timer: NodeJS.Timeout | undefined;
-  /** When `timer` fires (`now()`'s clock). */
-  private timerAt = 0;
-  private readonly wake = () => {
-    this.timer = undefined;
-    this.pump();
-  };
   private readonly strictTurns: boolean;
   /** Acquires in a background lane made inside a people's turn (see `inPeoplesTurn`): should stay 0. */
   turnsHeld = 0;
@@ -309,11 +303,9 @@ export class RateBudget {
   }
 
   private schedule(): void {
-    if (priorities.every((p) => !this.queues[p].length)) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      return;
-    }
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (priorities.every((p) => !this.queues[p].length)) return;
     const now = this.now();
     const candidates = [
       this.blockedUntil,
@@ -323,12 +315,7 @@ export class RateBudget {
       (this.granted[0] ?? now) + this.windowMs,
     ].filter((t) => t > now);
     const at = candidates.length ? Math.min(...candidates) : now + 1;
-    // One timer for every waiter, armed again only when the moment a slot may open moves: a burst
-    // of requests queuing behind a spent budget must not make and cancel a timer each.
-    if (this.timer && this.timerAt === at) return;
-    clearTimeout(this.timer);
-    this.timerAt = at;
-    this.timer = setTimeout(this.wake, Math.max(1, at - now));
+    this.timer = setTimeout(() => this.pump(), Math.max(1, at - now));
     this.timer.unref?.();
   }
 }

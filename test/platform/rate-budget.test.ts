@@ -225,20 +225,4 @@ describe('RateBudget (fake clock)', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(budget.queued).toEqual({ interactive: 0, background: 0, backfill: 0 });
   });
-  it('arms one timer for a burst queuing behind a spent budget, not one per request', async () => {
-    const budget = new RateBudget({ perWindow: 2, interactiveReserve: 0 });
-    const order: number[] = [];
-    const armed = vi.spyOn(globalThis, 'setTimeout');
-    for (let i = 0; i < 1_000; i++)
-      budget.acquire('interactive').then(
-        () => order.push(i),
-        () => undefined,
-      );
-    expect(armed.mock.calls.length).toBeLessThanOrEqual(1);
-    expect(vi.getTimerCount()).toBe(1);
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(order).toEqual([0, 1, 2, 3]);
-    armed.mockRestore();
-    budget.close();
-  });
 });
