@@ -6,6 +6,11 @@
  * requests arriving meanwhile: between two batches, the loop reads the sockets and acks.
  */
 const perTurn = 16;
+/*
+ * The loop's own setImmediate, taken once: the queue below is the process's, and one turn scheduled
+ * on a test's fake clock (which never runs it) would leave it marked scheduled for every later caller.
+ */
+const later = setImmediate;
 const waiting: (() => void)[] = [];
 let scheduled = false;
 
@@ -18,7 +23,7 @@ function release(): void {
 function schedule(): void {
   if (scheduled) return;
   scheduled = true;
-  setImmediate(release);
+  later(release);
 }
 
 /** Resolves on a later turn of the event loop, in arrival order, a few callers per turn. */
