@@ -1,6 +1,5 @@
 import type { App } from '@slack/bolt';
 import type { Logger } from '../../observability/logger.js';
-import { postRepliesWithUndici } from '../../outbound/respond.js';
 import { ActionRoutes } from './action-routes.js';
 import { type Listeners, ListenerTables } from './listener-tables.js';
 
@@ -16,7 +15,7 @@ export interface Surfaces {
 
 /**
  * Builds the tables, lets `register` add every surface's rows, then gives Bolt each kind's one
- * listener; `respond` posts with the light poster (`postRepliesWithUndici`). `logger` and `waitMs` are the buttons' (their requests' lines, their "Working…").
+ * listener. `logger` and `waitMs` are the buttons' (their requests' lines, their "Working…").
  */
 export function installSurfaces(
   app: App,
@@ -25,7 +24,6 @@ export function installSurfaces(
 ): void {
   const tables = new ListenerTables();
   const actions = new ActionRoutes(o.logger, o.waitMs);
-  if (!postRepliesWithUndici(app)) o.logger.debug('Bolt took no reply poster: respond posts with fetch');
   register({ listeners: tables.listeners, actions });
   actions.install(app);
   tables.install(app);
