@@ -7,17 +7,11 @@ import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { message } from '../../src/blocks/kit.js';
 import { md } from '../../src/blocks/mrkdwn.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
-import {
-  type DeliveryOptions,
-  DeliveryWorker,
-  eventMetadataType,
-  gatherable,
-} from '../../src/jobs/delivery.js';
+import { type DeliveryOptions, eventMetadataType, gatherable } from '../../src/jobs/delivery.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
-import { deliveryClient } from '../../src/outbound/clients.js';
 import { gatheredMessage, outboxMessage } from '../../src/outbound/publisher.js';
-import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { openStore, type Store } from '../../src/store/store.js';
+import { testDeliveryWorker } from '../helpers/delivery-worker.js';
 
 let slack: SlackDouble;
 let store: Store;
@@ -37,38 +31,19 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const cardOf = async (ticketId: string) => message(md`Ticket ${ticketId}`, []);
-
-/** A worker on a Web API client that never retries by itself, and a clock the test moves. */
-const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) => {
-  const client = deliveryClient({ token: 'xoxb-delivery', apiUrl: slack.apiUrl });
-  return new DeliveryWorker({
+/** A worker on the test's clock; one message an item (gathering has tests of its own below). */
+const worker = (paceMs = 0, more: Partial<DeliveryOptions> = {}) =>
+  testDeliveryWorker(
     store,
-    slack: client,
-    slackAccess: new SlackAccess({
-      slack: client,
-      store,
-      logger: createLogger('silent'),
-      now: () => new Date(clock),
-    }),
-    logger: createLogger('silent'),
-    owner: 'w1',
-    paceMs,
-    now: () => new Date(clock),
-    sleep: async (ms) => {
-      clock += ms;
+    slack.apiUrl,
+    {
+      now: () => clock,
+      advance: (ms) => {
+        clock += ms;
+      },
     },
-    // The publisher's own rendering of events, broadcasts and lines; cards are this test's.
-    publisher: {
-      render: (item) => outboxMessage(item, cardOf),
-      notice: buildJobNotice,
-      gather: gatheredMessage,
-    },
-    // One message an item: these tests follow each item (gathering has tests of its own below).
-    gatherMax: 1,
-    ...more,
-  });
-};
+    { paceMs, gatherMax: 1, ...more },
+  );
 
 /** A logger writing into `lines`, to read what the operator sees. */
 function capture(lines: string[]): Logger {

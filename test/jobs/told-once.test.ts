@@ -1,18 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildJobNotice } from '../../src/blocks/job-notices.js';
-import { message } from '../../src/blocks/kit.js';
-import { md } from '../../src/blocks/mrkdwn.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
-import { DeliveryWorker } from '../../src/jobs/delivery.js';
+import type { DeliveryWorker } from '../../src/jobs/delivery.js';
 import { Collector } from '../../src/jobs/poller/collector.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { deliveryClient } from '../../src/outbound/clients.js';
-import { gatheredMessage, outboxMessage } from '../../src/outbound/publisher.js';
-import { SlackAccess } from '../../src/outbound/slack-access.js';
 import { type TicketRecord, ticketRecord } from '../../src/platform/schemas.js';
 import type { EventSignal } from '../../src/platform/webhook-signal.js';
 import { type OutboxItem, openStore, type Store } from '../../src/store/store.js';
 import { keepTicketRecord } from '../../src/store/ticket-records.js';
+import { testDeliveryWorker } from '../helpers/delivery-worker.js';
 import { type PlatformFixture, startPlatform } from '../helpers/platform.js';
 import { storeBackends } from '../helpers/store-backends.js';
 
@@ -49,31 +44,13 @@ describe.each(backends)('a state change, told once ($name)', ({ options }) => {
     await slack.stop();
   });
 
-  const worker = () => {
-    const client = deliveryClient({ token: 'xoxb-delivery', apiUrl: slack.apiUrl });
-    return new DeliveryWorker({
-      store,
-      slack: client,
-      slackAccess: new SlackAccess({
-        slack: client,
-        store,
-        logger: createLogger('silent'),
-        now: () => new Date(clock),
-      }),
-      logger: createLogger('silent'),
-      owner: 'w1',
-      paceMs: 0,
-      now: () => new Date(clock),
-      sleep: async (ms) => {
+  const worker = () =>
+    testDeliveryWorker(store, slack.apiUrl, {
+      now: () => clock,
+      advance: (ms) => {
         clock += ms;
       },
-      publisher: {
-        render: (item) => outboxMessage(item, async (id) => message(md`Ticket ${id}`, [])),
-        notice: buildJobNotice,
-        gather: gatheredMessage,
-      },
     });
-  };
 
   /** Delivers until nothing is due (claim by claim: the test's clock never waits on a timer). */
   const deliverAll = async (delivery: DeliveryWorker) => {
