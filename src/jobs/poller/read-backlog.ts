@@ -94,7 +94,7 @@ export class ReadBacklog {
   /** Reads one ticket of the backlog; answers how many items it wrote, undefined when none was due. */
   async readOne(): Promise<number | undefined> {
     const wants = await this.o.store.wantedReads(500);
-    let want = this.pick(wants);
+    const want = this.pick(wants);
     if (!want) {
       // A change waits only for its ticket's gap after the last read: worth waiting for here.
       const soonest = Math.min(
@@ -103,9 +103,10 @@ export class ReadBacklog {
           .map((w) => (this.notBefore.get(w.ticketId) ?? 0) - this.now()),
       );
       if (!(soonest <= (this.o.gapMs ?? 1_500))) return undefined;
+      // Then look again: a timer may fire a millisecond before Date.now() reaches the gap's end, and
+      // the change would wait for the next drain instead.
       await new Promise((r) => setTimeout(r, soonest));
-      want = this.pick(wants);
-      if (!want) return undefined;
+      return this.readOne();
     }
     const pause = this.lastRead + (this.o.paceMs?.() ?? 0) - this.now();
     if (pause > 0) await new Promise((r) => setTimeout(r, pause));
