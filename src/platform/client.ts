@@ -14,6 +14,7 @@ import {
   type HttpMethod,
 } from './endpoints.js';
 import {
+  isRedirect,
   PlatformAddressError,
   PlatformClosedError,
   PlatformHttpError,
@@ -29,7 +30,7 @@ import { currentLane } from './lane.js';
 import { PageMemory, paginate } from './paging.js';
 import { platformAgent } from './proxy.js';
 import { RateBudget } from './rate-budget.js';
-import { followRedirect, isRedirect, redirectHost } from './redirect.js';
+import { followRedirect, redirectHost } from './redirect.js';
 import { requestUrl } from './request-url.js';
 import type { RequestFailure } from './retry-policy.js';
 import { type RetryContext, retryStep } from './retry-step.js';

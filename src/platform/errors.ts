@@ -111,8 +111,10 @@ export function describeErrorBody(body: unknown): string | undefined {
   return parts.length ? [...new Set(parts)].join(' — ').slice(0, 300) : undefined;
 }
 
-/** A status that sends the request elsewhere (API answers are never followed; downloads are, in the client). */
-const isRedirect = (status: number) => status >= 300 && status < 400;
+const redirectStatuses = new Set([301, 302, 303, 307, 308]);
+
+/** Whether a status sends the request elsewhere (API answers are never followed; downloads are, in the client). */
+export const isRedirect = (status: number) => redirectStatuses.has(status);
 
 /** Said when an answer looks like it came from a web server rather than the API. */
 const checkUrl = 'check PLATFORM_URL (it should end in the host, e.g. https://cloud.apizee.com)';

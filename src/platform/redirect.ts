@@ -1,14 +1,10 @@
 import type { Dispatcher } from 'undici';
 import { discard } from '../util/streams.js';
-import { PlatformAddressError } from './errors.js';
+import { isRedirect, PlatformAddressError } from './errors.js';
 import { header } from './headers.js';
 
 /** The most redirects one download follows, each hop checked by the address guard. */
 export const maxRedirects = 3;
-const redirectStatuses = new Set([301, 302, 303, 307, 308]);
-
-/** Whether a status sends the request elsewhere. */
-export const isRedirect = (status: number) => redirectStatuses.has(status);
 
 /** Where a redirect points, resolved against the address that answered it; undefined when it names none readable. */
 export function redirectTarget(response: Dispatcher.ResponseData, from: string): string | undefined {

@@ -168,20 +168,7 @@ export const outboxRepository = (c: Db): OutboxRepository => {
       }),
 
     async settle(item, outcome) {
-      let q = db
-        .updateTable('outbox')
-        .set({
-          status: outcome.status,
-          slack_ts: outcome.slackTs ?? null,
-          reason: outcome.reason ?? null,
-          settled_at: iso(now()),
-          lease_owner: null,
-          lease_until: null,
-          ...(outcome.retryAt ? { available_at: iso(outcome.retryAt) } : {}),
-        })
-        .where('ticket_id', '=', item.ticketId)
-        .where('event_id', '=', item.eventId)
-        .where('channel', '=', item.channel);
+      let q = settleItem(db, item, outcome, iso(now()));
       if (item.leaseOwner) q = q.where('lease_owner', '=', item.leaseOwner);
       const r = await q.executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
@@ -301,21 +288,32 @@ export const toldByLine = 'told by a line already in the thread';
  */
 async function settleTold(tx: Db['db'], ticketId: string, at: string): Promise<void> {
   for (const i of toldByLines(await itemsOf(tx, ticketId)))
-    await tx
-      .updateTable('outbox')
-      .set({
-        status: 'delivered',
-        reason: toldByLine,
-        slack_ts: null,
-        settled_at: at,
-        lease_owner: null,
-        lease_until: null,
-      })
-      .where('ticket_id', '=', i.ticketId)
-      .where('event_id', '=', i.eventId)
-      .where('channel', '=', i.channel)
+    await settleItem(tx, i, { status: 'delivered', reason: toldByLine }, at)
       .where('status', '=', 'pending')
       .execute();
+}
+
+/** The update that settles one item with `outcome` at `at` (the caller adds who may settle it). */
+function settleItem(
+  db: Db['db'],
+  item: Pick<OutboxItem, 'ticketId' | 'eventId' | 'channel'>,
+  outcome: Parameters<OutboxRepository['settle']>[1],
+  at: string,
+) {
+  return db
+    .updateTable('outbox')
+    .set({
+      status: outcome.status,
+      slack_ts: outcome.slackTs ?? null,
+      reason: outcome.reason ?? null,
+      settled_at: at,
+      lease_owner: null,
+      lease_until: null,
+      ...(outcome.retryAt ? { available_at: iso(outcome.retryAt) } : {}),
+    })
+    .where('ticket_id', '=', item.ticketId)
+    .where('event_id', '=', item.eventId)
+    .where('channel', '=', item.channel);
 }
 
 /** A ticket's outbox items, in the order they were written. */
