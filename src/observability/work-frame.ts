@@ -13,6 +13,18 @@ export interface WorkFrame {
   readonly lane?: string | undefined;
   readonly turn?: string | undefined;
   readonly name?: string | undefined;
+  /** The deadline by which the work's platform requests must be granted (`platform/grant-deadline.ts`). */
+  readonly grantBy?: GrantBy | undefined;
+}
+
+/** A deadline for the platform budget's grants, as the work frame carries it. */
+export interface GrantBy {
+  /** Aborts a wait for the budget at the deadline; undefined once the work wrote (it must then finish). */
+  readonly signal: AbortSignal | undefined;
+  readonly ms: number;
+  remainingMs(): number;
+  /** A write was granted: from here on the work finishes whatever it waits. */
+  wrote(): void;
 }
 
 const frames = new AsyncLocalStorage<WorkFrame>();

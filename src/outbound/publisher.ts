@@ -140,11 +140,13 @@ export class SlackPublisher {
   }
 
   /** Posts a conference's card in a channel. Slack's refusals are thrown (see `isCannotPost`). */
-  async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<void> {
-    await this.paced(channel, () =>
+  async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<string> {
+    const posted = await this.paced(channel, () =>
       this.o.slack.chat.postMessage({ channel, ...buildConferenceCard(conference) }),
     );
     this.conferenceChanged(conference);
+    // Its place, for a permalink (a workflow step's output).
+    return posted.ts as string;
   }
 
   /**

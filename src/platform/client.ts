@@ -17,12 +17,14 @@ import {
   isRedirect,
   PlatformAddressError,
   PlatformClosedError,
+  PlatformGrantDeadlineError,
   PlatformHttpError,
   type PlatformNetworkError,
   PlatformRateLimitedError,
   type PlatformResponseError,
 } from './errors.js';
 import { PlatformFindings } from './findings.js';
+import { grantDeadline } from './grant-deadline.js';
 import { header, numberHeader } from './headers.js';
 import { fetchProblem, type PlatformReach } from './host-guard.js';
 import type { Priority } from './lane.js';
@@ -374,8 +376,20 @@ export class PlatformCore {
     const wait = this.budget.estimateWaitMs(priority);
     if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
       throw new PlatformRateLimitedError(request.name, wait);
+    // Work with a deadline for its grants (a workflow step): not sent when it cannot be granted in time.
+    const deadline = grantDeadline();
+    if (deadline && wait > deadline.remainingMs())
+      throw new PlatformGrantDeadlineError(request.name, deadline.ms);
+    const signals = [options.signal, deadline?.signal].filter((s): s is AbortSignal => s !== undefined);
     const asked = performance.now();
-    const grantedAt = await this.budget.acquire(priority, options.signal);
+    const grantedAt = await this.budget
+      .acquire(priority, signals.length > 1 ? AbortSignal.any(signals) : signals[0])
+      .catch((error: unknown) => {
+        throw error instanceof PlatformGrantDeadlineError
+          ? new PlatformGrantDeadlineError(request.name, error.deadlineMs)
+          : error;
+      });
+    if (request.method !== 'GET') deadline?.wrote();
     const sent = performance.now();
     this.metrics?.budgetWait(priority, (sent - asked) / 1000);
     const count = (outcome: PlatformOutcome) =>

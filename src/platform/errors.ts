@@ -257,3 +257,21 @@ export class PlatformAddressError extends PlatformError {
     return `The video platform pointed confdesk to an address it does not fetch from (${this.host}: ${this.problem}), so nothing was fetched. An administrator should check the platform (and PLATFORM_HOSTS).`;
   }
 }
+
+/**
+ * A request of work with a deadline for the budget's grant (a workflow step: `withGrantDeadline`)
+ * was not granted in time: it was never sent.
+ */
+export class PlatformGrantDeadlineError extends PlatformError {
+  readonly code = 'platform_grant_deadline';
+  constructor(
+    readonly operation: string,
+    readonly deadlineMs: number,
+  ) {
+    super(`${operation}: not granted by the rate budget within ${Math.round(deadlineMs / 1000)} s`);
+    this.name = 'PlatformGrantDeadlineError';
+  }
+  get userMessage(): string {
+    return `The video platform is busy: confdesk’s request did not get its turn within ${Math.max(1, Math.round(this.deadlineMs / 1000))} s (the platform allows about 10 requests a minute), so it was not sent and nothing was changed. Run it again in a minute.`;
+  }
+}

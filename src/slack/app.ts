@@ -21,6 +21,7 @@ import { installSurfaces } from './runtime/surfaces.js';
 import { answerUnhandled, notFoundRoute } from './runtime/unhandled-requests.js';
 import { handleSettingsCommand, registerWorkspaceSettings, type WorkspaceSetupDeps } from './setup/index.js';
 import { registerShortcuts } from './shortcuts/index.js';
+import { registerSteps } from './steps/index.js';
 import { registerViews } from './views/index.js';
 
 export interface SlackAppOptions {
@@ -161,6 +162,8 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
     // The type-ahead menus' options load URL: Slack posts them to the same endpoint.
     registerPickers(on.listeners, deps);
     if (setup) registerWorkspaceSettings(on, setup);
+    // The Workflow Builder steps: one workspace or org only (custom steps cannot be distributed).
+    else registerSteps(on.listeners, deps);
   });
 
   return {

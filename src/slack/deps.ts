@@ -119,6 +119,18 @@ export interface LinkDeps {
   links: IdentityLinkService;
 }
 
+/** What the Workflow Builder steps need (`steps/`): the services they share with /conference and /ticket. */
+export interface StepDeps {
+  conferences: ConferenceService;
+  tickets: TicketService;
+  /** The channel a ticket's card is posted in watches it, as with /ticket. */
+  subscriptions: Pick<SubscriptionService, 'watch'>;
+  publisher: Pick<SlackPublisher, 'postCard' | 'postConferenceCard' | 'permalink' | 'ticketChanged'>;
+  logger: Logger;
+  /** How long a step's platform request may wait for the rate budget's grant (default 60 s). */
+  stepGrantMs?: number | undefined;
+}
+
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */
 export type Deps = ConferenceDeps &
   TicketDeps &

@@ -13,8 +13,15 @@ import { IdentityService } from '../../src/services/identity.js';
 import { MediaService } from '../../src/services/media.js';
 import { PeopleService } from '../../src/services/people.js';
 import { TicketService } from '../../src/services/tickets.js';
-import type { ConferenceDeps, MediaDeps, TicketFormDeps, ViewSubmission } from '../../src/slack/deps.js';
+import type {
+  ConferenceDeps,
+  MediaDeps,
+  StepDeps,
+  TicketFormDeps,
+  ViewSubmission,
+} from '../../src/slack/deps.js';
 import type { Click } from '../../src/slack/runtime/action-routes.js';
+import type { StepArgs } from '../../src/slack/runtime/step-runner.js';
 import type { TicketCardLink } from '../../src/store/ticket-cards.js';
 import { botNow, people } from './people.js';
 import { type PlatformFixture, startPlatform } from './platform.js';
@@ -268,7 +275,8 @@ export function conferenceDeps(platform: PlatformClient, slack: FakeSlack) {
     (what: string) =>
     (...args: unknown[]) => {
       published.push({ what, args });
-      return Promise.resolve();
+      // A posted card's place (`C…/<n>.000000`, as ticketDeps' cards).
+      return Promise.resolve(`${published.length}.000000`);
     };
   const deps: ConferenceDeps & MediaDeps = {
     ...services(platform, slack),
@@ -276,7 +284,7 @@ export function conferenceDeps(platform: PlatformClient, slack: FakeSlack) {
     digests: notUsed('digests'),
     publisher: {
       postConferenceCard: keep('postConferenceCard'),
-      showConferenceCard: keep('showConferenceCard'),
+      showConferenceCard: async (...args: unknown[]) => void (await keep('showConferenceCard')(...args)),
       conferenceChanged: (...args: unknown[]) => void keep('conferenceChanged')(...args),
     },
   };
@@ -299,4 +307,71 @@ export function useUploadTarget() {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return target;
+}
+
+/** A `user_context` input as Slack fills it (Workflow Builder has no field for it): the person and Slack's secret. */
+export const userContext = (user: string) => ({ id: user, secret: `slack-checked-${user}` });
+
+/**
+ * A `function_executed` event's listener arguments (a Workflow Builder step), with recording
+ * `complete` and `fail` (what Bolt sends as `functions.completeSuccess` / `completeError`).
+ */
+export function stepRun(slack: FakeSlack, o: { callbackId: string; inputs: Record<string, unknown> }) {
+  const completed: Record<string, unknown>[] = [];
+  const failed: string[] = [];
+  const event = {
+    type: 'function_executed',
+    function: { id: 'Fn0001', callback_id: o.callbackId, title: o.callbackId, app_id: 'A1' },
+    inputs: o.inputs,
+    function_execution_id: 'Fx0001',
+    workflow_execution_id: 'Wx0001',
+    event_ts: '1.000001',
+    bot_access_token: 'xwfp-step',
+  };
+  const complete = Object.assign(
+    async (p: { outputs?: Record<string, unknown> } = {}) => {
+      completed.push(p.outputs ?? {});
+      return { ok: true };
+    },
+    { hasBeenCalled: () => completed.length > 0 },
+  );
+  const fail = Object.assign(
+    async (p: { error: string }) => {
+      failed.push(p.error);
+      return { ok: true };
+    },
+    { hasBeenCalled: () => failed.length > 0 },
+  );
+  const args = {
+    event,
+    payload: event,
+    body: { type: 'event_callback', team_id: 'T1', event },
+    inputs: o.inputs,
+    complete,
+    fail,
+    ack: async () => undefined,
+    client: slack.client,
+    logger: silent,
+    context: {},
+  };
+  return { args: args as unknown as StepArgs, completed, failed };
+}
+
+/** The steps' deps: the real services over `platform`; a publisher like `ticketDeps`' (cards `C…/<n>.000000`). */
+export function stepDeps(platform: PlatformClient, slack: FakeSlack) {
+  const t = ticketDeps(platform, slack);
+  const c = conferenceDeps(platform, slack);
+  const watched: unknown[][] = [];
+  const deps: StepDeps = {
+    ...t.deps,
+    conferences: c.deps.conferences,
+    subscriptions: {
+      watch: async (...a: unknown[]) => void watched.push(a),
+    } as unknown as StepDeps['subscriptions'],
+    publisher: {
+      ...(t.deps.publisher as unknown as Record<string, unknown>),
+      postConferenceCard: c.deps.publisher.postConferenceCard,
+    } as unknown as StepDeps['publisher'],
+  };
+  return { deps, published: t.published, conferenceCards: c.published, watched, cards: t.cards };
 }

@@ -4,7 +4,7 @@ import type { AnyMiddlewareArgs, App, Middleware } from '@slack/bolt';
  * The surfaces' listeners, as the registrars add them (`app.view(id, handler)`…): the same calls as
  * Bolt's, kept in one table per kind.
  */
-export type Listeners = Pick<App, 'command' | 'view' | 'shortcut' | 'options' | 'event'>;
+export type Listeners = Pick<App, 'command' | 'view' | 'shortcut' | 'options' | 'event' | 'function'>;
 
 type Kind = keyof Listeners;
 type Handler = Middleware<AnyMiddlewareArgs>;
@@ -16,6 +16,8 @@ const keyOf: Record<Kind, (body: Record<string, unknown>) => unknown> = {
   shortcut: (b) => b.callback_id,
   options: (b) => b.action_id,
   event: (b) => (b.event as { type?: unknown } | undefined)?.type,
+  // A Workflow Builder step: `function_executed` events, by the step's callback id.
+  function: (b) => (b.event as { function?: { callback_id?: unknown } } | undefined)?.function?.callback_id,
 };
 
 const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -47,6 +49,14 @@ export class ListenerTables {
   /** Registers each kind's one listener with Bolt; call once, after every registrar. */
   install(app: App): void {
     for (const [kind, table] of this.tables) {
+      if (kind === 'function') {
+        (app.event as (name: string, handler: Handler) => void).call(
+          app,
+          'function_executed',
+          functionRoute(table),
+        );
+        continue;
+      }
       const ids = new RegExp(`^(?:${[...table.keys()].map(literal).join('|')})$`);
       const route: Handler = async (args) => {
         const handlers =
@@ -58,4 +68,25 @@ export class ListenerTables {
       (app[kind] as (constraint: RegExp, handler: Handler) => void).call(app, ids, route);
     }
   }
+}
+
+/**
+ * The steps' one listener: `function_executed` is an event Bolt does not ack by itself (its `ack` is
+ * the listener's), so the route acks first, as `app.function` does, then calls the step's handler.
+ * A step this version does not serve (a manifest newer than the code) ends with `fail`, never hangs.
+ */
+function functionRoute(table: Map<string, Handler[]>): Handler {
+  return async (args) => {
+    const a = args as unknown as {
+      ack?: () => Promise<void>;
+      fail?: (p: { error: string }) => Promise<unknown>;
+    };
+    await a.ack?.();
+    const handlers = table.get(String(keyOf.function(args.body as unknown as Record<string, unknown>)));
+    if (!handlers?.length) {
+      await a.fail?.({ error: 'This step is not served by this version of confdesk: update the app.' });
+      return;
+    }
+    await Promise.all(handlers.map((h) => h(args)));
+  };
 }

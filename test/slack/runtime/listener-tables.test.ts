@@ -59,3 +59,41 @@ describe('one Bolt listener per kind of request', () => {
     ).toThrow(/one handler/);
   });
 });
+
+describe('the steps’ table (function_executed, by callback id)', () => {
+  const install = (t: ListenerTables) => {
+    const events: { name: unknown; listener: (args: unknown) => Promise<unknown> }[] = [];
+    t.install({
+      event: (name: unknown, listener: (args: unknown) => Promise<unknown>) =>
+        events.push({ name, listener }),
+    } as unknown as App);
+    return events;
+  };
+  const args = (callbackId: string, seen: string[]) => ({
+    body: { event: { type: 'function_executed', function: { callback_id: callbackId } } },
+    ack: async () => void seen.push('ack'),
+    fail: async (p: { error: string }) => void seen.push(`fail: ${p.error}`),
+  });
+
+  it('is one function_executed listener that acks, then calls the step of the event’s callback id', async () => {
+    const t = new ListenerTables();
+    const seen: string[] = [];
+    t.listeners.function('open_ticket', (async () => void seen.push('open ticket')) as never);
+    t.listeners.function('move_ticket', (async () => void seen.push('move ticket')) as never);
+    const events = install(t);
+    expect(events.map((e) => e.name)).toEqual(['function_executed']);
+    await events[0]?.listener(args('move_ticket', seen));
+    expect(seen).toEqual(['ack', 'move ticket']);
+  });
+
+  it('acks and fails a step it does not serve, so the workflow does not hang', async () => {
+    const t = new ListenerTables();
+    const seen: string[] = [];
+    t.listeners.function('open_ticket', (async () => void seen.push('open ticket')) as never);
+    await install(t)[0]?.listener(args('delete_everything', seen));
+    expect(seen).toEqual([
+      'ack',
+      'fail: This step is not served by this version of confdesk: update the app.',
+    ]);
+  });
+});
