@@ -8,6 +8,7 @@ import { checkBlocks, checkTexts, viewSurface } from './slack-double/checks.js';
 import type { DoubleContext, Method } from './slack-double/context.js';
 import { conversationsMethods } from './slack-double/conversations.js';
 import { filesMethods, receiveUpload } from './slack-double/files.js';
+import { functionsMethods } from './slack-double/functions.js';
 import { decodeArgs } from './slack-double/request.js';
 import { postToResponseUrl, respond } from './slack-double/responses.js';
 import type {
@@ -17,6 +18,7 @@ import type {
   SlackFault,
   SlackMessage,
   SlackModal,
+  SlackStepRun,
   SlackUserRecord,
   UploadFault,
 } from './slack-double/types.js';
@@ -33,6 +35,7 @@ export type {
   SlackFile,
   SlackMessage,
   SlackModal,
+  SlackStepRun,
   SlackUserRecord,
   UploadFault,
 } from './slack-double/types.js';
@@ -149,6 +152,7 @@ export class SlackDouble {
       ...usersMethods(this.context),
       ...conversationsMethods(this.context),
       ...filesMethods(this.context),
+      ...functionsMethods(this.context),
     }),
   );
 
@@ -193,6 +197,50 @@ export class SlackDouble {
   /** The bot token `oauth.v2.access` gave a workspace (the latest install). */
   tokenOf(teamId: string): string | undefined {
     return [...this.installed].reverse().find(([, w]) => w.teamId === teamId)?.[0];
+  }
+
+  /** The Workflow Builder steps' runs, by execution id: started by `startStep`, ended by `functions.*`. */
+  readonly stepRuns = new Map<string, SlackStepRun>();
+
+  /**
+   * What Slack does when a workflow reaches one of the app's steps: a run with its own short-lived
+   * token, and the `function_executed` event to send to the app (Events API or Socket Mode).
+   * `function`'s definition is the manifest's (`manifest.steps.yml`), read by the caller.
+   */
+  startStep(o: { callbackId: string; inputs: Record<string, unknown>; title?: string }): {
+    run: SlackStepRun;
+    event: Record<string, unknown>;
+  } {
+    const executionId = this.nextId('Fx');
+    const run: SlackStepRun = {
+      executionId,
+      callbackId: o.callbackId,
+      inputs: o.inputs,
+      token: `xwfp-${randomBytes(8).toString('hex')}`,
+      startedAt: Date.now(),
+    };
+    this.stepRuns.set(executionId, run);
+    const event = {
+      type: 'function_executed',
+      function: {
+        id: `Fn${o.callbackId.length}${executionId.slice(2)}`,
+        callback_id: o.callbackId,
+        title: o.title ?? o.callbackId,
+        type: 'app',
+        input_parameters: [],
+        output_parameters: [],
+        app_id: 'ADOUBLE01',
+        date_created: Math.floor(run.startedAt / 1000),
+        date_updated: Math.floor(run.startedAt / 1000),
+        date_deleted: 0,
+      },
+      inputs: o.inputs,
+      function_execution_id: executionId,
+      workflow_execution_id: this.nextId('Wx'),
+      event_ts: this.nextTs(),
+      bot_access_token: run.token,
+    };
+    return { run, event };
   }
 
   /** Ties a trigger_id to the person whose gesture made it, as Slack does: their modals open for them. */

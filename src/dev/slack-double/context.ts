@@ -1,5 +1,12 @@
 import type { SocketModeDouble } from '../socket-mode-double.js';
-import type { ResponseTarget, SlackEphemeral, SlackMessage, SlackUserRecord, UploadFault } from './types.js';
+import type {
+  ResponseTarget,
+  SlackEphemeral,
+  SlackMessage,
+  SlackStepRun,
+  SlackUserRecord,
+  UploadFault,
+} from './types.js';
 
 /** The double's records and switches, as `SlackDouble` holds them (read live: a test may change a switch). */
 export interface DoubleState {
@@ -24,6 +31,8 @@ export interface DoubleState {
   readonly teamId: string;
   readonly url: string;
   readonly socket: SocketModeDouble | undefined;
+  /** The Workflow Builder steps' runs, by execution id (`functions.*` end them). */
+  readonly stepRuns: Map<string, SlackStepRun>;
 }
 
 /**

@@ -97,3 +97,20 @@ export type UploadFault =
   | { kind: 'status'; status: number }
   | { kind: 'reset'; afterBytes: number }
   | { kind: 'stall'; afterBytes: number };
+
+/**
+ * One run of a Workflow Builder step (a custom function) the double started (`startStep`): the
+ * `function_executed` event it sends, the execution's own token, and how it ended (`functions.*`).
+ */
+export interface SlackStepRun {
+  executionId: string;
+  callbackId: string;
+  inputs: Record<string, unknown>;
+  /** The short-lived token Slack hands this execution (`bot_access_token`). */
+  token: string;
+  startedAt: number;
+  ended?:
+    | { kind: 'completed'; outputs: Record<string, unknown>; token: string | undefined; at: number }
+    | { kind: 'failed'; error: string; token: string | undefined; at: number }
+    | undefined;
+}
