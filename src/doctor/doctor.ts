@@ -13,7 +13,7 @@ import { defaultReserve, type RateBudget } from '../platform/rate-budget.js';
 import { checkSlack } from '../startup/checks.js';
 import { type StoreInspection, storeFile } from '../store/store.js';
 import { guessChecks } from './guesses.js';
-import { type ManifestFacts, readManifest } from './manifest.js';
+import { type ManifestFacts, readManifest, stepScopes } from './manifest.js';
 import { answerText, maxPlatformRequests, PlatformProbe, type ProbeAnswer } from './platform-probe.js';
 import { type Check, type CheckStatus, type DoctorReport, Report, type Section } from './report.js';
 
@@ -226,6 +226,7 @@ async function slackChecks(r: Report, config: Config, manifest: ManifestFacts) {
         `valid: workspace ${team} (${teamId}), bot user @${botUser} (${botUserId})`,
       );
       scopeChecks(r, auth.info.scopes, manifest);
+      stepsCheck(r, auth.info.scopes);
     } else if (auth.refusal)
       r.add(
         'slack',
@@ -273,6 +274,19 @@ function scopeChecks(r: Report, granted: string[] | undefined, manifest: Manifes
   else r.add('slack', 'scopes', 'ok', `all ${manifest.botScopes.length} bot scopes of manifest.yml granted`);
   if (extra.length)
     r.add('slack', 'extra scopes', 'note', `granted beyond manifest.yml (not needed): ${extra.join(', ')}`);
+}
+
+/**
+ * The Workflow Builder steps (manifest.steps.yml): the token shows its scopes, not whether the app is
+ * org-ready or declares the steps (no bot-token method tells), so the rest is said as what to set.
+ */
+function stepsCheck(r: Report, granted: string[] | undefined) {
+  const setUp =
+    'Workflow Builder steps are opt-in: create the app from manifest.steps.yml (or in its settings: Org Level Apps → Opt-In, then Workflow Steps → add create_conference, open_ticket, move_ticket), on a paid plan; on Enterprise Grid install it at the organization level and grant it a workspace, else the steps do not show in Workflow Builder';
+  const missing = granted ? stepScopes.filter((s) => !granted.includes(s)) : [];
+  if (missing.length)
+    r.add('slack', 'workflow steps', 'warning', `the steps need ${missing.join(', ')} (missing). ${setUp}`);
+  else r.add('slack', 'workflow steps', 'note', `the token has the steps' scopes. ${setUp}`);
 }
 
 // ---------- platform ----------

@@ -70,3 +70,9 @@ export function readManifest(
 ): ManifestFacts {
   return parseManifest(readFileSync(path, 'utf8'));
 }
+
+/**
+ * The Workflow Builder steps' scopes: what the steps use of the bot's token (cards, the person's
+ * Slack e-mail), all of manifest.yml's too. `functions` adds none: each run brings its own token.
+ */
+export const stepScopes = ['chat:write', 'users:read', 'users:read.email'] as const;
