@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DoctorReport } from './domain/doctor-report.js';
 import type { Action, Rule } from './domain/policy.js';
+import type { UnfurlPatterns } from './domain/unfurl-links.js';
 import type { WorkspaceDefaults } from './domain/workspace-settings.js';
 import { metricsRoute } from './inbound/health-routes.js';
 import { webhookHandler } from './inbound/webhook-receiver.js';
@@ -27,6 +28,7 @@ import { MediaService } from './services/media.js';
 import { PeopleService } from './services/people.js';
 import { SubscriptionService } from './services/subscriptions.js';
 import { TicketService } from './services/tickets.js';
+import { UnfurlService } from './services/unfurls.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import type { Deps } from './slack/deps.js';
 import type { Store } from './store/store.js';
@@ -69,6 +71,8 @@ export interface ConfdeskOptions {
         forget: (team: string, at?: Date) => Promise<void>;
       }
     | undefined;
+  /** The link patterns of unfurls (UNFURL_*_PATTERN, compiled); unset: only conferences' join links unfurl. */
+  unfurlPatterns?: UnfurlPatterns | undefined;
   /** The Slack team id this instance serves: the `workspace` label of its metrics. */
   workspace?: string | undefined;
   /**
@@ -188,6 +192,12 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
     media: new MediaService(o.platform, identity, access),
     links: new IdentityLinkService(access, identity, o.store, o.platform, directory, now),
     forgetWorkspace: o.distribution?.forget,
+    unfurls: new UnfurlService({
+      platform: o.platform,
+      access,
+      store: o.store,
+      patterns: o.unfurlPatterns ?? {},
+    }),
   };
 
   const jobs = new JobHost({

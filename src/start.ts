@@ -2,6 +2,7 @@ import { type Confdesk, createConfdesk } from './confdesk.js';
 import { type Config, platformMissing, simulatorByName } from './config/config.js';
 import { runDoctor } from './doctor/doctor.js';
 import { describeBacklog } from './domain/ticket-feed.js';
+import { compilePatterns } from './domain/unfurl-links.js';
 import type { LeftForNextStart } from './jobs/shutdown.js';
 import type { Logger } from './observability/logger.js';
 import { Metrics } from './observability/metrics.js';
@@ -124,6 +125,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     store,
     logger,
     webhook: config.webhook,
+    unfurlPatterns: compilePatterns(config.unfurls),
     jobs: { pollIntervalMs: config.pollIntervalS * 1000 },
     // Off by default: no registry, nothing counted. METRICS_TOKEN (or METRICS=on) serves GET /metrics.
     workspace: teamId,

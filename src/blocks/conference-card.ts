@@ -67,6 +67,16 @@ const fallback = (c: ConferenceSummary) =>
  * gives a link), recordings & snapshots, Edit and Delete (Delete asks for confirmation first).
  */
 export function buildConferenceCard(c: ConferenceSummary): Message {
+  return message(fallback(c), [
+    { type: 'header', text: plain(`📹 ${c.name}`, limits.headerText) },
+    detailFields(c),
+    { type: 'actions', block_id: `conference_${c.id}`, elements: conferenceButtons(c) },
+    context(md`Conference ${c.id}${c.roomName ? md` · room \`${c.roomName}\`` : empty}`),
+  ]);
+}
+
+/** The card's buttons: Join (with a link), Recordings & snapshots, Edit, Delete (which asks first). */
+export function conferenceButtons(c: ConferenceSummary): Button[] {
   const actions: Button[] = [];
   // The link itself is given on a click, privately, to those who may join: a channel sees no secret.
   if (c.joinUrl) actions.push(button('Join', ids.actions.conferenceJoin, { style: 'primary', value: c.id }));
@@ -85,12 +95,7 @@ export function buildConferenceCard(c: ConferenceSummary): Message {
       }),
     }),
   );
-  return message(fallback(c), [
-    { type: 'header', text: plain(`📹 ${c.name}`, limits.headerText) },
-    detailFields(c),
-    { type: 'actions', block_id: `conference_${c.id}`, elements: actions },
-    context(md`Conference ${c.id}${c.roomName ? md` · room \`${c.roomName}\`` : empty}`),
-  ]);
+  return actions;
 }
 
 /** What the card becomes once the conference is deleted: it stays in the channel's history, without buttons. */

@@ -70,21 +70,12 @@ export function ticketMoveButtons(t: TicketSummary, unique = false): Button[] {
   );
 }
 
-/** A ticket's title as people know it: its reference (or number) and subject. */
-export const ticketTitle = (t: TicketSummary): string => titleOf(t);
-
 /**
- * The live ticket card: one message per ticket, edited in place. Its buttons are the moves the
- * ticket's state allows (destructive ones ask first), the agent's join link, Refresh and a menu.
+ * The card's tools: Join as agent (when the ticket has a link), Refresh and the menu. Join links grant
+ * a role in the session: given on a click, privately, to those who may have them.
  */
-export function buildTicketCard(t: TicketSummary): MessagePayload {
-  const known = [t.requestor.name, ...t.requestor.emails, ...t.requestor.phones].filter((x): x is string =>
-    Boolean(x),
-  );
-  const requestor = known.length ? joinMd(known, '\n') : md`_unknown_`;
-  const moves = ticketMoveButtons(t);
-  // Join links grant a role in the session: given on a click, privately, to those who may have them.
-  const tools: ActionsBlockElement[] = [
+export function ticketToolButtons(t: TicketSummary): ActionsBlockElement[] {
+  return [
     ...(t.agentUrl || t.guestUrl
       ? [button('Join as agent', ids.actions.ticketJoin, { value: t.id, style: 'primary' })]
       : []),
@@ -98,6 +89,22 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
       })),
     },
   ];
+}
+
+/** A ticket's title as people know it: its reference (or number) and subject. */
+export const ticketTitle = (t: TicketSummary): string => titleOf(t);
+
+/**
+ * The live ticket card: one message per ticket, edited in place. Its buttons are the moves the
+ * ticket's state allows (destructive ones ask first), the agent's join link, Refresh and a menu.
+ */
+export function buildTicketCard(t: TicketSummary): MessagePayload {
+  const known = [t.requestor.name, ...t.requestor.emails, ...t.requestor.phones].filter((x): x is string =>
+    Boolean(x),
+  );
+  const requestor = known.length ? joinMd(known, '\n') : md`_unknown_`;
+  const moves = ticketMoveButtons(t);
+  const tools = ticketToolButtons(t);
   const blocks: Block[] = [
     { type: 'header', text: plain(`${stateIcon(t.state)} ${titleOf(t)}`, limits.headerText) },
     {

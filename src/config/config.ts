@@ -23,6 +23,25 @@ const optionalUrl = optionalString.pipe(
     .optional(),
 );
 
+/**
+ * A link pattern for unfurls: a regular expression with the object's id as its first capture group
+ * (or one named `id`). Checked here so that a pattern that does not compile, or captures nothing, is
+ * told at start with the other problems.
+ */
+const linkPattern = optionalString.pipe(
+  z
+    .string()
+    .max(500)
+    .refine((v) => {
+      try {
+        return new RegExp(`${v}|`).exec('')?.length !== 1;
+      } catch {
+        return false;
+      }
+    }, 'expected a regular expression with the id as a capture group, such as ^https://desk\\.example\\.com/tickets/(\\d+)')
+    .optional(),
+);
+
 /** PLATFORM_URL's value that asks for the built-in simulator by name (never what an unset one means). */
 export const simulatorByName = 'simulator';
 
@@ -127,6 +146,11 @@ export const envSchema = z.object({
   METRICS_TOKEN: optionalString.pipe(
     z.string().min(16, 'expected at least 16 characters (e.g. from openssl rand -hex 32)').optional(),
   ),
+  // Link unfurls: which pasted links are a ticket's, a conference's or a media's page (none by default:
+  // the platform publishes no web addresses for them); the id is the pattern's capture group.
+  UNFURL_TICKET_PATTERN: linkPattern,
+  UNFURL_CONFERENCE_PATTERN: linkPattern,
+  UNFURL_MEDIA_PATTERN: linkPattern,
   SIM_ACCOUNTS: optionalString.pipe(
     z
       .string()
@@ -270,6 +294,8 @@ export interface Config {
   metrics: { token: string | undefined } | undefined;
   /** Set (SLACK_CLIENT_ID…): distribution mode, any workspace installs with "Add to Slack". */
   distribution: Distribution | undefined;
+  /** UNFURL_*_PATTERN: the link patterns of unfurls, each with the id as a capture group (unset: none). */
+  unfurls: { ticket?: string | undefined; conference?: string | undefined; media?: string | undefined };
 }
 
 /** Distribution mode's settings: the app's OAuth credentials, the sealing keys, the public URL. */
@@ -355,6 +381,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { secret: e.PLATFORM_WEBHOOK_SECRET, header: e.PLATFORM_WEBHOOK_HEADER }
       : undefined,
     simAccounts: simAccounts(e.SIM_ACCOUNTS),
+    unfurls: {
+      ticket: e.UNFURL_TICKET_PATTERN,
+      conference: e.UNFURL_CONFERENCE_PATTERN,
+      media: e.UNFURL_MEDIA_PATTERN,
+    },
     proxy: proxyOf(e),
     metrics: e.METRICS_TOKEN
       ? { token: e.METRICS_TOKEN }

@@ -3,6 +3,7 @@ import { type ConfdeskOptions, createConfdesk } from '../confdesk.js';
 import type { Config } from '../config/config.js';
 import { type DoctorContext, runDoctor } from '../doctor/doctor.js';
 import type { DoctorReport } from '../domain/doctor-report.js';
+import { compilePatterns } from '../domain/unfurl-links.js';
 import { workspaceRules } from '../domain/workspace-settings.js';
 import type { WorkspaceShares } from '../jobs/replicas/shares.js';
 import type { WakeChannel } from '../jobs/replicas/wake-channel.js';
@@ -154,6 +155,8 @@ export class Launcher {
       store: wsStore,
       logger: log,
       webhook,
+      // Fixed per app: the vendor's patterns (and its platform domains in the app's unfurl_domains).
+      unfurlPatterns: compilePatterns(config.unfurls),
       workspace: team,
       ...(metrics ? { metrics: { registry: metrics } } : {}),
       jobs: this.o.jobs,

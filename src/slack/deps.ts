@@ -14,6 +14,7 @@ import type { MediaService } from '../services/media.js';
 import type { PeopleService } from '../services/people.js';
 import type { SubscriptionService } from '../services/subscriptions.js';
 import type { TicketService } from '../services/tickets.js';
+import type { UnfurlService } from '../services/unfurls.js';
 import type {
   DigestRepository,
   OutboxRepository,
@@ -131,6 +132,12 @@ export interface StepDeps {
   stepGrantMs?: number | undefined;
 }
 
+/** What link unfurls need: the unfurls' use case (its reads in the background lane) and a logger. */
+export interface UnfurlDeps {
+  unfurls: Pick<UnfurlService, 'target' | 'preview' | 'forget'>;
+  logger: Logger;
+}
+
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */
 export type Deps = ConferenceDeps &
   TicketDeps &
@@ -138,7 +145,8 @@ export type Deps = ConferenceDeps &
   PickerDeps &
   PeopleDeps &
   MediaDeps &
-  LinkDeps & {
+  LinkDeps &
+  UnfurlDeps & {
     /**
      * Distribution mode: forgets the workspace on uninstall or when its bot token is
      * revoked (unset with one workspace).

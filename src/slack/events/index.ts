@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { registerHome } from './app-home-opened.js';
 import { registerAppUninstalled } from './app-uninstalled.js';
+import { registerLinkShared } from './link-shared.js';
 import { registerMemberJoinedChannel } from './member-joined-channel.js';
 import { registerTokensRevoked } from './tokens-revoked.js';
 
@@ -11,4 +12,5 @@ export function registerEvents(app: Listeners, deps: Deps): void {
   registerMemberJoinedChannel(app, deps);
   registerAppUninstalled(app, deps);
   registerTokensRevoked(app, deps);
+  registerLinkShared(app, deps);
 }
