@@ -8,6 +8,7 @@ import {
 } from '../../blocks/conference-list.js';
 import { ids } from '../../blocks/ids.js';
 import { buildWorkingView } from '../../blocks/modal.js';
+import { buildDeletedUnfurl } from '../../blocks/unfurl.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
 import { within } from '../../util/within.js';
 import type { ConferenceDeps } from '../deps.js';
@@ -20,6 +21,7 @@ import {
   readValue,
 } from '../input/payloads.js';
 import { formFromText, gateMs } from '../openers/forms.js';
+import { showUnfurl } from '../openers/unfurl-in-place.js';
 import { ephemeral } from '../replies/ephemeral.js';
 import { replyError, updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
@@ -28,9 +30,11 @@ import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
 /** Delete (after Slack's confirmation dialog): the card says so in place, the conference's other cards are told. */
 export const handleConferenceDelete =
   (deps: ConferenceDeps): ClickHandler =>
-  async ({ user, value, respond }) => {
+  async ({ user, value, respond, container, client }) => {
     const c = await deps.conferences.remove(user, readValue(idValue, value));
-    await respond({ replace_original: true, ...buildDeletedCard(c, user) });
+    // On a link's unfurl, the unfurl says it (the message is the poster's, not the bot's to replace).
+    if (container.unfurl) await showUnfurl(client, container.unfurl, buildDeletedUnfurl(c.name, c.id));
+    else await respond({ replace_original: true, ...buildDeletedCard(c, user) });
     deps.publisher.conferenceChanged(c);
   };
 
@@ -99,8 +103,10 @@ export const handleConferenceEdit =
   (deps: ConferenceDeps): ClickHandler =>
   async ({ user, value, container: at, responseUrl, client, triggerId, log }) => {
     const conferenceId = readValue(idValue, value);
-    const meta: FormMetadata =
-      at.isEphemeral || !at.channel || !at.ts
+    // From a link's unfurl: the save updates the conference's own cards, not the poster's message.
+    const meta: FormMetadata = at.unfurl
+      ? { mode: 'edit', conferenceId }
+      : at.isEphemeral || !at.channel || !at.ts
         ? { mode: 'edit', conferenceId, responseUrl }
         : { mode: 'edit', conferenceId, channel: at.channel, ts: at.ts };
     const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>

@@ -1,39 +1,40 @@
 import { ids } from '../../blocks/ids.js';
 import { buildTicketJoinReply } from '../../blocks/ticket-card.js';
+import { buildTicketUnfurl } from '../../blocks/unfurl.js';
 import { ConfdeskError } from '../../services/errors.js';
 import type { TicketDeps } from '../deps.js';
 import { ticketOfCard } from '../input/card-place.js';
+import { showUnfurl } from '../openers/unfurl-in-place.js';
 import { ephemeral } from '../replies/ephemeral.js';
-import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
+import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes.js';
 
-/** Re-renders the card a click came from as the person may see the ticket now. */
-const renderCard = async (
-  deps: TicketDeps,
-  user: string,
-  place: { channel?: string | undefined; ts?: string | undefined },
-  ticketId: string,
-) => {
-  const ticket = await deps.tickets.forAction(user, ticketId, 'ticket.see');
-  if (place.channel && place.ts)
+/** Re-renders the card (or the link's unfurl) a click came from as the person may see the ticket now. */
+const renderCard = async (deps: TicketDeps, c: Click, ticketId: string) => {
+  const place = c.container;
+  const ticket = await deps.tickets.forAction(c.user, ticketId, 'ticket.see');
+  if (place.unfurl) await showUnfurl(c.client, place.unfurl, buildTicketUnfurl(ticket));
+  else if (place.channel && place.ts)
     await deps.publisher.showCard({ channel: place.channel, ts: place.ts }, ticket);
 };
 
 /** A state move: the ticket changes, then every card of it and one line naming the person per thread. */
 export const handleTicketMove =
   (deps: TicketDeps): ClickHandler =>
-  async ({ user, value, actionId, container }) => {
+  async ({ user, value, actionId, container, client }) => {
     // `ticket_move:<move>` on a card, `ticket_move:<move>:<ticket>` on Home (several tickets in one view).
     const moveId = actionId.split(':')[1] ?? '';
     const ticketId = await ticketOfCard(deps, container, value);
     const moved = await deps.tickets.move(user, ticketId, moveId);
     await deps.publisher.ticketChanged({ kind: 'moved', ...moved }, user);
+    // Clicked on a link's unfurl: it shows the new state too (the ticket's cards already do).
+    if (container.unfurl) await showUnfurl(client, container.unfurl, buildTicketUnfurl(moved.after));
   };
 
 /** Refresh: the card as the ticket is now. */
 export const handleTicketRefresh =
   (deps: TicketDeps): ClickHandler =>
   async (c) =>
-    renderCard(deps, c.user, c.container, await ticketOfCard(deps, c.container, c.value));
+    renderCard(deps, c, await ticketOfCard(deps, c.container, c.value));
 
 /** Join: the ticket's join links, privately (they are never on the card). */
 export const handleTicketJoin =
@@ -59,8 +60,8 @@ export function registerTicketActions(routes: ActionRoutes, deps: TicketDeps): v
     // A move the ticket's true state no longer offers: once that is told, show that state.
     afterReply: async (c, error) => {
       if (!(error instanceof ConfdeskError && error.code === 'move_not_offered')) return;
-      await renderCard(deps, c.user, c.container, await ticketOfCard(deps, c.container, c.value)).catch(
-        (e: unknown) => c.log.warn({ err: e }, 'could not refresh a card'),
+      await renderCard(deps, c, await ticketOfCard(deps, c.container, c.value)).catch((e: unknown) =>
+        c.log.warn({ err: e }, 'could not refresh a card'),
       );
     },
   });

@@ -14,8 +14,17 @@ export interface Click {
   value: string;
   /** The channel the click came from, if any. */
   channel: string | undefined;
-  /** The message clicked (its channel, ts, and whether it is an ephemeral reply). */
-  container: { channel?: string | undefined; ts?: string | undefined; isEphemeral: boolean };
+  /**
+   * The message clicked (its channel, ts, and whether it is an ephemeral reply). A click on a link's
+   * unfurl has no `ts` (the message is the poster's, never the bot's to edit: the handlers treat it as
+   * a click away from a card) and `unfurl` instead: the link and its message, to unfurl it again.
+   */
+  container: {
+    channel?: string | undefined;
+    ts?: string | undefined;
+    isEphemeral: boolean;
+    unfurl?: { url: string; channel: string; ts: string } | undefined;
+  };
   triggerId: string;
   /**
    * Where the clicked element is: a message (the default), a modal (`view`: its id and hash, for
@@ -78,8 +87,15 @@ export class ActionRoutes {
               message_ts?: string;
               thread_ts?: string;
               is_ephemeral?: boolean;
+              is_app_unfurl?: boolean;
+              app_unfurl_url?: string;
             }
           | undefined;
+        // A click in an app's unfurl (container `message_attachment`, `is_app_unfurl`).
+        const unfurl =
+          container?.is_app_unfurl && container.app_unfurl_url && container.channel_id && container.message_ts
+            ? { url: container.app_unfurl_url, channel: container.channel_id, ts: container.message_ts }
+            : undefined;
         const v = body.view as
           | { id?: string; hash?: string; private_metadata?: string; callback_id?: string; type?: string }
           | undefined;
@@ -92,8 +108,9 @@ export class ActionRoutes {
           channel: body.channel?.id,
           container: {
             channel: container?.channel_id,
-            ts: container?.message_ts,
+            ts: unfurl ? undefined : container?.message_ts,
             isEphemeral: container?.is_ephemeral ?? false,
+            ...(unfurl ? { unfurl } : {}),
           },
           triggerId: body.trigger_id,
           surface: where,
