@@ -97,6 +97,8 @@ export class SlackDouble {
    * of manifest.yml (the app as installed from it) unless a test narrows them.
    */
   grantedScopes: string[] = readManifest().botScopes;
+  /** The app's unfurl domains (manifest.yml's `unfurl_domains` unless a test or the playground names its own). */
+  unfurlDomains: string[] = readManifest().unfurlDomains;
   botUserId = 'UBOT000001';
   teamId = 'T0000DBL';
   /**
@@ -268,6 +270,37 @@ export class SlackDouble {
     this.messages.push(message);
     this.changed();
     return message;
+  }
+
+  /**
+   * The `link_shared` event Slack sends for a person's message that holds links of the app's unfurl
+   * domains (`domains`: manifest.yml's `unfurl_domains` unless given; a subdomain counts), or
+   * undefined when it holds none. The caller delivers it (signed HTTP, or a Socket Mode envelope).
+   */
+  linkShared(
+    message: SlackMessage,
+    domains: readonly string[] = this.unfurlDomains,
+  ): Record<string, unknown> | undefined {
+    const links = [...(message.text ?? '').matchAll(/https?:\/\/[^\s<>|]+/g)]
+      .map((m) => m[0])
+      .flatMap((url) => {
+        const host = new URL(url).hostname.toLowerCase();
+        const domain = domains.find((d) => host === d || host.endsWith(`.${d}`));
+        return domain ? [{ domain, url }] : [];
+      });
+    if (links.length === 0) return undefined;
+    return {
+      type: 'link_shared',
+      channel: message.channel,
+      is_bot_user_member: true,
+      user: message.user,
+      message_ts: message.ts,
+      ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
+      unfurl_id: `${message.channel}.${message.ts}.${randomBytes(8).toString('hex')}`,
+      source: 'conversations_history',
+      links,
+      event_ts: message.ts,
+    };
   }
 
   /**

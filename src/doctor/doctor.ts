@@ -227,6 +227,7 @@ async function slackChecks(r: Report, config: Config, manifest: ManifestFacts) {
       );
       scopeChecks(r, auth.info.scopes, manifest);
       stepsCheck(r, auth.info.scopes);
+      unfurlChecks(r, auth.info.scopes, config);
     } else if (auth.refusal)
       r.add(
         'slack',
@@ -287,6 +288,30 @@ function stepsCheck(r: Report, granted: string[] | undefined) {
   if (missing.length)
     r.add('slack', 'workflow steps', 'warning', `the steps need ${missing.join(', ')} (missing). ${setUp}`);
   else r.add('slack', 'workflow steps', 'note', `the token has the steps' scopes. ${setUp}`);
+}
+
+/**
+ * Link unfurls: the token's `links:read`/`links:write` (granted with the app's unfurl domains, which
+ * the token does not show: the app's settings do), and the patterns set.
+ */
+function unfurlChecks(r: Report, granted: string[] | undefined, config: Config) {
+  if (!granted) return;
+  const missing = ['links:read', 'links:write'].filter((s) => !granted.includes(s));
+  const kinds = (['ticket', 'conference', 'media'] as const).filter((k) => config.unfurls[k]);
+  if (missing.length)
+    r.add(
+      'slack',
+      'link unfurls',
+      'warning',
+      `off: the token lacks ${missing.join(', ')}. Add them, the link_shared event and your platform's domains under App Unfurl Domains (manifest.yml: features.unfurl_domains), then reinstall the app`,
+    );
+  else
+    r.add(
+      'slack',
+      'link unfurls',
+      'ok',
+      `links:read and links:write granted; conferences' join links unfurl${kinds.length ? `, and ${kinds.join(', ')} links (UNFURL_*_PATTERN)` : ' (no UNFURL_*_PATTERN set: no ticket, conference or media page links)'}. Slack sends only the links of the app's unfurl domains (its settings, not visible to the token)`,
+    );
 }
 
 // ---------- platform ----------

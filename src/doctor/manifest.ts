@@ -12,6 +12,8 @@ export interface ManifestFacts {
   botScopes: string[];
   commands: string[];
   shortcuts: ManifestShortcut[];
+  /** `features.unfurl_domains`: the domains whose links Slack sends to the app (`link_shared`). */
+  unfurlDomains: string[];
 }
 
 /** One of `features.shortcuts`. */
@@ -38,8 +40,9 @@ const manifestSchema = z.object({
           }),
         )
         .default([]),
+      unfurl_domains: z.array(z.string()).default([]),
     })
-    .default({ slash_commands: [], shortcuts: [] }),
+    .default({ slash_commands: [], shortcuts: [], unfurl_domains: [] }),
 });
 
 /** The facts of a manifest's text; throws one sentence naming the file's problem when it is malformed. */
@@ -61,6 +64,7 @@ export function parseManifest(text: string): ManifestFacts {
     commands: features.slash_commands.map((c) => c.command),
     // exactOptionalPropertyTypes: a shortcut without a description has no such key.
     shortcuts: features.shortcuts.map(({ description, ...s }) => (description ? { ...s, description } : s)),
+    unfurlDomains: features.unfurl_domains,
   };
 }
 

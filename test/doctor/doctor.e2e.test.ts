@@ -127,8 +127,11 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
     for (const expected of [
       /configuration +platform +ok +PLATFORM_URL http:\/\/127\.0\.0\.1:\d+/,
       /slack +bot token +ok +valid: workspace Double \(T0000DBL\), bot user @confdesk \(UBOT000001\)/,
-      /slack +scopes +ok +all 9 bot scopes of manifest\.yml granted/,
+      new RegExp(
+        `slack +scopes +ok +all ${readManifest().botScopes.length} bot scopes of manifest\\.yml granted`,
+      ),
       /slack +transport +ok +Socket Mode/,
+      /slack +link unfurls +ok +links:read and links:write granted/,
       /platform +credentials +WARNING +static PLATFORM_TOKEN: it lasts 24 h/,
       /platform +enterprise id +ok +1 \(in enterprise_id\)/,
       /platform +rate limit +ok +headers seen: x-ratelimit-limit, x-ratelimit-remaining, x-ratelimit-reset/,
@@ -212,6 +215,19 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
       blocking: false,
       detail: 'granted beyond manifest.yml (not needed): reactions:read',
     });
+  });
+
+  it('says link unfurls are off without links:read/links:write, and names the patterns set', async () => {
+    slack.grantedScopes = readManifest().botScopes.filter((s) => s !== 'links:write');
+    const off = await doctor(envOf());
+    expect(row(off, 'link unfurls')).toMatchObject({ status: 'warning', blocking: false });
+    expect(row(off, 'link unfurls').detail).toMatch(
+      /^off: the token lacks links:write\. Add them, the link_shared event/,
+    );
+    slack.grantedScopes = readManifest().botScopes;
+    const on = await doctor(envOf({ UNFURL_TICKET_PATTERN: '/tickets/(\\d+)' }));
+    expect(row(on, 'link unfurls')).toMatchObject({ status: 'ok' });
+    expect(row(on, 'link unfurls').detail).toContain('and ticket links (UNFURL_*_PATTERN)');
   });
 
   it('says a static token the platform refuses is expired and how to renew automatically (blocking)', async () => {

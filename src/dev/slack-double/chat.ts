@@ -1,3 +1,4 @@
+import { checkBlocks } from './checks.js';
 import type { DoubleContext, Methods } from './context.js';
 import type { SlackMessage } from './types.js';
 
@@ -58,6 +59,27 @@ export function chatMethods({ double, nextTs, addEphemeral }: DoubleContext): Me
           blocks: a.blocks as unknown[] | undefined,
         });
         return { ok: true, message_ts: ephemeral.ts };
+      },
+    },
+    // An app's previews of the links in a message (or the composer's, by unfurl id): a later call for
+    // the same message and link replaces the preview, as Slack's does.
+    'chat.unfurl': {
+      changes: true,
+      texts: (a) => a.unfurls,
+      answer: (a) => {
+        const unfurls = a.unfurls as Record<string, { blocks?: unknown[] }> | undefined;
+        if (!unfurls || typeof unfurls !== 'object') return { ok: false, error: 'invalid_unfurls_format' };
+        for (const unfurl of Object.values(unfurls))
+          if (!checkBlocks(double.violations, 'chat.unfurl', unfurl, 'message'))
+            return { ok: false, error: 'invalid_blocks' };
+        if (a.unfurl_id !== undefined || a.source !== undefined)
+          return a.unfurl_id && a.source ? { ok: true } : { ok: false, error: 'invalid_arguments' };
+        const m = double.messages.find((x) => x.channel === a.channel && x.ts === a.ts);
+        if (!m) return { ok: false, error: 'cannot_find_message' };
+        if (Object.keys(unfurls).some((url) => !(m.text ?? '').includes(url)))
+          return { ok: false, error: 'cannot_unfurl_url' };
+        m.unfurls = { ...m.unfurls, ...unfurls };
+        return { ok: true };
       },
     },
     'chat.getPermalink': {

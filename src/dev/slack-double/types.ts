@@ -21,6 +21,8 @@ export interface SlackMessage {
   edited?: boolean;
   /** The files of a `files.completeUploadExternal` post, as Slack shows them under the message. */
   files?: SlackFile[];
+  /** The app's unfurls of its links (`chat.unfurl`), by URL, as Slack shows them under the message. */
+  unfurls?: Record<string, { blocks?: unknown[] }>;
 }
 
 /** A file attached to a message. */
