@@ -7,6 +7,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import type { EnvelopeKind } from '../../src/dev/socket-mode-double.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
+import type { UnfurlPatterns } from '../../src/domain/unfurl-links.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { Metrics } from '../../src/observability/metrics.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
@@ -72,6 +73,8 @@ export async function startBot(
     proxy?: { httpProxy: string; noProxy?: string };
     /** Report to a fresh registry and serve `GET /metrics` (behind this bearer token, if given). */
     metrics?: { token?: string };
+    /** Link unfurls' patterns (UNFURL_*_PATTERN, compiled); unset: only join links unfurl. */
+    unfurlPatterns?: UnfurlPatterns;
   } = {},
 ): Promise<BotFixture> {
   const platform = await startPlatform(options.sim, options.client);
@@ -115,6 +118,7 @@ export async function startBot(
     store,
     logger: options.logger ?? createLogger((process.env.TEST_LOG as 'silent') ?? 'silent'),
     now: () => botNow,
+    unfurlPatterns: options.unfurlPatterns,
     ...(options.metrics
       ? {
           workspace: slack.teamId,

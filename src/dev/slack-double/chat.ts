@@ -69,8 +69,10 @@ export function chatMethods({ double, nextTs, addEphemeral }: DoubleContext): Me
       answer: (a) => {
         const unfurls = a.unfurls as Record<string, { blocks?: unknown[] }> | undefined;
         if (!unfurls || typeof unfurls !== 'object') return { ok: false, error: 'invalid_unfurls_format' };
+        // An unfurl is checked as a message's blocks; it has no fallback text of its own (Slack makes
+        // its preview from the blocks).
         for (const unfurl of Object.values(unfurls))
-          if (!checkBlocks(double.violations, 'chat.unfurl', unfurl, 'message'))
+          if (!checkBlocks(double.violations, 'chat.unfurl', { text: 'unfurl', ...unfurl }, 'message'))
             return { ok: false, error: 'invalid_blocks' };
         if (a.unfurl_id !== undefined || a.source !== undefined)
           return a.unfurl_id && a.source ? { ok: true } : { ok: false, error: 'invalid_arguments' };
