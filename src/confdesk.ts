@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DoctorReport } from './domain/doctor-report.js';
 import type { Action, Rule } from './domain/policy.js';
 import type { UnfurlPatterns } from './domain/unfurl-links.js';
+import type { ReactionEmoji } from './domain/reactions.js';
 import type { WorkspaceDefaults } from './domain/workspace-settings.js';
 import { metricsRoute } from './inbound/health-routes.js';
 import { webhookHandler } from './inbound/webhook-receiver.js';
@@ -73,6 +74,8 @@ export interface ConfdeskOptions {
     | undefined;
   /** The link patterns of unfurls (UNFURL_*_PATTERN, compiled); unset: only conferences' join links unfurl. */
   unfurlPatterns?: UnfurlPatterns | undefined;
+  /** The emoji of the channels' reactions (`REACTION_*`); unset: the defaults (🎫 👀 ✅). */
+  reactions?: ReactionEmoji | undefined;
   /** The Slack team id this instance serves: the `workspace` label of its metrics. */
   workspace?: string | undefined;
   /**
@@ -198,6 +201,8 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
       store: o.store,
       patterns: o.unfurlPatterns ?? {},
     }),
+    receipts: o.store,
+    reactions: o.reactions,
   };
 
   const jobs = new JobHost({

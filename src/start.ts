@@ -126,6 +126,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     logger,
     webhook: config.webhook,
     unfurlPatterns: compilePatterns(config.unfurls),
+    reactions: config.reactions,
     jobs: { pollIntervalMs: config.pollIntervalS * 1000 },
     // Off by default: no registry, nothing counted. METRICS_TOKEN (or METRICS=on) serves GET /metrics.
     workspace: teamId,

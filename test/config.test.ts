@@ -100,6 +100,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ POLL_INTERVAL: '60' }).pollIntervalS).toBe(60);
   });
 
+  // issue 37: reactions
+  it('reads the reactions’ emoji by name, colons optional, with 🎫 👀 ✅ by default; refuses what is not a name', () => {
+    expect(loadConfig({}).reactions).toEqual({ create: 'ticket', take: 'eyes', done: 'white_check_mark' });
+    expect(
+      loadConfig({
+        REACTION_CREATE_TICKET: ':Inbox_Tray:',
+        REACTION_TAKE: 'raising_hand',
+        REACTION_DONE: ' ',
+      }).reactions,
+    ).toEqual({ create: 'inbox_tray', take: 'raising_hand', done: 'white_check_mark' });
+    expect(() => loadConfig({ REACTION_TAKE: 'two words' })).toThrow(
+      /REACTION_TAKE: expected an emoji's name, such as ticket or :eyes: \(got "two words"\)/,
+    );
+  });
+
   it('serves /metrics only when asked: METRICS_TOKEN (bearer), or METRICS=on; off by default', () => {
     expect(loadConfig({}).metrics).toBeUndefined();
     expect(loadConfig({ METRICS: 'off' }).metrics).toBeUndefined();

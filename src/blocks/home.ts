@@ -20,7 +20,7 @@ export type HomeList<T> = { items: T[]; more: boolean } | { failed: Mrkdwn };
 export interface HomeSubscription {
   id: string;
   channel: string;
-  kind: 'watch' | 'follow';
+  kind: 'watch' | 'follow' | 'reactions';
   ticketId: string | undefined;
   filter: Record<string, unknown>;
 }
@@ -118,7 +118,9 @@ function setUpBlocks(subs: readonly HomeSubscription[], digests: readonly Digest
       section(
         s.kind === 'watch'
           ? md`👁 ${channelLink(s.channel)} watches ${typeof s.filter.reference === 'string' ? escaped(s.filter.reference) : md`ticket ${s.ticketId ?? '?'}`}`
-          : md`📡 ${channelLink(s.channel)} follows ${describeFilter(s.filter)}`,
+          : s.kind === 'reactions'
+            ? md`🎫 ${channelLink(s.channel)}: reactions act on tickets`
+            : md`📡 ${channelLink(s.channel)} follows ${describeFilter(s.filter)}`,
         { accessory: button('Remove', `${ids.actions.homeSubscriptionRemove}:${s.id}`, { value: s.id }) },
       ),
     );

@@ -48,6 +48,8 @@ export const ids = {
     ticketShow: 'ticket_show',
     ticketMediaPost: 'ticket_media_post',
     ticketUnsubscribe: 'ticket_unsubscribe',
+    /** The private *Create ticket* offered to whoever reacted with the create emoji (value: the message). */
+    reactionTicket: 'reaction_ticket',
     ticketPage: 'ticket_page',
     // App Home: Remove what the person set up.
     homeSubscriptionRemove: 'home_subscription_remove',

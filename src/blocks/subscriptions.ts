@@ -1,4 +1,5 @@
 import { describeFilter } from '../domain/follow-filter.js';
+import type { ReactionEmoji } from '../domain/reactions.js';
 import { ids } from './ids.js';
 import {
   button,
@@ -14,7 +15,7 @@ import { channelLink, joinMd, md, mention } from './mrkdwn.js';
 /** A channel's subscription as the list shows it: one ticket (`watch`) or a filter (`follow`). */
 export interface SubscriptionItem {
   id: string;
-  kind: 'watch' | 'follow';
+  kind: 'watch' | 'follow' | 'reactions';
   ticketId: string | undefined;
   filter: Record<string, unknown>;
   createdBy: string;
@@ -40,7 +41,9 @@ export function buildSubscriptions(channel: string, subs: readonly SubscriptionI
         section(
           s.kind === 'watch'
             ? md`👁 *${refOf(s)}* (watch)`
-            : md`📡 New tickets and events: ${describeFilter(s.filter)}`,
+            : s.kind === 'reactions'
+              ? md`🎫 Reactions act on tickets (\`/ticket follow reactions off\` turns them off)`
+              : md`📡 New tickets and events: ${describeFilter(s.filter)}`,
           { accessory: button('Remove', `${ids.actions.ticketUnsubscribe}:${s.id}`, { value: s.id }) },
         ),
       ),
@@ -51,6 +54,10 @@ export function buildSubscriptions(channel: string, subs: readonly SubscriptionI
 /** What a `/ticket watch|unwatch|follow` did, said privately to the person who typed it. */
 export type SubscriptionOutcome =
   | { kind: 'followed'; filter: Record<string, unknown> }
+  | {
+      kind: 'reactions-on' | 'reactions-already' | 'reactions-off' | 'reactions-not-on';
+      emoji: ReactionEmoji;
+    }
   | { kind: 'watching' | 'already-watching' | 'unwatched' | 'not-watching'; ticket: string };
 
 /** The sentence for a subscription command's outcome (`ticket`: the ticket's reference or "ticket 12"). */
@@ -67,5 +74,17 @@ export function buildSubscriptionReply(channel: string, o: SubscriptionOutcome):
       return textMessage(md`${where} no longer watches ${o.ticket}.`);
     case 'not-watching':
       return textMessage(md`${where} was not watching ${o.ticket}.`);
+    case 'reactions-on':
+    case 'reactions-already': {
+      const e = o.emoji;
+      const now = o.kind === 'reactions-on' ? md`now act` : md`already act`;
+      return textMessage(
+        md`Reactions in ${where} ${now} on tickets: :${e.create}: on a message offers its reactor a ticket, :${e.take}: on a ticket's card takes it, :${e.done}: moves it to done. Each checks the reactor's rights. \`/ticket follow reactions off\` turns them off.`,
+      );
+    }
+    case 'reactions-off':
+      return textMessage(md`Reactions in ${where} no longer act on tickets.`);
+    case 'reactions-not-on':
+      return textMessage(md`Reactions in ${where} were not acting on tickets.`);
   }
 }

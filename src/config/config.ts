@@ -42,6 +42,18 @@ const linkPattern = optionalString.pipe(
     .optional(),
 );
 
+/** An emoji's name as Slack writes it in a reaction (`eyes`), from `eyes` or `:eyes:`, with a default. */
+const emojiFromEnv = (fallback: string) =>
+  optionalString
+    .transform((v) => v?.replace(/^:/, '').replace(/:$/, '').toLowerCase())
+    .pipe(
+      z
+        .string()
+        .regex(/^[a-z0-9_+'-]{1,100}$/, "expected an emoji's name, such as ticket or :eyes:")
+        .optional(),
+    )
+    .transform((v) => v ?? fallback);
+
 /** PLATFORM_URL's value that asks for the built-in simulator by name (never what an unset one means). */
 export const simulatorByName = 'simulator';
 
@@ -151,6 +163,10 @@ export const envSchema = z.object({
   UNFURL_TICKET_PATTERN: linkPattern,
   UNFURL_CONFERENCE_PATTERN: linkPattern,
   UNFURL_MEDIA_PATTERN: linkPattern,
+  // The emoji of the channels' reactions (`/ticket follow reactions`): Slack's names, colons optional.
+  REACTION_CREATE_TICKET: emojiFromEnv('ticket'),
+  REACTION_TAKE: emojiFromEnv('eyes'),
+  REACTION_DONE: emojiFromEnv('white_check_mark'),
   SIM_ACCOUNTS: optionalString.pipe(
     z
       .string()
@@ -288,6 +304,8 @@ export interface Config {
   webhook: { secret: string; header: string } | undefined;
   /** Built-in simulator only: accounts for the Slack workspace's people, and e-mails mapped to demo accounts. */
   simAccounts: { auto: boolean; map: Record<string, string>; given: boolean };
+  /** REACTION_*: the emoji (Slack's names) that create, take and finish tickets where reactions are on. */
+  reactions: { create: string; take: string; done: string };
   /** Set: every outgoing request goes through this proxy (but NO_PROXY's hosts). */
   proxy: ProxySettings | undefined;
   /** Set: `GET /metrics` is served; with a token, only to `Authorization: Bearer <token>`. */
@@ -386,6 +404,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       conference: e.UNFURL_CONFERENCE_PATTERN,
       media: e.UNFURL_MEDIA_PATTERN,
     },
+    reactions: { create: e.REACTION_CREATE_TICKET, take: e.REACTION_TAKE, done: e.REACTION_DONE },
     proxy: proxyOf(e),
     metrics: e.METRICS_TOKEN
       ? { token: e.METRICS_TOKEN }

@@ -157,6 +157,7 @@ export class Launcher {
       webhook,
       // Fixed per app: the vendor's patterns (and its platform domains in the app's unfurl_domains).
       unfurlPatterns: compilePatterns(config.unfurls),
+      reactions: config.reactions,
       workspace: team,
       ...(metrics ? { metrics: { registry: metrics } } : {}),
       jobs: this.o.jobs,

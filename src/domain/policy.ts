@@ -107,6 +107,14 @@ export const policy = {
     refusal: `follow every group’s tickets: that ${adminsOnly}. Add \`group:"…"\` with one of your groups`,
   },
   'subscription.list': { who: ['account'], refusal: 'list subscriptions without a platform account' },
+  /**
+   * `/ticket follow reactions`: a channel's emoji reactions act on tickets. Each reaction is then
+   * checked against the reactor's own rights (🎫 `ticket.create`, 👀 and ✅ `ticket.move`).
+   */
+  'channel.reactions': {
+    who: ['account'],
+    refusal: 'turn on reactions in this channel without a platform account',
+  },
   /** Subject: the subscription (its author is its owner). */
   'subscription.remove': {
     who: ['owner', 'admin'],

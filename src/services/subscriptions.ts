@@ -66,6 +66,39 @@ export class SubscriptionService {
   }
 
   /**
+   * Turns a channel's emoji reactions on (checked by the caller): they then act on tickets there
+   * (`slack/events/reaction-added.ts`). Answers false (and changes nothing) when they already were.
+   */
+  async reactionsOn(channel: string, user: string): Promise<boolean> {
+    if (await this.reactsIn(channel)) return false;
+    await this.store.addSubscription({
+      id: randomUUID(),
+      channel,
+      kind: 'reactions',
+      ticketId: undefined,
+      filter: {},
+      createdBy: user,
+    });
+    return true;
+  }
+
+  /** Whether a channel's reactions act on tickets (a store read; no platform request). */
+  async reactsIn(channel: string): Promise<boolean> {
+    return (await this.list(channel)).some((s) => s.kind === 'reactions');
+  }
+
+  /**
+   * Turns a channel's reactions off once `allowed` accepts the subscription that turned them on (it
+   * throws when not); answers whether they were on.
+   */
+  async reactionsOff(channel: string, allowed: (s: Subscription) => Promise<void> | void): Promise<boolean> {
+    const on = (await this.list(channel)).filter((s) => s.kind === 'reactions');
+    for (const s of on) await allowed(s);
+    for (const s of on) await this.store.removeSubscription(s.id);
+    return on.length > 0;
+  }
+
+  /**
    * Removes a subscription of `channel` (only of that channel: the list it was shown in) once
    * `allowed` accepts it (it throws when not); answers the channel's subscriptions left, or undefined
    * when the channel has no such subscription.

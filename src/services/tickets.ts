@@ -374,6 +374,28 @@ export class TicketService {
    * or when the ticket's true state no longer offers the move (it changed elsewhere).
    */
   async move(actorSlackId: string, ticketId: string, moveId: string): Promise<MoveOutcome> {
+    const tried = await this.tryMove(actorSlackId, ticketId, moveId);
+    if (tried.kind === 'moved') return tried.outcome;
+    const { ticket, move } = tried;
+    throw new ConfdeskError(
+      'move_not_offered',
+      md`This ticket is now *${ticket.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`,
+    );
+  }
+
+  /**
+   * A move a reaction asks for (`slack/events/reaction-added.ts`), checked as a click's: the outcome;
+   * or, changing nothing, the ticket as it is when its state does not offer the move (the reactor is
+   * told which moves it offers), or when the person taking it is its agent already.
+   */
+  async tryMove(
+    actorSlackId: string,
+    ticketId: string,
+    moveId: string,
+  ): Promise<
+    | { kind: 'moved'; outcome: MoveOutcome }
+    | { kind: 'not-offered' | 'already-agent'; ticket: TicketSummary; move: TicketMove }
+  > {
     const move = findMove(moveId);
     if (!move)
       throw new ConfdeskError('unknown_move', md`This button is out of date: press Refresh on the card.`);
@@ -384,12 +406,14 @@ export class TicketService {
       ticketSubject,
     );
     if (!movesFor(before.state).some((m) => m.id === move.id))
-      throw new ConfdeskError(
-        'move_not_offered',
-        md`This ticket is now *${before.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`,
-      );
+      return { kind: 'not-offered', ticket: before, move };
+    if (moveId === 'assign' && before.agent?.id !== undefined && before.agent.id === actor.id)
+      return { kind: 'already-agent', ticket: before, move };
     await this.platform.updateTicket(move.to ? { ticketId, state: move.to } : { ticketId, agent: actor.id });
     const record = await this.record(ticketId);
-    return { move, before, after: this.summarize(record, await this.groupNames()), record };
+    return {
+      kind: 'moved',
+      outcome: { move, before, after: this.summarize(record, await this.groupNames()), record },
+    };
   }
 }

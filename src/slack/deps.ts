@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { DoctorReport } from '../domain/doctor-report.js';
+import type { ReactionEmoji } from '../domain/reactions.js';
 import type { Logger } from '../observability/logger.js';
 import type { HomeScreens } from '../outbound/home-screens.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
@@ -18,6 +19,7 @@ import type { UnfurlService } from '../services/unfurls.js';
 import type {
   DigestRepository,
   OutboxRepository,
+  SettingsRepository,
   SubscriptionRepository,
   TicketCardRepository,
 } from '../store/store.js';
@@ -40,6 +42,8 @@ export interface TicketDeps {
   /** Posts and refreshes ticket cards, queues thread lines: every ticket change ends there. */
   publisher: SlackPublisher;
   logger: Logger;
+  /** The emoji of the channels' reactions (`REACTION_*`); unset: 🎫 :ticket:, 👀 :eyes:, ✅ :white_check_mark:. */
+  reactions?: ReactionEmoji | undefined;
 }
 
 /** What the conference listeners need: the services, a logger and a clock. */
@@ -154,4 +158,6 @@ export type Deps = ConferenceDeps &
     forgetWorkspace?: ((team: string, at?: Date) => Promise<void>) | undefined;
     /** About how long the platform's rate budget will hold the next interactive call, in ms. */
     waitMs: () => number;
+    /** The Slack events already taken, by `event_id` (a retry of one is not acted on twice). */
+    receipts: Pick<SettingsRepository, 'firstDelivery'>;
   };

@@ -13,7 +13,18 @@ export interface SettingsRepository {
    * process reads it (`inspect.ts`).
    */
   noteSlackRefusal(refusal: { code: string; since: Date } | undefined): Promise<void>;
+  /**
+   * Records a Slack event by its `event_id` (Slack's retries carry the same one): true the first
+   * time, false for a delivery already recorded, on any replica. Records older than an hour (Slack
+   * retries within minutes) are dropped as new ones come.
+   */
+  firstDelivery(eventId: string, at: Date): Promise<boolean>;
 }
+
+/** Slack events already taken, by `event_id` (`firstDelivery`): the value is when. */
+const slackEventScope = 'slack-event';
+/** How long an event id is remembered: Slack's last retry comes about 5 minutes after the first. */
+const slackEventKeptMs = 60 * 60_000;
 
 /** Where Slack's refusal of the bot's token is kept while the jobs are paused (`inspect.ts` reads it). */
 export const slackRefusalSetting = { scope: 'slack', key: 'token-refused' } as const;
@@ -65,6 +76,17 @@ export async function deleteSetting({ db }: Db, scope: string, key: string): Pro
 }
 
 export const settingsRepository = (c: Db): SettingsRepository => ({
+  firstDelivery: async (eventId, at) => {
+    const first = await setSettingOnce(c, slackEventScope, eventId, at.toISOString());
+    // ISO times in UTC compare as text.
+    if (first)
+      await c.db
+        .deleteFrom('settings')
+        .where('scope', '=', slackEventScope)
+        .where('value', '<', new Date(at.getTime() - slackEventKeptMs).toISOString())
+        .execute();
+    return first;
+  },
   noteWebhookDelivery: (at) =>
     setSetting(c, lastWebhookSetting.scope, lastWebhookSetting.key, at.toISOString()),
   noteSlackRefusal: async (refusal) => {

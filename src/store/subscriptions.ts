@@ -1,10 +1,13 @@
 import { type Db, iso, type Row } from './db.js';
 
-/** A channel's subscription: one ticket (`watch`), or new tickets and events matching a filter (`follow`). */
+/**
+ * A channel's subscription: one ticket (`watch`), or new tickets and events matching a filter
+ * (`follow`), or emoji reactions acting on tickets there (`reactions`: no ticket, no filter).
+ */
 export interface Subscription {
   id: string;
   channel: string;
-  kind: 'watch' | 'follow';
+  kind: 'watch' | 'follow' | 'reactions';
   ticketId: string | undefined;
   filter: Record<string, unknown>;
   createdBy: string;
@@ -80,8 +83,14 @@ export const subscriptionRepository = ({ db, now }: Db): SubscriptionRepository 
   },
 
   async watchesAnything() {
-    // Two lookups of one row each (a primary key's first entry), whatever the tables hold.
-    const sub = await db.selectFrom('subscriptions').select('id').limit(1).executeTakeFirst();
+    // Two lookups of one row each (a primary key's first entry), whatever the tables hold. A
+    // channel's reactions alone give the scans nothing to watch.
+    const sub = await db
+      .selectFrom('subscriptions')
+      .select('id')
+      .where('kind', '<>', 'reactions')
+      .limit(1)
+      .executeTakeFirst();
     if (sub) return true;
     const card = await db.selectFrom('ticket_cards').select('ticket_id').limit(1).executeTakeFirst();
     return card !== undefined;

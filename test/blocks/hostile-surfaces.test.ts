@@ -47,6 +47,12 @@ import {
   buildPersonDetails,
   buildPersonForm,
 } from '../../src/blocks/people.js';
+import {
+  buildAlreadyAgent,
+  buildMovesOffered,
+  buildNotTakable,
+  buildReactionOffer,
+} from '../../src/blocks/reactions.js';
 import { buildSubscriptionReply, buildSubscriptions } from '../../src/blocks/subscriptions.js';
 import {
   buildDeletedTicketCard,
@@ -88,6 +94,7 @@ import { mrkdwnTexts, strayTokens } from '../../src/dev/slack-double.js';
 import type { ConferenceSummary } from '../../src/domain/conference.js';
 import type { MediaItem } from '../../src/domain/media.js';
 import type { PlatformPerson } from '../../src/domain/people.js';
+import { defaultReactionEmoji } from '../../src/domain/reactions.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
 import { digestVerb } from '../../src/slack/commands/digest.js';
 
@@ -423,6 +430,7 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
         subscriptions: [
           { id: 'a', channel: 'C1', kind: 'watch', ticketId: '1', filter: { reference: s } },
           { id: 'b', channel: 'C1', kind: 'follow', ticketId: undefined, filter: { search: s, group: s } },
+          { id: 'c', channel: 'C1', kind: 'reactions', ticketId: undefined, filter: {} },
         ],
         digests: [{ id: 'd', channel: 'C1', zone: 'Europe/Paris', time: '09:00', weekdays: [1, 2] }],
         admin: {
@@ -519,14 +527,36 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
       filter: { reference: s, group: s, states: [s, s] },
       createdBy: s,
     });
-    return [msg(buildSubscriptions(s, [sub('watch'), sub('follow')])), msg(buildSubscriptions(s, []))];
+    return [
+      msg(
+        buildSubscriptions(s, [
+          sub('watch'),
+          sub('follow'),
+          { ...sub('follow'), id: 'reactions-1', kind: 'reactions' },
+        ]),
+      ),
+      msg(buildSubscriptions(s, [])),
+    ];
   },
   buildSubscriptionReply: (s) => [
     msg(buildSubscriptionReply(s, { kind: 'followed', filter: { group: s } })),
     ...(['watching', 'already-watching', 'unwatched', 'not-watching'] as const).map((kind) =>
       msg(buildSubscriptionReply('C1', { kind, ticket: s })),
     ),
+    ...(['reactions-on', 'reactions-already', 'reactions-off', 'reactions-not-on'] as const).map((kind) =>
+      msg(buildSubscriptionReply('C1', { kind, emoji: { create: s, take: s, done: s } })),
+    ),
   ],
+  // issue 37: reactions (the emoji are the deployment's; hostile anyway)
+  buildReactionOffer: (s) => [
+    msg(buildReactionOffer({ c: 'C1', ts: '1.000001' }, { create: s, take: s, done: s })),
+  ],
+  buildMovesOffered: (s) => [
+    msg(buildMovesOffered({ ...ticketOf(s), state: s }, { create: s, take: s, done: s })),
+    msg(buildMovesOffered({ ...ticketOf(s), state: 'open' }, defaultReactionEmoji)),
+  ],
+  buildAlreadyAgent: (s) => [msg(buildAlreadyAgent(ticketOf(s), { create: s, take: s, done: s }))],
+  buildNotTakable: (s) => [msg(buildNotTakable({ ...ticketOf(s), state: s }, defaultReactionEmoji))],
   buildJobNotice: (s) => [
     msg(buildJobNotice({ kind: 'set-aside', channel: s, what: 'event', reason: s, fix: 'channel' })),
     msg(buildJobNotice({ kind: 'set-aside', channel: 'C1', what: 'card', reason: s, fix: 'operator' })),

@@ -204,7 +204,7 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
   it('says which scope of manifest.yml the token lacks (blocking) and which extra ones it has (a note)', async () => {
     slack.grantedScopes = readManifest()
       .botScopes.filter((s) => s !== 'users:read.email')
-      .concat('reactions:read');
+      .concat('emoji:read');
     const report = await doctor(envOf());
     expect(row(report, 'scopes')).toMatchObject({ status: 'blocking', blocking: true });
     expect(row(report, 'scopes').detail).toMatch(
@@ -213,7 +213,7 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
     expect(row(report, 'extra scopes')).toMatchObject({
       status: 'note',
       blocking: false,
-      detail: 'granted beyond manifest.yml (not needed): reactions:read',
+      detail: 'granted beyond manifest.yml (not needed): emoji:read',
     });
   });
 
@@ -228,6 +228,16 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
     const on = await doctor(envOf({ UNFURL_TICKET_PATTERN: '/tickets/(\\d+)' }));
     expect(row(on, 'link unfurls')).toMatchObject({ status: 'ok' });
     expect(row(on, 'link unfurls').detail).toContain('and ticket links (UNFURL_*_PATTERN)');
+  });
+
+  // issue 37: reactions
+  it('says a token without reactions:read (an app installed before reactions) must be reinstalled (blocking)', async () => {
+    slack.grantedScopes = readManifest().botScopes.filter((s) => s !== 'reactions:read');
+    const report = await doctor(envOf());
+    expect(row(report, 'scopes')).toMatchObject({ status: 'blocking', blocking: true });
+    expect(row(report, 'scopes').detail).toMatch(
+      /^missing reactions:read: add them under OAuth & Permissions/,
+    );
   });
 
   it('says a static token the platform refuses is expired and how to renew automatically (blocking)', async () => {

@@ -48,7 +48,12 @@ describe('manifest.yml', () => {
     );
     expect(manifest.oauth_config.scopes.bot).toContain('commands');
     expect(manifest.oauth_config.scopes.bot.filter((s) => /admin|users:write/.test(s))).toEqual([]);
-    // History only of the channels the bot posts in, for the rare check after a lost answer.
+    // Reactions act on tickets in the channels that turn them on (issue 37).
+    expect(manifest.oauth_config.scopes.bot).toContain('reactions:read');
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('reaction_added');
+    expect(manifest.settings.event_subscriptions.bot_events).not.toContain('reaction_removed');
+    // History only of the channels the bot posts in, for the rare check after a lost answer (and a
+    // reacted message's text, read on its Create ticket click).
     expect(manifest.oauth_config.scopes.bot.filter((s) => s.endsWith(':history')).sort()).toEqual([
       'channels:history',
       'groups:history',

@@ -341,6 +341,10 @@ const doors: Record<Action, Door> = {
     setup: async (who) => ({ act: command(who, '/ticket', 'follow type:support', `CF${++serial}`) }),
   },
   'subscription.list': { setup: async (who) => ({ act: command(who, '/ticket', 'subscriptions') }) },
+  // issue 37: reactions
+  'channel.reactions': {
+    setup: async (who) => ({ act: command(who, '/ticket', 'follow reactions', `CR${++serial}`) }),
+  },
   'subscription.remove': {
     setup: async (who) => {
       const channel = `CS${++serial}`;

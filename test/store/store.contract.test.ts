@@ -70,6 +70,50 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  // issue 37: reactions
+  it('keeps a channel’s reactions as a subscription that no ticket matches and that watches nothing', async () => {
+    const store = await open(options());
+    expect(await store.watchesAnything()).toBe(false);
+    await store.addSubscription({
+      id: 'r1',
+      channel: 'C1',
+      kind: 'reactions',
+      ticketId: undefined,
+      filter: {},
+      createdBy: 'U1',
+    });
+    expect((await store.subscriptionsOf('C1')).map((s) => [s.id, s.kind])).toEqual([['r1', 'reactions']]);
+    expect(await store.subscriptionsForTicket('7')).toEqual([]);
+    // Reactions alone leave the scans asleep: nothing is watched.
+    expect(await store.watchesAnything()).toBe(false);
+    await store.addSubscription({
+      id: 's1',
+      channel: 'C1',
+      kind: 'follow',
+      ticketId: undefined,
+      filter: {},
+      createdBy: 'U1',
+    });
+    expect(await store.watchesAnything()).toBe(true);
+    await store.close();
+  });
+
+  it('takes a Slack event once by its id, across a restart, and forgets ids older than an hour', async () => {
+    const o = options();
+    let store = await open(o);
+    const at = new Date('2027-03-26T10:00:00.000Z');
+    expect(await store.firstDelivery('Ev1', at)).toBe(true);
+    expect(await store.firstDelivery('Ev1', at)).toBe(false);
+    await store.close();
+    store = await open(o);
+    expect(await store.firstDelivery('Ev1', new Date(at.getTime() + 5 * 60_000))).toBe(false);
+    // A later event drops the ids older than an hour: Ev1 would be new again (Slack never retries so late).
+    expect(await store.firstDelivery('Ev2', new Date(at.getTime() + 61 * 60_000))).toBe(true);
+    expect(await store.firstDelivery('Ev1', new Date(at.getTime() + 62 * 60_000))).toBe(true);
+    expect(await store.firstDelivery('Ev2', new Date(at.getTime() + 62 * 60_000))).toBe(false);
+    await store.close();
+  });
+
   it('fills the outbox and the version seen in one transaction; a re-polled event is a no-op', async () => {
     const store = await open(options());
     const item = (eventId: string) => ({

@@ -5,6 +5,7 @@ import { registerConferenceNewButton } from './conference-new.js';
 import { registerHomeActions } from './home.js';
 import { registerMediaLibrary } from './media-library.js';
 import { registerPeopleActions } from './people.js';
+import { registerReactionTicket } from './reaction-ticket.js';
 import { registerTicketActions } from './ticket-card.js';
 import { registerTicketList } from './ticket-list.js';
 import { registerTicketMenu } from './ticket-menu.js';
@@ -21,4 +22,5 @@ export function registerActions(routes: ActionRoutes, deps: Deps): void {
   registerHomeActions(routes, deps);
   registerPeopleActions(routes, deps);
   registerMediaLibrary(routes, deps);
+  registerReactionTicket(routes, deps);
 }

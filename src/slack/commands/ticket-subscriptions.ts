@@ -3,6 +3,7 @@ import { escaped } from '../../blocks/mrkdwn.js';
 import { buildSubscriptionReply, buildSubscriptions } from '../../blocks/subscriptions.js';
 import { ticketName } from '../../blocks/ticket-prompts.js';
 import { parseFollowFilter } from '../../domain/follow-filter.js';
+import { defaultReactionEmoji, takeReactionsWords } from '../../domain/reactions.js';
 import type { TicketDeps } from '../deps.js';
 import type { Reply, Responder } from '../replies/reply-error.js';
 
@@ -30,7 +31,13 @@ export async function handleSubscriptionCommand(
     }));
   }
   if (verb === 'follow') {
-    const parsed = parseFollowFilter(arg);
+    const words = takeReactionsWords(arg);
+    if (words.reactions) {
+      await reactionsCommand(deps, words.reactions, who, say);
+      // `/ticket follow reactions` alone follows nothing more.
+      if (!words.rest) return;
+    }
+    const parsed = parseFollowFilter(words.rest);
     if (!parsed.ok) return void (await say(textMessage(escaped(parsed.error))));
     // Follows reach only the groups the person belongs to; every group's tickets are for admins.
     const asker = await deps.access.asker(user);
@@ -54,4 +61,31 @@ export async function handleSubscriptionCommand(
   if (!(await deps.subscriptions.watch(channel, ticket, user, postCard)))
     return void (await say(buildSubscriptionReply(channel, { kind: 'already-watching', ticket: name })));
   await say(buildSubscriptionReply(channel, { kind: 'watching', ticket: name }));
+}
+
+/**
+ * `/ticket follow reactions` (on: anyone with a platform account) and `/ticket follow reactions off`
+ * (the subscription's author or an admin, as its Remove button): whether the channel's emoji
+ * reactions act on tickets (`events/reaction-added.ts`).
+ */
+async function reactionsCommand(
+  deps: TicketDeps,
+  turn: 'on' | 'off',
+  who: { user: string; channel: string },
+  say: (reply: Reply) => Promise<unknown>,
+): Promise<void> {
+  const emoji = deps.reactions ?? defaultReactionEmoji;
+  const asker = await deps.access.asker(who.user);
+  if (turn === 'on') {
+    deps.access.check(asker, 'channel.reactions');
+    const on = await deps.subscriptions.reactionsOn(who.channel, who.user);
+    await say(
+      buildSubscriptionReply(who.channel, { kind: on ? 'reactions-on' : 'reactions-already', emoji }),
+    );
+    return;
+  }
+  const was = await deps.subscriptions.reactionsOff(who.channel, (s) =>
+    deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: s.createdBy }),
+  );
+  await say(buildSubscriptionReply(who.channel, { kind: was ? 'reactions-off' : 'reactions-not-on', emoji }));
 }

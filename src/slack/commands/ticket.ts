@@ -124,6 +124,7 @@ const ticketVerbs = {
   follow: {
     usage: [
       md`• \`/ticket follow [group:"Level 1"] [agent:<username>] [type:<t>] [states:open,inprogress] [events:<kinds>] [broadcast]\`: new tickets and their events`,
+      md`• \`/ticket follow reactions\` · \`/ticket follow reactions off\`: emoji reactions here act on tickets (by default 🎫 offers a ticket, 👀 on a card takes it, ✅ moves it to done)`,
     ],
     run: subscription('follow'),
   },

@@ -4,6 +4,7 @@ import { registerHome } from './app-home-opened.js';
 import { registerAppUninstalled } from './app-uninstalled.js';
 import { registerLinkShared } from './link-shared.js';
 import { registerMemberJoinedChannel } from './member-joined-channel.js';
+import { registerReactionAdded } from './reaction-added.js';
 import { registerTokensRevoked } from './tokens-revoked.js';
 
 /** Events API listeners: Home, the bot joining a channel again, uninstall and token revocation. */
@@ -13,4 +14,5 @@ export function registerEvents(app: Listeners, deps: Deps): void {
   registerAppUninstalled(app, deps);
   registerTokensRevoked(app, deps);
   registerLinkShared(app, deps);
+  registerReactionAdded(app, deps);
 }

@@ -92,17 +92,29 @@ export async function openTicketForm(
   triggerId: string,
   user: string,
   values: TicketFormValues,
+  /** What only the open modal leaves time to read (a reacted message's text), and notes on it. */
+  prefill?: () => Promise<{ values: Partial<TicketFormValues>; notices: Mrkdwn[] }>,
 ): Promise<void> {
   const opened = await client.views.open({
     trigger_id: triggerId,
     view: buildWorkingView(ticketTitle, workingText('Loading the groups and agents', deps.waitMs())),
   });
   const viewId = opened.view?.id as string;
+  const more = prefill?.();
   // The agent defaults to the person, when they have a platform account.
   const agent = values.agent ?? (await deps.tickets.agentFor(user));
+  const extra = await more;
   const show = updateView(client, viewId);
   await deps.tickets.formChoices(user, { agent, groupId: values.groupId }).then(
-    (choices) => show(buildTicketForm({ values: { ...values, agent }, choices, metadata: '' })),
+    (choices) =>
+      show(
+        buildTicketForm({
+          values: { ...values, ...extra?.values, agent },
+          choices,
+          metadata: '',
+          ...(extra?.notices.length ? { notices: extra.notices } : {}),
+        }),
+      ),
     (error: unknown) =>
       replyError({ kind: 'modal', show, title: ticketTitle, log: requestLog(deps.logger, { user }) }, error),
   );

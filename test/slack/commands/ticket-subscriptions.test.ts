@@ -85,4 +85,42 @@ describe('the subscription verbs', () => {
     expect(bad.replies.given).toHaveLength(1);
     expect(await store.subscriptionsOf('CBAD')).toEqual([]);
   });
+
+  // issue 37: reactions
+  it('follow reactions turns a channel’s reactions on (once), naming the emoji; off turns them off', async () => {
+    const on = await subscription(people.alice.id, 'follow', 'reactions', 'CREACT');
+    await on.run;
+    expect(on.replies.text()).toContain(':ticket:');
+    expect(on.replies.text()).toContain('now act on tickets');
+    expect((await store.subscriptionsOf('CREACT')).map((s) => s.kind)).toEqual(['reactions']);
+    const again = await subscription(people.alice.id, 'follow', 'reactions', 'CREACT');
+    await again.run;
+    expect(again.replies.text()).toContain('already act on tickets');
+    expect(await store.subscriptionsOf('CREACT')).toHaveLength(1);
+    const list = await subscription(people.alice.id, 'subscriptions', '', 'CREACT');
+    await list.run;
+    expect(list.replies.text()).toContain('Reactions act on tickets');
+    const off = await subscription(people.alice.id, 'follow', 'reactions off', 'CREACT');
+    await off.run;
+    expect(off.replies.text()).toContain('no longer act on tickets');
+    expect(await store.subscriptionsOf('CREACT')).toEqual([]);
+  });
+
+  it('follow with a filter and reactions does both; reactions need an account, and only their author or an admin turns them off', async () => {
+    const both = await subscription(people.alice.id, 'follow', 'group:"Level 1" reactions', 'CBOTH');
+    await both.run;
+    expect((await store.subscriptionsOf('CBOTH')).map((s) => s.kind).sort()).toEqual(['follow', 'reactions']);
+    const nobody = await subscription(people.nobody.id, 'follow', 'reactions', 'CNOBODY');
+    await expect(nobody.run).rejects.toMatchObject({ code: 'no_platform_account' });
+    expect(await store.subscriptionsOf('CNOBODY')).toEqual([]);
+    const bob = await subscription(people.bob.id, 'follow', 'reactions off', 'CBOTH');
+    await expect(bob.run).rejects.toMatchObject({
+      code: 'not_allowed',
+      message: expect.stringContaining('remove this subscription'),
+    });
+    expect((await store.subscriptionsOf('CBOTH')).map((s) => s.kind).sort()).toEqual(['follow', 'reactions']);
+    const admin = await subscription(people.admin.id, 'follow', 'reactions off', 'CBOTH');
+    await admin.run;
+    expect((await store.subscriptionsOf('CBOTH')).map((s) => s.kind)).toEqual(['follow']);
+  });
 });
