@@ -304,6 +304,31 @@ export class SlackDouble {
   }
 
   /**
+   * `user` adds the emoji `name` (Slack's name: `ticket`, `eyes`) to the message `ts` of `channel`:
+   * kept under the message, and answered as the `reaction_added` event Slack then sends to the apps
+   * subscribed to it (`event` of an `event_callback`).
+   * https://docs.slack.dev/reference/events/reaction_added
+   */
+  react(user: string, channel: string, ts: string, name: string): Record<string, unknown> {
+    const m = this.messages.find((x) => x.channel === channel && x.ts === ts);
+    if (m) {
+      m.reactions ??= [];
+      const r = m.reactions.find((x) => x.name === name);
+      if (!r) m.reactions.push({ name, users: [user] });
+      else if (!r.users.includes(user)) r.users.push(user);
+      this.changed();
+    }
+    return {
+      type: 'reaction_added',
+      user,
+      reaction: name,
+      ...(m?.user ? { item_user: m.user } : {}),
+      item: { type: 'message', channel, ts },
+      event_ts: (Date.now() / 1000).toFixed(6),
+    };
+  }
+
+  /**
    * Applies a slash command's ack body as Slack does: `in_channel` posts in the channel, anything else
    * is a private answer that later replace/delete_original posts to the command's response_url act on.
    */

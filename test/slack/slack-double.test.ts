@@ -157,4 +157,29 @@ describe('the Slack double', () => {
     expect(versions.length).toBeGreaterThanOrEqual(6);
     expect(versions).toEqual([...versions].sort((a, b) => a - b));
   });
+
+  // issue 37: reactions
+  it('keeps a person’s reaction under the message and answers the reaction_added event Slack sends', async () => {
+    const m = slack.postAsUser('UREACT', 'CREACT', 'printer on fire');
+    const event = slack.react('UOTHER', 'CREACT', m.ts, 'ticket');
+    slack.react('UOTHER', 'CREACT', m.ts, 'ticket');
+    expect(event).toMatchObject({
+      type: 'reaction_added',
+      user: 'UOTHER',
+      reaction: 'ticket',
+      item_user: 'UREACT',
+      item: { type: 'message', channel: 'CREACT', ts: m.ts },
+    });
+    expect(m.reactions).toEqual([{ name: 'ticket', users: ['UOTHER'] }]);
+    // The reacted message's text, as the bot reads it on a Create ticket click.
+    const read = await client.conversations.replies({
+      channel: 'CREACT',
+      ts: m.ts,
+      oldest: m.ts,
+      latest: m.ts,
+      inclusive: true,
+      limit: 2,
+    });
+    expect(read.messages?.map((x) => x.text)).toEqual(['printer on fire']);
+  });
 });

@@ -23,6 +23,8 @@ export interface SlackMessage {
   files?: SlackFile[];
   /** The app's unfurls of its links (`chat.unfurl`), by URL, as Slack shows them under the message. */
   unfurls?: Record<string, { blocks?: unknown[] }>;
+  /** The emoji reactions people added (`SlackDouble.react`), as Slack shows them under the message. */
+  reactions?: { name: string; users: string[] }[];
 }
 
 /** A file attached to a message. */
