@@ -92,6 +92,11 @@ export interface Database {
     linked_at: string;
   };
   installations: { team_id: string; value: string; updated_at: string };
+  /**
+   * Each person's conference reminders (0008): off (`enabled` 0), or a lead time in minutes
+   * (`lead_minutes` null: the conference's own setting, else 10).
+   */
+  reminder_prefs: { user_id: string; enabled: number; lead_minutes: number | null; updated_at: string };
 }
 
 /** Versioned migrations, applied at start in name order; never edit one that has shipped. */
@@ -273,6 +278,18 @@ export const migrations: Record<string, Migration> = {
         .execute();
       // Identity knows a person by their Slack id (unique across an Enterprise Grid's workspaces).
       await db.schema.createIndex('user_links_slack_user').on('user_links').column('slack_user_id').execute();
+    },
+  },
+  // Conference reminders: each person's choice, from App Home.
+  '0008_reminder_prefs': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('reminder_prefs')
+        .addColumn('user_id', 'text', (c) => c.primaryKey())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('lead_minutes', 'integer')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
     },
   },
 };

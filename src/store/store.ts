@@ -7,6 +7,7 @@ import { type DigestRepository, digestRepository } from './digests.js';
 import { inspectDb, type StoreInspection } from './inspect.js';
 import { type LeaseRepository, leaseRepository } from './leases.js';
 import { type OutboxRepository, outboxRepository } from './outbox.js';
+import { type ReminderRepository, reminderRepository } from './reminders.js';
 import { type SettingsRepository, settingsRepository } from './settings.js';
 import { type StatisticsRepository, statisticsRepository } from './statistics.js';
 import { type SubscriptionRepository, subscriptionRepository } from './subscriptions.js';
@@ -34,6 +35,7 @@ export type {
   DigestRepository,
   LeaseRepository,
   OutboxRepository,
+  ReminderRepository,
   SettingsRepository,
   StatisticsRepository,
   SubscriptionRepository,
@@ -58,6 +60,7 @@ export type Store = TicketCardRepository &
   StatisticsRepository &
   SettingsRepository &
   UserLinkRepository &
+  ReminderRepository &
   WorkspaceRepository & {
     readonly backend: 'sqlite' | 'postgres';
     /** Its backend, the migrations applied, the last webhook delivery: what `npm run doctor` reports. */
@@ -89,6 +92,7 @@ export function storeOver(c: OpenDb): Store {
     ...statisticsRepository(c),
     ...settingsRepository(c),
     ...userLinkRepository(c),
+    ...reminderRepository(c),
     ...workspaceRepository(c),
     inspect: () => inspectDb(c.db, c.backend, c.schema),
     ping: async () => void (await sql`select 1`.execute(c.db)),
