@@ -158,6 +158,7 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
         return { users: d.byId.size, groups: d.groupById.size };
       },
       doctor: o.slack.doctor,
+      reminders: o.store,
       now,
     }),
     logger: o.logger.child({ component: 'home' }),

@@ -3,6 +3,7 @@ import type { ConferenceSummary } from '../domain/conference.js';
 import type { DayStatistics, Metric } from '../domain/digest.js';
 import { type DigestSchedule, describeWeekdays } from '../domain/digest-schedule.js';
 import { describeFilter } from '../domain/follow-filter.js';
+import type { ReminderPrefs } from '../domain/reminders.js';
 import type { TicketSummary } from '../domain/ticket.js';
 import { stateIcon } from '../domain/ticket-workflow.js';
 import { whenText } from './conference-card.js';
@@ -11,6 +12,7 @@ import { ids } from './ids.js';
 import { actions, type Block, button, context, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { channelLink, clipPlain, date, escaped, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
+import { buildReminderSettings } from './reminder.js';
 import { ticketMoveButtons, ticketTitle } from './ticket-card.js';
 
 /** A list on Home: what was read (the first few, and whether there are more), or why it could not be. */
@@ -54,6 +56,8 @@ export interface HomeData {
   admin?: HomeAdmin | undefined;
   /** The buttons of the tools the person may open (People, Groups, Media library…), policy-checked. */
   tools?: readonly { label: string; actionId: string }[] | undefined;
+  /** Their conference reminders (absent: Home has no reminder settings); `prefs` absent: the default. */
+  reminders?: { prefs: ReminderPrefs | undefined } | undefined;
 }
 
 /** What Home shows of each list at most (more is a command away), so Home stays within 100 blocks. */
@@ -221,6 +225,7 @@ export function buildHome(data: HomeData): HomeView {
       ...ticketBlocks(data.tickets, data.loading),
     );
   }
+  if (data.reminders) blocks.push({ type: 'divider' }, ...buildReminderSettings(data.reminders.prefs));
   const setUp = setUpBlocks(data.subscriptions, data.digests);
   if (setUp.length) blocks.push({ type: 'divider' }, ...setUp);
   if (data.admin) blocks.push({ type: 'divider' }, ...adminBlocks(data.admin));

@@ -55,6 +55,10 @@ export const ids = {
     homeSubscriptionRemove: 'home_subscription_remove',
     homeDigestRemove: 'home_digest_remove',
     homeRequeueDead: 'home_requeue_dead',
+    /** App Home's conference reminders: off, a lead time, or the conference's (value: `off`, minutes, `default`). */
+    reminderLead: 'reminder_lead',
+    /** A reminder's Join button (a URL button: Slack opens the link, the click is only acked). */
+    reminderJoin: 'reminder_join',
     // The People and Groups screens (platform admins)
     /** Opens the People browser (App Home, anywhere): admins only. */
     peopleOpen: 'people_open',

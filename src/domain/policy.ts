@@ -163,6 +163,11 @@ export const policy = {
   /** App Home: everyone sees the help; the New conference button needs an account. */
   'home.view': { who: ['anyone'], refusal: 'see the home tab' },
   'home.new-conference': { who: ['account'], refusal: 'create conferences without a platform account' },
+  /**
+   * Turning one's own conference reminders off or choosing their lead time (App Home): anyone, since
+   * participants are invited by e-mail and need no platform account; only one's own.
+   */
+  'reminders.set': { who: ['anyone'], refusal: 'change conference reminders' },
 
   // The media library (`/conference media`). Subject: the media (its owner and its group).
   'media.list': { who: ['account'], refusal: 'browse the media library without a platform account' },

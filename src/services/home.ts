@@ -11,6 +11,7 @@ import { runInLane } from '../platform/lane.js';
 import type {
   DigestRepository,
   OutboxRepository,
+  ReminderRepository,
   SubscriptionRepository,
   UserLinkRepository,
 } from '../store/store.js';
@@ -36,6 +37,8 @@ export interface HomeServiceOptions {
     Pick<OutboxRepository, 'deadLetterCount'>;
   /** The enterprise's head counts (users, groups), for the admins' overview. */
   counts: () => Promise<{ users?: number | undefined; groups?: number | undefined }>;
+  /** Each person's reminder choice (absent: Home shows no reminder settings). */
+  reminders?: Pick<ReminderRepository, 'reminderPrefs'> | undefined;
   /** The doctor (absent: no verdict on Home). */
   doctor?: (() => Promise<DoctorReport>) | undefined;
   now: () => Date;
@@ -95,6 +98,7 @@ export class HomeService {
       const base = {
         subscriptions: await this.o.store.subscriptionsBy(slackId),
         digests: (await this.o.store.digestSchedules()).filter((d) => d.createdBy === slackId),
+        ...(this.o.reminders ? { reminders: { prefs: await this.o.reminders.reminderPrefs(slackId) } } : {}),
       };
       if (!asker.account)
         return {

@@ -19,6 +19,7 @@ import type { UnfurlService } from '../services/unfurls.js';
 import type {
   DigestRepository,
   OutboxRepository,
+  ReminderRepository,
   SettingsRepository,
   SubscriptionRepository,
   TicketCardRepository,
@@ -72,6 +73,14 @@ export interface HomeDeps {
   store: Pick<SubscriptionRepository, 'subscriptionsBy' | 'removeSubscription'> &
     Pick<DigestRepository, 'digestSchedules' | 'removeDigestSchedule'> &
     Pick<OutboxRepository, 'requeueDead'>;
+  logger: Logger;
+}
+
+/** What App Home's reminder settings need: the policy, where the choice is kept, the Homes to refresh. */
+export interface ReminderDeps {
+  access: AccessService;
+  store: Pick<ReminderRepository, 'setReminderPrefs'>;
+  homes: Pick<HomeScreens, 'refresh'>;
   logger: Logger;
 }
 
@@ -149,6 +158,7 @@ export type Deps = ConferenceDeps &
   PickerDeps &
   PeopleDeps &
   MediaDeps &
+  ReminderDeps &
   LinkDeps &
   UnfurlDeps & {
     /**

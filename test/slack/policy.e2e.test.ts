@@ -449,6 +449,9 @@ const doors: Record<Action, Door> = {
   'home.new-conference': {
     setup: async (who) => ({ act: click(who, ids.actions.conferenceNew, '', { channel: 'D1' }) }),
   },
+  'reminders.set': {
+    setup: async (who) => ({ act: click(who, ids.actions.reminderLead, '15', { channel: 'D1' }) }),
+  },
   // issue 22: media
   'media.list': { setup: async (who) => ({ act: command(who, '/conference', 'media') }) },
   'media.list-all': {

@@ -6,6 +6,7 @@ import { registerHomeActions } from './home.js';
 import { registerMediaLibrary } from './media-library.js';
 import { registerPeopleActions } from './people.js';
 import { registerReactionTicket } from './reaction-ticket.js';
+import { registerReminderActions } from './reminders.js';
 import { registerTicketActions } from './ticket-card.js';
 import { registerTicketList } from './ticket-list.js';
 import { registerTicketMenu } from './ticket-menu.js';
@@ -23,4 +24,5 @@ export function registerActions(routes: ActionRoutes, deps: Deps): void {
   registerPeopleActions(routes, deps);
   registerMediaLibrary(routes, deps);
   registerReactionTicket(routes, deps);
+  registerReminderActions(routes, deps);
 }
