@@ -27,6 +27,7 @@ import { viewsMethods } from './slack-double/views.js';
 import type { SocketModeDouble } from './socket-mode-double.js';
 
 export { mrkdwnTexts, strayTokens } from './slack-double/checks.js';
+export { dmChannelOf } from './slack-double/conversations.js';
 export { mimeTypeOf } from './slack-double/files.js';
 export type {
   SlackCall,
@@ -58,6 +59,8 @@ export class SlackDouble {
   readonly channelNames = new Map<string, string>();
   /** Channels the bot is not in: posting there answers `not_in_channel`. */
   readonly notInChannel = new Set<string>();
+  /** Who the bot opened a direct message with (`conversations.open`), one entry per call. */
+  readonly dmOpens: string[] = [];
   readonly views = new Map<string, { id: string; view: Record<string, unknown> }>();
   /**
    * Files posted to upload URLs: `size` counts every byte received (the file's, or the whole body when

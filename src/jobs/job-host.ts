@@ -7,7 +7,7 @@ import { type JobsOptions, startDelivery } from './starters.js';
 
 /** How the jobs are paced; without `pollIntervalMs`, only delivery runs (tests that drive the platform's changes themselves). */
 export type JobPace = Partial<Pick<JobsOptions, 'pollIntervalMs'>> &
-  Pick<JobsOptions, 'deliverEveryMs' | 'paceMs' | 'timeScale'>;
+  Pick<JobsOptions, 'deliverEveryMs' | 'paceMs' | 'timeScale' | 'reminderScanMs'>;
 
 /** What the jobs work with, built once by the composition root. */
 export type JobParts = Omit<JobsOptions, keyof JobPace | 'wakes'>;

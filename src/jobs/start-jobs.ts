@@ -12,6 +12,7 @@ import {
   type JobsOptions,
   processName,
   releaseLead,
+  releaseReminders,
   startBacklog,
   startCards,
   startDelivery,
@@ -19,6 +20,7 @@ import {
   startDirectory,
   startLead,
   startReads,
+  startReminders,
   startScans,
 } from './starters.js';
 
@@ -95,6 +97,7 @@ export function startJobs(o: JobsOptions): Jobs {
   startDirectory(crew);
   const cards = startCards(crew);
   startBacklog(crew, look);
+  startReminders(crew, slack);
   // This process's writes wake the jobs they give work to (delivery listens by itself); idle, the
   // backlog is looked at too, so `/readyz` sees what now waits.
   const unlisten = o.wakes?.listen((w) => {
@@ -128,6 +131,7 @@ export function startJobs(o: JobsOptions): Jobs {
       drain();
       await Promise.all([runner.stop(), delivery.stop(), poller.settled()]);
       await releaseLead(crew);
+      await releaseReminders(crew);
     },
     async abandon() {
       const left = await delivery.abandon();

@@ -6,6 +6,7 @@ import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { ChannelPace } from '../outbound/channel-pace.js';
 import { deliveryClient, type SlackTarget } from '../outbound/clients.js';
+import { DirectMessages } from '../outbound/direct-messages.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -26,6 +27,7 @@ import {
 } from './pacing.js';
 import type { Poller } from './poller/poller.js';
 import type { BacklogState } from './poller/read-backlog.js';
+import { ReminderJob } from './reminder-job.js';
 import type { StoreWakes } from './replicas/wakes.js';
 import { JobRunner } from './runner.js';
 
@@ -72,6 +74,11 @@ export interface JobsOptions extends DeliveryJobOptions {
   directory?: Directory;
   /** Benchmarks run time faster: the jobs' own delays (settling, gaps, webhook health) are divided by it. */
   timeScale?: number;
+  /**
+   * How often the conference reminders read the conference list (REMINDER_INTERVAL); unset or 0: no
+   * reminders (tests that count the platform's requests).
+   */
+  reminderScanMs?: number | undefined;
 }
 
 /** What the jobs of one workspace share: their options, one runner, one pace, the poller, this process's name in leases. */
@@ -334,5 +341,47 @@ export function startBacklog({ runner, pacing }: JobCrew, look: BacklogLook): vo
     name: 'backlog',
     everyMs: () => pacing.busyEvery(look.waiting()),
     run: () => look.look(),
+  });
+}
+
+const reminderLease = 'reminders';
+
+/** Hands the reminders' lease over at once (the next replica, or the next start, scans without waiting). */
+export const releaseReminders = ({ o, owner }: JobCrew): Promise<void> =>
+  o.store.releaseLease(reminderLease, owner);
+
+/**
+ * Conference reminders: one conference list read a scan (background lane), every `reminderScanMs`
+ * while a conference is coming within the look-ahead, five times rarer (at most the heartbeat) while
+ * none is; one replica at a time scans (a lease), while every replica delivers. What a scan writes
+ * wakes delivery at each reminder's time.
+ */
+export function startReminders({ o, runner, pacing, owner }: JobCrew, slack: WebClient): void {
+  const scanMs = o.reminderScanMs;
+  if (!scanMs) return;
+  const leaseMs = Math.max(2 * scanMs, 30_000 / (o.timeScale ?? 1));
+  let upcoming = true;
+  let retryAt: number | undefined;
+  const job = new ReminderJob({
+    platform: o.platform,
+    store: o.store,
+    slack: new DirectMessages(slack),
+    directory: o.directory,
+    logger: o.logger.child({ job: 'reminders' }),
+    scanEveryMs: () => scanMs,
+  });
+  runner.start({
+    name: 'reminders',
+    everyMs: () => {
+      const every = upcoming ? scanMs : Math.min(5 * scanMs, Math.max(scanMs, pacing.heartbeatMs));
+      return retryAt === undefined ? every : Math.max(0, Math.min(every, retryAt - Date.now()));
+    },
+    minGapMs: Math.min(1_000, scanMs),
+    run: async () => {
+      if (!(await o.store.acquireLease(reminderLease, owner, leaseMs))) return;
+      const scan = await job.runOnce();
+      upcoming = scan.conferences > 0;
+      retryAt = scan.retryInMs === undefined ? undefined : Date.now() + scan.retryInMs;
+    },
   });
 }

@@ -1,9 +1,11 @@
 import type { WebClient } from '@slack/web-api';
+import { z } from 'zod';
 import { buildConferenceCard } from '../blocks/conference-card.js';
 import { buildDigest } from '../blocks/digest.js';
 import { buildJobNotice, type JobNotice } from '../blocks/job-notices.js';
 import type { MessagePayload, TextMessage } from '../blocks/kit.js';
 import type { Mrkdwn } from '../blocks/mrkdwn.js';
+import { buildReminder } from '../blocks/reminder.js';
 import {
   buildDeletedTicketCard,
   buildStateBroadcast,
@@ -90,6 +92,7 @@ export async function outboxMessage(
   card: (ticketId: string) => Promise<OutgoingMessage>,
 ): Promise<OutgoingMessage> {
   const p = item.payload;
+  if (p.reminder === true) return reminderMessage(p);
   if (p.card === true) return card(item.ticketId);
   if (p.broadcast === true) return buildStateBroadcast(item.ticketId, p);
   return buildGatheredLines([threadLine(p)]);
@@ -99,7 +102,22 @@ export { gatheredLinesMax };
 
 /** Whether an outbox item is a line of its ticket's thread (not a card, not a broadcast in the channel). */
 export const isThreadLine = (item: Pick<OutboxItem, 'payload'>): boolean =>
-  item.payload.card !== true && item.payload.broadcast !== true;
+  item.payload.card !== true && item.payload.broadcast !== true && item.payload.reminder !== true;
+
+/** What a reminder's outbox item carries (written by the reminder job): all its message needs, no read. */
+const reminderPayload = z.object({
+  title: z.string(),
+  start: z.iso.datetime(),
+  leadMinutes: z.number().int().positive(),
+  joinUrl: z.string().optional(),
+  invited: z.object({ members: z.array(z.string()), outside: z.array(z.string()) }).optional(),
+});
+
+/** A conference reminder's DM, from its outbox item (`reminderPayload`). */
+function reminderMessage(p: Record<string, unknown>): OutgoingMessage {
+  const r = reminderPayload.parse(p);
+  return buildReminder({ ...r, start: new Date(r.start) });
+}
 
 /** A thread line's sentence: a state line, a person's line, or a platform event's. */
 function threadLine(p: Record<string, unknown>): Mrkdwn {

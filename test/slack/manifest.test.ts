@@ -57,6 +57,7 @@ describe('manifest.yml', () => {
     expect(manifest.oauth_config.scopes.bot.filter((s) => s.endsWith(':history')).sort()).toEqual([
       'channels:history',
       'groups:history',
+      'im:history',
     ]);
   });
 });

@@ -16,6 +16,7 @@ export interface DoubleState {
   readonly users: Map<string, SlackUserRecord>;
   readonly channelNames: Map<string, string>;
   readonly notInChannel: Set<string>;
+  readonly dmOpens: string[];
   readonly views: Map<string, { id: string; view: Record<string, unknown> }>;
   readonly modalStacks: Map<string, string[]>;
   readonly homes: Map<string, Record<string, unknown>>;

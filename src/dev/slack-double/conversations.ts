@@ -30,6 +30,22 @@ export function conversationsMethods({ double }: DoubleContext): Methods {
         }));
       },
     },
+    // A person's direct messages with the bot: one D… channel per person, the same at every open.
+    // https://docs.slack.dev/reference/methods/conversations.open
+    'conversations.open': {
+      answer: (a) => {
+        const users = String(a.users ?? '')
+          .split(',')
+          .filter(Boolean);
+        if (users.length !== 1)
+          return { ok: false, error: users.length ? 'not_implemented' : 'users_list_not_supplied' };
+        const user = users[0] as string;
+        if (!double.users.has(user)) return { ok: false, error: 'user_not_found' };
+        const id = dmChannelOf(user);
+        double.dmOpens.push(user);
+        return { ok: true, channel: { id } };
+      },
+    },
     'conversations.info': {
       answer: (a) => ({
         ok: true,
@@ -42,6 +58,9 @@ export function conversationsMethods({ double }: DoubleContext): Methods {
     },
   };
 }
+
+/** The double's DM channel between the bot and `user` (`UABC` → `DABC`): stable, as Slack's is. */
+export const dmChannelOf = (user: string): string => `D${user.replace(/^[UW]/, '')}`;
 
 /**
  * A page of conversations.history / conversations.replies as Slack answers it: only messages within
