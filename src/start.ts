@@ -127,7 +127,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     webhook: config.webhook,
     unfurlPatterns: compilePatterns(config.unfurls),
     reactions: config.reactions,
-    jobs: { pollIntervalMs: config.pollIntervalS * 1000 },
+    jobs: { pollIntervalMs: config.pollIntervalS * 1000, reminderScanMs: config.reminderIntervalS * 1000 },
     // Off by default: no registry, nothing counted. METRICS_TOKEN (or METRICS=on) serves GET /metrics.
     workspace: teamId,
     metrics: config.metrics && { registry: new Metrics(), route: config.metrics },

@@ -148,6 +148,7 @@ export const envSchema = z.object({
   ),
   DATABASE_POOL_SIZE: intFromEnv(10, 1, 1_000),
   POLL_INTERVAL: intFromEnv(30, 5, 3_600),
+  REMINDER_INTERVAL: intFromEnv(60, 0, 3_600),
   SHUTDOWN_TIMEOUT_S: intFromEnv(10, 1, 600),
   WORKSPACE_LEASE_S: intFromEnv(30, 3, 600),
   PLATFORM_WEBHOOK_SECRET: optionalString,
@@ -293,6 +294,8 @@ export interface Config {
   };
   /** Seconds between change scans of the platform (the rate budget may stretch them). */
   pollIntervalS: number;
+  /** Seconds between the conference reminders' reads of the conference list; 0: no reminders. */
+  reminderIntervalS: number;
   /** Seconds a shutdown lets work in flight finish before releasing the rest for the next start. */
   shutdownTimeoutS: number;
   /**
@@ -393,6 +396,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       poolSize: e.DATABASE_POOL_SIZE,
     },
     pollIntervalS: e.POLL_INTERVAL,
+    reminderIntervalS: e.REMINDER_INTERVAL,
     shutdownTimeoutS: e.SHUTDOWN_TIMEOUT_S,
     workspaceLeaseS: e.WORKSPACE_LEASE_S,
     webhook: e.PLATFORM_WEBHOOK_SECRET

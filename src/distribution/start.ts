@@ -77,7 +77,10 @@ export async function startWorkspaces(
     registry,
     baseStore,
     metrics,
-    jobs: options.jobs ?? { pollIntervalMs: config.pollIntervalS * 1000 },
+    jobs: options.jobs ?? {
+      pollIntervalMs: config.pollIntervalS * 1000,
+      reminderScanMs: config.reminderIntervalS * 1000,
+    },
     now: options.now,
     shares,
     wakeChannel,
