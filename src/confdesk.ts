@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DoctorReport } from './domain/doctor-report.js';
 import type { Action, Rule } from './domain/policy.js';
-import type { UnfurlPatterns } from './domain/unfurl-links.js';
 import type { ReactionEmoji } from './domain/reactions.js';
+import type { UnfurlPatterns } from './domain/unfurl-links.js';
 import type { WorkspaceDefaults } from './domain/workspace-settings.js';
 import { metricsRoute } from './inbound/health-routes.js';
 import { webhookHandler } from './inbound/webhook-receiver.js';
