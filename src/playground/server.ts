@@ -86,6 +86,12 @@ const bodies = {
     ts: z.string().optional(),
   }),
   home: z.object({ as: user }),
+  react: z.object({
+    as: user,
+    channel: z.string(),
+    ts: z.string(),
+    name: z.string().regex(/^[a-z0-9_+'-]{1,100}$/),
+  }),
   platform: z.object({
     op: z.enum(['state', 'event', 'media', 'guest-join', 'session-end', 'webhooks']),
     ticketId: z.number().int().optional(),
@@ -158,6 +164,11 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
       const b = bodies.shortcut.parse(raw);
       known(b.as);
       return o.side.shortcut(b.as, b.callback_id, b.channel, b.ts);
+    },
+    '/api/react': async (raw) => {
+      const b = bodies.react.parse(raw);
+      known(b.as);
+      return o.side.react(b.as, b.channel, b.ts, b.name);
     },
     '/api/home': async (raw) => {
       const b = bodies.home.parse(raw);

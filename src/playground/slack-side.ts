@@ -281,6 +281,24 @@ export class SlackSide {
     return answer.ok ? { ok: true } : answer;
   }
 
+  /** `as` reacts to a message with an emoji (Slack's name): a `reaction_added` event, as Slack sends it. */
+  async react(as: string, channel: string, ts: string, name: string): Promise<Answer> {
+    const slack = this.o.slack;
+    if (!slack.messages.some((m) => m.channel === channel && m.ts === ts))
+      return this.refuse('That message is gone.');
+    const body = {
+      token: 'legacy',
+      team_id: slack.teamId,
+      api_app_id: appId,
+      type: 'event_callback',
+      event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
+      event_time: Math.floor(Date.now() / 1000),
+      event: slack.react(as, channel, ts, name),
+    };
+    const answer = await this.send(JSON.stringify(body), 'application/json');
+    return answer.ok ? { ok: true } : answer;
+  }
+
   private common(as: string) {
     const person = this.person(as);
     const team = this.o.slack.teamId;

@@ -46,6 +46,7 @@ export function buildState(o: {
         blocks: m.blocks,
         edited: m.edited,
         files: m.files?.map((f) => ({ ...f, url: `/files/${encodeURIComponent(f.id)}` })),
+        reactions: m.reactions?.map((r) => ({ name: r.name, users: [...r.users] })),
       }),
     ),
     ephemerals: slack.ephemerals

@@ -257,6 +257,46 @@ describe('the playground, driven through its JSON API', () => {
     await post('/api/close', { as: ada, viewId: form.id });
   });
 
+  // issue 37: reactions
+  it('/api/react: a reaction shows under the message, and 🎫 where reactions are on offers Create ticket, whose click opens the form', async () => {
+    expect(await say(ada, '/ticket follow reactions')).toEqual({ ok: true });
+    await eventually(async () =>
+      (await pg.bot.confdesk.deps.subscriptions.reactsIn(support)) ? true : undefined,
+    );
+    expect(await say(nico, 'The lift is stuck again')).toEqual({ ok: true });
+    const m = (await state(alice)).messages.find((x) => x.text === 'The lift is stuck again');
+    expect(await post('/api/react', { as: alice, channel: support, ts: m?.ts, name: 'ticket' })).toEqual({
+      ok: true,
+    });
+    expect((await state(ada)).messages.find((x) => x.ts === m?.ts)?.reactions).toEqual([
+      { name: 'ticket', users: [alice] },
+    ]);
+    const offer = await eventually(async () =>
+      (await state(alice)).ephemerals.find((e) => button(e, 'Create ticket') !== undefined),
+    );
+    expect((await state(ada)).ephemerals.find((e) => e.id === offer.id)).toBeUndefined();
+    expect(
+      await post('/api/action', {
+        as: alice,
+        container: { type: 'ephemeral', id: offer.id },
+        action: button(offer, 'Create ticket'),
+      }),
+    ).toEqual({ ok: true });
+    const form = await eventually(async () =>
+      (await state(alice)).modals.find(
+        (x) =>
+          x.view.callback_id === ids.views.ticketForm && JSON.stringify(x.view).includes('lift is stuck'),
+      ),
+    );
+    expect(JSON.stringify(form.view)).toContain('From Slack: https://double.slack.test/archives/C0SUPPORT/p');
+    await post('/api/close', { as: alice, viewId: form.id });
+    expect(
+      await post('/api/react', { as: alice, channel: support, ts: '1.000000', name: 'eyes' }),
+    ).toMatchObject({
+      ok: false,
+    });
+  });
+
   it('/api/stream sends a change event with the new version when anything changes', async () => {
     const abort = new AbortController();
     const res = await fetch(`${pg.url}/api/stream`, { signal: abort.signal });

@@ -149,6 +149,9 @@ export function App() {
       },
       confirm: (dialog) => new Promise<boolean>((resolve) => setConfirming({ dialog, resolve })),
       openThread: (channel, ts) => setThread({ channel, ts }),
+      react: async (channel, ts, name) => {
+        await send('/api/react', { channel, ts, name });
+      },
     };
   }, [state, actingId]);
 

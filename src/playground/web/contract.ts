@@ -33,6 +33,8 @@ export interface Message {
   blocks?: unknown[];
   edited?: boolean;
   files?: FileRef[];
+  /** The emoji people reacted with (Slack's names), and who. */
+  reactions?: { name: string; users: string[] }[];
 }
 
 export interface Ephemeral {

@@ -20,6 +20,8 @@ export interface Env {
   /** Shows a Block Kit `confirm` object and resolves with the person's answer. */
   confirm(dialog: Json): Promise<boolean>;
   openThread(channel: string, ts: string): void;
+  /** The acting person adds an emoji reaction (Slack's name) to a message: a `reaction_added` event. */
+  react(channel: string, ts: string, name: string): Promise<void>;
 }
 
 export const EnvContext = createContext<Env | null>(null);

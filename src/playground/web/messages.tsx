@@ -7,6 +7,7 @@ import { useEffect, useRef } from 'preact/hooks';
 import type { Ephemeral, FileRef, Json, Message } from './api.js';
 import { SurfaceBlocks } from './blockkit.js';
 import { formatSlackDate } from './dates.js';
+import { emojiNamed } from './emoji.js';
 import { Mrkdwn } from './text.js';
 import { useEnv } from './use-env.js';
 import { useMenu } from './use-menu.js';
@@ -79,6 +80,67 @@ function FileCard({ file }: { file: FileRef }) {
           </span>
         </span>
       </div>
+    </div>
+  );
+}
+
+/** The emoji the reaction menu offers: confdesk's defaults (🎫 👀 ✅) and a plain 👍. */
+const reactionChoices = ['ticket', 'eyes', 'white_check_mark', '+1'];
+
+/** "Add reaction": the acting person reacts to the message (a `reaction_added` event for the bot). */
+function AddReaction({ message }: { message: Message }) {
+  const env = useEnv();
+  const { open, setOpen, ref } = useMenu();
+  return (
+    <div class={`msg-tools react-tools${open ? ' open' : ''}`} ref={ref}>
+      <button
+        type="button"
+        class="tool"
+        aria-label="Add reaction"
+        title="Add reaction"
+        onClick={() => setOpen(!open)}
+      >
+        ☺+
+      </button>
+      {open && (
+        <div class="menu right reaction-menu" role="menu">
+          {reactionChoices.map((name) => (
+            <button
+              type="button"
+              role="menuitem"
+              key={name}
+              title={`:${name}:`}
+              onClick={() => {
+                setOpen(false);
+                void env.react(message.channel, message.ts, name);
+              }}
+            >
+              {emojiNamed(name)} <span class="reaction-name">:{name}:</span>
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The reactions under a message, as Slack shows them: the emoji and how many; a click adds yours. */
+function Reactions({ message }: { message: Message }) {
+  const env = useEnv();
+  if (!message.reactions?.length) return null;
+  return (
+    <div class="reactions">
+      {message.reactions.map((r) => (
+        <button
+          type="button"
+          key={r.name}
+          class={`reaction${env.as && r.users.includes(env.as.id) ? ' mine' : ''}`}
+          title={`${r.users.map((u) => env.person(u)?.realName ?? u).join(', ')} reacted with :${r.name}:`}
+          onClick={() => void env.react(message.channel, message.ts, r.name)}
+        >
+          {emojiNamed(r.name)} {r.users.length}
+        </button>
+      ))}
     </div>
   );
 }
@@ -211,6 +273,7 @@ export function MessageItem({ entry, previous, replies, inThread, onShortcut, on
             ))}
           </div>
         ) : null}
+        {entry.kind === 'message' ? <Reactions message={entry.m} /> : null}
         {entry.kind === 'ephemeral' ? (
           <button type="button" class="link-btn dismiss" onClick={() => onDismiss(entry.m.id)}>
             Dismiss
@@ -225,6 +288,7 @@ export function MessageItem({ entry, previous, replies, inThread, onShortcut, on
           </button>
         ) : null}
       </div>
+      {entry.kind === 'message' ? <AddReaction message={entry.m} /> : null}
       {entry.kind === 'message' ? <MoreActions message={entry.m} onShortcut={onShortcut} /> : null}
     </div>
   );
