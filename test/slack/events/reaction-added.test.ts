@@ -60,7 +60,7 @@ function freshTicket(cards: TicketCardLink[], state = 'open', agent: 'bob' | 'ca
   return { t, card };
 }
 
-function setUp() {
+function setUp(waitMs = 0) {
   const slack = fakeSlack();
   const cards: TicketCardLink[] = [];
   const made = ticketDeps(platform.client, slack, cards);
@@ -68,6 +68,7 @@ function setUp() {
     ...made.deps,
     subscriptions: new SubscriptionService(store),
     receipts: store,
+    waitMs: () => waitMs,
   };
   const react = (user: string, reaction: string, channel: string, ts: string, eventId = `Ev${++events}`) =>
     handleReactionAdded(deps)({
@@ -210,5 +211,17 @@ describe('reaction_added', () => {
     expect(published).toHaveLength(1);
     // The second delivery would have been told "not offered": it was not acted on at all.
     expect(told(people.alice.id)).toEqual([]);
+  });
+
+  it('says "working", privately and first, when the platform’s budget will make the reactor wait', async () => {
+    const { react, cards, told } = setUp(20_000);
+    const { t, card } = freshTicket(cards, 'inprogress');
+    await react(people.alice.id, 'white_check_mark', 'CON', card.ts);
+    expect(told(people.alice.id)).toEqual([
+      expect.stringContaining(
+        'Moving the ticket to done… The video platform allows only a few requests a minute and is busy: this will take about 20 s',
+      ),
+    ]);
+    expect(platform.sim.state.tickets.get(t.id)?.state).toBe('done');
   });
 });
