@@ -112,6 +112,32 @@ try {
     .first()
     .waitFor();
   await shot('media-library', library);
+
+  // Reactions (issue 37): #support turns them on; Alice reacts 🎫 to Nico's message and gets,
+  // privately, the Create ticket offer.
+  await library
+    .getByRole('button', { name: /^(Close|Cancel)$/ })
+    .first()
+    .click();
+  await library.waitFor({ state: 'detached' });
+  await ui.openChannel('support');
+  await ui.say('/ticket follow reactions');
+  await page
+    .getByText(/now act on tickets/)
+    .first()
+    .waitFor();
+  await ui.actAs('Nico Nobody');
+  await ui.say('The lift on floor 3 is stuck again, a visitor is inside');
+  await ui.actAs('Alice Martin');
+  const reacted = ui.message('The lift on floor 3 is stuck again');
+  await reacted.hover();
+  await reacted.getByRole('button', { name: 'Add reaction' }).click();
+  await reacted.getByRole('menuitem', { name: /:ticket:/ }).click();
+  const offer = page.locator('.msg.ephemeral', { hasText: 'Create a ticket from this message' }).last();
+  await offer.getByRole('button', { name: 'Create ticket' }).waitFor();
+  await reacted.locator('.reaction').first().waitFor();
+  await page.mouse.move(0, 0);
+  await shot('reactions', page.locator('.main'));
 } finally {
   await browser.close();
   await pg.stop();

@@ -36,6 +36,7 @@ const table: Record<string, string> = {
   rocket: '🚀',
   wave: '👋',
   eyes: '👀',
+  ticket: '🎫',
   thumbsup: '👍',
   '+1': '👍',
   sos: '🆘',
