@@ -144,6 +144,30 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
     });
   });
 
+  // issue 37: reactions
+  it('reacts to a message with the Add reaction control: the reaction shows, and 🎫 brings the private offer', async () => {
+    await ui.actAs('Ada Admin');
+    await ui.openChannel('support');
+    await ui.say('/ticket follow reactions');
+    await ui.seen(page.getByText(/now act on tickets/).first());
+    await ui.say('The badge reader at the door is dead');
+    await ui.actAs('Alice Martin');
+    const reacted = ui.message('The badge reader at the door is dead');
+    await reacted.hover();
+    await reacted.getByRole('button', { name: 'Add reaction' }).click();
+    await reacted.getByRole('menuitem', { name: /:ticket:/ }).click();
+    expect(await ui.seen(reacted.locator('.reaction').first())).toContain('🎫 1');
+    const offer = page.locator('.msg.ephemeral', { hasText: 'Create a ticket from this message' }).last();
+    await offer.getByRole('button', { name: 'Create ticket' }).click();
+    const form = ui.dialog('New ticket');
+    await form.getByLabel(/^Description/).waitFor();
+    expect(await form.getByLabel(/^Description/).inputValue()).toContain(
+      'The badge reader at the door is dead',
+    );
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await form.waitFor({ state: 'detached' });
+  });
+
   it('opens the App Home of the acting person', async () => {
     await ui.actAs('Ada Admin');
     await page
