@@ -92,6 +92,7 @@ const bodies = {
     ts: z.string(),
     name: z.string().regex(/^[a-z0-9_+'-]{1,100}$/),
   }),
+  step: z.object({ as: user, callback_id: z.string(), inputs: json }),
   platform: z.object({
     op: z.enum(['state', 'event', 'media', 'guest-join', 'session-end', 'webhooks']),
     ticketId: z.number().int().optional(),
@@ -169,6 +170,11 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
       const b = bodies.react.parse(raw);
       known(b.as);
       return o.side.react(b.as, b.channel, b.ts, b.name);
+    },
+    '/api/step': async (raw) => {
+      const b = bodies.step.parse(raw);
+      known(b.as);
+      return o.side.step(b.as, b.callback_id, b.inputs);
     },
     '/api/home': async (raw) => {
       const b = bodies.home.parse(raw);

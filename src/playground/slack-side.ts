@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { SlackDouble, SlackMessage } from '../dev/slack-double.js';
 import { demoChannels, demoPeople } from './people.js';
-import type { Answer, Container } from './web/contract.js';
+import type { Answer, Container, StepAnswer } from './web/contract.js';
 
 /** Signs a body as Slack does: v0=hex(HMAC-SHA256(secret, "v0:" + ts + ":" + body)). */
 export function slackSignature(secret: string, timestamp: number, body: string): string {
@@ -260,24 +260,14 @@ export class SlackSide {
   /** `as` opens the bot's Home tab: an `app_home_opened` event. */
   async homeOpened(as: string): Promise<Answer> {
     const slack = this.o.slack;
-    const now = Date.now() / 1000;
-    const body = {
-      token: 'legacy',
-      team_id: slack.teamId,
-      api_app_id: appId,
-      type: 'event_callback',
-      event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
-      event_time: Math.floor(now),
-      event: {
-        type: 'app_home_opened',
-        user: as,
-        channel: `D${as.slice(1)}`,
-        tab: 'home',
-        event_ts: now.toFixed(6),
-        ...(slack.homes.has(as) ? { view: slack.homes.get(as) } : {}),
-      },
-    };
-    const answer = await this.send(JSON.stringify(body), 'application/json');
+    const answer = await this.sendEvent({
+      type: 'app_home_opened',
+      user: as,
+      channel: `D${as.slice(1)}`,
+      tab: 'home',
+      event_ts: (Date.now() / 1000).toFixed(6),
+      ...(slack.homes.has(as) ? { view: slack.homes.get(as) } : {}),
+    });
     return answer.ok ? { ok: true } : answer;
   }
 
@@ -286,17 +276,45 @@ export class SlackSide {
     const slack = this.o.slack;
     if (!slack.messages.some((m) => m.channel === channel && m.ts === ts))
       return this.refuse('That message is gone.');
+    const answer = await this.sendEvent(slack.react(as, channel, ts, name));
+    return answer.ok ? { ok: true } : answer;
+  }
+
+  /**
+   * `as` runs a workflow that reaches one of the bot's steps, as Workflow Builder would: the double
+   * begins the run (its own token), the `run_as` user_context is `as` (Slack fills it with the person
+   * who used the workflow), the signed `function_executed` goes to the bot, and the answer is how
+   * the run ended (`functions.completeSuccess` or `completeError`), waited for up to 70 s.
+   */
+  async step(as: string, callbackId: string, inputs: Json): Promise<StepAnswer> {
+    const { run, event } = this.o.slack.startStep({
+      callbackId,
+      inputs: { ...inputs, run_as: { id: as, secret: randomBytes(8).toString('hex') } },
+    });
+    const answer = await this.sendEvent(event);
+    if (!answer.ok) return answer;
+    const until = Date.now() + 70_000;
+    while (!run.ended && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    const ended = run.ended;
+    if (!ended)
+      return { ok: true, failed: 'The step did not end within 70 s (Slack would show it as still running).' };
+    return ended.kind === 'completed'
+      ? { ok: true, outputs: ended.outputs }
+      : { ok: true, failed: ended.error };
+  }
+
+  /** An event as Slack sends it to the bot: inside its signed `event_callback` envelope. */
+  private sendEvent(event: Record<string, unknown>) {
     const body = {
       token: 'legacy',
-      team_id: slack.teamId,
+      team_id: this.o.slack.teamId,
       api_app_id: appId,
       type: 'event_callback',
       event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
       event_time: Math.floor(Date.now() / 1000),
-      event: slack.react(as, channel, ts, name),
+      event,
     };
-    const answer = await this.send(JSON.stringify(body), 'application/json');
-    return answer.ok ? { ok: true } : answer;
+    return this.send(JSON.stringify(body), 'application/json');
   }
 
   private common(as: string) {

@@ -1,6 +1,7 @@
 import type { SlackDouble } from '../dev/slack-double.js';
+import { stepDefinitions } from '../domain/workflow-steps.js';
 import { demoChannels, demoPeople } from './people.js';
-import type { PlatformControls, Shortcut, State } from './web/contract.js';
+import type { PlatformControls, Shortcut, State, WorkflowStep } from './web/contract.js';
 
 /** What the page shows to one person (`GET /api/state?as=U…`). */
 export type PlaygroundState = State;
@@ -66,5 +67,26 @@ export function buildState(o: {
     shortcuts: o.shortcuts,
     platform: o.platform,
     ...(o.notice ? { notice: o.notice } : {}),
+    steps: workflowSteps(),
   };
+}
+
+/** The steps' inputs a builder sets and their outputs, from the steps' table (manifest.steps.yml's). */
+export function workflowSteps(): WorkflowStep[] {
+  return Object.entries(stepDefinitions).map(([callback_id, d]) => ({
+    callback_id,
+    title: d.title,
+    description: d.description,
+    inputs: Object.entries(d.input_parameters.properties)
+      .filter(([, p]) => p.type !== 'slack#/types/user_context' && p.type !== 'slack#/types/interactivity')
+      .map(([name, p]) => ({
+        name,
+        type: p.type === 'array' ? `array:${p.items?.type ?? 'string'}` : p.type,
+        title: p.title,
+        ...(p.description ? { description: p.description } : {}),
+        required: d.input_parameters.required.includes(name),
+        ...(p.choices ? { choices: [...p.choices] } : {}),
+      })),
+    outputs: Object.entries(d.output_parameters.properties).map(([name, p]) => ({ name, title: p.title })),
+  }));
 }

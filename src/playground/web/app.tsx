@@ -12,8 +12,9 @@ import { type Env, EnvContext } from './env.js';
 import { byTs, type Entry, EntryList } from './messages.js';
 import { PlatformPanel } from './platform-panel.js';
 import type { ElementState, StateValues } from './state-values.js';
+import { WorkflowsPane } from './workflows.js';
 
-type Place = { kind: 'channel'; id: string } | { kind: 'home' };
+type Place = { kind: 'channel'; id: string } | { kind: 'home' } | { kind: 'workflows' };
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -268,6 +269,17 @@ export function App() {
             </span>{' '}
             {state.bot.name}
           </button>
+          <button
+            type="button"
+            class={`side-item${current?.kind === 'workflows' ? ' active' : ''}`}
+            aria-current={current?.kind === 'workflows' ? 'page' : undefined}
+            onClick={() => setPlace({ kind: 'workflows' })}
+          >
+            <span class="app-dot" aria-hidden="true">
+              ⚙️
+            </span>{' '}
+            Workflows
+          </button>
           <div class="side-foot">
             You are <b>{env.as?.realName ?? actingId}</b>
             <br />
@@ -297,6 +309,15 @@ export function App() {
                   <div class="log-empty">The app has not published a Home tab for you yet.</div>
                 )}
               </div>
+            </>
+          ) : current?.kind === 'workflows' ? (
+            <>
+              <div class="channel-head">
+                <h1>
+                  <span aria-hidden="true">⚙️</span> Workflows
+                </h1>
+              </div>
+              <WorkflowsPane />
             </>
           ) : channel ? (
             <>

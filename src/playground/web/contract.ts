@@ -67,6 +67,29 @@ export interface PlatformControls {
   backlog?: string | undefined;
 }
 
+/** A Workflow Builder step as the playground's *Workflows* offers it: its inputs but Slack's own. */
+export interface WorkflowStep {
+  callback_id: string;
+  title: string;
+  description: string;
+  /** The inputs a builder sets (not `run_as`/`interactivity`: Slack fills those with the person). */
+  inputs: {
+    name: string;
+    type: string;
+    title: string;
+    description?: string;
+    required: boolean;
+    choices?: { value: string; title: string }[];
+  }[];
+  outputs: { name: string; title: string }[];
+}
+
+/** What a step's run answered: its outputs (`complete`) or its error (`fail`), as Slack recorded them. */
+export interface StepAnswer extends Answer {
+  outputs?: Record<string, unknown>;
+  failed?: string;
+}
+
 export interface State {
   version: number;
   bot: { id: string; name: string };
@@ -79,6 +102,8 @@ export interface State {
   shortcuts: Shortcut[];
   platform: PlatformControls | null;
   notice?: { at: number; text: string };
+  /** The Workflow Builder steps (manifest.steps.yml), for *Workflows*. */
+  steps?: WorkflowStep[];
 }
 
 /** Where an action happened, as `/api/action` takes it. */
