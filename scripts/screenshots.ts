@@ -113,13 +113,14 @@ try {
     .waitFor();
   await shot('media-library', library);
 
-  // Reactions (issue 37): #support turns them on; Alice reacts 🎫 to Nico's message and gets,
-  // privately, the Create ticket offer.
   await library
     .getByRole('button', { name: /^(Close|Cancel)$/ })
     .first()
     .click();
   await library.waitFor({ state: 'detached' });
+
+  // Reactions (issue 37): #support turns them on; Alice reacts 🎫 to Nico's message and gets,
+  // privately, the Create ticket offer.
   await ui.openChannel('support');
   await ui.say('/ticket follow reactions');
   await page
@@ -138,6 +139,19 @@ try {
   await reacted.locator('.reaction').first().waitFor();
   await page.mouse.move(0, 0);
   await shot('reactions', page.locator('.main'));
+
+  // Workflows: the Open an assistance ticket step run as Workflow Builder would, with its outputs.
+  await ui.actAs('Alice Martin');
+  await page.locator('.side-item', { hasText: 'Workflows' }).click();
+  const workflows = page.locator('.main');
+  await workflows.getByLabel('Step').selectOption({ label: 'Open an assistance ticket' });
+  await workflows.getByLabel(/^Requestor/).fill('jo.blake@example.com');
+  await workflows.getByLabel(/^Subject/).fill('Projector will not pair');
+  await workflows.getByLabel(/^Group/).fill('Level 1');
+  await workflows.getByLabel(/^Channel/).selectOption({ label: '#support' });
+  await workflows.getByRole('button', { name: 'Run step' }).click();
+  await workflows.getByText('Completed').waitFor();
+  await shot('workflow-step', workflows);
 } finally {
   await browser.close();
   await pg.stop();

@@ -135,63 +135,69 @@ export function WorkflowsPane() {
   };
   return (
     <div class="workflows">
-      <p class="bk-hint">
-        A workflow reaches this step; Slack fills <b>Run as</b> with the person who used it:{' '}
-        <b>{env.as?.realName}</b>.
-      </p>
-      <div class="bk-input">
-        <label class="bk-label" for="step-pick">
-          Step
-        </label>
-        <select
-          class="bk-select"
-          id="step-pick"
-          value={chosen}
-          onChange={(e) => {
-            setChosen(e.currentTarget.value);
-            setAnswer(null);
-          }}
-        >
-          {steps.map((s) => (
-            <option key={s.callback_id} value={s.callback_id}>
-              {s.title}
-            </option>
-          ))}
-        </select>
-        <div class="bk-hint">{step.description}</div>
-      </div>
-      {step.inputs.map((i) => (
-        <StepInput
-          key={`${step.callback_id}-${i.name}`}
-          input={i}
-          value={mine[i.name] ?? ''}
-          onInput={(v) => setValues((all) => ({ ...all, [step.callback_id]: { ...mine, [i.name]: v } }))}
-        />
-      ))}
-      <button type="button" class="bk-btn primary" disabled={busy} onClick={() => void run()}>
-        {busy ? 'Running…' : 'Run step'}
-      </button>
-      {answer ? (
-        <div class={`step-answer ${answer.failed || !answer.ok ? 'failed' : 'completed'}`} role="status">
-          {answer.failed || !answer.ok ? (
-            <>
-              <b>The step failed</b> (what the workflow’s builder sees): {answer.failed ?? answer.error}
-            </>
-          ) : (
-            <>
-              <b>Completed</b> — outputs:
-              <dl>
-                {step.outputs.map((o) => (
-                  <>
-                    <dt key={`${o.name}-t`}>{o.title}</dt>
-                    <dd key={`${o.name}-d`}>{String(answer.outputs?.[o.name] ?? '') || '—'}</dd>
-                  </>
-                ))}
-              </dl>
-            </>
-          )}
+      <div class="workflow-form">
+        <p class="bk-hint">
+          A workflow reaches this step; Slack fills <b>Run as</b> with the person who used it:{' '}
+          <b>{env.as?.realName}</b>.
+        </p>
+        <div class="bk-input">
+          <label class="bk-label" for="step-pick">
+            Step
+          </label>
+          <select
+            class="bk-select"
+            id="step-pick"
+            value={chosen}
+            onChange={(e) => {
+              setChosen(e.currentTarget.value);
+              setAnswer(null);
+            }}
+          >
+            {steps.map((s) => (
+              <option key={s.callback_id} value={s.callback_id}>
+                {s.title}
+              </option>
+            ))}
+          </select>
+          <div class="bk-hint">{step.description}</div>
         </div>
-      ) : null}
+        {step.inputs.map((i) => (
+          <StepInput
+            key={`${step.callback_id}-${i.name}`}
+            input={i}
+            value={mine[i.name] ?? ''}
+            onInput={(v) => setValues((all) => ({ ...all, [step.callback_id]: { ...mine, [i.name]: v } }))}
+          />
+        ))}
+        <button type="button" class="bk-btn primary" disabled={busy} onClick={() => void run()}>
+          {busy ? 'Running…' : 'Run step'}
+        </button>
+      </div>
+      <div class="workflow-result">
+        {answer ? (
+          <div class={`step-answer ${answer.failed || !answer.ok ? 'failed' : 'completed'}`} role="status">
+            {answer.failed || !answer.ok ? (
+              <>
+                <b>The step failed</b> (what the workflow’s builder sees): {answer.failed ?? answer.error}
+              </>
+            ) : (
+              <>
+                <b>Completed</b> — outputs:
+                <dl>
+                  {step.outputs.map((o) => (
+                    <>
+                      <dt key={`${o.name}-t`}>{o.title}</dt>
+                      <dd key={`${o.name}-d`}>{String(answer.outputs?.[o.name] ?? '') || '—'}</dd>
+                    </>
+                  ))}
+                </dl>
+              </>
+            )}
+          </div>
+        ) : (
+          <div class="log-empty">The step’s outputs, or the error its builder would see, show here.</div>
+        )}
+      </div>
     </div>
   );
 }
