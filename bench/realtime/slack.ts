@@ -12,6 +12,9 @@
  *   GET  /attempts      every Web API call received (429s included), counted by method and channel,
  *                       and each chat.postMessage received (channel, thread, the card's ticket, time)
  *   GET  /responses     every post to a response_url, with its time
+ *   POST /step          {callbackId, inputs} → {executionId, event}: a Workflow Builder step's run
+ *                       begins (its own token); the bench sends the event to the bot
+ *   GET  /steps         every step run, with how and when it ended (functions.complete*)
  *
  * It prints one line `REALTIME_SLACK {"api":…,"control":…}` once both listen, and stops on SIGTERM/SIGINT.
  */
@@ -140,6 +143,18 @@ const control = createServer((req, res) => {
     }
     case 'GET /responses':
       send(responses);
+      return;
+    // A Workflow Builder step's run (bench/realtime-steps.ts): the function_executed event to send.
+    case 'POST /step':
+      readJson(req).then((body) => {
+        const b = body as { callbackId: string; inputs: Record<string, unknown> };
+        const { run, event } = slack.startStep(b);
+        send({ executionId: run.executionId, event });
+      }, fail);
+      return;
+    // Every step run and how it ended (functions.completeSuccess / completeError, and when).
+    case 'GET /steps':
+      send([...slack.stepRuns.values()]);
       return;
     default:
       req.resume();

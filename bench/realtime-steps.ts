@@ -1,0 +1,427 @@
+/*
+ * bench/realtime-steps.ts — Workflow Builder steps while a busy desk runs, in real time: speed 1, the
+ * bot (`node --import tsx src/main.ts`, a deployment's environment, webhooks on), the platform
+ * simulator (bench/realtime/sim.ts: 10 requests a minute per user) and the Slack double
+ * (bench/realtime/slack.ts: one post a second per channel) each in its own process, as
+ * bench/realtime.ts runs them.
+ *
+ * The desk: STEPS_TICKETS tickets (100) watched in one channel, each with its card, as in
+ * bench/realtime.ts's line 1; agents move random tickets 60 times a minute with their own accounts
+ * (the platform's webhooks tell the bot, which updates cards and threads). Meanwhile a workflow
+ * reaches one of the bot's steps every STEPS_EVERY_S seconds (30), in turn *Open an assistance
+ * ticket*, *Move a ticket* (the ticket the last one opened: accept) and *Create a video conference*,
+ * run as UBENCH (the platform's admin, by Slack e-mail): the double begins the run (its own token)
+ * and the bench sends the signed `function_executed` to the bot. Each run is timed from that send
+ * until the double records its `functions.completeSuccess` (or `completeError`); the target is a p95
+ * of 3 s. Also counted: the bot's platform requests during the run, and how each run ended.
+ *
+ * Before the run: the bot's first scan, then a minute without its requests (the start's requests
+ * leave the platform's window). Knobs: STEPS_MINUTES (3), STEPS_EVERY_S (30), STEPS_PER_MINUTE (60:
+ * the desk's changes), STEPS_TICKETS (100), STEPS_KEEP=1 (keep the directory: logs, store).
+ */
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac, randomBytes } from 'node:crypto';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SlackStepRun } from '../src/dev/slack-double.js';
+import { stepIds } from '../src/domain/workflow-steps.js';
+import { openStore } from '../src/store/store.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const minutes = Number(process.env.STEPS_MINUTES ?? 3);
+const everyMs = Number(process.env.STEPS_EVERY_S ?? 30) * 1000;
+const perMinute = Number(process.env.STEPS_PER_MINUTE ?? 60);
+const ticketCount = Number(process.env.STEPS_TICKETS ?? 100);
+const keep = process.env.STEPS_KEEP === '1';
+const person = 'UBENCH';
+const channel = 'CRT1';
+const cycle = ['open', 'inprogress', 'done', 'closed'];
+const targetP95Ms = 3_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const pct = (xs: number[], p: number) => {
+  if (!xs.length) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number;
+};
+const secs = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(2)} s`);
+const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)] as T;
+
+// ---------- processes (as bench/realtime.ts) ----------
+
+const children = new Set<ChildProcess>();
+const killAll = () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+};
+process.on('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+
+interface Proc {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  output: () => string;
+}
+
+function spawnNode(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  logFile: string,
+  ipc = true,
+): Proc {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  const file = createWriteStream(logFile);
+  let text = '';
+  const read = (chunk: Buffer) => {
+    file.write(chunk);
+    text += chunk;
+    if (text.length > 400_000) text = text.slice(-200_000);
+  };
+  child.stdout?.on('data', read);
+  child.stderr?.on('data', read);
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      children.delete(child);
+      file.end();
+      resolve(code);
+    }),
+  );
+  return { name, child, exited, output: () => text };
+}
+
+async function waitFor(p: Proc, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const m = pattern.exec(p.output());
+    if (m) return m[1] as string;
+    if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.output().slice(-3000)}`);
+    await sleep(50);
+  }
+  throw new Error(`${p.name} not ready within ${timeoutMs / 1000} s:\n${p.output().slice(-3000)}`);
+}
+
+async function stopProc(p: Proc): Promise<void> {
+  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
+  p.child.kill('SIGTERM');
+  const done = await Promise.race([p.exited.then(() => true), sleep(15_000).then(() => false)]);
+  if (!done) p.child.kill('SIGKILL');
+}
+
+async function http(
+  url: string,
+  o: { method?: string; body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; text: string }> {
+  const res = await fetch(url, {
+    method: o.method ?? 'GET',
+    ...(o.body !== undefined ? { body: o.body } : {}),
+    headers: o.headers ?? {},
+    signal: AbortSignal.timeout(15_000),
+  });
+  return { status: res.status, text: await res.text() };
+}
+const getJson = async <T>(url: string): Promise<T> => JSON.parse((await http(url)).text) as T;
+const postJson = async <T>(url: string, body: unknown): Promise<T> =>
+  JSON.parse(
+    (
+      await http(url, {
+        method: 'POST',
+        body: JSON.stringify(body),
+        headers: { 'content-type': 'application/json' },
+      })
+    ).text,
+  ) as T;
+
+interface SimSetup {
+  url: string;
+  adminToken: string;
+  adminUserId: number;
+  tickets: { id: string; modified: number; state: string }[];
+  agents: { username: string; password: string; userId: number }[];
+}
+interface SimRequest {
+  method: string;
+  path: string;
+  status: number;
+  userId: number | undefined;
+  at: number;
+}
+
+// ---------- the run ----------
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'confdesk-realtime-steps-'));
+  const procs: Proc[] = [];
+  try {
+    const simProc = spawnNode(
+      'simulator',
+      ['bench/realtime/sim.ts'],
+      { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: '12' },
+      join(dir, 'sim.log'),
+    );
+    const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
+    procs.push(simProc, slackProc);
+    const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
+      url: string;
+      control: string;
+    };
+    const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
+      api: string;
+      control: string;
+    };
+    const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
+
+    // The desk: every ticket watched in the channel, with its card, as a bot that has run a while.
+    const cardTs = await postJson<Record<string, string>>(
+      `${slackAt.control}/cards?age=3600`,
+      setup.tickets.map((t) => ({ ticketId: t.id, channel, text: `${t.id}: ${t.state}` })),
+    );
+    const dataDir = join(dir, 'data');
+    const store = await openStore({ dataDir });
+    for (const t of setup.tickets) {
+      await store.addSubscription({
+        id: `w${t.id}`,
+        channel,
+        kind: 'watch',
+        ticketId: t.id,
+        filter: {},
+        createdBy: person,
+      });
+      await store.save({ ticketId: t.id, channel, ts: cardTs[t.id] as string });
+      await store.markSeen(t.id, new Date(Math.floor(t.modified / 1000) * 1000).toISOString(), t.state);
+    }
+    await store.close();
+
+    // The bot as deployed, the simulator's webhooks pointing at it.
+    const signingSecret = randomBytes(16).toString('hex');
+    const webhookSecret = randomBytes(16).toString('hex');
+    const botProc = spawnNode(
+      'bot',
+      ['src/main.ts'],
+      {
+        LOG_LEVEL: 'info',
+        LOG_FORMAT: 'json',
+        SLACK_BOT_TOKEN: 'xoxb-realtime-steps',
+        SLACK_SIGNING_SECRET: signingSecret,
+        SLACK_API_URL: slackAt.api,
+        PORT: '0',
+        PLATFORM_URL: setup.url,
+        PLATFORM_TOKEN: setup.adminToken,
+        PLATFORM_RATE_LIMIT: '10',
+        POLL_INTERVAL: '30',
+        DATA_DIR: dataDir,
+        SHUTDOWN_TIMEOUT_S: '10',
+        PLATFORM_WEBHOOK_SECRET: webhookSecret,
+        PLATFORM_WEBHOOK_HEADER: 'X-Webhook-Secret',
+      },
+      join(dir, 'bot.log'),
+      false,
+    );
+    procs.push(botProc);
+    const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
+    const q = new URLSearchParams({
+      url: `${botUrl}/webhooks/platform`,
+      secret: webhookSecret,
+      header: 'X-Webhook-Secret',
+    });
+    const hook = await http(`${setup.url}/_sim/webhook?${q}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${setup.adminToken}` },
+    });
+    if (hook.status !== 200) throw new Error(`could not set the simulator's webhook: ${hook.status}`);
+
+    // The agents log in with their own accounts.
+    const agents: string[] = [];
+    for (const a of setup.agents) {
+      const r = await http(`${setup.url}/api/v3/token`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          grant_type: 'password',
+          username: a.username,
+          password: a.password,
+        }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      agents.push((JSON.parse(r.text) as { access_token: string }).access_token);
+    }
+
+    // Warm-up: the bot's first scan, then a minute without its requests.
+    const botRequests = async () =>
+      (
+        await getJson<{ next: number; entries: SimRequest[] }>(`${simAt.control}/requests?from=0`)
+      ).entries.filter((r) => r.userId === setup.adminUserId);
+    const warmUntil = Date.now() + 150_000;
+    while (Date.now() < warmUntil && !(await botRequests()).some((r) => r.path === '/api/v3/tickets'))
+      await sleep(500);
+    const quietUntil = Date.now() + 180_000;
+    for (;;) {
+      const recent = (await botRequests()).filter((r) => r.at > Date.now() - 61_000);
+      if (!recent.length || Date.now() >= quietUntil) break;
+      await sleep(Math.min(recent[0]?.at ?? Date.now(), Date.now()) + 61_000 - Date.now() + 100);
+    }
+
+    // ---- the measured run ----
+    const startedAt = Date.now();
+    const endAt = startedAt + minutes * 60_000;
+    const requestsBefore = (await botRequests()).length;
+    const closed = new Set<string>();
+    const movesOf = new Map<string, number>();
+    let agentTurn = 0;
+    let changes = 0;
+    const desk = (async () => {
+      const gap = 60_000 / perMinute;
+      for (let i = 0; Date.now() < endAt; i++) {
+        await sleep(startedAt + i * gap - Date.now());
+        const pool = setup.tickets.filter((t) => !closed.has(t.id));
+        if (!pool.length) break;
+        const id = pick(pool).id;
+        const k = movesOf.get(id) ?? 0;
+        const to = cycle[k % cycle.length] as string;
+        void http(`${setup.url}/api/v3/tickets/${id}?state=${to}`, {
+          method: 'PUT',
+          headers: { authorization: `Bearer ${agents[agentTurn++ % agents.length]}` },
+        }).then(
+          (r) => {
+            if (r.status !== 204) return;
+            changes++;
+            movesOf.set(id, k + 1);
+            if (to === 'closed') closed.add(id);
+          },
+          () => undefined,
+        );
+      }
+    })();
+
+    const runs: { callbackId: string; executionId: string; sentAt: number; status: number }[] = [];
+    let lastTicket: string | undefined;
+    const send = async (callbackId: string, inputs: Record<string, unknown>) => {
+      const { executionId, event } = await postJson<{ executionId: string; event: unknown }>(
+        `${slackAt.control}/step`,
+        { callbackId, inputs },
+      );
+      const body = JSON.stringify({
+        type: 'event_callback',
+        team_id: 'T0000DBL',
+        api_app_id: 'ADOUBLE01',
+        event_id: `Ev${randomBytes(6).toString('hex')}`,
+        event_time: Math.floor(Date.now() / 1000),
+        event,
+      });
+      const timestamp = Math.floor(Date.now() / 1000);
+      const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
+      const sentAt = Date.now();
+      const r = await http(`${botUrl}/slack/events`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          'x-slack-request-timestamp': String(timestamp),
+          'x-slack-signature': signature,
+        },
+      });
+      runs.push({ callbackId, executionId, sentAt, status: r.status });
+    };
+    const runAs = { id: person, secret: 'slack-checked' };
+    for (let i = 0; startedAt + i * everyMs < endAt; i++) {
+      await sleep(startedAt + i * everyMs - Date.now());
+      const kind = i % 3;
+      if (kind === 0)
+        await send(stepIds.openTicket, {
+          run_as: runAs,
+          requestor: `steps${i}@example.com`,
+          subject: `Workflow ticket ${i}`,
+          channel,
+        });
+      else if (kind === 1 && lastTicket)
+        await send(stepIds.moveTicket, { run_as: runAs, ticket: lastTicket, move: 'accept' });
+      else
+        await send(stepIds.createConference, {
+          run_as: runAs,
+          title: `Workflow conference ${i}`,
+          guests: `guest${i}@example.com`,
+          start: Math.floor(Date.now() / 1000) + 3_600,
+          channel,
+        });
+      // The ticket the open step made, for the next move.
+      const ended = await waitEnded(slackAt.control, runs.at(-1)?.executionId as string, 30_000);
+      if (ended?.ended?.kind === 'completed' && ended.callbackId === stepIds.openTicket)
+        lastTicket = String(ended.ended.outputs.ticket_id);
+    }
+    await desk;
+    await sleep(5_000);
+    const ends = await getJson<SlackStepRun[]>(`${slackAt.control}/steps`);
+    const all = await botRequests();
+    const requests = all.length - requestsBefore;
+
+    // ---- the figures ----
+    const rows = runs.map((r) => {
+      const e = ends.find((x) => x.executionId === r.executionId)?.ended;
+      return { ...r, ended: e, ms: e ? e.at - r.sentAt : Number.NaN };
+    });
+    const done = rows.filter((r) => r.ended?.kind === 'completed');
+    const lat = done.map((r) => r.ms);
+    const p95 = pct(lat, 95);
+    const lines = [
+      `Workflow Builder steps while a busy desk runs · ${perMinute} changes/min by webhook × ${minutes} min · ${ticketCount} watched tickets · a step every ${everyMs / 1000} s`,
+      `  desk: ${changes} changes made by agents · bot's platform requests during the run: ${requests} (${(requests / minutes).toFixed(1)}/min, limit 10/min)`,
+      `  steps: ${rows.length} run · ${done.length} completed · ${rows.filter((r) => r.ended?.kind === 'failed').length} failed · ${rows.filter((r) => !r.ended).length} not ended`,
+      ...[stepIds.openTicket, stepIds.moveTicket, stepIds.createConference].map((id) => {
+        const xs = done.filter((r) => r.callbackId === id).map((r) => r.ms);
+        return `    ${id.padEnd(18)} n=${xs.length} p50 ${secs(pct(xs, 50))} · max ${secs(Math.max(...xs))}`;
+      }),
+      `  function_executed → complete: p50 ${secs(pct(lat, 50))} · p95 ${secs(p95)} · max ${secs(Math.max(...lat))} (target p95 ≤ ${targetP95Ms / 1000} s) ${p95 <= targetP95Ms && done.length === rows.length ? '✓' : '✗'}`,
+      ...rows
+        .filter((r) => r.ended?.kind === 'failed')
+        .map(
+          (r) =>
+            `    failed ${r.callbackId}: ${r.ended?.kind === 'failed' ? r.ended.error.slice(0, 160) : ''}`,
+        ),
+    ];
+    // Each slow run's platform requests (the bot's, while it ran): where its time went.
+    if (process.env.STEPS_DEBUG === '1')
+      for (const r of rows.filter((x) => !(x.ms <= targetP95Ms)))
+        lines.push(
+          `    slow ${r.callbackId} (${secs(r.ms)}): ${all
+            .filter(
+              (q) => q.at >= r.sentAt - 2_000 && q.at <= r.sentAt + (Number.isNaN(r.ms) ? 60_000 : r.ms),
+            )
+            .map((q) => `+${((q.at - r.sentAt) / 1000).toFixed(1)}s ${q.method} ${q.path} ${q.status}`)
+            .join(' · ')}`,
+        );
+    console.log(lines.join('\n'));
+  } finally {
+    for (const p of procs.reverse()) await stopProc(p);
+    if (keep) console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function waitEnded(
+  control: string,
+  executionId: string,
+  ms: number,
+): Promise<SlackStepRun | undefined> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    const run = (await getJson<SlackStepRun[]>(`${control}/steps`)).find(
+      (r) => r.executionId === executionId,
+    );
+    if (run?.ended) return run;
+    await sleep(100);
+  }
+  return undefined;
+}
+
+await main();
