@@ -281,6 +281,24 @@ describe('distribution mode: two workspaces on one process', () => {
     expect(JSON.stringify(again?.view)).not.toContain(simA.adminToken);
   });
 
+  it('a set-up workspace serves no Workflow Builder step: custom steps cannot be distributed', async () => {
+    const before = simA.state.tickets.size;
+    const { run, event: step } = slack.startStep({
+      callbackId: 'open_ticket',
+      inputs: {
+        run_as: { id: alpha.admin, secret: 'slack-checked' },
+        requestor: 'x@alpha.example',
+        subject: 'Distributed step',
+        channel: alpha.channel,
+      },
+    });
+    await event(alpha, step);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(run.ended).toBeUndefined();
+    expect(slack.calls.filter((c) => c.method.startsWith('functions.'))).toEqual([]);
+    expect(simA.state.tickets.size).toBe(before);
+  });
+
   it('a workspace reads only its own platform: a ticket of the other workspace is not found, even by its id', async () => {
     const only = await clientAs(simB, 'admin').createTicket({
       subject: 'Beta-only ticket',
