@@ -143,6 +143,8 @@ export interface StepDeps {
   logger: Logger;
   /** How long a step's platform request may wait for the rate budget's grant (default 60 s). */
   stepGrantMs?: number | undefined;
+  /** The executions already run (Slack sends `function_executed` again when its ack was late). */
+  receipts: Pick<SettingsRepository, 'firstDelivery'>;
 }
 
 /** What link unfurls need: the unfurls' use case (its reads in the background lane) and a logger. */

@@ -362,8 +362,10 @@ export function stepDeps(platform: PlatformClient, slack: FakeSlack) {
   const t = ticketDeps(platform, slack);
   const c = conferenceDeps(platform, slack);
   const watched: unknown[][] = [];
+  const taken = new Set<string>();
   const deps: StepDeps = {
     ...t.deps,
+    receipts: { firstDelivery: async (id) => !taken.has(id) && Boolean(taken.add(id)) },
     conferences: c.deps.conferences,
     subscriptions: {
       watch: async (...a: unknown[]) => void watched.push(a),

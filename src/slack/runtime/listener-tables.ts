@@ -70,35 +70,20 @@ export class ListenerTables {
   }
 }
 
-/** How long a step's execution id is remembered: Slack's retries of an event come within minutes. */
-const stepRetryWindowMs = 30 * 60_000;
-
 /**
  * The steps' one listener: `function_executed` is an event Bolt does not ack by itself (its `ack` is
  * the listener's), so the route acks first, as `app.function` does, then calls the step's handler.
  * A step this version does not serve (a manifest newer than the code) ends with `fail`, never hangs.
- * An event Slack sends again (same execution id: the ack was late or lost) is acked and not run again
- * in this process; across replicas, a retry may reach another one (see docs/permissions.md).
+ * An event Slack sends again (the ack was late or lost) is not run twice: `runStep` keeps its
+ * execution id in the store, for every replica.
  */
 function functionRoute(table: Map<string, Handler[]>): Handler {
-  // Slack sends an event again when it did not see the ack in time: a step runs once per execution.
-  const seen = new Map<string, number>();
   return async (args) => {
     const a = args as unknown as {
       ack?: () => Promise<void>;
       fail?: (p: { error: string }) => Promise<unknown>;
-      event?: { function_execution_id?: unknown };
     };
     await a.ack?.();
-    const execution = String(a.event?.function_execution_id ?? '');
-    const now = Date.now();
-    // Kept in the order seen: the oldest go first.
-    for (const [id, at] of seen) {
-      if (now - at <= stepRetryWindowMs) break;
-      seen.delete(id);
-    }
-    if (execution && seen.has(execution)) return;
-    if (execution) seen.set(execution, now);
     const handlers = table.get(String(keyOf.function(args.body as unknown as Record<string, unknown>)));
     if (!handlers?.length) {
       await a.fail?.({ error: 'This step is not served by this version of confdesk: update the app.' });

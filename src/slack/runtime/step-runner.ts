@@ -3,6 +3,7 @@ import { runAsMissing, vouchedPerson } from '../../domain/workflow-steps.js';
 import type { Logger } from '../../observability/logger.js';
 import { withGrantDeadline } from '../../platform/grant-deadline.js';
 import { runInLane } from '../../platform/lane.js';
+import type { SettingsRepository } from '../../store/store.js';
 import { describeError } from '../replies/describe-error.js';
 
 /** A `function_executed` event's listener arguments, as Bolt gives them (with `complete` and `fail`). */
@@ -23,10 +24,17 @@ export const defaultStepGrantMs = 60_000;
  */
 export async function runStep(
   args: StepArgs,
-  o: { logger: Logger; grantMs?: number | undefined },
+  o: {
+    logger: Logger;
+    grantMs?: number | undefined;
+    /** The executions already run, on every replica (Slack sends the event again after a late ack). */
+    receipts: Pick<SettingsRepository, 'firstDelivery'>;
+  },
   work: (person: string, inputs: Record<string, unknown>) => Promise<StepOutputs>,
 ): Promise<void> {
   const { event, complete, fail } = args;
+  const execution = event.function_execution_id;
+  if (execution && !(await o.receipts.firstDelivery(`function:${execution}`, new Date()))) return;
   const inputs = (event.inputs ?? {}) as Record<string, unknown>;
   const log = o.logger.child({ step: event.function?.callback_id, execution: event.function_execution_id });
   const person = vouchedPerson(inputs);

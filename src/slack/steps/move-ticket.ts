@@ -10,16 +10,20 @@ import { runStep, type StepArgs } from '../runtime/step-runner.js';
  * after a click. Outputs the new state.
  */
 export const handleMoveTicketStep = (deps: StepDeps) => async (args: StepArgs) =>
-  runStep(args, { logger: deps.logger, grantMs: deps.stepGrantMs }, async (person, inputs) => {
-    const v = readStepInputs(moveStepInputs, inputs);
-    // A reference is looked up behind the rights check (a person without an account reads nothing).
-    const ticketId = /^\d+$/.test(v.ticket)
-      ? v.ticket
-      : (await deps.tickets.forAction(person, v.ticket, 'ticket.move')).id;
-    const moved = await deps.tickets.move(person, ticketId, v.move);
-    await deps.publisher.ticketChanged({ kind: 'moved', ...moved }, person);
-    return { state: moved.after.state ?? '' };
-  });
+  runStep(
+    args,
+    { logger: deps.logger, grantMs: deps.stepGrantMs, receipts: deps.receipts },
+    async (person, inputs) => {
+      const v = readStepInputs(moveStepInputs, inputs);
+      // A reference is looked up behind the rights check (a person without an account reads nothing).
+      const ticketId = /^\d+$/.test(v.ticket)
+        ? v.ticket
+        : (await deps.tickets.forAction(person, v.ticket, 'ticket.move')).id;
+      const moved = await deps.tickets.move(person, ticketId, v.move);
+      await deps.publisher.ticketChanged({ kind: 'moved', ...moved }, person);
+      return { state: moved.after.state ?? '' };
+    },
+  );
 
 /** Registers `handleMoveTicketStep`. */
 export function registerMoveTicketStep(app: Listeners, deps: StepDeps): void {

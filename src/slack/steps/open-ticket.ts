@@ -13,37 +13,41 @@ import { runStep, type StepArgs } from '../runtime/step-runner.js';
  * card's permalink (empty when the card could not be posted: the ticket exists, the step completes).
  */
 export const handleOpenTicketStep = (deps: StepDeps) => async (args: StepArgs) =>
-  runStep(args, { logger: deps.logger, grantMs: deps.stepGrantMs }, async (person, inputs) => {
-    const v = readStepInputs(ticketStepInputs, inputs);
-    const groupId = v.group ? await deps.tickets.groupId(v.group) : undefined;
-    let agent: string | undefined;
-    if (v.agent && v.agent !== person) {
-      agent = await deps.tickets.agentFor(v.agent);
-      if (!agent)
-        throw new ConfdeskError(
-          'agent_without_account',
-          md`The agent ${mention(v.agent)} has no video platform account with their Slack e-mail: pick someone else, or leave “Agent” empty.`,
-        );
-    }
-    const ticket = await deps.tickets.create(person, {
-      ...v.requestor,
-      subject: v.subject,
-      groupId,
-      agent,
-      channel: v.channel,
-      scopes: [],
-    });
-    let link: string | undefined;
-    try {
-      const ts = await deps.publisher.postCard(v.channel, ticket);
-      await deps.publisher.ticketChanged({ kind: 'created', ticket }, person);
-      await deps.subscriptions.watch(v.channel, ticket, person);
-      link = await deps.publisher.permalink({ channel: v.channel, ts });
-    } catch (error) {
-      deps.logger.warn({ err: error, ticket: ticket.id }, 'a step’s ticket card was not posted');
-    }
-    return { ticket_id: ticket.id, reference: ticket.reference ?? '', card_link: link ?? '' };
-  });
+  runStep(
+    args,
+    { logger: deps.logger, grantMs: deps.stepGrantMs, receipts: deps.receipts },
+    async (person, inputs) => {
+      const v = readStepInputs(ticketStepInputs, inputs);
+      const groupId = v.group ? await deps.tickets.groupId(v.group) : undefined;
+      let agent: string | undefined;
+      if (v.agent && v.agent !== person) {
+        agent = await deps.tickets.agentFor(v.agent);
+        if (!agent)
+          throw new ConfdeskError(
+            'agent_without_account',
+            md`The agent ${mention(v.agent)} has no video platform account with their Slack e-mail: pick someone else, or leave “Agent” empty.`,
+          );
+      }
+      const ticket = await deps.tickets.create(person, {
+        ...v.requestor,
+        subject: v.subject,
+        groupId,
+        agent,
+        channel: v.channel,
+        scopes: [],
+      });
+      let link: string | undefined;
+      try {
+        const ts = await deps.publisher.postCard(v.channel, ticket);
+        await deps.publisher.ticketChanged({ kind: 'created', ticket }, person);
+        await deps.subscriptions.watch(v.channel, ticket, person);
+        link = await deps.publisher.permalink({ channel: v.channel, ts });
+      } catch (error) {
+        deps.logger.warn({ err: error, ticket: ticket.id }, 'a step’s ticket card was not posted');
+      }
+      return { ticket_id: ticket.id, reference: ticket.reference ?? '', card_link: link ?? '' };
+    },
+  );
 
 /** Registers `handleOpenTicketStep`. */
 export function registerOpenTicketStep(app: Listeners, deps: StepDeps): void {
