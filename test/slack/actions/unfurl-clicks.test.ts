@@ -41,7 +41,9 @@ describe('clicks on an unfurl', () => {
     await handleTicketRefresh(deps)(c);
     const [call] = slack.callsOf('chat.unfurl');
     expect(call).toMatchObject({ channel: 'C1', ts: '1700000000.000100' });
-    expect(JSON.stringify((call?.unfurls as Record<string, unknown>)[url])).toContain('ACME-1001');
+    expect(JSON.stringify((call?.unfurls as Record<string, unknown> | undefined)?.[url])).toContain(
+      'ACME-1001',
+    );
     expect(published.map((p) => p.what)).toEqual([]);
     expect(replies.given).toEqual([]);
   });
@@ -75,7 +77,9 @@ describe('clicks on an unfurl', () => {
     expect(platform.sim.state.tickets.get(t.id)?.state).toBe('inprogress');
     expect(published.map((p) => p.what)).toEqual(['ticketChanged']);
     const [call] = slack.callsOf('chat.unfurl');
-    expect(JSON.stringify((call?.unfurls as Record<string, unknown>)[url])).toContain('*inprogress*');
+    expect(JSON.stringify((call?.unfurls as Record<string, unknown> | undefined)?.[url])).toContain(
+      '*inprogress*',
+    );
   });
 
   it('Delete of a conference shows it deleted in the unfurl, not by replacing the poster’s message', async () => {
@@ -91,7 +95,9 @@ describe('clicks on an unfurl', () => {
     await handleConferenceDelete(deps)(c);
     expect(replies.given).toEqual([]);
     const [call] = slack.callsOf('chat.unfurl');
-    expect(JSON.stringify((call?.unfurls as Record<string, unknown>)[url])).toContain('Deleted');
+    expect(JSON.stringify((call?.unfurls as Record<string, unknown> | undefined)?.[url])).toContain(
+      'Deleted',
+    );
   });
 
   it('Edit from an unfurl opens the form without the poster’s message as the card to update', async () => {
