@@ -6,7 +6,8 @@
  * random loopback port; a second small server (the "control") serves the bench what the simulator
  * records, unbounded (its own `/_sim/requests` keeps the last 2,000):
  *
- *   GET /setup          the platform's URL, admin token and user id, the tickets, the agents
+ *   GET /setup          the platform's URL, admin token and user id, the tickets, the agents, the
+ *                       seeded tickets' ids and references
  *   GET /requests?from= every `/api/v3` request answered (method, path, status, user, time), from index
  *   GET /moves          every state move (ticket, timeline event id, from, to, the event's time)
  *   GET /webhooks       every webhook delivery attempt (answer status or error, when it was answered)
@@ -53,6 +54,8 @@ const agents = Array.from({ length: agentCount }, (_, i) =>
     firstName: 'Agent',
     lastName: String(i),
     role: 'agent',
+    // bench/realtime-unfurls.ts: agents of the admin's group ("Level 2"), who may see its tickets.
+    ...(process.env.REALTIME_AGENTS_IN_ADMIN_GROUP === '1' ? { groups: [...admin.groups] } : {}),
   }),
 );
 
@@ -140,6 +143,8 @@ const control = createServer((req, res) => {
         tickets: tickets.map((t) => ({ id: String(t.id), modified: t.modified, state: t.state })),
         agents: agents.map((a) => ({ username: a.username, password: agentPassword, userId: a.id })),
         group: { id: String(group.id), name: group.name },
+        // The demo enterprise's seeded tickets, by reference (bench/realtime-unfurls.ts pastes one).
+        seeded: [...sim.state.tickets.values()].map((t) => ({ id: String(t.id), reference: t.reference })),
       });
       return;
     case '/requests':

@@ -15,6 +15,10 @@
  *   POST /step          {callbackId, inputs} → {executionId, event}: a Workflow Builder step's run
  *                       begins (its own token); the bench sends the event to the bot
  *   GET  /steps         every step run, with how and when it ended (functions.complete*)
+ *   POST /people        [{id, email}]: Slack people (bench/realtime-unfurls.ts)
+ *   POST /paste         {user, channel, text, domains} → {ts, event}: a person's message and the
+ *                       link_shared event Slack would send for it (null without a link of `domains`)
+ *   GET  /unfurls       every chat.unfurl answered: channel, ts, links, ok, time
  *
  * It prints one line `REALTIME_SLACK {"api":…,"control":…}` once both listen, and stops on SIGTERM/SIGINT.
  */
@@ -44,8 +48,24 @@ function cardOf(blocks: unknown): string | undefined {
 }
 
 const recorded: Recorded[] = [];
+/** Each chat.unfurl answered (bench/realtime-unfurls.ts): the message, the links, the time. */
+const unfurled: {
+  channel: string | undefined;
+  ts: string | undefined;
+  urls: string[];
+  ok: boolean;
+  at: number;
+}[] = [];
 // Each post and update the double answered, as the bench reads them.
 slack.onAnswer = (method, a, r) => {
+  if (method === 'chat.unfurl')
+    unfurled.push({
+      channel: a.channel as string | undefined,
+      ts: a.ts as string | undefined,
+      urls: Object.keys((a.unfurls as Record<string, unknown> | undefined) ?? {}),
+      ok: r.ok === true,
+      at: Date.now(),
+    });
   if (method === 'chat.postMessage' || method === 'chat.update' || method === 'chat.postEphemeral')
     recorded.push({
       method,
@@ -141,6 +161,23 @@ const control = createServer((req, res) => {
       send({ counts, posts, violations: slack.violations.length });
       return;
     }
+    case 'POST /people':
+      readJson(req).then((body) => {
+        for (const p of body as { id: string; email: string }[]) slack.addUser({ id: p.id, email: p.email });
+        send({ ok: true });
+      }, fail);
+      return;
+    case 'POST /paste':
+      // A person's message with links, and the link_shared Slack would send for it (the bench signs it).
+      readJson(req).then((body) => {
+        const b = body as { user: string; channel: string; text: string; domains: string[] };
+        const message = slack.postAsUser(b.user, b.channel, b.text);
+        send({ ts: message.ts, event: slack.linkShared(message, b.domains) ?? null });
+      }, fail);
+      return;
+    case 'GET /unfurls':
+      send(unfurled);
+      return;
     case 'GET /responses':
       send(responses);
       return;
