@@ -52,6 +52,7 @@ const json = z.record(z.string(), z.unknown());
 const container = z.discriminatedUnion('type', [
   z.object({ type: z.literal('message'), channel: z.string(), ts: z.string() }),
   z.object({ type: z.literal('ephemeral'), id: z.string() }),
+  z.object({ type: z.literal('unfurl'), channel: z.string(), ts: z.string(), url: z.string() }),
   z.object({ type: z.literal('view'), viewId: z.string() }),
   z.object({ type: z.literal('home') }),
 ]);

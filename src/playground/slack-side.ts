@@ -64,10 +64,33 @@ export class SlackSide {
     return { ok: true };
   }
 
-  /** A plain message by `as`, kept by the double (the message shortcut works on it). */
+  /**
+   * A plain message by `as`, kept by the double (the message shortcut works on it). Links of the
+   * app's unfurl domains in it make Slack send `link_shared` to the bot, as Slack does after the post.
+   */
   message(as: string, channel: string, text: string, threadTs?: string): Answer {
-    this.o.slack.postAsUser(as, channel, text, threadTs);
+    const m = this.o.slack.postAsUser(as, channel, text, threadTs);
+    const event = this.o.slack.linkShared(m);
+    if (event) void this.linkShared(event);
     return { ok: true };
+  }
+
+  /** Sends a `link_shared` event (its failure shows as the page's notice, as a gesture's does). */
+  private async linkShared(event: Json): Promise<void> {
+    const slack = this.o.slack;
+    const now = Date.now() / 1000;
+    await this.send(
+      JSON.stringify({
+        token: 'legacy',
+        team_id: slack.teamId,
+        api_app_id: appId,
+        type: 'event_callback',
+        event_id: `Ev${randomBytes(6).toString('hex').toUpperCase()}`,
+        event_time: Math.floor(now),
+        event,
+      }),
+      'application/json',
+    );
   }
 
   /** A click (button, menu, picker…) by `as` on a message, an ephemeral, a modal or the Home tab. */
@@ -97,6 +120,28 @@ export class SlackSide {
           ts: m.ts,
           thread_ts: m.thread_ts,
         }),
+        actions,
+      };
+    } else if (container.type === 'unfurl') {
+      // A button of an app's unfurl: Slack's container is the message's attachment.
+      const m = slack.messages.find((x) => x.channel === container.channel && x.ts === container.ts);
+      if (!m?.unfurls?.[container.url]) return this.refuse('That preview is gone.');
+      payload = {
+        ...base,
+        container: {
+          type: 'message_attachment',
+          message_ts: m.ts,
+          channel_id: m.channel,
+          attachment_id: Object.keys(m.unfurls).indexOf(container.url) + 1,
+          is_ephemeral: false,
+          is_app_unfurl: true,
+          app_unfurl_url: container.url,
+          ...(m.thread_ts ? { thread_ts: m.thread_ts } : {}),
+        },
+        channel: { id: m.channel, name: channelName(m.channel) },
+        message: messagePayload(m, slack.botUserId),
+        state: { values: values ?? {} },
+        response_url: slack.responseUrlForUser({ user: as, channel: m.channel, thread_ts: m.thread_ts }),
         actions,
       };
     } else if (container.type === 'ephemeral') {

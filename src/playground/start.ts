@@ -26,6 +26,8 @@ export interface Playground {
 export async function preparePlayground(): Promise<SlackDouble> {
   const slack = await new SlackDouble().start();
   addDemoPeople(slack);
+  // The simulator's links (its join links, the patterns below) are on loopback: unfurl domains here.
+  slack.unfurlDomains = [...slack.unfurlDomains, '127.0.0.1', 'localhost'];
   return slack;
 }
 
@@ -57,8 +59,27 @@ function playgroundEnv(env: Record<string, string | undefined>, slack: SlackDoub
     DATABASE_URL: '',
     DATABASE_SCHEMA: '',
     DATA_DIR: dataDir,
+    // Link previews of the simulator's (made-up) pages, unless the environment names its own.
+    ...(platformUrl === simulatorByName
+      ? {
+          UNFURL_TICKET_PATTERN: env.UNFURL_TICKET_PATTERN || playgroundPatterns.ticket,
+          UNFURL_CONFERENCE_PATTERN: env.UNFURL_CONFERENCE_PATTERN || playgroundPatterns.conference,
+          UNFURL_MEDIA_PATTERN: env.UNFURL_MEDIA_PATTERN || playgroundPatterns.media,
+        }
+      : {}),
   };
 }
+
+/**
+ * The playground's link patterns: the simulator publishes no pages, so these made-up addresses on
+ * loopback stand for them (`http://127.0.0.1:<any port>/desk/tickets/<id>`…); a join link of the
+ * simulator unfurls without one.
+ */
+export const playgroundPatterns = {
+  ticket: '^https?://(?:127\\.0\\.0\\.1|localhost)(?::\\d+)?/desk/tickets/(\\d+)',
+  conference: '^https?://(?:127\\.0\\.0\\.1|localhost)(?::\\d+)?/desk/conferences/(\\d+)',
+  media: '^https?://(?:127\\.0\\.0\\.1|localhost)(?::\\d+)?/desk/media/(\\d+)',
+};
 
 /**
  * The page side, once the bot runs: webhooks from the simulator to the bot (on by default, so a

@@ -48,6 +48,9 @@ export function buildState(o: {
         edited: m.edited,
         files: m.files?.map((f) => ({ ...f, url: `/files/${encodeURIComponent(f.id)}` })),
         reactions: m.reactions?.map((r) => ({ name: r.name, users: [...r.users] })),
+        unfurls: m.unfurls
+          ? Object.entries(m.unfurls).map(([url, u]) => ({ url, blocks: u.blocks ?? [] }))
+          : undefined,
       }),
     ),
     ephemerals: slack.ephemerals

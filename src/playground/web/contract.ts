@@ -35,6 +35,8 @@ export interface Message {
   files?: FileRef[];
   /** The emoji people reacted with (Slack's names), and who. */
   reactions?: { name: string; users: string[] }[];
+  /** The app's previews of the message's links (`chat.unfurl`), in the order they came. */
+  unfurls?: { url: string; blocks: unknown[] }[];
 }
 
 export interface Ephemeral {
@@ -110,6 +112,8 @@ export interface State {
 export type Container =
   | { type: 'message'; channel: string; ts: string }
   | { type: 'ephemeral'; id: string }
+  /** A link's unfurl under a message: Slack sends its clicks as a `message_attachment`. */
+  | { type: 'unfurl'; channel: string; ts: string; url: string }
   | { type: 'view'; viewId: string }
   | { type: 'home' };
 

@@ -266,6 +266,20 @@ export function MessageItem({ entry, previous, replies, inThread, onShortcut, on
           ) : null}
           {entry.kind === 'message' && entry.m.edited ? <span class="edited">(edited)</span> : null}
         </div>
+        {entry.kind === 'message' && entry.m.unfurls?.length ? (
+          <div class="unfurls">
+            {entry.m.unfurls.map((u) => (
+              <div class="unfurl" key={u.url} data-url={u.url}>
+                <SurfaceBlocks
+                  key={JSON.stringify(u.blocks)}
+                  blocks={u.blocks as Json[]}
+                  container={{ type: 'unfurl', channel: m.channel, ts: m.ts, url: u.url }}
+                  surfaceKey={`u-${m.channel}-${m.ts}-${u.url}`}
+                />
+              </div>
+            ))}
+          </div>
+        ) : null}
         {entry.kind === 'message' && entry.m.files?.length ? (
           <div class="files">
             {entry.m.files.map((f) => (
