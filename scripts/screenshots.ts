@@ -152,6 +152,18 @@ try {
   await workflows.getByRole('button', { name: 'Run step' }).click();
   await workflows.getByText('Completed').waitFor();
   await shot('workflow-step', workflows);
+
+  // A link preview: Alice pastes a ticket's link (the playground's made-up page of the simulator's
+  // ticket) in #support, and the bot's unfurl shows under her message.
+  await ui.openChannel('support');
+  await ui.actAs('Alice Martin');
+  const acme = [...(pg.bot.sim?.state.tickets.values() ?? [])].find((t) => t.reference === 'ACME-1001');
+  await ui.say(
+    `Can someone look at ${new URL(pg.url).origin}/desk/tickets/${acme?.id}? The router is still down.`,
+  );
+  const pasted = ui.message('The router is still down');
+  await pasted.locator('.unfurl').getByText('ACME-1001').waitFor();
+  await shot('unfurl', pasted);
 } finally {
   await browser.close();
   await pg.stop();
