@@ -145,6 +145,26 @@ describe('link_shared', () => {
     expect(card).toContain('"action_id":"media_share_open"');
   });
 
+  it('50 link_shared of one link at once cost one platform read of the ticket, all unfurled', async () => {
+    const t = ticket('ACME-1006');
+    const url = `https://desk.acme.example/tickets/${t.id}`;
+    const { slack, deps } = setup();
+    const handle = handleLinkShared(deps);
+    const from = platform.sim.requests.length;
+    const posters = [people.admin.id, people.alice.id, people.bob.id];
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        handle({
+          ...event(posters[i % posters.length] as string, [url], { message_ts: `1700000000.${1000 + i}` }),
+          client: slack.client,
+        } as Args),
+      ),
+    );
+    expect(slack.callsOf('chat.unfurl')).toHaveLength(50);
+    const reads = platform.sim.requests.slice(from).filter((r) => r.path === `/api/v3/tickets/${t.id}`);
+    expect(reads).toHaveLength(1);
+  });
+
   it('addresses a link in the composer by its unfurl id', async () => {
     const t = ticket('ACME-1001');
     const calls = await run(people.alice.id, [`https://desk.acme.example/tickets/${t.id}`], {
