@@ -84,6 +84,12 @@ import {
   buildTicketExported,
   buildTicketFileComment,
 } from '../../src/blocks/ticket-prompts.js';
+import {
+  buildConferenceUnfurl,
+  buildDeletedUnfurl,
+  buildMediaUnfurl,
+  buildTicketUnfurl,
+} from '../../src/blocks/unfurl.js';
 import { buildUsage, helpOf } from '../../src/blocks/usage.js';
 import {
   buildSettingsSavedView,
@@ -206,6 +212,12 @@ const msg = (payload: unknown): Rendered => ({
   surface: 'message',
 });
 const modal = (payload: unknown): Rendered => ({ payload, surface: 'modal' });
+/**
+ * A link's unfurl (`chat.unfurl`): blocks under someone else's message, held to a message's limits.
+ * It has no text of its own (the message it is under has), so the check gets a stand-in fallback.
+ */
+const unfurl = (u: { blocks: unknown[] }): Rendered =>
+  msg({ text: 'the message it is under', blocks: u.blocks });
 
 /**
  * A type-ahead answer (issue 22) checked as the menu Slack shows it: its options in a select of a
@@ -557,6 +569,14 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
   ],
   buildAlreadyAgent: (s) => [msg(buildAlreadyAgent(ticketOf(s), { create: s, take: s, done: s }))],
   buildNotTakable: (s) => [msg(buildNotTakable({ ...ticketOf(s), state: s }, defaultReactionEmoji))],
+  // Link unfurls: seen by the whole channel (checked as a message's blocks).
+  buildTicketUnfurl: (s) => [
+    unfurl(buildTicketUnfurl(ticketOf(s))),
+    unfurl(buildTicketUnfurl({ ...ticketOf(s), state: 'inprogress', start: undefined })),
+  ],
+  buildConferenceUnfurl: (s) => [unfurl(buildConferenceUnfurl(conferenceOf(s, 300)))],
+  buildMediaUnfurl: (s) => [unfurl(buildMediaUnfurl(mediaOf(s)))],
+  buildDeletedUnfurl: (s) => [unfurl(buildDeletedUnfurl(s, s))],
   buildJobNotice: (s) => [
     msg(buildJobNotice({ kind: 'set-aside', channel: s, what: 'event', reason: s, fix: 'channel' })),
     msg(buildJobNotice({ kind: 'set-aside', channel: 'C1', what: 'card', reason: s, fix: 'operator' })),
