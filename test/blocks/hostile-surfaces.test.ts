@@ -53,6 +53,7 @@ import {
   buildNotTakable,
   buildReactionOffer,
 } from '../../src/blocks/reactions.js';
+import { buildReminder, buildReminderSettings } from '../../src/blocks/reminder.js';
 import { buildSubscriptionReply, buildSubscriptions } from '../../src/blocks/subscriptions.js';
 import {
   buildDeletedTicketCard,
@@ -240,6 +241,24 @@ const menuOf = (answer: { options: unknown[] }): Rendered =>
 
 /** The registry: every builder of src/blocks, fed the hostile value `s` wherever outside text can go. */
 const surfaces: Record<string, (s: string) => Rendered[]> = {
+  buildReminder: (s) => [
+    msg(
+      buildReminder({
+        title: s,
+        start: new Date('2027-03-26T10:10:00Z'),
+        leadMinutes: 10,
+        joinUrl: s,
+        invited: { members: ['UANN', s], outside: [s, s.repeat(3)] },
+      }),
+    ),
+    msg(buildReminder({ title: s, start: new Date('2027-03-26T10:10:00Z'), leadMinutes: 1 })),
+  ],
+  buildReminderSettings: () => [
+    {
+      payload: { type: 'home', blocks: buildReminderSettings({ enabled: true, leadMinutes: 15 }) },
+      surface: 'home',
+    },
+  ],
   buildTicketCard: (s) => [msg(buildTicketCard(ticketOf(s)))],
   buildDeletedTicketCard: (s) => [msg(buildDeletedTicketCard(ticketOf(s), s))],
   buildTimeline: (s) => [
