@@ -15,6 +15,12 @@
  *                       over overMs (default 30000), as the admin (the platform sends its webhooks);
  *                       answers at once
  *   GET /burst          the tickets the bursts created so far (id, when created)
+ *   POST /conferences?n=&people=&participants=&spanS=&leadMaxMin=
+ *                       creates n conferences (bench/realtime-reminders.ts) as the admin, starting
+ *                       evenly over the next spanS seconds (the first a minute out: the bot's start), each with `participants` e-mails drawn from
+ *                       person0…person<people-1>@acme.example and its own reminder setting of 1 to
+ *                       leadMaxMin minutes; answers them (id, start ms, reminder minutes, participants)
+ *   GET /conferences    those conferences
  *
  * It prints one line `REALTIME_SIM {"url":…,"control":…}` once both listen, and stops on SIGTERM/SIGINT.
  */
@@ -128,6 +134,35 @@ const startBurst = (n: number, overMs: number) => {
     );
 };
 
+/** The conferences `POST /conferences` created (bench/realtime-reminders.ts). */
+const conferences: { id: string; start: number; reminder: number; participants: string[] }[] = [];
+const createConferences = (
+  n: number,
+  people: number,
+  perConference: number,
+  spanMs: number,
+  leadMax: number,
+) => {
+  const t0 = Date.now();
+  for (let i = 0; i < n; i++) {
+    const picked = new Set<string>();
+    while (picked.size < Math.min(perConference, people))
+      picked.add(`person${Math.floor(Math.random() * people)}@acme.example`);
+    // Whole seconds, as the platform keeps them; the first a minute out, the last at the span.
+    const start = Math.floor((t0 + 60_000 + ((i + 1) * (spanMs - 60_000)) / n) / 1000) * 1000;
+    const reminder = 1 + Math.floor(Math.random() * leadMax);
+    const c = sim.state.createConference(admin, {
+      name: `Reminder bench ${i}`,
+      participants: [...picked],
+      startTime: start,
+      duration: 30,
+      reminder,
+      invite: false,
+    });
+    conferences.push({ id: String(c.id), start, reminder, participants: [...picked] });
+  }
+};
+
 const control = createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://control');
   const from = Number(url.searchParams.get('from') ?? 0);
@@ -167,6 +202,19 @@ const control = createServer((req, res) => {
         startBurst(n, overMs);
         send({ n, overMs });
       } else send(burst);
+      return;
+    case '/conferences':
+      if (req.method === 'POST') {
+        const q = (k: string, d: number) => Number(url.searchParams.get(k) ?? d);
+        createConferences(
+          q('n', 200),
+          q('people', 50),
+          q('participants', 5),
+          q('spanS', 900) * 1000,
+          q('leadMaxMin', 10),
+        );
+      }
+      send(conferences);
       return;
     default:
       res.writeHead(404).end();

@@ -30,6 +30,9 @@ import { type Recorded, serveControl } from './control.js';
 const slack = await new SlackDouble().start();
 slack.channelPaceMs = 1_000;
 slack.addUser({ id: 'UBENCH', email: 'admin@acme.example', name: 'bench' });
+// REALTIME_PEOPLE more people (bench/realtime-reminders.ts): UP<i>, person<i>@acme.example.
+for (let i = 0; i < Number(process.env.REALTIME_PEOPLE ?? 0); i++)
+  slack.addUser({ id: `UP${i}`, email: `person${i}@acme.example`, name: `person${i}` });
 
 /** The value of the first `ticket_refresh` button in a message's blocks. */
 function cardOf(blocks: unknown): string | undefined {

@@ -54,8 +54,8 @@ const people = (list: readonly string[], show: (x: string) => ReturnType<typeof 
 export function buildReminder(v: ReminderView): MessagePayload {
   const title = clipPlain(v.title, 200);
   const when = date(v.start, '{date_short_pretty} at {time}');
-  const minutes = v.leadMinutes === 1 ? md`1 minute` : md`${v.leadMinutes} minutes`;
-  const blocks: KnownBlock[] = [section(md`⏰ *${title}* starts ${when} (in ${minutes}).`)];
+  // No "in N minutes": a reminder Slack's pace held back must not say a time that has passed.
+  const blocks: KnownBlock[] = [section(md`⏰ *${title}* starts ${when}.`)];
   if (v.invited) {
     const { members, outside } = v.invited;
     const lines = [

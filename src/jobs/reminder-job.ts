@@ -52,6 +52,12 @@ export interface ReminderScan {
   retryInMs?: number | undefined;
 }
 
+/**
+ * A conference that started less than this ago keeps the reminders delivery has not posted yet (they
+ * wait for Slack's pace); one that started longer ago (the bot was stopped) gets none.
+ */
+export const startedGraceMs = 2 * 60_000;
+
 /** A scan writes what is due until the next scan and this margin (a scan that runs late misses none). */
 const marginMs = 60_000;
 
@@ -109,13 +115,18 @@ export class ReminderJob {
     const aheadMs = o.scanEveryMs() + marginMs;
     const until = new Date(now.getTime() + maxLeadMinutes * 60_000 + aheadMs);
     const records: ConferenceRecord[] = [];
+    // From a little before now: a conference that started in the last `startedGraceMs` keeps the
+    // reminder delivery has not posted yet (Slack's pace), rather than pass for one deleted.
+    const since = new Date(now.getTime() - startedGraceMs);
     for await (const r of o.platform.paginate(
       'listConferences',
-      { moderator: 'all', since: now, until, scopes: ['participant'], order: 'asc' },
+      { moderator: 'all', since, until, scopes: ['participant'], order: 'asc' },
       { pageSize: reminderPageSize },
     ))
       records.push(r);
     const conferences: { c: ReminderConference; people: ReminderPeople }[] = [];
+    /** The conferences that started within the grace: their waiting reminders stay, no new one is written. */
+    const justStarted = new Set<string>();
     const [prefs, links] = await Promise.all([o.store.allReminderPrefs(), o.store.linkedPeople()]);
     // The directory knows the e-mails of linked accounts and of moderators the list names by id only:
     // loaded the first time one is needed (its own job keeps it fresh), never a request per person.
@@ -130,7 +141,11 @@ export class ReminderJob {
     try {
       for (const r of records) {
         const c = conferenceOf(r, o.platform);
-        if (!c || c.start.getTime() <= now.getTime()) continue;
+        if (!c) continue;
+        if (c.start.getTime() <= now.getTime()) {
+          justStarted.add(`conference:${c.id} ${c.start.toISOString()}`);
+          continue;
+        }
         conferences.push({ c, people: await this.peopleOf(r, c, links) });
       }
     } catch (error) {
@@ -161,7 +176,9 @@ export class ReminderJob {
     let dropped = 0;
     if (retryInMs === undefined) {
       const wanted = new Set(planned.map((r) => keyText(reminderKey(r))));
-      const stale = (await o.store.waitingReminders()).filter((i) => !wanted.has(keyText(i)));
+      const started = (i: { ticketId: string; eventId: string }) =>
+        justStarted.has(`${i.ticketId} ${i.eventId.split(':').slice(2).join(':')}`);
+      const stale = (await o.store.waitingReminders()).filter((i) => !wanted.has(keyText(i)) && !started(i));
       if (stale.length) dropped = await o.store.dropReminders(stale);
     }
     if (written || dropped)

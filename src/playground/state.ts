@@ -1,4 +1,4 @@
-import type { SlackDouble } from '../dev/slack-double.js';
+import { dmChannelOf, type SlackDouble } from '../dev/slack-double.js';
 import { stepDefinitions } from '../domain/workflow-steps.js';
 import { demoChannels, demoPeople } from './people.js';
 import type { PlatformControls, Shortcut, State, WorkflowStep } from './web/contract.js';
@@ -71,6 +71,7 @@ export function buildState(o: {
     platform: o.platform,
     ...(o.notice ? { notice: o.notice } : {}),
     steps: workflowSteps(),
+    dm: dmChannelOf(as),
   };
 }
 

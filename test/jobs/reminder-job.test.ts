@@ -156,6 +156,17 @@ describe('the reminder job', () => {
     expect(new Set(claimed.map((i) => i.ticketId))).toEqual(new Set([`conference:${soon}`]));
   });
 
+  it('keeps a waiting reminder Slack’s pace held past the start for two minutes, then takes it back', async () => {
+    await conference({ start: minutes(5) });
+    const job = reminderJob();
+    expect((await job.runOnce()).written).toBe(3);
+    now = minutes(6);
+    expect(await job.runOnce()).toMatchObject({ written: 0, dropped: 0 });
+    expect(await waiting()).toHaveLength(3);
+    now = minutes(2.5);
+    expect(await job.runOnce()).toMatchObject({ written: 0, dropped: 3 });
+  });
+
   it('follows each person’s choice: off, or their own lead time before the conference’s', async () => {
     await store.setReminderPrefs(people.alice.id, { enabled: false });
     await store.setReminderPrefs(people.bob.id, { enabled: true, leadMinutes: 30 });

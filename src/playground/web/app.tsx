@@ -14,7 +14,11 @@ import { PlatformPanel } from './platform-panel.js';
 import type { ElementState, StateValues } from './state-values.js';
 import { WorkflowsPane } from './workflows.js';
 
-type Place = { kind: 'channel'; id: string } | { kind: 'home' } | { kind: 'workflows' };
+type Place =
+  | { kind: 'channel'; id: string }
+  | { kind: 'home' }
+  | { kind: 'workflows' }
+  | { kind: 'messages' };
 
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
@@ -260,8 +264,8 @@ export function App() {
           <div class="side-section">Apps</div>
           <button
             type="button"
-            class={`side-item${current?.kind === 'home' ? ' active' : ''}`}
-            aria-current={current?.kind === 'home' ? 'page' : undefined}
+            class={`side-item${current?.kind === 'home' || current?.kind === 'messages' ? ' active' : ''}`}
+            aria-current={current?.kind === 'home' || current?.kind === 'messages' ? 'page' : undefined}
             onClick={() => setPlace({ kind: 'home' })}
           >
             <span class="app-dot" aria-hidden="true">
@@ -295,6 +299,9 @@ export function App() {
                 </h1>
                 <div class="tabs">
                   <span class="tab on">Home</span>
+                  <button type="button" class="tab off" onClick={() => setPlace({ kind: 'messages' })}>
+                    Messages
+                  </button>
                 </div>
               </div>
               <div class="home">
@@ -318,6 +325,31 @@ export function App() {
                 </h1>
               </div>
               <WorkflowsPane />
+            </>
+          ) : current?.kind === 'messages' ? (
+            <>
+              <div class="channel-head">
+                <h1>
+                  <span aria-hidden="true">📹</span> {state.bot.name}
+                </h1>
+                <div class="tabs">
+                  <button type="button" class="tab off" onClick={() => setPlace({ kind: 'home' })}>
+                    Home
+                  </button>
+                  <span class="tab on">Messages</span>
+                </div>
+              </div>
+              {/* The bot's direct messages with the person: its DM channel (conversations.open), and
+                  the notices it posts to the person's id. Read-only, as the manifest's Messages tab. */}
+              <EntryList
+                key={`dm-${actingId}`}
+                label={`Messages from ${state.bot.name}`}
+                entries={[...channelEntries(state.dm ?? ''), ...channelEntries(actingId)].sort(byTs)}
+                repliesOf={repliesOf}
+                onShortcut={shortcut}
+                onDismiss={dismiss}
+                empty={`${state.bot.name} has sent you no direct message yet: conference reminders arrive here.`}
+              />
             </>
           ) : channel ? (
             <>

@@ -106,6 +106,8 @@ export interface State {
   notice?: { at: number; text: string };
   /** The Workflow Builder steps (manifest.steps.yml), for *Workflows*. */
   steps?: WorkflowStep[];
+  /** The acting person's direct messages with the bot (the app's Messages tab): its channel. */
+  dm?: string;
 }
 
 /** Where an action happened, as `/api/action` takes it. */
