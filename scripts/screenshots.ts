@@ -12,7 +12,8 @@ if (!hasBrowser) {
 }
 const out = 'docs/screenshots';
 mkdirSync(out, { recursive: true });
-const pg = await runPlayground({ env: {}, port: 0, logger: createLogger('silent') });
+// Reminders looked for every 5 s (25 s while none is coming), so the reminder's picture need not wait a minute.
+const pg = await runPlayground({ env: { REMINDER_INTERVAL: '5' }, port: 0, logger: createLogger('silent') });
 const browser = await launchBrowser();
 try {
   const page = await browser.newPage({
@@ -164,6 +165,21 @@ try {
   const pasted = ui.message('The router is still down');
   await pasted.locator('.unfurl').getByText('ACME-1001').waitFor();
   await shot('unfurl', pasted);
+
+  // A conference reminder in Alice's direct messages (the app's Messages tab): a conference planned on
+  // the platform for 8 minutes from now, reminded 10 minutes before, at once.
+  await pg.bot.platform.createConference({
+    participants: ['alice@acme.example', 'bob@acme.example', '+33612345678'],
+    name: 'Design review',
+    startTime: new Date(Math.ceil((Date.now() + 8 * 60_000) / 60_000) * 60_000),
+    duration: 30,
+  });
+  await ui.actAs('Alice Martin');
+  await page.locator('.side-item', { hasText: 'confdesk' }).click();
+  await page.getByRole('button', { name: 'Messages', exact: true }).click();
+  const reminder = ui.message('Design review');
+  await reminder.getByText('Join', { exact: true }).waitFor({ timeout: 90_000 });
+  await shot('reminder', page.locator('.main'));
 } finally {
   await browser.close();
   await pg.stop();
