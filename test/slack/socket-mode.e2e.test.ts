@@ -15,6 +15,7 @@ import {
   people,
   submission,
   useBot,
+  viewClick,
 } from '../helpers/bot.js';
 
 type Json = Record<string, unknown>;
@@ -132,6 +133,50 @@ describe('Socket Mode, end to end through the double’s WebSocket', () => {
     expect(f.slack.homes.get(people.bob.id)?.type).toBe('home');
     const events = socket().deliveries.filter((d) => d.kind === 'events_api');
     expect(events).toHaveLength(1);
+  });
+
+  it('keeps the reminder choice clicked on App Home over the socket: a lead time, then off, each shown back', async () => {
+    const alice = people.alice.id;
+    await f.event({ type: 'app_home_opened', user: alice, channel: 'D1', tab: 'home' });
+    /** The value of the reminder button Home highlights now (the person's choice as Home shows it). */
+    const chosen = () => {
+      const blocks = (f.slack.homes.get(alice)?.blocks ?? []) as {
+        block_id?: string;
+        elements?: { value?: string; style?: string }[];
+      }[];
+      const row = blocks.find((b) => b.block_id === 'home_reminders');
+      return row?.elements?.find((e) => e.style === 'primary')?.value;
+    };
+    expect(await eventually(chosen)).toBe('default');
+    expect(await f.store.reminderPrefs(alice)).toBeUndefined();
+    const interactive = () => socket().deliveries.filter((d) => d.kind === 'interactive').length;
+    const click = async (value: string) => {
+      const before = interactive();
+      const home = f.slack.homes.get(alice) as { id: string };
+      const ack = await f.interact(
+        viewClick(f.slack, {
+          user: alice,
+          actionId: `${ids.actions.reminderLead}:${value}`,
+          value,
+          view: { id: home.id, type: 'home' },
+        }),
+      );
+      // Acked over the socket (an interactive envelope), with no payload: the answer is Home itself.
+      expect(ack).toEqual({ status: 200, body: null });
+      expect(interactive()).toBe(before + 1);
+    };
+
+    await click('15');
+    await eventually(() => chosen() === '15');
+    expect(await f.store.reminderPrefs(alice)).toEqual({ enabled: true, leadMinutes: 15 });
+    expect(JSON.stringify(f.slack.homes.get(alice))).toContain('15 minutes before each conference');
+
+    await click('off');
+    await eventually(() => chosen() === 'off');
+    expect(await f.store.reminderPrefs(alice)).toEqual({ enabled: false });
+    expect(JSON.stringify(f.slack.homes.get(alice))).toContain('Off: no direct message');
+    // Only the clicker's choice changed.
+    expect(await f.store.reminderPrefs(people.bob.id)).toBeUndefined();
   });
 
   for (const reason of ['refresh_requested', 'warning'] as const)
