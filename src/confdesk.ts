@@ -158,7 +158,8 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
         return { users: d.byId.size, groups: d.groupById.size };
       },
       doctor: o.slack.doctor,
-      reminders: o.store,
+      // Reminders' settings only where reminders run (REMINDER_INTERVAL=0 turns them off).
+      reminders: o.jobs?.reminderScanMs ? o.store : undefined,
       now,
     }),
     logger: o.logger.child({ component: 'home' }),

@@ -60,6 +60,8 @@ export async function startBot(
     client?: Partial<PlatformClientOptions>;
     /** Also run the background jobs (poller and delivery), scanning this often. */
     pollIntervalMs?: number;
+    /** Run the conference reminders, scanning this often (off otherwise: App Home shows no settings). */
+    reminderScanMs?: number;
     /** Accept platform webhooks on POST /webhooks/platform with this secret (X-Webhook-Secret). */
     webhookSecret?: string;
     /** The bot's logger (silent unless a test reads the log lines). */
@@ -134,6 +136,7 @@ export async function startBot(
       deliverEveryMs: 50,
       paceMs: 20,
       ...(options.pollIntervalMs === undefined ? {} : { pollIntervalMs: options.pollIntervalMs }),
+      ...(options.reminderScanMs === undefined ? {} : { reminderScanMs: options.reminderScanMs }),
     },
   });
   const bot = confdesk.slack;

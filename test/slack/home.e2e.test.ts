@@ -100,6 +100,12 @@ describe('App Home', () => {
     firstTicket = shownTickets()[0] as number;
   });
 
+  it('shows no reminder settings where reminders are off (REMINDER_INTERVAL=0, as in this bot)', async () => {
+    const { json } = await openHome(people.alice.id, (j) => j.includes('"type":"home"'));
+    expect(json).not.toContain('home_reminders');
+    expect(json).not.toContain('Conference reminders');
+  });
+
   it('costs no platform read when opened again within the minute', async () => {
     const from = f.platform.sim.requests.length;
     const published = f.slack.callsOf('views.publish').length;

@@ -34,7 +34,7 @@ const logger = createLogger(
 );
 
 const f = {} as BotFixture;
-useBot(f, { socket: true, logger });
+useBot(f, { socket: true, logger, reminderScanMs: 60_000 });
 const socket = () => f.slack.socket as SocketModeDouble;
 
 const ticket = (reference: string) =>
