@@ -49,18 +49,28 @@
  * line's directory: the bot's log, its store).
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { RequestLogEntry } from '../src/sim/http.js';
 import { openStore } from '../src/store/store.js';
 import { attribute, type Change } from './attribution.js';
 import type { Recorded } from './realtime/control.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import {
+  getJson,
+  http,
+  mark,
+  type Proc,
+  pct,
+  pick,
+  postJson,
+  secs,
+  signedSlack,
+  sleep,
+  stopProc,
+} from './realtime/processes.js';
+import { loginAgents, startBackends, startBot } from './realtime/start.js';
 
 interface LineSpec {
   n: number;
@@ -106,146 +116,6 @@ const cycle = ['open', 'inprogress', 'done', 'closed'];
 const person = 'UBENCH';
 /** How long a person's request is waited for (answered later: "not answered"). */
 const askCapMs = 150_000;
-const webhookHeader = 'X-Webhook-Secret';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number;
-};
-const secs = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(1)} s`);
-const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)] as T;
-const mark = (ok: boolean) => (ok ? '✓' : '✗');
-
-// ---------- processes ----------
-
-/** Every child still running: killed on any exit of the bench. */
-const children = new Set<ChildProcess>();
-const killAll = () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-};
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  /** Everything it printed so far (the last 200 kB). */
-  output: () => string;
-}
-
-/** Starts `node --import tsx <args>` from the checkout with exactly `env` (and PATH, HOME), its output to `logFile`. */
-function spawnNode(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  logFile: string,
-  ipc = true,
-): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const file = createWriteStream(logFile);
-  let text = '';
-  const read = (chunk: Buffer) => {
-    file.write(chunk);
-    text += chunk;
-    if (text.length > 400_000) text = text.slice(-200_000);
-  };
-  child.stdout?.on('data', read);
-  child.stderr?.on('data', read);
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      children.delete(child);
-      file.end();
-      resolve(code);
-    }),
-  );
-  return { name, child, exited, output: () => text };
-}
-
-/** Waits for a line of the process's output matching `pattern` (its first group), or fails on exit or timeout. */
-async function waitFor(p: Proc, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  let gone = false;
-  void p.exited.then(() => {
-    gone = true;
-  });
-  while (Date.now() < until) {
-    const m = pattern.exec(p.output());
-    if (m) return m[1] as string;
-    if (gone)
-      throw new Error(
-        `${p.name} exited (${p.child.exitCode}) before it was ready:\n${p.output().slice(-3000)}`,
-      );
-    await sleep(50);
-  }
-  throw new Error(`${p.name} not ready within ${timeoutMs / 1000} s:\n${p.output().slice(-3000)}`);
-}
-
-/** SIGTERM, then SIGKILL after `graceMs`. */
-async function stopProc(p: Proc, graceMs: number): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGTERM');
-  const done = await Promise.race([p.exited.then(() => true), sleep(graceMs).then(() => false)]);
-  if (!done) {
-    p.child.kill('SIGKILL');
-    await Promise.race([p.exited, sleep(5_000)]);
-  }
-}
-
-// ---------- HTTP ----------
-
-async function http(
-  url: string,
-  o: { method?: string; body?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
-): Promise<{ status: number; text: string }> {
-  const res = await fetch(url, {
-    method: o.method ?? 'GET',
-    ...(o.body !== undefined ? { body: o.body } : {}),
-    headers: o.headers ?? {},
-    signal: AbortSignal.timeout(o.timeoutMs ?? 15_000),
-  });
-  return { status: res.status, text: await res.text() };
-}
-async function getJson<T>(url: string): Promise<T> {
-  const r = await http(url);
-  if (r.status !== 200) throw new Error(`GET ${url}: ${r.status} ${r.text.slice(0, 200)}`);
-  return JSON.parse(r.text) as T;
-}
-async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const r = await http(url, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-  });
-  if (r.status !== 200) throw new Error(`POST ${url}: ${r.status} ${r.text.slice(0, 200)}`);
-  return JSON.parse(r.text) as T;
-}
-
-/** A request signed as Slack signs it (v0 HMAC-SHA256 of `v0:<timestamp>:<body>`). */
-function signedSlack(url: string, secret: string, body: string) {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  return http(`${url}/slack/events`, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': signature,
-    },
-  });
-}
 
 // ---------- what the processes record ----------
 
@@ -369,79 +239,31 @@ async function firstScan(sim: SimRequests, adminUserId: number, botProc: Proc): 
 }
 
 /** The platform simulator and the Slack double, each in its own process, and the simulator's set-up. */
-async function startBackends(procs: Proc[], dir: string) {
-  const simProc = spawnNode(
-    'simulator',
-    ['bench/realtime/sim.ts'],
-    { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: String(agentCount) },
-    join(dir, 'sim.log'),
-  );
-  procs.push(simProc);
-  const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
-  procs.push(slackProc);
-  const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
-    url: string;
-    control: string;
-  };
-  const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
-    api: string;
-    control: string;
-  };
-  const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
-  return { simAt, slackAt, setup };
-}
+const startDesk = (procs: Proc[], dir: string) =>
+  startBackends<SimSetup>(procs, dir, {
+    simEnv: { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: String(agentCount) },
+  });
 
 /**
  * The bot as deployed (`node --import tsx src/main.ts` with a deployment's environment) on this line's
  * store, the simulator and the Slack double; with `webhooks`, the simulator's webhooks point at it.
  */
-async function startBot(
+const startDeskBot = (
   procs: Proc[],
   dir: string,
   dataDir: string,
   setup: SimSetup,
   slackApi: string,
   webhooks: boolean,
-) {
-  const signingSecret = randomBytes(16).toString('hex');
-  const webhookSecret = randomBytes(16).toString('hex');
-  const botProc = spawnNode(
-    'bot',
-    ['src/main.ts'],
-    {
-      LOG_LEVEL: 'info',
-      LOG_FORMAT: 'json',
-      SLACK_BOT_TOKEN: 'xoxb-realtime-bench',
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_API_URL: slackApi,
-      PORT: '0',
-      PLATFORM_URL: setup.url,
-      PLATFORM_TOKEN: setup.adminToken,
-      PLATFORM_RATE_LIMIT: '10',
-      POLL_INTERVAL: '30',
-      DATA_DIR: dataDir,
-      SHUTDOWN_TIMEOUT_S: '10',
-      ...(webhooks ? { PLATFORM_WEBHOOK_SECRET: webhookSecret, PLATFORM_WEBHOOK_HEADER: webhookHeader } : {}),
-    },
-    join(dir, 'bot.log'),
-    false,
-  );
-  procs.push(botProc);
-  const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
-  if (webhooks) {
-    const q = new URLSearchParams({
-      url: `${botUrl}/webhooks/platform`,
-      secret: webhookSecret,
-      header: webhookHeader,
-    });
-    const r = await http(`${setup.url}/_sim/webhook?${q}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${setup.adminToken}` },
-    });
-    if (r.status !== 200) throw new Error(`could not set the simulator's webhook: ${r.status} ${r.text}`);
-  }
-  return { botProc, botUrl, signingSecret };
-}
+) =>
+  startBot(procs, dir, {
+    dataDir,
+    setup,
+    slackApi,
+    token: 'xoxb-realtime-bench',
+    webhooks,
+    env: { SHUTDOWN_TIMEOUT_S: '10' },
+  });
 
 /** The kind of a platform request, from its path. */
 const kindOf = (r: SimRequest) =>
@@ -465,7 +287,7 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
   const channels = Array.from({ length: spec.channels }, (_, i) => `CRT${i + 1}`);
   try {
     // The platform simulator and the Slack double, each in its own process.
-    const { simAt, slackAt, setup } = await startBackends(procs, dir);
+    const { simAt, slackAt, setup } = await startDesk(procs, dir);
     const channelOf = new Map(setup.tickets.map((t, i) => [t.id, channels[i % channels.length] as string]));
 
     // Each ticket's card in its channel, and the bot's store as a bot that has run a while has it.
@@ -495,7 +317,7 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
     await store.close();
 
     // The bot, as deployed.
-    const { botProc, botUrl, signingSecret } = await startBot(
+    const { botProc, botUrl, signingSecret } = await startDeskBot(
       procs,
       dir,
       dataDir,
@@ -505,20 +327,7 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
     );
 
     // The agents log in with their own accounts.
-    const agents: string[] = [];
-    for (const a of setup.agents) {
-      const r = await http(`${setup.url}/api/v3/token`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: 'password',
-          username: a.username,
-          password: a.password,
-        }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
-      if (r.status !== 200) throw new Error(`agent ${a.username} could not log in: ${r.status} ${r.text}`);
-      agents.push((JSON.parse(r.text) as { access_token: string }).access_token);
-    }
+    const agents = await loginAgents(setup.url, setup.agents);
 
     const slack = new SlackCalls(slackAt.control);
     const sim = new SimRequests(simAt.control);
@@ -1077,7 +886,7 @@ async function runBurstLine(spec: LineSpec): Promise<BurstResult> {
   const problems: string[] = [];
   const channel = 'CRT1';
   try {
-    const { simAt, slackAt, setup } = await startBackends(procs, dir);
+    const { simAt, slackAt, setup } = await startDesk(procs, dir);
 
     // The channel follows the admin's group, the record `/ticket follow group:"<name>"` writes
     // (`slack/commands/ticket-subscriptions.ts`: the parsed filter and the group's id).
@@ -1093,7 +902,7 @@ async function runBurstLine(spec: LineSpec): Promise<BurstResult> {
     });
     await store.close();
 
-    const { botProc, botUrl } = await startBot(procs, dir, dataDir, setup, slackAt.api, true);
+    const { botProc, botUrl } = await startDeskBot(procs, dir, dataDir, setup, slackAt.api, true);
 
     const slack = new SlackCalls(slackAt.control);
     const sim = new SimRequests(simAt.control);

@@ -1,0 +1,131 @@
+/*
+ * bench/realtime/start.ts — how the real-time benches (bench/realtime*.ts) start their three
+ * processes: the platform simulator (bench/realtime/sim.ts), the Slack double
+ * (bench/realtime/slack.ts) and the bot as deployed (`node --import tsx src/main.ts`); and the
+ * simulator's agents logging in.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { getJson, http, type Proc, spawnNode, waitFor } from './processes.js';
+
+/** Where the simulator and the double answer (their first lines). */
+export interface Backends<S> {
+  simAt: { url: string; control: string };
+  slackAt: { api: string; control: string };
+  /** The simulator's `GET /setup`. */
+  setup: S;
+}
+
+/**
+ * The platform simulator (with `simEnv`) and the Slack double (with `slackEnv`), each in its own
+ * process logging to `dir`, pushed on `procs`; answers where they are and the simulator's set-up.
+ */
+export async function startBackends<S>(
+  procs: Proc[],
+  dir: string,
+  o: { simEnv: Record<string, string>; slackEnv?: Record<string, string>; timeoutMs?: number },
+): Promise<Backends<S>> {
+  const simProc = spawnNode('simulator', ['bench/realtime/sim.ts'], o.simEnv, join(dir, 'sim.log'));
+  procs.push(simProc);
+  const slackProc = spawnNode(
+    'Slack double',
+    ['bench/realtime/slack.ts'],
+    o.slackEnv ?? {},
+    join(dir, 'slack.log'),
+  );
+  procs.push(slackProc);
+  const simAt = JSON.parse(
+    await waitFor(simProc, /REALTIME_SIM (\{.*\})/, o.timeoutMs),
+  ) as Backends<S>['simAt'];
+  const slackAt = JSON.parse(
+    await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/, o.timeoutMs),
+  ) as Backends<S>['slackAt'];
+  const setup = await getJson<S>(`${simAt.control}/setup`);
+  return { simAt, slackAt, setup };
+}
+
+/** The header the simulator's webhooks carry their secret in. */
+export const webhookHeader = 'X-Webhook-Secret';
+
+/**
+ * The bot as deployed (`node --import tsx src/main.ts` with a deployment's environment: HTTP mode,
+ * PLATFORM_RATE_LIMIT 10, POLL_INTERVAL 30, and `env` on top) on the store in `dataDir`, the
+ * simulator and the Slack double at `slackApi`, logging to `dir`/bot.log and pushed on `procs`;
+ * with `webhooks`, the simulator's webhooks point at it. Answers once it listens.
+ */
+export async function startBot(
+  procs: Proc[],
+  dir: string,
+  o: {
+    dataDir: string;
+    setup: { url: string; adminToken: string };
+    slackApi: string;
+    token: string;
+    webhooks: boolean;
+    env?: Record<string, string>;
+  },
+): Promise<{ botProc: Proc; botUrl: string; signingSecret: string }> {
+  const signingSecret = randomBytes(16).toString('hex');
+  const webhookSecret = randomBytes(16).toString('hex');
+  const botProc = spawnNode(
+    'bot',
+    ['src/main.ts'],
+    {
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'json',
+      SLACK_BOT_TOKEN: o.token,
+      SLACK_SIGNING_SECRET: signingSecret,
+      SLACK_API_URL: o.slackApi,
+      PORT: '0',
+      PLATFORM_URL: o.setup.url,
+      PLATFORM_TOKEN: o.setup.adminToken,
+      PLATFORM_RATE_LIMIT: '10',
+      POLL_INTERVAL: '30',
+      DATA_DIR: o.dataDir,
+      ...o.env,
+      ...(o.webhooks
+        ? { PLATFORM_WEBHOOK_SECRET: webhookSecret, PLATFORM_WEBHOOK_HEADER: webhookHeader }
+        : {}),
+    },
+    join(dir, 'bot.log'),
+    { ipc: false },
+  );
+  procs.push(botProc);
+  const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
+  if (o.webhooks) {
+    const q = new URLSearchParams({
+      url: `${botUrl}/webhooks/platform`,
+      secret: webhookSecret,
+      header: webhookHeader,
+    });
+    const r = await http(`${o.setup.url}/_sim/webhook?${q}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${o.setup.adminToken}` },
+    });
+    if (r.status !== 200) throw new Error(`could not set the simulator's webhook: ${r.status} ${r.text}`);
+  }
+  return { botProc, botUrl, signingSecret };
+}
+
+/** The simulator's agents logged in with their own accounts: their tokens, in their order. */
+export async function loginAgents(
+  platformUrl: string,
+  agents: { username: string; password: string }[],
+): Promise<string[]> {
+  const tokens: string[] = [];
+  for (const a of agents) {
+    const r = await http(`${platformUrl}/api/v3/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: a.username,
+        password: a.password,
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    if (r.status !== 200) throw new Error(`agent ${a.username} could not log in: ${r.status} ${r.text}`);
+    tokens.push((JSON.parse(r.text) as { access_token: string }).access_token);
+  }
+  return tokens;
+}
