@@ -20,17 +20,26 @@
  * the desk's changes), STEPS_TICKETS (100), STEPS_KEEP=1 (keep the directory: logs, store).
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { SlackStepRun } from '../src/dev/slack-double.js';
 import { stepIds } from '../src/domain/workflow-steps.js';
 import { openStore } from '../src/store/store.js';
+import {
+  getJson,
+  http,
+  type Proc,
+  pct,
+  pick,
+  postJson,
+  secs as secsOf,
+  sendEvent,
+  sleep,
+  stopProc,
+} from './realtime/processes.js';
+import { loginAgents, startBackends, startBot } from './realtime/start.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const minutes = Number(process.env.STEPS_MINUTES ?? 3);
 const everyMs = Number(process.env.STEPS_EVERY_S ?? 30) * 1000;
 const perMinute = Number(process.env.STEPS_PER_MINUTE ?? 60);
@@ -41,108 +50,7 @@ const channel = 'CRT1';
 const cycle = ['open', 'inprogress', 'done', 'closed'];
 const targetP95Ms = 3_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number;
-};
-const secs = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(2)} s`);
-const pick = <T>(xs: T[]) => xs[Math.floor(Math.random() * xs.length)] as T;
-
-// ---------- processes (as bench/realtime.ts) ----------
-
-const children = new Set<ChildProcess>();
-const killAll = () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-};
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-function spawnNode(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  logFile: string,
-  ipc = true,
-): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const file = createWriteStream(logFile);
-  let text = '';
-  const read = (chunk: Buffer) => {
-    file.write(chunk);
-    text += chunk;
-    if (text.length > 400_000) text = text.slice(-200_000);
-  };
-  child.stdout?.on('data', read);
-  child.stderr?.on('data', read);
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      children.delete(child);
-      file.end();
-      resolve(code);
-    }),
-  );
-  return { name, child, exited, output: () => text };
-}
-
-async function waitFor(p: Proc, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const m = pattern.exec(p.output());
-    if (m) return m[1] as string;
-    if (p.child.exitCode !== null) throw new Error(`${p.name} exited:\n${p.output().slice(-3000)}`);
-    await sleep(50);
-  }
-  throw new Error(`${p.name} not ready within ${timeoutMs / 1000} s:\n${p.output().slice(-3000)}`);
-}
-
-async function stopProc(p: Proc): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGTERM');
-  const done = await Promise.race([p.exited.then(() => true), sleep(15_000).then(() => false)]);
-  if (!done) p.child.kill('SIGKILL');
-}
-
-async function http(
-  url: string,
-  o: { method?: string; body?: string; headers?: Record<string, string> } = {},
-): Promise<{ status: number; text: string }> {
-  const res = await fetch(url, {
-    method: o.method ?? 'GET',
-    ...(o.body !== undefined ? { body: o.body } : {}),
-    headers: o.headers ?? {},
-    signal: AbortSignal.timeout(15_000),
-  });
-  return { status: res.status, text: await res.text() };
-}
-const getJson = async <T>(url: string): Promise<T> => JSON.parse((await http(url)).text) as T;
-const postJson = async <T>(url: string, body: unknown): Promise<T> =>
-  JSON.parse(
-    (
-      await http(url, {
-        method: 'POST',
-        body: JSON.stringify(body),
-        headers: { 'content-type': 'application/json' },
-      })
-    ).text,
-  ) as T;
+const secs = (ms: number) => secsOf(ms, 2);
 
 interface SimSetup {
   url: string;
@@ -165,23 +73,9 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-realtime-steps-'));
   const procs: Proc[] = [];
   try {
-    const simProc = spawnNode(
-      'simulator',
-      ['bench/realtime/sim.ts'],
-      { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: '12' },
-      join(dir, 'sim.log'),
-    );
-    const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
-    procs.push(simProc, slackProc);
-    const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
-      url: string;
-      control: string;
-    };
-    const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
-      api: string;
-      control: string;
-    };
-    const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
+    const { simAt, slackAt, setup } = await startBackends<SimSetup>(procs, dir, {
+      simEnv: { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: '12' },
+    });
 
     // The desk: every ticket watched in the channel, with its card, as a bot that has run a while.
     const cardTs = await postJson<Record<string, string>>(
@@ -205,57 +99,17 @@ async function main(): Promise<void> {
     await store.close();
 
     // The bot as deployed, the simulator's webhooks pointing at it.
-    const signingSecret = randomBytes(16).toString('hex');
-    const webhookSecret = randomBytes(16).toString('hex');
-    const botProc = spawnNode(
-      'bot',
-      ['src/main.ts'],
-      {
-        LOG_LEVEL: 'info',
-        LOG_FORMAT: 'json',
-        SLACK_BOT_TOKEN: 'xoxb-realtime-steps',
-        SLACK_SIGNING_SECRET: signingSecret,
-        SLACK_API_URL: slackAt.api,
-        PORT: '0',
-        PLATFORM_URL: setup.url,
-        PLATFORM_TOKEN: setup.adminToken,
-        PLATFORM_RATE_LIMIT: '10',
-        POLL_INTERVAL: '30',
-        DATA_DIR: dataDir,
-        SHUTDOWN_TIMEOUT_S: '10',
-        PLATFORM_WEBHOOK_SECRET: webhookSecret,
-        PLATFORM_WEBHOOK_HEADER: 'X-Webhook-Secret',
-      },
-      join(dir, 'bot.log'),
-      false,
-    );
-    procs.push(botProc);
-    const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
-    const q = new URLSearchParams({
-      url: `${botUrl}/webhooks/platform`,
-      secret: webhookSecret,
-      header: 'X-Webhook-Secret',
+    const { botUrl, signingSecret } = await startBot(procs, dir, {
+      dataDir,
+      setup,
+      slackApi: slackAt.api,
+      token: 'xoxb-realtime-steps',
+      webhooks: true,
+      env: { SHUTDOWN_TIMEOUT_S: '10' },
     });
-    const hook = await http(`${setup.url}/_sim/webhook?${q}`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${setup.adminToken}` },
-    });
-    if (hook.status !== 200) throw new Error(`could not set the simulator's webhook: ${hook.status}`);
 
     // The agents log in with their own accounts.
-    const agents: string[] = [];
-    for (const a of setup.agents) {
-      const r = await http(`${setup.url}/api/v3/token`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          grant_type: 'password',
-          username: a.username,
-          password: a.password,
-        }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
-      agents.push((JSON.parse(r.text) as { access_token: string }).access_token);
-    }
+    const agents = await loginAgents(setup.url, setup.agents);
 
     // Warm-up: the bot's first scan, then a minute without its requests.
     const botRequests = async () =>
@@ -311,27 +165,8 @@ async function main(): Promise<void> {
         `${slackAt.control}/step`,
         { callbackId, inputs },
       );
-      const body = JSON.stringify({
-        type: 'event_callback',
-        team_id: 'T0000DBL',
-        api_app_id: 'ADOUBLE01',
-        event_id: `Ev${randomBytes(6).toString('hex')}`,
-        event_time: Math.floor(Date.now() / 1000),
-        event,
-      });
-      const timestamp = Math.floor(Date.now() / 1000);
-      const signature = `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-      const sentAt = Date.now();
-      const r = await http(`${botUrl}/slack/events`, {
-        method: 'POST',
-        body,
-        headers: {
-          'content-type': 'application/json',
-          'x-slack-request-timestamp': String(timestamp),
-          'x-slack-signature': signature,
-        },
-      });
-      runs.push({ callbackId, executionId, sentAt, status: r.status });
+      const { status, sentAt } = await sendEvent(botUrl, signingSecret, event, 'ADOUBLE01');
+      runs.push({ callbackId, executionId, sentAt, status });
     };
     const runAs = { id: person, secret: 'slack-checked' };
     for (let i = 0; startedAt + i * everyMs < endAt; i++) {
