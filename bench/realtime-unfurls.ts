@@ -16,132 +16,27 @@
  * Knobs: UNFURLS_PASTES (50), UNFURLS_SPREAD_S (10), UNFURLS_KEEP=1 (keep the logs' folder).
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHmac, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import {
+  getJson,
+  type Proc,
+  pct,
+  postJson,
+  secs as secsOf,
+  sendEvent,
+  sleep,
+  stopProc,
+} from './realtime/processes.js';
+import { startBackends, startBot } from './realtime/start.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pastes = Number(process.env.UNFURLS_PASTES ?? 50);
 const spreadMs = Number(process.env.UNFURLS_SPREAD_S ?? 10) * 1000;
 const keep = process.env.UNFURLS_KEEP === '1';
 const targetP95Ms = 2_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number;
-};
-const secs = (ms: number) => (Number.isNaN(ms) ? '—' : `${(ms / 1000).toFixed(2)} s`);
-
-// ---------- processes (as bench/realtime.ts runs them) ----------
-
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-
-function spawnNode(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  logFile: string,
-  ipc = true,
-): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const file = createWriteStream(logFile);
-  let text = '';
-  const read = (chunk: Buffer) => {
-    file.write(chunk);
-    text += chunk;
-    if (text.length > 400_000) text = text.slice(-200_000);
-  };
-  child.stdout?.on('data', read);
-  child.stderr?.on('data', read);
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      children.delete(child);
-      file.end();
-      resolve(code);
-    }),
-  );
-  return { name, child, exited, output: () => text };
-}
-
-async function waitFor(p: Proc, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const m = pattern.exec(p.output());
-    if (m) return m[1] as string;
-    if (p.child.exitCode !== null)
-      throw new Error(`${p.name} exited before it was ready:\n${p.output().slice(-3000)}`);
-    await sleep(50);
-  }
-  throw new Error(`${p.name} not ready within ${timeoutMs / 1000} s:\n${p.output().slice(-3000)}`);
-}
-
-async function stopProc(p: Proc): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGTERM');
-  const done = await Promise.race([p.exited.then(() => true), sleep(15_000).then(() => false)]);
-  if (!done) p.child.kill('SIGKILL');
-}
-
-async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
-  if (res.status !== 200) throw new Error(`GET ${url}: ${res.status}`);
-  return (await res.json()) as T;
-}
-async function postJson<T>(url: string, body: unknown): Promise<T> {
-  const res = await fetch(url, {
-    method: 'POST',
-    body: JSON.stringify(body),
-    headers: { 'content-type': 'application/json' },
-    signal: AbortSignal.timeout(15_000),
-  });
-  if (res.status !== 200) throw new Error(`POST ${url}: ${res.status}`);
-  return (await res.json()) as T;
-}
-
-/** An Events API callback, signed as Slack signs it. */
-async function sendEvent(botUrl: string, secret: string, event: Record<string, unknown>): Promise<number> {
-  const body = JSON.stringify({
-    type: 'event_callback',
-    team_id: 'T0000DBL',
-    api_app_id: 'A1',
-    event_id: `Ev${randomBytes(6).toString('hex')}`,
-    event_time: Math.floor(Date.now() / 1000),
-    event,
-  });
-  const timestamp = Math.floor(Date.now() / 1000);
-  const signature = `v0=${createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex')}`;
-  const res = await fetch(`${botUrl}/slack/events`, {
-    method: 'POST',
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'x-slack-request-timestamp': String(timestamp),
-      'x-slack-signature': signature,
-    },
-  });
-  await res.text();
-  return res.status;
-}
+const secs = (ms: number) => secsOf(ms, 2);
 
 interface SimRequest {
   method: string;
@@ -160,28 +55,14 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-unfurls-'));
   const procs: Proc[] = [];
   try {
-    const simProc = spawnNode(
-      'simulator',
-      ['bench/realtime/sim.ts'],
-      { REALTIME_TICKETS: '1', REALTIME_AGENTS: '3', REALTIME_AGENTS_IN_ADMIN_GROUP: '1' },
-      join(dir, 'sim.log'),
-    );
-    const slackProc = spawnNode('Slack double', ['bench/realtime/slack.ts'], {}, join(dir, 'slack.log'));
-    procs.push(simProc, slackProc);
-    const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
-      url: string;
-      control: string;
-    };
-    const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
-      api: string;
-      control: string;
-    };
-    const setup = await getJson<{
+    const { simAt, slackAt, setup } = await startBackends<{
       url: string;
       adminToken: string;
       agents: { username: string }[];
       seeded: { id: string; reference: string | undefined }[];
-    }>(`${simAt.control}/setup`);
+    }>(procs, dir, {
+      simEnv: { REALTIME_TICKETS: '1', REALTIME_AGENTS: '3', REALTIME_AGENTS_IN_ADMIN_GROUP: '1' },
+    });
     const ticketId = setup.seeded.find((t) => t.reference === 'ACME-1004')?.id;
     const warmId = setup.seeded.find((t) => t.reference === 'ACME-1005')?.id;
     if (!ticketId || !warmId) throw new Error('the simulator has no ACME-1004/ACME-1005');
@@ -192,30 +73,15 @@ async function main(): Promise<void> {
     ];
     await postJson(`${slackAt.control}/people`, people);
 
-    const signingSecret = randomBytes(16).toString('hex');
     const host = new URL(setup.url).host.replace(/\./g, '\\.');
-    const botProc = spawnNode(
-      'bot',
-      ['src/main.ts'],
-      {
-        LOG_LEVEL: 'info',
-        LOG_FORMAT: 'json',
-        SLACK_BOT_TOKEN: 'xoxb-unfurls-bench',
-        SLACK_SIGNING_SECRET: signingSecret,
-        SLACK_API_URL: slackAt.api,
-        PORT: '0',
-        PLATFORM_URL: setup.url,
-        PLATFORM_TOKEN: setup.adminToken,
-        PLATFORM_RATE_LIMIT: '10',
-        POLL_INTERVAL: '30',
-        DATA_DIR: join(dir, 'data'),
-        UNFURL_TICKET_PATTERN: `^http://${host}/desk/tickets/(\\d+)`,
-      },
-      join(dir, 'bot.log'),
-      false,
-    );
-    procs.push(botProc);
-    const botUrl = `http://127.0.0.1:${await waitFor(botProc, /listening on port (\d+)/, 120_000)}`;
+    const { botUrl, signingSecret } = await startBot(procs, dir, {
+      dataDir: join(dir, 'data'),
+      setup,
+      slackApi: slackAt.api,
+      token: 'xoxb-unfurls-bench',
+      webhooks: false,
+      env: { UNFURL_TICKET_PATTERN: `^http://${host}/desk/tickets/(\\d+)` },
+    });
     const link = (id: string) => `${setup.url}/desk/tickets/${id}`;
     const domains = [new URL(setup.url).hostname];
     const paste = async (user: string, text: string) => {
@@ -229,7 +95,7 @@ async function main(): Promise<void> {
         },
       );
       if (!r.event) throw new Error('the double found no link of the unfurl domains');
-      const status = await sendEvent(botUrl, signingSecret, r.event);
+      const { status } = await sendEvent(botUrl, signingSecret, r.event, 'A1');
       if (status !== 200) throw new Error(`the bot answered ${status} to link_shared`);
       return r.ts;
     };
