@@ -22,16 +22,14 @@
  * REALTIME_KEEP=1 (keep the directory: the bot's log, its store).
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { RequestLogEntry } from '../src/sim/http.js';
 import type { Recorded } from './realtime/control.js';
+import { getJson, type Proc, pct, postJson, sleep, stopProc } from './realtime/processes.js';
+import { startBackends, startBot } from './realtime/start.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const env = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const spanS = env('REMINDERS_SPAN_S', 900);
 const leadMaxMin = env('REMINDERS_LEAD_MAX_MIN', 10);
@@ -40,83 +38,6 @@ const peopleCount = env('REMINDERS_PEOPLE', 50);
 const perConference = 5;
 const reminderInterval = env('REMINDER_INTERVAL', 60);
 const drainS = env('REMINDERS_DRAIN_S', 90);
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  exited: Promise<number | null>;
-  output: () => string;
-}
-const children = new Set<ChildProcess>();
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGKILL');
-});
-
-/** `node --import tsx <args>` from the checkout with exactly `env` (and PATH, HOME), its output to `logFile`. */
-function spawnNode(
-  name: string,
-  args: string[],
-  childEnv: Record<string, string>,
-  logFile: string,
-  ipc = true,
-): Proc {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...childEnv },
-    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const file = createWriteStream(logFile);
-  let text = '';
-  const read = (chunk: Buffer) => {
-    file.write(chunk);
-    text += chunk;
-    if (text.length > 400_000) text = text.slice(-200_000);
-  };
-  child.stdout?.on('data', read);
-  child.stderr?.on('data', read);
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      children.delete(child);
-      file.end();
-      resolve(code);
-    }),
-  );
-  return { name, child, exited, output: () => text };
-}
-
-async function waitFor(p: Proc, pattern: RegExp, timeoutMs = 120_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const m = pattern.exec(p.output());
-    if (m) return m[1] as string;
-    if (p.child.exitCode !== null)
-      throw new Error(`${p.name} exited before it was ready:\n${p.output().slice(-3000)}`);
-    await sleep(50);
-  }
-  throw new Error(`${p.name} not ready within ${timeoutMs / 1000} s:\n${p.output().slice(-3000)}`);
-}
-
-async function stopProc(p: Proc): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGTERM');
-  if (!(await Promise.race([p.exited.then(() => true), sleep(15_000).then(() => false)])))
-    p.child.kill('SIGKILL');
-}
-
-async function json<T>(url: string, method = 'GET'): Promise<T> {
-  const r = await fetch(url, { method, signal: AbortSignal.timeout(30_000) });
-  if (r.status !== 200) throw new Error(`${method} ${url}: ${r.status}`);
-  return (await r.json()) as T;
-}
-
-const quantile = (xs: number[], q: number) => {
-  if (!xs.length) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] as number;
-};
 
 interface Conference {
   id: string;
@@ -129,30 +50,15 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-reminders-bench-'));
   const procs: Proc[] = [];
   try {
-    const simProc = spawnNode(
-      'simulator',
-      ['bench/realtime/sim.ts'],
-      { REALTIME_TICKETS: '0', REALTIME_AGENTS: '0' },
-      join(dir, 'sim.log'),
-    );
-    const slackProc = spawnNode(
-      'Slack double',
-      ['bench/realtime/slack.ts'],
-      { REALTIME_PEOPLE: String(peopleCount) },
-      join(dir, 'slack.log'),
-    );
-    procs.push(simProc, slackProc);
-    const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/)) as {
+    const { simAt, slackAt, setup } = await startBackends<{
       url: string;
-      control: string;
-    };
-    const slackAt = JSON.parse(await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/)) as {
-      api: string;
-      control: string;
-    };
-    const setup = await json<{ url: string; adminToken: string; adminUserId: number }>(
-      `${simAt.control}/setup`,
-    );
+      adminToken: string;
+      adminUserId: number;
+    }>(procs, dir, {
+      simEnv: { REALTIME_TICKETS: '0', REALTIME_AGENTS: '0' },
+      slackEnv: { REALTIME_PEOPLE: String(peopleCount) },
+      timeoutMs: 120_000,
+    });
     const q = new URLSearchParams({
       n: String(conferenceCount),
       people: String(peopleCount),
@@ -160,30 +66,15 @@ async function main(): Promise<void> {
       spanS: String(spanS),
       leadMaxMin: String(leadMaxMin),
     });
-    const conferences = await json<Conference[]>(`${simAt.control}/conferences?${q}`, 'POST');
-    const botProc = spawnNode(
-      'bot',
-      ['src/main.ts'],
-      {
-        LOG_LEVEL: 'info',
-        LOG_FORMAT: 'json',
-        SLACK_BOT_TOKEN: 'xoxb-reminders-bench',
-        SLACK_SIGNING_SECRET: randomBytes(16).toString('hex'),
-        SLACK_API_URL: slackAt.api,
-        PORT: '0',
-        PLATFORM_URL: setup.url,
-        PLATFORM_TOKEN: setup.adminToken,
-        PLATFORM_RATE_LIMIT: '10',
-        POLL_INTERVAL: '30',
-        REMINDER_INTERVAL: String(reminderInterval),
-        DATA_DIR: join(dir, 'data'),
-        SHUTDOWN_TIMEOUT_S: '10',
-      },
-      join(dir, 'bot.log'),
-      false,
-    );
-    procs.push(botProc);
-    await waitFor(botProc, /listening on port (\d+)/);
+    const conferences = await postJson<Conference[]>(`${simAt.control}/conferences?${q}`, {}, 30_000);
+    const { botProc } = await startBot(procs, dir, {
+      dataDir: join(dir, 'data'),
+      setup,
+      slackApi: slackAt.api,
+      token: 'xoxb-reminders-bench',
+      webhooks: false,
+      env: { REMINDER_INTERVAL: String(reminderInterval), SHUTDOWN_TIMEOUT_S: '10' },
+    });
     const readyAt = Date.now();
     // The expected reminders: each participant (all in Slack) and the moderator (UBENCH), at start − lead.
     const expected = new Map<string, number>();
@@ -202,7 +93,10 @@ async function main(): Promise<void> {
     const sent = new Map<string, number[]>();
     let from = 0;
     const collect = async () => {
-      const page = await json<{ next: number; calls: Recorded[] }>(`${slackAt.control}/calls?from=${from}`);
+      const page = await getJson<{ next: number; calls: Recorded[] }>(
+        `${slackAt.control}/calls?from=${from}`,
+        30_000,
+      );
       from = page.next;
       for (const call of page.calls) {
         if (call.method !== 'chat.postMessage' || !call.ok || !call.channel?.startsWith('D')) continue;
@@ -223,7 +117,7 @@ async function main(): Promise<void> {
     }
     await collect();
     const requests = (
-      await json<{ entries: RequestLogEntry[] }>(`${simAt.control}/requests?from=0`)
+      await getJson<{ entries: RequestLogEntry[] }>(`${simAt.control}/requests?from=0`, 30_000)
     ).entries.filter((r) => r.userId === setup.adminUserId && r.at >= readyAt - 60_000);
     await stopProc(botProc);
 
@@ -254,7 +148,7 @@ async function main(): Promise<void> {
       `  sent: ${delivered} of ${expected.size} (${missing} missing, ${twice} twice, ${unexpected} not expected); ${dueLater} due after the bot was ready, ${expected.size - dueLater} before`,
     );
     console.log(
-      `  lateness (s): p50 ${quantile(lateness, 0.5).toFixed(1)}, p95 ${quantile(lateness, 0.95).toFixed(1)}, max ${Math.max(...lateness).toFixed(1)} — target p95 ≤ 30 s: ${quantile(lateness, 0.95) <= 30 ? 'met' : 'NOT met'}`,
+      `  lateness (s): p50 ${pct(lateness, 50).toFixed(1)}, p95 ${pct(lateness, 95).toFixed(1)}, max ${Math.max(...lateness).toFixed(1)} — target p95 ≤ 30 s: ${pct(lateness, 95) <= 30 ? 'met' : 'NOT met'}`,
     );
     console.log(
       `  platform requests over the run: ${requests.length} (${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}); ${(requests.length / Math.max(1, delivered)).toFixed(3)} per reminder, ${(lists / Math.max(1, delivered)).toFixed(3)} conference list reads per reminder`,
@@ -262,7 +156,7 @@ async function main(): Promise<void> {
     console.log(
       `  every reminder sent once: ${missing === 0 && twice === 0 && unexpected === 0 ? 'met' : 'NOT met'}`,
     );
-    if (missing || twice || unexpected || quantile(lateness, 0.95) > 30) process.exitCode = 1;
+    if (missing || twice || unexpected || pct(lateness, 95) > 30) process.exitCode = 1;
   } finally {
     for (const p of procs.reverse()) await stopProc(p);
     if (process.env.REALTIME_KEEP === '1') console.log(`  kept: ${dir}`);
