@@ -25,18 +25,15 @@
  * WORKSPACE_LEASE_S variable of the bench's environment is handed to the bot.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import pg from 'pg';
 import { defaultPoolSize } from '../src/store/db.js';
 import { attribute, type Change } from './attribution.js';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { alive, mark, type Proc, pct, sleep, spawnNode, stopProc, waitFor } from './realtime/processes.js';
 
 const count = Number(process.env.WORKSPACES ?? 1000);
 const backendKnob = process.env.BACKEND ?? 'both';
@@ -76,102 +73,19 @@ const clientSecret = `client-secret-${randomBytes(6).toString('hex')}`;
 const signingSecret = randomBytes(16).toString('hex');
 const ticketsPerEventWorkspace = 3;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
-const pct = (xs: number[], p: number) => {
-  if (!xs.length) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] as number;
-};
-const mark = (ok: boolean) => (ok ? '✓' : '✗');
 const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 const secs = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : '—');
 const msText = (ms: number) => (Number.isFinite(ms) ? `${ms.toFixed(0)} ms` : '—');
 
-// ---------- processes ----------
+// ---------- processes (bench/realtime/processes.ts) ----------
 
-const children = new Set<ChildProcess>();
-const killAll = () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-};
-process.on('exit', killAll);
-for (const signal of ['SIGINT', 'SIGTERM'] as const)
-  process.on(signal, () => {
-    killAll();
-    process.exit(130);
-  });
-
-interface Proc {
-  name: string;
-  child: ChildProcess;
-  pid: number;
-  exited: Promise<number | null>;
-  output: () => string;
-  /** Lines of its log matching a pattern, counted over the whole run (the kept text is trimmed). */
-  counted: Map<RegExp, number>;
-}
-
-function spawnNode(
-  name: string,
-  args: string[],
-  env: Record<string, string>,
-  logFile: string,
-  count: RegExp[] = [],
-): Proc {
-  // WORKSPACES_CPU_PROF=<folder>: each bot writes a V8 CPU profile there when it exits (to find
-  // where idle time goes; open it in Chrome's DevTools or `node --cpu-prof` tools).
-  const prof = process.env.WORKSPACES_CPU_PROF && args[0] === 'src/main.ts';
-  const profArgs = prof ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WORKSPACES_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...profArgs, '--import', 'tsx', ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
-  });
-  children.add(child);
-  const file = createWriteStream(logFile, { flags: 'a' });
-  let text = '';
-  const counted = new Map(count.map((r) => [r, 0]));
-  const read = (chunk: Buffer) => {
-    file.write(chunk);
-    const s = chunk.toString();
-    for (const [r, n] of counted) counted.set(r, n + (s.match(new RegExp(r.source, 'g'))?.length ?? 0));
-    text += s;
-    if (text.length > 400_000) text = text.slice(-200_000);
-  };
-  child.stdout?.on('data', read);
-  child.stderr?.on('data', read);
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => {
-      children.delete(child);
-      file.end();
-      resolve(code);
-    }),
-  );
-  return { name, child, pid: child.pid ?? 0, exited, output: () => text, counted };
-}
-
-async function waitFor(p: Proc, pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const m = pattern.exec(p.output());
-    if (m) return m[1] as string;
-    if (p.child.exitCode !== null || p.child.signalCode !== null)
-      throw new Error(`${p.name} exited before it was ready:\n${p.output().slice(-3000)}`);
-    await sleep(50);
-  }
-  throw new Error(`${p.name} not ready within ${timeoutMs / 1000} s:\n${p.output().slice(-3000)}`);
-}
-
-async function stopProc(p: Proc, graceMs: number): Promise<void> {
-  if (p.child.exitCode !== null || p.child.signalCode !== null) return;
-  p.child.kill('SIGTERM');
-  const done = await Promise.race([p.exited.then(() => true), sleep(graceMs).then(() => false)]);
-  if (!done) {
-    p.child.kill('SIGKILL');
-    await Promise.race([p.exited, sleep(5_000)]);
-  }
-}
-
-const alive = (p: Proc) => p.child.exitCode === null && p.child.signalCode === null;
+/**
+ * WORKSPACES_CPU_PROF=<folder>: each bot writes a V8 CPU profile there when it exits (to find where
+ * idle time goes; open it in Chrome's DevTools or `node --cpu-prof` tools).
+ */
+const profArgs = process.env.WORKSPACES_CPU_PROF
+  ? ['--cpu-prof', `--cpu-prof-dir=${process.env.WORKSPACES_CPU_PROF}`]
+  : [];
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -636,7 +550,11 @@ async function runBackend(backend: 'sqlite' | 'postgres'): Promise<string[]> {
     });
     const watch = [/too many clients/, /"level":50/];
     const startBot = async (name: string, port: number) => {
-      const p = spawnNode(name, ['src/main.ts'], envFor(port), join(dir, `${name}.log`), watch);
+      const p = spawnNode(name, ['src/main.ts'], envFor(port), join(dir, `${name}.log`), {
+        count: watch,
+        nodeArgs: profArgs,
+        append: true,
+      });
       procs.push(p);
       const url = `http://127.0.0.1:${port}`;
       const until = Date.now() + 900_000;
