@@ -25,7 +25,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SlackStepRun } from '../src/dev/slack-double.js';
 import { stepIds } from '../src/domain/workflow-steps.js';
-import { openStore } from '../src/store/store.js';
 import {
   getJson,
   http,
@@ -38,7 +37,7 @@ import {
   sleep,
   stopProc,
 } from './realtime/processes.js';
-import { loginAgents, startBackends, startBot } from './realtime/start.js';
+import { loginAgents, startBackends, startBot, watchEveryTicket } from './realtime/start.js';
 
 const minutes = Number(process.env.STEPS_MINUTES ?? 3);
 const everyMs = Number(process.env.STEPS_EVERY_S ?? 30) * 1000;
@@ -78,25 +77,15 @@ async function main(): Promise<void> {
     });
 
     // The desk: every ticket watched in the channel, with its card, as a bot that has run a while.
-    const cardTs = await postJson<Record<string, string>>(
-      `${slackAt.control}/cards?age=3600`,
-      setup.tickets.map((t) => ({ ticketId: t.id, channel, text: `${t.id}: ${t.state}` })),
-    );
     const dataDir = join(dir, 'data');
-    const store = await openStore({ dataDir });
-    for (const t of setup.tickets) {
-      await store.addSubscription({
-        id: `w${t.id}`,
-        channel,
-        kind: 'watch',
-        ticketId: t.id,
-        filter: {},
-        createdBy: person,
-      });
-      await store.save({ ticketId: t.id, channel, ts: cardTs[t.id] as string });
-      await store.markSeen(t.id, new Date(Math.floor(t.modified / 1000) * 1000).toISOString(), t.state);
-    }
-    await store.close();
+    await watchEveryTicket({
+      slackControl: slackAt.control,
+      dataDir,
+      tickets: setup.tickets,
+      channelOf: () => channel,
+      cardAgeS: 3600,
+      person,
+    });
 
     // The bot as deployed, the simulator's webhooks pointing at it.
     const { botUrl, signingSecret } = await startBot(procs, dir, {

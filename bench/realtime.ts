@@ -70,7 +70,7 @@ import {
   sleep,
   stopProc,
 } from './realtime/processes.js';
-import { loginAgents, startBackends, startBot } from './realtime/start.js';
+import { loginAgents, startBackends, startBot, watchEveryTicket } from './realtime/start.js';
 
 interface LineSpec {
   n: number;
@@ -291,30 +291,15 @@ async function runLine(spec: LineSpec): Promise<LineResult> {
     const channelOf = new Map(setup.tickets.map((t, i) => [t.id, channels[i % channels.length] as string]));
 
     // Each ticket's card in its channel, and the bot's store as a bot that has run a while has it.
-    const cardTs = await postJson<Record<string, string>>(
-      `${slackAt.control}/cards?age=${cardAgeS}`,
-      setup.tickets.map((t) => ({
-        ticketId: t.id,
-        channel: channelOf.get(t.id),
-        text: `${t.id}: ${t.state}`,
-      })),
-    );
     const dataDir = join(dir, 'data');
-    const store = await openStore({ dataDir });
-    for (const t of setup.tickets) {
-      const channel = channelOf.get(t.id) as string;
-      await store.addSubscription({
-        id: `w${t.id}`,
-        channel,
-        kind: 'watch',
-        ticketId: t.id,
-        filter: {},
-        createdBy: person,
-      });
-      await store.save({ ticketId: t.id, channel, ts: cardTs[t.id] as string });
-      await store.markSeen(t.id, new Date(Math.floor(t.modified / 1000) * 1000).toISOString(), t.state);
-    }
-    await store.close();
+    const cardTs = await watchEveryTicket({
+      slackControl: slackAt.control,
+      dataDir,
+      tickets: setup.tickets,
+      channelOf: (id) => channelOf.get(id) as string,
+      cardAgeS,
+      person,
+    });
 
     // The bot, as deployed.
     const { botProc, botUrl, signingSecret } = await startDeskBot(

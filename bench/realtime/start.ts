@@ -1,13 +1,14 @@
 /*
  * bench/realtime/start.ts — how the real-time benches (bench/realtime*.ts) start their three
  * processes: the platform simulator (bench/realtime/sim.ts), the Slack double
- * (bench/realtime/slack.ts) and the bot as deployed (`node --import tsx src/main.ts`); and the
- * simulator's agents logging in.
+ * (bench/realtime/slack.ts) and the bot as deployed (`node --import tsx src/main.ts`); the desk
+ * of watched tickets the bot finds in its store; and the simulator's agents logging in.
  */
 
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { getJson, http, type Proc, spawnNode, waitFor } from './processes.js';
+import { openStore } from '../../src/store/store.js';
+import { getJson, http, type Proc, postJson, spawnNode, waitFor } from './processes.js';
 
 /** Where the simulator and the double answer (their first lines). */
 export interface Backends<S> {
@@ -43,6 +44,42 @@ export async function startBackends<S>(
   ) as Backends<S>['slackAt'];
   const setup = await getJson<S>(`${simAt.control}/setup`);
   return { simAt, slackAt, setup };
+}
+
+/**
+ * A desk that has run a while, before its bot starts: every ticket watched (by `person`) in its
+ * channel (`channelOf`), its card there `cardAgeS` seconds old (the double holds the message), and
+ * the bot's store in `dataDir` with the subscription, the card and the ticket's version as seen.
+ * Answers each card's ts by ticket id.
+ */
+export async function watchEveryTicket(o: {
+  slackControl: string;
+  dataDir: string;
+  tickets: { id: string; modified: number; state: string }[];
+  channelOf: (ticketId: string) => string;
+  cardAgeS: number;
+  person: string;
+}): Promise<Record<string, string>> {
+  const cardTs = await postJson<Record<string, string>>(
+    `${o.slackControl}/cards?age=${o.cardAgeS}`,
+    o.tickets.map((t) => ({ ticketId: t.id, channel: o.channelOf(t.id), text: `${t.id}: ${t.state}` })),
+  );
+  const store = await openStore({ dataDir: o.dataDir });
+  for (const t of o.tickets) {
+    const channel = o.channelOf(t.id);
+    await store.addSubscription({
+      id: `w${t.id}`,
+      channel,
+      kind: 'watch',
+      ticketId: t.id,
+      filter: {},
+      createdBy: o.person,
+    });
+    await store.save({ ticketId: t.id, channel, ts: cardTs[t.id] as string });
+    await store.markSeen(t.id, new Date(Math.floor(t.modified / 1000) * 1000).toISOString(), t.state);
+  }
+  await store.close();
+  return cardTs;
 }
 
 /** The header the simulator's webhooks carry their secret in. */
