@@ -50,11 +50,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-reminders-bench-'));
   const procs: Proc[] = [];
   try {
-    const { simAt, slackAt, setup } = await startBackends<{
-      url: string;
-      adminToken: string;
-      adminUserId: number;
-    }>(procs, dir, {
+    const { simAt, slackAt, setup } = await startBackends(procs, dir, {
       simEnv: { REALTIME_TICKETS: '0', REALTIME_AGENTS: '0' },
       slackEnv: { REALTIME_PEOPLE: String(peopleCount) },
       timeoutMs: 120_000,

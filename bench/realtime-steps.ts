@@ -51,13 +51,6 @@ const targetP95Ms = 3_000;
 
 const secs = (ms: number) => secsOf(ms, 2);
 
-interface SimSetup {
-  url: string;
-  adminToken: string;
-  adminUserId: number;
-  tickets: { id: string; modified: number; state: string }[];
-  agents: { username: string; password: string; userId: number }[];
-}
 interface SimRequest {
   method: string;
   path: string;
@@ -72,7 +65,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-realtime-steps-'));
   const procs: Proc[] = [];
   try {
-    const { simAt, slackAt, setup } = await startBackends<SimSetup>(procs, dir, {
+    const { simAt, slackAt, setup } = await startBackends(procs, dir, {
       simEnv: { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: '12' },
     });
 

@@ -55,12 +55,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'confdesk-unfurls-'));
   const procs: Proc[] = [];
   try {
-    const { simAt, slackAt, setup } = await startBackends<{
-      url: string;
-      adminToken: string;
-      agents: { username: string }[];
-      seeded: { id: string; reference: string | undefined }[];
-    }>(procs, dir, {
+    const { simAt, slackAt, setup } = await startBackends(procs, dir, {
       simEnv: { REALTIME_TICKETS: '1', REALTIME_AGENTS: '3', REALTIME_AGENTS_IN_ADMIN_GROUP: '1' },
     });
     const ticketId = setup.seeded.find((t) => t.reference === 'ACME-1004')?.id;

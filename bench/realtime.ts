@@ -70,7 +70,7 @@ import {
   sleep,
   stopProc,
 } from './realtime/processes.js';
-import { loginAgents, startBackends, startBot, watchEveryTicket } from './realtime/start.js';
+import { loginAgents, type SimSetup, startBackends, startBot, watchEveryTicket } from './realtime/start.js';
 
 interface LineSpec {
   n: number;
@@ -119,15 +119,6 @@ const askCapMs = 150_000;
 
 // ---------- what the processes record ----------
 
-interface SimSetup {
-  url: string;
-  adminToken: string;
-  adminUserId: number;
-  tickets: { id: string; modified: number; state: string }[];
-  agents: { username: string; password: string; userId: number }[];
-  /** The admin's group (line 5's follow). */
-  group: { id: string; name: string };
-}
 /** A request the simulator logged (its own type). */
 type SimRequest = RequestLogEntry;
 interface SimMove {
@@ -240,7 +231,7 @@ async function firstScan(sim: SimRequests, adminUserId: number, botProc: Proc): 
 
 /** The platform simulator and the Slack double, each in its own process, and the simulator's set-up. */
 const startDesk = (procs: Proc[], dir: string) =>
-  startBackends<SimSetup>(procs, dir, {
+  startBackends(procs, dir, {
     simEnv: { REALTIME_TICKETS: String(ticketCount), REALTIME_AGENTS: String(agentCount) },
   });
 

@@ -10,23 +10,38 @@ import { join } from 'node:path';
 import { openStore } from '../../src/store/store.js';
 import { getJson, http, type Proc, postJson, spawnNode, waitFor } from './processes.js';
 
-/** Where the simulator and the double answer (their first lines). */
-export interface Backends<S> {
+/** The simulator's `GET /setup` (bench/realtime/sim.ts). */
+export interface SimSetup {
+  /** The platform's URL. */
+  url: string;
+  adminToken: string;
+  adminUserId: number;
+  /** Its REALTIME_TICKETS tickets. */
+  tickets: { id: string; modified: number; state: string }[];
+  /** Its REALTIME_AGENTS agents' accounts. */
+  agents: { username: string; password: string; userId: number }[];
+  /** The admin's group. */
+  group: { id: string; name: string };
+  /** The demo enterprise's seeded tickets, by reference. */
+  seeded: { id: string; reference: string | undefined }[];
+}
+
+/** Where the simulator and the double answer (their first lines), and the simulator's set-up. */
+export interface Backends {
   simAt: { url: string; control: string };
   slackAt: { api: string; control: string };
-  /** The simulator's `GET /setup`. */
-  setup: S;
+  setup: SimSetup;
 }
 
 /**
  * The platform simulator (with `simEnv`) and the Slack double (with `slackEnv`), each in its own
  * process logging to `dir`, pushed on `procs`; answers where they are and the simulator's set-up.
  */
-export async function startBackends<S>(
+export async function startBackends(
   procs: Proc[],
   dir: string,
   o: { simEnv: Record<string, string>; slackEnv?: Record<string, string>; timeoutMs?: number },
-): Promise<Backends<S>> {
+): Promise<Backends> {
   const simProc = spawnNode('simulator', ['bench/realtime/sim.ts'], o.simEnv, join(dir, 'sim.log'));
   procs.push(simProc);
   const slackProc = spawnNode(
@@ -36,13 +51,11 @@ export async function startBackends<S>(
     join(dir, 'slack.log'),
   );
   procs.push(slackProc);
-  const simAt = JSON.parse(
-    await waitFor(simProc, /REALTIME_SIM (\{.*\})/, o.timeoutMs),
-  ) as Backends<S>['simAt'];
+  const simAt = JSON.parse(await waitFor(simProc, /REALTIME_SIM (\{.*\})/, o.timeoutMs)) as Backends['simAt'];
   const slackAt = JSON.parse(
     await waitFor(slackProc, /REALTIME_SLACK (\{.*\})/, o.timeoutMs),
-  ) as Backends<S>['slackAt'];
-  const setup = await getJson<S>(`${simAt.control}/setup`);
+  ) as Backends['slackAt'];
+  const setup = await getJson<SimSetup>(`${simAt.control}/setup`);
   return { simAt, slackAt, setup };
 }
 
