@@ -1,40 +1,22 @@
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ids } from '../../src/blocks/ids.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { type Playground, runPlayground } from '../../src/playground/start.js';
 import type { PlaygroundState } from '../../src/playground/state.js';
 import { eventually, formState } from '../helpers/bot.js';
+import { type Json, usePlaygroundApi } from '../helpers/playground-api.js';
 
 /*
  * The playground as the page drives it: its JSON API only (what the browser sends), with the bot, the
  * Slack double and the simulator all real, started as `npm start` starts them without credentials.
  */
 
-type Json = Record<string, unknown>;
 const ada = 'UADMIN';
 const alice = 'UALICE';
 const nico = 'UNOBODY';
 const support = 'C0SUPPORT';
 
-let pg: Playground;
-beforeAll(async () => {
-  pg = await runPlayground({ env: {}, port: 0, logger: createLogger('silent') });
-}, 30_000);
-afterAll(async () => {
-  await pg.stop();
-});
-
-const post = async (path: string, body: unknown): Promise<Json> => {
-  const res = await fetch(`${pg.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as Json;
-};
-const state = async (as: string): Promise<PlaygroundState> =>
-  (await (await fetch(`${pg.url}/api/state?as=${as}`)).json()) as PlaygroundState;
+const api = usePlaygroundApi();
+const { post, state } = api;
 const say = (as: string, text: string, channel = support) => post('/api/message', { as, channel, text });
 const blocksText = (m: { blocks?: unknown[] }) => JSON.stringify(m.blocks ?? []);
 
@@ -76,7 +58,7 @@ describe('the playground, driven through its JSON API', () => {
         (m) => m.channel === support && blocksText(m).includes('Quick planning'),
       ),
     );
-    expect(card.user).toBe(pg.slack.botUserId);
+    expect(card.user).toBe(api.pg.slack.botUserId);
     expect(button(card, 'Join')).toBeDefined();
   });
 
@@ -181,7 +163,7 @@ describe('the playground, driven through its JSON API', () => {
           ),
         8_000,
       );
-      expect(line.user).toBe(pg.slack.botUserId);
+      expect(line.user).toBe(api.pg.slack.botUserId);
       expect(await post('/api/platform', { op: 'state', ticketId, state: 'done' })).toEqual({ ok: true });
       expect((await state(ada)).platform?.tickets.find((t) => t.id === ticketId)?.state).toBe('done');
       expect(await post('/api/platform', { op: 'state', ticketId, state: 'nonsense' })).toMatchObject({
@@ -261,7 +243,7 @@ describe('the playground, driven through its JSON API', () => {
   it('/api/react: a reaction shows under the message, and 🎫 where reactions are on offers Create ticket, whose click opens the form', async () => {
     expect(await say(ada, '/ticket follow reactions')).toEqual({ ok: true });
     await eventually(async () =>
-      (await pg.bot.confdesk.deps.subscriptions.reactsIn(support)) ? true : undefined,
+      (await api.pg.bot.confdesk.deps.subscriptions.reactsIn(support)) ? true : undefined,
     );
     expect(await say(nico, 'The lift is stuck again')).toEqual({ ok: true });
     const m = (await state(alice)).messages.find((x) => x.text === 'The lift is stuck again');
@@ -299,7 +281,7 @@ describe('the playground, driven through its JSON API', () => {
 
   it('/api/stream sends a change event with the new version when anything changes', async () => {
     const abort = new AbortController();
-    const res = await fetch(`${pg.url}/api/stream`, { signal: abort.signal });
+    const res = await fetch(`${api.pg.url}/api/stream`, { signal: abort.signal });
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     const reader = (res.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
@@ -322,10 +304,10 @@ describe('the playground, driven through its JSON API', () => {
   });
 
   it('refuses a request naming another host, or a body that is not JSON', async () => {
-    const { port } = new URL(pg.url);
+    const { port } = new URL(api.pg.url);
     // fetch sets Host itself: a raw request can say another name, as a rebound DNS name would.
     const rebound = await new Promise<number | undefined>((resolve, reject) =>
-      request(`${pg.url}/api/state?as=${ada}`, { headers: { host: `evil.example:${port}` } }, (res) => {
+      request(`${api.pg.url}/api/state?as=${ada}`, { headers: { host: `evil.example:${port}` } }, (res) => {
         res.resume();
         resolve(res.statusCode);
       })
@@ -333,7 +315,7 @@ describe('the playground, driven through its JSON API', () => {
         .end(),
     );
     expect(rebound).toBe(403);
-    const form = await fetch(`${pg.url}/api/message`, {
+    const form = await fetch(`${api.pg.url}/api/message`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'as=UADMIN&channel=C0SUPPORT&text=hi',

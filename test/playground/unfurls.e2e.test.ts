@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/observability/logger.js';
-import { type Playground, runPlayground } from '../../src/playground/start.js';
-import type { PlaygroundState } from '../../src/playground/state.js';
+import { describe, expect, it } from 'vitest';
 import { eventually } from '../helpers/bot.js';
+import { usePlaygroundApi } from '../helpers/playground-api.js';
 
 /*
  * Link previews in the playground, through the page's JSON API: a person's message with a link of the
@@ -10,31 +8,14 @@ import { eventually } from '../helpers/bot.js';
  * unfurl's buttons are clicked as Slack sends them (a message_attachment).
  */
 
-type Json = Record<string, unknown>;
 const alice = 'UALICE';
 const nico = 'UNOBODY';
 const support = 'C0SUPPORT';
 
-let pg: Playground;
-beforeAll(async () => {
-  pg = await runPlayground({ env: {}, port: 0, logger: createLogger('silent') });
-}, 30_000);
-afterAll(async () => {
-  await pg.stop();
-});
-
-const post = async (path: string, body: unknown): Promise<Json> => {
-  const res = await fetch(`${pg.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as Json;
-};
-const state = async (as: string): Promise<PlaygroundState> =>
-  (await (await fetch(`${pg.url}/api/state?as=${as}`)).json()) as PlaygroundState;
+const api = usePlaygroundApi();
+const { post, state } = api;
 const ticketId = (ref: string) =>
-  String([...(pg.bot.sim?.state.tickets.values() ?? [])].find((t) => t.reference === ref)?.id);
+  String([...(api.pg.bot.sim?.state.tickets.values() ?? [])].find((t) => t.reference === ref)?.id);
 
 describe('link previews in the playground', () => {
   it('shows a ticket link’s unfurl under the message, and its Refresh works from there', async () => {
@@ -53,15 +34,15 @@ describe('link previews in the playground', () => {
       action: { type: 'button', action_id: 'ticket_refresh', block_id: 'b', value: ticketId('ACME-1001') },
     });
     expect(answer.ok).toBe(true);
-    const calls = () => pg.slack.callsOf('chat.unfurl').filter((c) => c.args.ts === m.ts).length;
+    const calls = () => api.pg.slack.callsOf('chat.unfurl').filter((c) => c.args.ts === m.ts).length;
     await eventually(() => calls() >= 2);
   });
 
   it('shows a conference’s join link unfurled, and leaves a link plain for someone without an account', async () => {
-    const conf = [...(pg.bot.sim?.state.conferences.values() ?? [])].find(
+    const conf = [...(api.pg.bot.sim?.state.conferences.values() ?? [])].find(
       (c) => c.name === 'Weekly support sync',
     );
-    const join = `${pg.bot.sim?.url}/join/${conf?.roomName}`;
+    const join = `${api.pg.bot.sim?.url}/join/${conf?.roomName}`;
     await post('/api/message', { as: 'UADMIN', channel: support, text: `join: ${join}` });
     const m = await eventually(async () =>
       (await state('UADMIN')).messages.find((x) => x.text?.includes(join) && x.unfurls?.length),

@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { stepIds } from '../../src/domain/workflow-steps.js';
-import { createLogger } from '../../src/observability/logger.js';
-import { type Playground, runPlayground } from '../../src/playground/start.js';
-import type { PlaygroundState } from '../../src/playground/state.js';
+import { type Json, usePlaygroundApi } from '../helpers/playground-api.js';
 
 /*
  * The playground's *Workflows*: a step run as Workflow Builder would run it (the signed
@@ -10,27 +8,12 @@ import type { PlaygroundState } from '../../src/playground/state.js';
  * double and the simulator all real, driven through the page's JSON API.
  */
 
-type Json = Record<string, unknown>;
-let pg: Playground;
-beforeAll(async () => {
-  pg = await runPlayground({ env: {}, port: 0, logger: createLogger('silent') });
-}, 30_000);
-afterAll(async () => {
-  await pg.stop();
-});
-
-const post = async (path: string, body: unknown): Promise<Json> => {
-  const res = await fetch(`${pg.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await res.json()) as Json;
-};
+const api = usePlaygroundApi();
+const { post, state } = api;
 
 describe('the playground’s Workflows', () => {
   it('lists the steps with the inputs a builder sets (Run as is Slack’s, not an input)', async () => {
-    const s = (await (await fetch(`${pg.url}/api/state?as=UADMIN`)).json()) as PlaygroundState;
+    const s = await state('UADMIN');
     expect(s.steps?.map((x) => x.callback_id)).toEqual(Object.values(stepIds));
     const open = s.steps?.find((x) => x.callback_id === stepIds.openTicket);
     expect(open?.inputs.map((i) => i.name)).toEqual(['requestor', 'subject', 'group', 'agent', 'channel']);
@@ -42,16 +25,16 @@ describe('the playground’s Workflows', () => {
       as: 'UALICE',
       callback_id: stepIds.openTicket,
       inputs: {
-        requestor: 'pg.requestor@example.com',
+        requestor: 'api.pg.requestor@example.com',
         subject: 'Playground workflow ticket',
         channel: 'C0SUPPORT',
       },
     });
     expect(answer).toMatchObject({ ok: true, outputs: { ticket_id: expect.stringMatching(/^\d+$/) } });
     const id = Number((answer.outputs as Json).ticket_id);
-    expect(pg.bot.sim?.state.tickets.get(id)?.subject).toBe('Playground workflow ticket');
+    expect(api.pg.bot.sim?.state.tickets.get(id)?.subject).toBe('Playground workflow ticket');
     expect(
-      pg.slack.messages.some(
+      api.pg.slack.messages.some(
         (m) => m.channel === 'C0SUPPORT' && String(m.text).includes('Playground workflow ticket'),
       ),
     ).toBe(true);
