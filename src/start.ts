@@ -81,11 +81,15 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     credentials,
     simulator: sim !== undefined,
     logger: logger.child({ component: 'platform' }),
+    // The platform counts the previous process's requests in its window too: start from them, and
+    // from the reads it cached (a person's first request after a restart costs what it did before).
+    memory: store,
   });
   // The platform is a remote service that may come back: a failed check is logged, /readyz answers
   // 503 with the reason, and the check is repeated once a minute until it passes.
   const checkOptions = { url: config.platform.url, credentials: credentials.kind };
-  const platformCheck = await checkPlatform(platform, checkOptions);
+  // Not held for the budget: a start inside a window the previous process spent must not wait for it.
+  const platformCheck = await checkPlatform(platform, { ...checkOptions, maxWaitMs: 2_000 });
   if (platformCheck.ok)
     logger.info(
       { user: platformCheck.info.username, enterpriseId: platformCheck.info.enterpriseId, platform: baseUrl },

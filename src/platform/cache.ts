@@ -8,6 +8,11 @@ interface Entry {
   tag: string;
 }
 
+/** A cache entry as kept outside the process (see `TtlCache.kept`, `TtlCache.restore`). */
+export interface KeptEntry extends Entry {
+  key: string;
+}
+
 interface Pending {
   loading: Promise<unknown>;
   tag: string;
@@ -37,6 +42,8 @@ async function afterATurn<T>(value: T): Promise<T> {
 export class TtlCache {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Pending>();
+  /** Told whenever an entry is set or dropped (the client keeps the cache across a restart). */
+  onChange: (() => void) | undefined;
 
   constructor(
     private readonly ttlMs: number,
@@ -52,6 +59,12 @@ export class TtlCache {
     return e.value;
   }
 
+  /** The value even a little past its TTL (within the stale margin), without loading: undefined if none. */
+  peek(key: string): unknown {
+    const e = this.entries.get(key);
+    return e && this.now() < e.expiresAt + this.staleMs ? e.value : undefined;
+  }
+
   set(key: string, tag: string, value: unknown): void {
     this.entries.delete(key);
     if (this.entries.size >= this.maxEntries) {
@@ -59,6 +72,29 @@ export class TtlCache {
       if (!oldest.done) this.entries.delete(oldest.value);
     }
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs, tag });
+    this.onChange?.();
+  }
+
+  /** The entries still usable (within their TTL and the stale margin), to keep across a restart. */
+  kept(): KeptEntry[] {
+    const now = this.now();
+    return [...this.entries]
+      .filter(([, e]) => now < e.expiresAt + this.staleMs)
+      .map(([key, e]) => ({ key, ...e }));
+  }
+
+  /**
+   * Takes back entries kept by an earlier process (`kept`), with the expiry they had: a restart does
+   * not make a read younger. Entries this process already has win.
+   */
+  restore(entries: readonly KeptEntry[]): void {
+    const now = this.now();
+    for (const e of entries) {
+      if (this.entries.has(e.key) || !(now < e.expiresAt + this.staleMs) || e.expiresAt > now + this.ttlMs)
+        continue;
+      if (this.entries.size >= this.maxEntries) break;
+      this.entries.set(e.key, { value: e.value, expiresAt: e.expiresAt, tag: e.tag });
+    }
   }
 
   /**
@@ -105,5 +141,6 @@ export class TtlCache {
     // A load still running for an invalidated tag must not store what it read before the write.
     for (const [key, p] of this.pending) if (tags.includes(p.tag)) this.pending.delete(key);
     for (const [key, e] of this.entries) if (tags.includes(e.tag)) this.entries.delete(key);
+    this.onChange?.();
   }
 }

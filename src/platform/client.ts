@@ -5,7 +5,7 @@ import type { PlatformOutcome, WorkspaceMetrics } from '../observability/metrics
 import { type Download, readAnswer } from './answer.js';
 import { type Attempted, type AttemptRequest, attempt, type ClientLogger } from './attempt.js';
 import { TokenProvider } from './auth.js';
-import { TtlCache } from './cache.js';
+import { type KeptEntry, TtlCache } from './cache.js';
 import {
   type EndpointName,
   type EndpointSpec,
@@ -31,7 +31,7 @@ import type { Priority } from './lane.js';
 import { currentLane } from './lane.js';
 import { PageMemory, paginate } from './paging.js';
 import { platformAgent } from './proxy.js';
-import { RateBudget } from './rate-budget.js';
+import { type GrantMemory, RateBudget, recallDeadlineMs } from './rate-budget.js';
 import { followRedirect, redirectHost } from './redirect.js';
 import { requestUrl } from './request-url.js';
 import type { RequestFailure } from './retry-policy.js';
@@ -77,6 +77,8 @@ export interface PlatformClientOptions {
   proxy?: ProxySettings | undefined;
   /** A people's turn waiting in a background lane throws (tests; see `inPeoplesTurn`). */
   strictTurns?: boolean;
+  /** What the client keeps across a restart (the store): see `PlatformMemory`. */
+  memory?: PlatformMemory;
   /**
    * Who vouched for the platform address and which other hosts may be reached (see `PlatformReach`).
    * Default: the operator configured `baseUrl` (PLATFORM_URL), no other host. Distribution mode
@@ -84,6 +86,29 @@ export interface PlatformClientOptions {
    */
   reach?: { allowedHosts?: readonly string[]; operatorConfigured?: boolean };
 }
+
+/**
+ * What a platform client keeps outside the process (the store), so that the next process starts
+ * where this one stopped: the rate budget's grants (the platform counts them in its window whoever
+ * sent them) and the cached reads (a person's first request after a restart costs no more requests
+ * than before it). Entries come back with their own expiry; a memory that fails costs the speed, never
+ * a request's answer.
+ */
+export interface PlatformMemory {
+  grants: GrantMemory;
+  reads: { recall(): Promise<unknown[]>; keep(entries: readonly unknown[]): Promise<void> };
+}
+
+const isKeptEntry = (e: unknown): e is KeptEntry =>
+  typeof e === 'object' &&
+  e !== null &&
+  typeof (e as KeptEntry).key === 'string' &&
+  typeof (e as KeptEntry).tag === 'string' &&
+  typeof (e as KeptEntry).expiresAt === 'number' &&
+  'value' in e;
+
+/** Cached reads are kept at most this often (a write of a few kB to a few hundred). */
+const keepReadsEveryMs = 5_000;
 
 /** What the client counts: its attempts, their waits for the budget, 429s and answers not understood. */
 type ClientMetrics = Pick<
@@ -152,6 +177,10 @@ export class PlatformCore {
   private readonly pages = new PageMemory();
   /** Where each request attempt, its wait for the budget and the platform's 429s are counted. */
   private metrics: ClientMetrics | undefined;
+  /** Until the memory answered (at most `recallDeadlineMs`), calls wait: see `PlatformMemory`. */
+  private recalled: Promise<void> | undefined;
+  private readonly memory: PlatformMemory | undefined;
+  private keepReadsTimer: NodeJS.Timeout | undefined;
 
   constructor(options: PlatformClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -195,6 +224,42 @@ export class PlatformCore {
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3);
     this.backoffBaseMs = options.backoffBaseMs ?? 300;
     this.logger = options.logger;
+    this.memory = options.memory;
+    if (this.memory) this.recalled = this.recall(this.memory);
+  }
+
+  /** Starts from what `memory` kept (grants, cached reads), waiting for it `recallDeadlineMs` at most. */
+  private async recall(memory: PlatformMemory): Promise<void> {
+    const reads = memory.reads
+      .recall()
+      .then((entries) => this.cache.restore(entries.filter(isKeptEntry)))
+      .catch((error: unknown) =>
+        this.logger?.info({ err: error }, 'platform memory: cached reads not recalled'),
+      );
+    const grants = this.budget.remember(memory.grants);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, recallDeadlineMs);
+      timer.unref?.();
+    });
+    await Promise.race([Promise.all([reads, grants]), deadline]);
+    clearTimeout(timer);
+    this.recalled = undefined;
+    this.cache.onChange = () => {
+      if (this.keepReadsTimer) return;
+      this.keepReadsTimer = setTimeout(() => this.keepReads(), keepReadsEveryMs);
+      this.keepReadsTimer.unref?.();
+    };
+  }
+
+  /** Keeps the cached reads in the memory now (a failure costs the next start a few reads). */
+  private keepReads(): Promise<void> {
+    clearTimeout(this.keepReadsTimer);
+    this.keepReadsTimer = undefined;
+    if (!this.memory) return Promise.resolve();
+    return this.memory.reads
+      .keep(this.cache.kept())
+      .catch((error: unknown) => this.logger?.info({ err: error }, 'platform memory: cached reads not kept'));
   }
 
   /**
@@ -211,8 +276,19 @@ export class PlatformCore {
     return this.budget.estimateWaitMs(priority);
   }
 
+  /**
+   * What a cached read answered last (within its TTL or a little past it), without a request; undefined
+   * when it was not read lately. For what a person's answer may show without waiting (a card's labels).
+   */
+  peek<N extends EndpointName>(name: N, input: Input<N>): Output<N> | undefined {
+    const spec: EndpointSpec = endpoints[name];
+    if (!spec.cache) return undefined;
+    return this.cache.peek(`${name} ${requestUrl(this.baseUrl, name, spec, input)}`) as Output<N> | undefined;
+  }
+
   /** Calls one operation of the endpoint table by name. */
   async call<N extends EndpointName>(name: N, ...[input, options]: Args<N>): Promise<Output<N>> {
+    if (this.recalled) await this.recalled;
     const spec: EndpointSpec = endpoints[name];
     const url = requestUrl(this.baseUrl, name, spec, input);
     const send = async () => {
@@ -229,6 +305,8 @@ export class PlatformCore {
       )) as Output<N>;
     const result = await send();
     if (spec.invalidates) this.cache.invalidate(spec.invalidates);
+    // A fresh read (a health check) is the newest there is: the next cached read takes it.
+    if (spec.cache) this.cache.set(`${name} ${url}`, spec.cache, result);
     return result as Output<N>;
   }
 
@@ -281,7 +359,8 @@ export class PlatformCore {
 
   /** Closes connections and rejects queued requests. */
   async close(): Promise<void> {
-    this.budget.close(new PlatformClosedError('queued request'));
+    const reads = this.keepReadsTimer ? this.keepReads() : Promise.resolve();
+    await Promise.all([this.budget.close(new PlatformClosedError('queued request')), reads]);
     await this.dispatcher.close();
   }
 

@@ -268,6 +268,8 @@ export const endpoints = {
     path: '/api/v3/users/id',
     input: z.object({ email }),
     output: idAnswer,
+    // A person's account by e-mail, read again on each first request after a restart without it.
+    cache: 'users',
   }),
   resetPassword: endpoint({
     method: 'POST',

@@ -14,6 +14,22 @@ export interface RateBudgetOptions {
   strictTurns?: boolean;
 }
 
+/**
+ * The grants of the current window, kept outside the process (the store), so that the next process
+ * starts with the window as the platform sees it instead of an empty one.
+ */
+export interface GrantMemory {
+  /** The grants remembered (epoch ms), an earlier process's included. */
+  recall(): Promise<number[]>;
+  /** Keeps the grants still in the window (a few; called at most every `keepEveryMs`). */
+  keep(grants: readonly number[]): Promise<void>;
+}
+
+/** How long the budget waits for the memory at its start before granting without it. */
+export const recallDeadlineMs = 2_000;
+/** Grants are kept at most this often (each keep is one small store write). */
+const keepEveryMs = 250;
+
 /** See `leavesAt`: how much earlier than the announced reset a request must have been sent to be forgotten then. */
 const alignMarginMs = 1_500;
 
@@ -109,6 +125,31 @@ class WaitQueue {
  * and serves waiting requests by priority: interactive, then background, then backfill (a scan never
  * queues behind a long read backlog).
  */
+/**
+ * How background work spreads through a window. It may take `burst` grants at once; beyond that, the
+ * n-th request counted in the window waits until the window's oldest request is `(n - burst) * stepMs`
+ * old. So when background work has filled its share, the window's requests span at least
+ * `windowMs - maxWaitMs`, and the oldest leaves within `maxWaitMs`: a person asking beyond the reserve
+ * waits seconds for the next slot, not the rest of a window a burst filled in a second (issue 38).
+ * A background burst's throughput is unchanged (its share of every window); only its first seconds
+ * are spread.
+ */
+export interface Spread {
+  burst: number;
+  stepMs: number;
+  /** The longest a person beyond the reserve waits for a slot while background work holds its share. */
+  maxWaitMs: number;
+}
+
+export function spreadOf(perWindow: number, reserve: number, windowMs: number): Spread {
+  const share = perWindow - reserve;
+  const burst = Math.max(1, Math.floor(share / 3));
+  // 1.5 slots' worth of a window (9 s of a minute at 10 a minute).
+  const maxWaitMs = Math.min(windowMs, Math.ceil((1.5 * windowMs) / perWindow));
+  const stepMs = share > burst ? (windowMs - maxWaitMs) / (share - burst) : 0;
+  return { burst, stepMs, maxWaitMs };
+}
+
 /** The requests of a window kept for people by default: 20%, at least 1 when the budget is 2 or more. */
 export const defaultReserve = (perWindow: number) =>
   perWindow >= 2 ? Math.max(1, Math.floor(perWindow * 0.2)) : 0;
@@ -117,6 +158,7 @@ export class RateBudget {
   readonly perWindow: number;
   readonly windowMs: number;
   readonly reserve: number;
+  readonly spread: Spread;
   private readonly now: () => number;
   private granted: number[] = [];
   private readonly queues: Record<Priority, WaitQueue> = {
@@ -136,6 +178,11 @@ export class RateBudget {
   private readonly strictTurns: boolean;
   /** Acquires in a background lane made inside a people's turn (see `inPeoplesTurn`): should stay 0. */
   turnsHeld = 0;
+  /** Until the memory answered (or its deadline passed), nothing is granted (see `remember`). */
+  private recalling: Promise<void> | undefined;
+  private memory: GrantMemory | undefined;
+  private keepTimer: NodeJS.Timeout | undefined;
+  private keeping: Promise<void> = Promise.resolve();
 
   constructor(options: RateBudgetOptions) {
     this.strictTurns = options.strictTurns ?? false;
@@ -143,6 +190,30 @@ export class RateBudget {
     this.windowMs = options.windowMs ?? 60_000;
     this.reserve = Math.min(options.interactiveReserve ?? defaultReserve(this.perWindow), this.perWindow - 1);
     this.now = options.now ?? Date.now;
+    this.spread = spreadOf(this.perWindow, this.reserve, this.windowMs);
+  }
+
+  /**
+   * Starts from the grants `memory` remembers (an earlier process's, still in the window) and keeps
+   * this process's there. Nothing is granted until it answered, for at most `recallDeadlineMs`: a
+   * store that does not answer costs the memory, never the start. Resolves once recalled.
+   */
+  remember(memory: GrantMemory): Promise<void> {
+    this.memory = memory;
+    const recalled = memory
+      .recall()
+      .then((grants) => {
+        const now = this.now();
+        const recent = grants.filter((g) => Number.isFinite(g) && g <= now && g + this.windowMs > now);
+        this.granted = [...recent, ...this.granted].slice(-Math.max(this.perWindow, recent.length));
+      })
+      .catch(() => undefined);
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, recallDeadlineMs).unref?.());
+    this.recalling = Promise.race([recalled, deadline]).then(() => {
+      this.recalling = undefined;
+      this.pump();
+    });
+    return this.recalling;
   }
 
   /**
@@ -164,7 +235,7 @@ export class RateBudget {
     if (!waiter) throw new Error('unreachable: a promise runs its executor at once');
     signal?.addEventListener('abort', waiter, { once: true });
     queue.push(waiter);
-    this.pump();
+    if (!this.recalling) this.pump();
     return promise;
   }
 
@@ -191,6 +262,7 @@ export class RateBudget {
           : (leaving[0] ?? now) +
             this.windowMs * (Math.floor((index - leaving.length) / Math.max(1, capacity)) + 1);
     }
+    if (reserve > 0 && ahead === 0) at = Math.max(at, this.spreadAt(now));
     const serverBound = this.serverRemaining !== undefined && now < this.serverResetAt;
     if (serverBound && ahead >= (this.serverRemaining as number) - reserve)
       at = Math.max(at, this.serverResetAt);
@@ -237,6 +309,7 @@ export class RateBudget {
     if (i < 0) return;
     this.granted.splice(i, 1);
     this.granted.push(Math.max(grantedAt, this.now()));
+    this.keepSoon();
   }
 
   /** A 429 arrived: nothing is sent before `waitMs` has passed. */
@@ -247,22 +320,69 @@ export class RateBudget {
     this.schedule();
   }
 
-  /** Rejects every waiter (used at shutdown). */
-  close(reason: unknown = new Error('rate budget closed')): void {
+  /**
+   * Rejects every waiter (used at shutdown); resolves once the grants are kept in the memory, if any
+   * (so the next process starts from them).
+   */
+  close(reason: unknown = new Error('rate budget closed')): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.keepTimer) {
+      clearTimeout(this.keepTimer);
+      this.keepTimer = undefined;
+      this.keepNow();
+    }
     for (const q of Object.values(this.queues)) {
       for (const w of q.drain()) {
         w.settle();
         w.reject(reason);
       }
     }
+    return this.keeping;
+  }
+
+  /** Keeps the window's grants in the memory shortly (one write for a burst of grants). */
+  private keepSoon(): void {
+    if (!this.memory || this.keepTimer) return;
+    this.keepTimer = setTimeout(() => {
+      this.keepTimer = undefined;
+      this.keepNow();
+    }, keepEveryMs);
+    this.keepTimer.unref?.();
+  }
+
+  private keepNow(): void {
+    const memory = this.memory;
+    if (!memory) return;
+    this.prune(this.now());
+    const grants = [...this.granted];
+    // One write at a time, in order: a slow store never reorders what it keeps.
+    this.keeping = this.keeping.then(() => memory.keep(grants)).catch(() => undefined);
+  }
+
+  /**
+   * When background work may take its next grant by the spread (see `Spread`): at once while the
+   * window holds fewer than `burst`, then as the window's oldest request ages.
+   */
+  private spreadAt(now: number): number {
+    const n = this.granted.length;
+    const { burst, stepMs } = this.spread;
+    if (n < burst) return now;
+    const oldest = this.granted.reduce((a, b) => Math.min(a, b), now);
+    return oldest + (n + 1 - burst) * stepMs;
   }
 
   /** Requests counted in the window now (granted and not yet out of it): what the metrics call used. */
   get used(): number {
     this.prune(this.now());
     return this.granted.length;
+  }
+
+  /** Slots a person's request could take now (the reserve included): 0 when it would wait. */
+  get free(): number {
+    const now = this.now();
+    this.prune(now);
+    return this.capacity('interactive', now) - this.queues.interactive.length;
   }
 
   /** Requests queued, per priority (for metrics and tests). */
@@ -284,10 +404,12 @@ export class RateBudget {
     let free = this.perWindow - this.granted.length;
     if (this.serverRemaining !== undefined && now < this.serverResetAt)
       free = Math.min(free, this.serverRemaining);
-    return Math.max(0, priority === 'interactive' ? free : free - this.reserve);
+    if (priority === 'interactive') return Math.max(0, free);
+    return this.spreadAt(now) > now ? 0 : Math.max(0, free - this.reserve);
   }
 
   private pump(): void {
+    if (this.recalling) return;
     const now = this.now();
     this.prune(now);
     for (;;) {
@@ -298,6 +420,7 @@ export class RateBudget {
       if (this.serverRemaining !== undefined) this.serverRemaining--;
       waiter.settle();
       waiter.resolve(now);
+      this.keepSoon();
     }
     this.schedule();
   }
@@ -313,6 +436,7 @@ export class RateBudget {
       this.windowResetAt,
       ...this.granted.slice(0, 1).map((g) => this.leavesAt(g)),
       (this.granted[0] ?? now) + this.windowMs,
+      ...(this.queues.background.length || this.queues.backfill.length ? [this.spreadAt(now)] : []),
     ].filter((t) => t > now);
     const at = candidates.length ? Math.min(...candidates) : now + 1;
     this.timer = setTimeout(() => this.pump(), Math.max(1, at - now));

@@ -15,6 +15,7 @@ import type { WorkspaceDefaults } from '../domain/workspace-settings.js';
 import type { PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
 import { ticketJoinLinks } from '../platform/join-links.js';
+import { currentLane, runInLane } from '../platform/lane.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import { slackErrorCode } from '../util/slack-errors.js';
 import type { AccessService } from './access.js';
@@ -97,14 +98,25 @@ export class TicketService {
 
   /**
    * The enterprise's group names (a card's labels): the directory's when it has been loaded (kept
-   * fresh by its own job, so a card costs no request), else the client's cached list.
+   * fresh by its own job, so a card costs no request), else the client's cached list. A person's card
+   * never waits for them nor spends the people's reserve on them (issue 38): unread, they are read
+   * now only when the budget has room beyond the reserve; otherwise the card shows the group's number
+   * this once while the list is read behind, in the backfill lane, for the next cards.
    */
   private async groupNames(): Promise<Map<string, string>> {
     const known = this.directory?.snapshot();
     if (known?.groupById.size) return new Map([...known.groupById].map(([id, g]) => [id, g.label]));
-    const me = await this.platform.getMe();
-    const groups = await this.platform.listGroups({ enterpriseId: me.enterprise_id });
-    return new Map(groups.items.map((g) => [String(g.id), g.name ?? `group ${g.id}`]));
+    const me = this.platform.peek('getMe', {});
+    const cached = me && this.platform.peek('listGroups', { enterpriseId: me.enterprise_id });
+    if (cached) return namesOf(cached.items);
+    const read = async () => {
+      const m = await this.platform.getMe();
+      return namesOf((await this.platform.listGroups({ enterpriseId: m.enterprise_id })).items);
+    };
+    const { budget } = this.platform;
+    if (currentLane() !== 'interactive' || budget.free > budget.reserve) return read();
+    void runInLane('backfill', read).catch(() => undefined);
+    return new Map();
   }
 
   /**
@@ -417,3 +429,7 @@ export class TicketService {
     };
   }
 }
+
+/** Group names by id, as a card shows them. */
+const namesOf = (groups: readonly { id: number | string; name?: string | null | undefined }[]) =>
+  new Map(groups.map((g) => [String(g.id), g.name ?? `group ${g.id}`]));

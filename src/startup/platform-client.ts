@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Config, PlatformCredentials } from '../config/config.js';
 import type { Logger } from '../observability/logger.js';
 import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from '../platform/client.js';
+import type { SettingsRepository } from '../store/store.js';
 
 /**
  * A platform client with the configuration's rate limit, timeouts and proxy, for the start path, the
@@ -16,6 +18,8 @@ export function platformClientFor(
     simulator?: boolean;
     reach?: PlatformClientOptions['reach'];
     logger?: Logger;
+    /** Where the client keeps the account's grants and cached reads across a restart (the store). */
+    memory?: Pick<SettingsRepository, 'platformMemory'>;
   },
 ): PlatformClient {
   return createPlatformClient({
@@ -26,5 +30,18 @@ export function platformClientFor(
     ...(o.simulator ? {} : { proxy: config.proxy }),
     reach: o.reach ?? { allowedHosts: config.platform.hosts, operatorConfigured: true },
     ...(o.logger ? { logger: o.logger } : {}),
+    ...(o.memory ? { memory: o.memory.platformMemory(platformAccount(o.baseUrl, o.credentials)) } : {}),
   });
+}
+
+/**
+ * Names the platform account whose rate window the grants count in: the address and the user (a
+ * token only by a digest of it, never the token itself).
+ */
+export function platformAccount(baseUrl: string, credentials: PlatformCredentials): string {
+  const who =
+    credentials.kind === 'password'
+      ? `user ${credentials.username}`
+      : `token ${createHash('sha256').update(credentials.token).digest('hex').slice(0, 16)}`;
+  return `${baseUrl.replace(/\/+$/, '')} ${who}`;
 }

@@ -19,6 +19,32 @@ export interface SettingsRepository {
    * retries within minutes) are dropped as new ones come.
    */
   firstDelivery(eventId: string, at: Date): Promise<boolean>;
+  /**
+   * What the platform client of one platform account keeps across a restart (its `PlatformMemory`):
+   * the rate budget's grants (what the previous process spent in the platform's current window) and
+   * its cached reads (the bot's profile, the groups, the enterprise's people), each with its expiry.
+   */
+  platformMemory(account: string): {
+    grants: { recall(): Promise<number[]>; keep(grants: readonly number[]): Promise<void> };
+    reads: { recall(): Promise<unknown[]>; keep(entries: readonly unknown[]): Promise<void> };
+  };
+}
+
+/** The platform budget's grants, by account (`platformMemory`): a JSON array of epoch ms. */
+const platformGrantsScope = 'platform-grants';
+/** The platform client's cached reads, by account (`platformMemory`): a JSON array of entries. */
+const platformReadsScope = 'platform-reads';
+
+/** A JSON array kept under `scope`/`key`: [] when absent or not an array. */
+function keptArray(c: Db, scope: string, key: string) {
+  return {
+    recall: async (): Promise<unknown[]> => {
+      const value = await getSetting(c, scope, key);
+      const parsed: unknown = value ? JSON.parse(value) : [];
+      return Array.isArray(parsed) ? parsed : [];
+    },
+    keep: (items: readonly unknown[]) => setSetting(c, scope, key, JSON.stringify(items)),
+  };
 }
 
 /** Slack events already taken, by `event_id` (`firstDelivery`): the value is when. */
@@ -86,6 +112,16 @@ export const settingsRepository = (c: Db): SettingsRepository => ({
         .where('value', '<', new Date(at.getTime() - slackEventKeptMs).toISOString())
         .execute();
     return first;
+  },
+  platformMemory: (account) => {
+    const grants = keptArray(c, platformGrantsScope, account);
+    return {
+      grants: {
+        recall: async () => (await grants.recall()).filter((g): g is number => typeof g === 'number'),
+        keep: grants.keep,
+      },
+      reads: keptArray(c, platformReadsScope, account),
+    };
   },
   noteWebhookDelivery: (at) =>
     setSetting(c, lastWebhookSetting.scope, lastWebhookSetting.key, at.toISOString()),

@@ -94,6 +94,32 @@ describe('the read cache', () => {
   });
 });
 
+describe('the read cache across a restart', () => {
+  it('gives back what an earlier process kept, with the expiry it had, and never a read older than the stale margin', () => {
+    let now = 0;
+    const before = new TtlCache(60_000, () => now, 500, 30_000);
+    before.set('me', 'me', { id: 1 });
+    now = 20_000;
+    before.set('groups', 'groups', ['Level 1']);
+    now = 80_000; // 'me' is 20 s past its TTL (within the stale margin), 'groups' within it
+    const kept = before.kept();
+    expect(kept.map((e) => e.key)).toEqual(['me', 'groups']);
+
+    const after = new TtlCache(60_000, () => now, 500, 30_000);
+    after.set('groups', 'groups', ['Level 2']); // this process's own read wins
+    after.restore(JSON.parse(JSON.stringify(kept)));
+    expect(after.get('groups')).toEqual(['Level 2']);
+    expect(after.get('me')).toBeUndefined(); // past its TTL: a person reads it again
+    expect(after.peek('me')).toEqual({ id: 1 }); // background work may still take it
+    now = 95_000;
+    expect(after.peek('me')).toBeUndefined();
+    // A clock that went back cannot make a kept read last longer than a TTL.
+    const skewed = new TtlCache(60_000, () => 0, 500, 0);
+    skewed.restore([{ key: 'x', tag: 't', value: 1, expiresAt: 10 * 60_000 }]);
+    expect(skewed.get('x')).toBeUndefined();
+  });
+});
+
 describe('a person’s shared load', () => {
   it('is a turn people wait on: waiting for the budget in a background lane inside it fails (strict), outside it does not', async () => {
     const cache = new TtlCache(60_000);

@@ -33,15 +33,16 @@ describe('RateBudget (fake clock)', () => {
   it('serves interactive requests before background ones that queued earlier', async () => {
     const budget = new RateBudget({ perWindow: 2, interactiveReserve: 0 });
     const { order, take } = tracker(budget);
-    void take('bg-0', 'background');
-    void take('bg-1', 'background');
-    void take('bg-2', 'background');
-    void take('bg-3', 'background');
-    void take('person', 'interactive');
+    for (let i = 0; i < 4; i++) void take(`bg-${i}`, 'background');
     await vi.advanceTimersByTimeAsync(0);
+    // Background work spreads through the window (see the spread's tests below).
+    expect(order).toEqual(['bg-0']);
+    await vi.advanceTimersByTimeAsync(budget.spread.stepMs);
     expect(order).toEqual(['bg-0', 'bg-1']);
-    await vi.advanceTimersByTimeAsync(60_000);
-    expect(order).toEqual(['bg-0', 'bg-1', 'person', 'bg-2']);
+    void take('person', 'interactive');
+    await vi.advanceTimersByTimeAsync(60_000 - budget.spread.stepMs);
+    // bg-0 left the window: the person's request, queued last, goes first.
+    expect(order).toEqual(['bg-0', 'bg-1', 'person']);
     await vi.advanceTimersByTimeAsync(60_000);
     expect(order).toEqual(['bg-0', 'bg-1', 'person', 'bg-2', 'bg-3']);
   });
@@ -51,7 +52,7 @@ describe('RateBudget (fake clock)', () => {
     expect(budget.reserve).toBe(2);
     const { order, take } = tracker(budget);
     for (let i = 0; i < 10; i++) void take(`bg-${i}`, 'background');
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(60_000 - budget.spread.maxWaitMs);
     expect(order).toHaveLength(8);
     expect(budget.estimateWaitMs('interactive')).toBe(0);
     void take('person', 'interactive');
@@ -64,15 +65,101 @@ describe('RateBudget (fake clock)', () => {
     const budget = new RateBudget({ perWindow: 3, interactiveReserve: 0 });
     const { order, take } = tracker(budget);
     for (let i = 0; i < 4; i++) void take(`read-${i}`, 'backfill');
-    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(2 * budget.spread.stepMs);
     expect(order).toEqual(['read-0', 'read-1', 'read-2']);
     void take('scan', 'background');
     void take('person', 'interactive');
-    expect(budget.estimateWaitMs('background')).toBe(60_000);
     await vi.advanceTimersByTimeAsync(60_000);
     // The window frees three: the person, the scan, then the read that queued first of all.
     expect(order.slice(3)).toEqual(['person', 'scan', 'read-3']);
     expect(budget.queued).toEqual({ interactive: 0, background: 0, backfill: 0 });
+  });
+
+  it('spreads background work through the window: a burst takes a few slots at once, then one as the oldest ages', async () => {
+    const budget = new RateBudget({ perWindow: 10 });
+    const { burst, stepMs, maxWaitMs } = budget.spread;
+    expect({ burst, stepMs, maxWaitMs }).toEqual({ burst: 2, stepMs: 8_500, maxWaitMs: 9_000 });
+    const granted: number[] = [];
+    for (let i = 0; i < 40; i++) void budget.acquire('background').then((at) => granted.push(at));
+    await vi.advanceTimersByTimeAsync(180_000);
+    // Each window holds its share (8) and no more, and a share spans at least 51 s.
+    for (let i = 8; i < granted.length; i++)
+      expect((granted[i] as number) - (granted[i - 8] as number)).toBeGreaterThanOrEqual(60_000);
+    for (let i = 7; i < granted.length; i++)
+      expect((granted[i] as number) - (granted[i - 7] as number)).toBeGreaterThanOrEqual(60_000 - maxWaitMs);
+    expect(granted.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it('answers a person beyond the reserve within seconds while background work holds its share', async () => {
+    const budget = new RateBudget({ perWindow: 10 });
+    for (let i = 0; i < 500; i++) void budget.acquire('background');
+    await vi.advanceTimersByTimeAsync(90_000);
+    // People ask 8 times a minute, three at once every 22.5 s for three minutes, the poller
+    // saturated meanwhile: the third of each three is past the reserve.
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const asked = Date.now();
+      for (let k = 0; k < 3; k++) void budget.acquire('interactive').then((at) => waits.push(at - asked));
+      await vi.advanceTimersByTimeAsync(22_500);
+    }
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(waits).toHaveLength(24);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(budget.spread.maxWaitMs);
+    // Some did wait for a slot to free (the window was full): the bound is the spread's, not luck.
+    expect(waits.filter((w) => w > 0).length).toBeGreaterThan(0);
+  });
+
+  it('starts from the grants an earlier process kept, and keeps its own', async () => {
+    const kept: number[][] = [];
+    const memory = {
+      recall: async () => Array.from({ length: 8 }, (_, i) => -20_000 + i * 1_000),
+      keep: async (grants: readonly number[]) => {
+        kept.push([...grants]);
+      },
+    };
+    const budget = new RateBudget({ perWindow: 10 });
+    void budget.remember(memory);
+    const { order, take } = tracker(budget);
+    void take('scan', 'background').catch(() => undefined);
+    void take('person-1', 'interactive');
+    void take('person-2', 'interactive');
+    void take('person-3', 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    // 8 of 10 spent by the previous process: the reserve is the people's, nothing for the scan.
+    expect(order).toEqual(['person-1', 'person-2']);
+    // person-3 waits for the oldest of them to leave the window (40 s); one asking now, for the next.
+    expect(budget.estimateWaitMs('interactive')).toBe(41_000);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(kept.at(-1)).toHaveLength(10);
+    await vi.advanceTimersByTimeAsync(39_700);
+    expect(order).toEqual(['person-1', 'person-2', 'person-3']);
+    await budget.close();
+    expect(kept.at(-1)?.filter((g) => g >= 0)).toHaveLength(3);
+  });
+
+  it('grants without the memory when it does not answer within 2 s, and never before it answered otherwise', async () => {
+    let answer: (grants: number[]) => void = () => undefined;
+    const memory = {
+      recall: () => new Promise<number[]>((resolve) => (answer = resolve)),
+      keep: async () => undefined,
+    };
+    const slow = new RateBudget({ perWindow: 10 });
+    void slow.remember(memory);
+    const { order, take } = tracker(slow);
+    void take('person', 'interactive');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(order).toEqual([]);
+    answer([]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['person']);
+    const silent = new RateBudget({ perWindow: 10 });
+    void silent.remember({ recall: () => new Promise(() => {}), keep: async () => {} });
+    const silentOrder = tracker(silent);
+    void silentOrder.take('person', 'interactive');
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(silentOrder.order).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(silentOrder.order).toEqual(['person']);
   });
 
   it('estimates how long a request would wait', async () => {
@@ -192,7 +279,7 @@ describe('RateBudget (fake clock)', () => {
     const aborts = Array.from({ length: 3_000 }, () => new AbortController());
     const served: number[] = [];
     for (let i = 0; i < 3_000; i++)
-      budget.acquire('background', i % 7 === 3 ? aborts[i]?.signal : signal.signal).then(
+      budget.acquire('interactive', i % 7 === 3 ? aborts[i]?.signal : signal.signal).then(
         () => served.push(i),
         () => undefined,
       );
@@ -202,7 +289,7 @@ describe('RateBudget (fake clock)', () => {
     await vi.advanceTimersByTimeAsync(30_000);
     const expected = Array.from({ length: 3_000 }, (_, i) => i).filter((i) => i < 100 || i % 7 !== 3);
     expect(served).toEqual(expected);
-    expect(budget.queued.background).toBe(0);
+    expect(budget.queued.interactive).toBe(0);
     expect(getEventListeners(signal.signal, 'abort')).toHaveLength(0);
   });
 
