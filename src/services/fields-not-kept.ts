@@ -77,6 +77,18 @@ export function notKept(record: unknown, fields: SentField[]): SentField[] {
   });
 }
 
+/**
+ * Whether the record shows every field sent, as sent: then an answer to a create is the ticket as the
+ * platform keeps it, and reading it again would tell nothing more.
+ */
+export function shownAsSent(record: unknown, fields: SentField[]): boolean {
+  return fields.every((f) => {
+    if (blank(f.sent)) return true;
+    const kept = read(record, f.at);
+    return kept !== absent && same(f.sent, kept, f.compare);
+  });
+}
+
 /** The sentence for the person's confirmation, or undefined when everything was kept (or unknown). */
 export function notKeptNotice(labels: string[]): Mrkdwn | undefined {
   if (!labels.length) return undefined;

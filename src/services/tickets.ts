@@ -21,7 +21,7 @@ import { slackErrorCode } from '../util/slack-errors.js';
 import type { AccessService } from './access.js';
 import type { Directory } from './directory.js';
 import { ConfdeskError } from './errors.js';
-import { notKept, type SentField, wireNames } from './fields-not-kept.js';
+import { notKept, type SentField, shownAsSent, wireNames } from './fields-not-kept.js';
 import type { IdentityService } from './identity.js';
 
 /** Tickets per page of `/ticket list`. */
@@ -188,13 +188,15 @@ export class TicketService {
       state: v.state,
     };
     const created = await this.platform.createTicket(input as Parameters<PlatformClient['createTicket']>[0]);
-    // The create answer may be partial: the card is built from the ticket as the platform now has it,
+    // The create answer may be partial: unless it shows the ticket with its state and every field
+    // sent, as sent, the card is built from the ticket as the platform now has it (one more request),
     // and what it shows is compared with what was sent (a guessed parameter may have been ignored).
-    const record = {
-      ...created,
-      ...(await this.platform.getTicket({ ticketId: String(created.id) })),
-    };
-    const dropped = notKept(record, ticketFieldsSent(input));
+    const sent = ticketFieldsSent(input);
+    const record =
+      created.state !== undefined && created.state !== null && shownAsSent(created, sent)
+        ? created
+        : { ...created, ...(await this.platform.getTicket({ ticketId: String(created.id) })) };
+    const dropped = notKept(record, sent);
     this.platform.findings.dropped('createTicket', wireNames(dropped, endpoints.createTicket.wire));
     return {
       ...summarizeTicket(record, await this.groupNames(), ticketJoinLinks(record)),

@@ -38,16 +38,30 @@ async function createTicket(subject: string) {
 }
 
 describe('what the platform did not keep of a create', () => {
-  it('says nothing when everything was kept (no false alarm)', async () => {
+  /** The reads of one ticket by id since `from` in the simulator's log (the read after a create). */
+  const ticketReads = (from: number, subject: string) => {
+    const t = [...f.platform.sim.state.tickets.values()].find((x) => x.subject === subject);
+    return f.platform.sim.requests
+      .slice(from)
+      .filter((r) => r.method === 'GET' && r.path === `/api/v3/tickets/${t?.id}`).length;
+  };
+
+  it('says nothing when everything was kept (no false alarm), and reads nothing more than the answer', async () => {
+    const from = f.platform.sim.requests.length;
     const result = await createTicket('All kept here');
     expect(result).not.toContain('did not keep');
     expect(f.platform.client.findings.snapshot().droppedFields).toEqual({});
+    // The create's answer showed every field as sent: no second request for the same ticket.
+    expect(ticketReads(from, 'All kept here')).toBe(0);
   });
 
   it('tells the person which field of a ticket the platform silently dropped, and records it', async () => {
     f.platform.sim.setQuirks({ ignoredCreateParams: ['groupId'] });
     try {
+      const from = f.platform.sim.requests.length;
       const result = await createTicket('Group dropped silently');
+      // The answer did not show the group as sent: the ticket is read as the platform now has it.
+      expect(ticketReads(from, 'Group dropped silently')).toBe(1);
       expect(result).toContain('The platform did not keep: group.');
       expect(f.platform.client.findings.snapshot().droppedFields).toEqual({ createTicket: ['groupId'] });
       // The card shows the ticket as the platform has it: without a group.
