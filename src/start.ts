@@ -177,6 +177,9 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     async stop(o) {
       platformReady.stop();
       storeReady.stop();
+      // Before the work in flight is waited for: a job waiting for the platform's budget (minutes at
+      // 10 requests a minute) ends now, not at the deadline (requests already sent still finish).
+      platform.stopWaiting();
       const left = await confdesk.stop(o);
       await platform.close();
       await store.close();

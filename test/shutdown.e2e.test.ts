@@ -115,3 +115,35 @@ describe('graceful shutdown (SIGTERM) with deliveries in flight', () => {
     expect([...postsByEvent().values()].every((n) => n === 1)).toBe(true);
   }, 60_000);
 });
+
+describe('graceful shutdown (SIGTERM) with a job waiting for the platform budget', () => {
+  it('ends the wait at once: exits within 2 s, and logs nothing above info', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'confdesk-shutdown-budget-'));
+    dirs.push(dataDir);
+    // Two requests a minute: the start's checks take them, so the first scan waits for the budget.
+    const bot = spawnBot(env(dataDir, { PLATFORM_RATE_LIMIT: '2', METRICS: 'on', SHUTDOWN_TIMEOUT_S: '10' }));
+    const port = await bot.port;
+    const queued = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      const lines = text.split('\n').filter((l) => l.startsWith('confdesk_platform_budget_queued{'));
+      return lines.reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+    };
+    // A background job is waiting for the budget (not just about to).
+    await eventually(async () => (await queued()) > 0, 15_000);
+    const signalled = Date.now();
+    bot.child.kill('SIGTERM');
+    expect(await bot.exited).toBe(0);
+    const stopMs = Date.now() - signalled;
+    console.log(
+      `shutdown with a job waiting for the budget (SHUTDOWN_TIMEOUT_S=10): exited after ${stopMs} ms`,
+    );
+    expect(stopMs).toBeLessThan(2_000);
+    const lines = bot
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { level: number; msg: string });
+    expect(lines.some((l) => /stopped after/.test(l.msg))).toBe(true);
+    expect(lines.filter((l) => l.level > 30).map((l) => `${l.level} ${l.msg}`)).toEqual([]);
+  }, 60_000);
+});

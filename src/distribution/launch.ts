@@ -188,6 +188,8 @@ export class Launcher {
       platform,
       store: wsStore,
       async stop(o) {
+        // A job waiting for the platform's budget ends now, not at the deadline (see startConfdesk).
+        platform.stopWaiting();
         const left = await confdesk.stop(o);
         await platform.close();
         await wsStore.close();

@@ -1,5 +1,6 @@
 import { runAs } from '../observability/last-resort.js';
 import type { Logger } from '../observability/logger.js';
+import { PlatformClosedError } from '../platform/errors.js';
 import type { Priority } from '../platform/lane.js';
 import { outsideTurns, runInLane } from '../platform/lane.js';
 import { processScheduler, type Scheduled, type Scheduler } from './scheduler.js';
@@ -133,9 +134,12 @@ export class JobRunner {
     state.running = runAs(`job ${state.job.name}`, () =>
       outsideTurns(() => runInLane(state.job.lane ?? 'background', async () => state.job.run())),
     )
-      .catch((error: unknown) =>
-        this.logger.error({ err: error, job: state.job.name }, 'background job failed'),
-      )
+      .catch((error: unknown) => {
+        // Ended by the stop (the platform client closed: its request was not sent): not a failure.
+        if (error instanceof PlatformClosedError)
+          this.logger.info({ job: state.job.name }, 'background job ended by the stop');
+        else this.logger.error({ err: error, job: state.job.name }, 'background job failed');
+      })
       .finally(() => {
         state.running = undefined;
         if (this.stopped) return;

@@ -181,6 +181,8 @@ export class PlatformCore {
   private recalled: Promise<void> | undefined;
   private readonly memory: PlatformMemory | undefined;
   private keepReadsTimer: NodeJS.Timeout | undefined;
+  /** Set by `stopWaiting`: no request waits for the budget any more. */
+  private stopping = false;
 
   constructor(options: PlatformClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -357,9 +359,21 @@ export class PlatformCore {
     return paginate(name, fetchPage, start, this.findings, this.pages);
   }
 
+  /**
+   * The bot is stopping: every request waiting for the rate budget is rejected now, and no new one
+   * is queued (both with PlatformClosedError), so a job waiting for the budget ends at once instead
+   * of holding the stop until its deadline. Requests already sent finish.
+   */
+  stopWaiting(): void {
+    this.stopping = true;
+    void this.budget.close(new PlatformClosedError('queued request'));
+  }
+
   /** Closes connections and rejects queued requests. */
   async close(): Promise<void> {
+    this.stopping = true;
     const reads = this.keepReadsTimer ? this.keepReads() : Promise.resolve();
+    // Closed again (`stopWaiting` may have closed it): resolves once its grants are kept.
     await Promise.all([this.budget.close(new PlatformClosedError('queued request')), reads]);
     await this.dispatcher.close();
   }
@@ -452,6 +466,7 @@ export class PlatformCore {
    */
   private async spend(request: Omit<AttemptRequest, 'signal'>, options: CallOptions): Promise<Attempted> {
     const priority = options.priority ?? currentLane();
+    if (this.stopping) throw new PlatformClosedError(request.name);
     const wait = this.budget.estimateWaitMs(priority);
     if (options.maxWaitMs !== undefined && wait > options.maxWaitMs)
       throw new PlatformRateLimitedError(request.name, wait);

@@ -1,11 +1,43 @@
+import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/runner.js';
 import { createLogger } from '../../src/observability/logger.js';
+import { PlatformClosedError } from '../../src/platform/errors.js';
 import { currentLane, inPeoplesTurn, peoplesTurn } from '../../src/platform/lane.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the job runner', () => {
+  it('logs a run ended by the stop (the platform client closed) at info, and any other failure as an error', async () => {
+    const lines: { level: number; msg: string; job: string }[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const runner = new JobRunner(createLogger('info', sink));
+    runner.start({
+      name: 'scan',
+      everyMs: 60_000,
+      run: async () => {
+        throw new PlatformClosedError('queued request');
+      },
+    });
+    runner.start({
+      name: 'digest',
+      everyMs: 60_000,
+      run: async () => {
+        throw new Error('broken');
+      },
+    });
+    await runner.stop();
+    expect(lines.map((l) => [l.level, l.job, l.msg]).sort()).toEqual([
+      [30, 'scan', 'background job ended by the stop'],
+      [50, 'digest', 'background job failed'],
+    ]);
+  });
+
   it('runs a job started or woken by a person’s work outside that person’s turn, in its own lane', async () => {
     const runner = new JobRunner(createLogger('silent'));
     const seen: [string | undefined, string][] = [];
