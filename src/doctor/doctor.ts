@@ -249,7 +249,7 @@ async function slackChecks(r: Report, config: Config, manifest: ManifestFacts) {
       'slack',
       'transport',
       'note',
-      `HTTP mode on port ${config.slack.port} (SLACK_APP_TOKEN not set): put https://<your-host>/slack/events as the Request URL in three places of the app — Event Subscriptions, Interactivity & Shortcuts, and each slash command (${manifest.commands.join(', ')}) — and turn Socket Mode off`,
+      `HTTP mode on port ${config.slack.port} (SLACK_APP_TOKEN not set): put https://<your-host>/slack/events in four places of the app — Slash Commands: the Request URL of each (${manifest.commands.join(', ')}); Interactivity & Shortcuts: the Request URL; Interactivity & Shortcuts → Select Menus: the Options Load URL (without it the ticket form's Agent and Group menus stay empty); Event Subscriptions: the Request URL — and turn Socket Mode off`,
     );
 }
 

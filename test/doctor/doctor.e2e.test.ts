@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -152,6 +152,19 @@ describe('npm run doctor, against the simulator and the Slack double', () => {
       expect(stdout).toMatch(expected);
     for (const secret of [botToken, signingSecret, 'xapp-doctor-secret-2', sim.adminToken])
       expect(stdout).not.toContain(secret);
+  });
+
+  it("in HTTP mode, names the README's places for the events URL, the Options Load URL among them", async () => {
+    const detail = row(await doctor({ ...envOf(), SLACK_APP_TOKEN: undefined }), 'transport').detail;
+    // The README's table of where the URL goes (Connect to Slack, HTTP mode): each row's place.
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('in **four** places:'));
+    const places = [...table.slice(0, table.indexOf('\n\n3.')).matchAll(/^ *\| \*\*(.+?)\*\*: (.+?URL)/gm)];
+    expect(places.length).toBe(4);
+    expect(detail).toContain('in four places of the app');
+    for (const [, where, what] of places)
+      expect(detail).toContain(`${where}: the ${(what as string).replace(/^the /, '')}`);
+    expect(detail).toContain('Options Load URL');
   });
 
   it('shows the company proxy without its password, and probes the platform through it', async () => {
