@@ -94,8 +94,11 @@ describe('a production install (npm ci --omit=dev on a built tree)', () => {
     expect(bot.output()).not.toContain('loaded: dist/playground/');
     expect(bot.output()).not.toContain('xoxb-production-test');
 
+    // SIGTERM to the PID a supervisor holds (node itself, as every documented form starts it): the
+    // bot stops cleanly, and no node of it is left running.
     bot.child.kill('SIGTERM');
     expect(await bot.exited).toBe(0);
+    expect(() => process.kill(bot.child.pid as number, 0)).toThrow(/ESRCH/);
 
     // The maintenance commands, as an operator runs them in the production tree (no tsx, no src/).
     const toolEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, NODE_OPTIONS: '' };
@@ -130,6 +133,16 @@ describe('a production install (npm ci --omit=dev on a built tree)', () => {
     // What the first test starts is what the image and the systemd unit start.
     const unit = readFileSync('deploy/confdesk.service', 'utf8');
     expect(/^ExecStart=(.+)$/m.exec(unit)?.[1]?.split(' ')).toEqual(startCommand());
+    // And what the docs' production forms start: node itself, never npm start (npm's PID does not
+    // pass SIGTERM on to node through the script's shell: node would be orphaned).
+    const command = startCommand().join(' ');
+    const deployment = readFileSync('docs/deployment.md', 'utf8');
+    expect(deployment).toMatch(new RegExp(`^${command.replaceAll('.', '\\.')}$`, 'm'));
+    expect(readFileSync('README.md', 'utf8')).toMatch(
+      new RegExp(`^HOST=127\\.0\\.0\\.1 ${command.replaceAll('.', '\\.')} `, 'm'),
+    );
+    expect(deployment).not.toContain('or: npm start');
+    expect(deployment).toContain('**Under a supervisor, run node itself, not `npm start`.**');
     // A numeric user (Kubernetes' runAsNonRoot cannot check a name), not root, owning the volume.
     const user = /^USER (\d+):(\d+)$/m.exec(runtime);
     expect(user?.slice(1), 'USER uid:gid, in numbers').toEqual(['1000', '1000']);
