@@ -1,6 +1,13 @@
 import { join, resolve } from 'node:path';
 import { loadToolConfig, runTool } from '../config/config.js';
-import { BackupRefused, backupEmbedded, manifestName, operatorPath, postgresGuidance } from './backup.js';
+import {
+  BackupRefused,
+  backupEmbedded,
+  fileSystemRefusal,
+  manifestName,
+  operatorPath,
+  postgresGuidance,
+} from './backup.js';
 import { storeMissing } from './store.js';
 
 /*
@@ -53,8 +60,9 @@ async function main(args: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (!(error instanceof BackupRefused)) throw error;
-    console.error(`Not backed up: ${error.message}`);
+    const refused = error instanceof BackupRefused ? error : fileSystemRefusal(error);
+    if (!refused) throw error;
+    console.error(`Not backed up: ${refused.message}`);
     return 1;
   }
 }

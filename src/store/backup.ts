@@ -14,6 +14,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { userInfo } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { storeFile } from './db.js';
@@ -55,6 +56,42 @@ export const operatorPath = (path: string) =>
 
 /** What an operator must read: the store is not backed up or restored, and why (exit 1). */
 export class BackupRefused extends Error {}
+
+/**
+ * A folder or file this user may not create or write (EACCES, EPERM, a read-only file system, a
+ * path through a file, a full disk): one sentence naming the path and what to do, instead of the
+ * raw error's stack. Undefined for any other error.
+ */
+export function fileSystemRefusal(error: unknown): BackupRefused | undefined {
+  const e = error as NodeJS.ErrnoException | undefined;
+  if (!e?.code || !e.path) return undefined;
+  const path = e.path;
+  const verb = e.syscall === 'mkdir' ? 'create the folder' : e.syscall === 'rename' ? 'move' : 'write';
+  let user = `uid ${process.getuid?.() ?? '?'}`;
+  try {
+    user = `${userInfo().username} (${user})`;
+  } catch {
+    // No name for this uid (a container's numeric user): the uid says it.
+  }
+  const parent = dirname(path);
+  switch (e.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return new BackupRefused(
+        `cannot ${verb} ${path}: the user running this, ${user}, may not write in ${parent} (${e.code}). Run it as the bot's user (the owner of DATA_DIR), or create the folder for that user first: sudo install -d -o <the bot's user> -m 700 ${path}`,
+      );
+    case 'EROFS':
+      return new BackupRefused(`cannot ${verb} ${path}: ${parent} is on a read-only file system (EROFS)`);
+    case 'ENOTDIR':
+      return new BackupRefused(
+        `cannot ${verb} ${path}: a part of that path is a file, not a folder (ENOTDIR)`,
+      );
+    case 'ENOSPC':
+      return new BackupRefused(`cannot ${verb} ${path}: the disk is full (ENOSPC)`);
+    default:
+      return undefined;
+  }
+}
 
 const mainFile = 'confdesk.sqlite';
 const workspaceFile = (team: string) => `workspaces/${team}/${mainFile}`;

@@ -1,5 +1,11 @@
 import { loadToolConfig, runTool } from '../config/config.js';
-import { BackupRefused, operatorPath, postgresGuidance, restoreEmbedded } from './backup.js';
+import {
+  BackupRefused,
+  fileSystemRefusal,
+  operatorPath,
+  postgresGuidance,
+  restoreEmbedded,
+} from './backup.js';
 
 /*
  * `npm run restore -- <folder>`: puts a backup made by `npm run backup` back into DATA_DIR (same .env
@@ -47,8 +53,9 @@ async function main(args: string[]): Promise<number> {
     );
     return 0;
   } catch (error) {
-    if (!(error instanceof BackupRefused)) throw error;
-    console.error(`Not restored: ${error.message}`);
+    const refused = error instanceof BackupRefused ? error : fileSystemRefusal(error);
+    if (!refused) throw error;
+    console.error(`Not restored: ${refused.message}`);
     return 1;
   }
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -370,6 +371,52 @@ describe('the tools never create a store, never write over anything, restore onl
     expect(unfinished.stderr).toContain(`is not a confdesk backup: it has no ${manifestName}`);
     expect(readdirSync(data).filter((f) => f.startsWith('replaced-'))).toEqual([]);
     expect(await subscriptionsIn({ dataDir: data })).toEqual(['sub-kept']);
+  });
+
+  it('a DATA_DIR the user may not create: one sentence naming the folder and what to do, no stack', async (ctx) => {
+    const data = join(dir, 'data');
+    await (await openStore({ dataDir: data })).close();
+    expect((await backup({ DATA_DIR: data }, join(dir, 'backup'))).code).toBe(0);
+    // A path through a file: ENOTDIR, for any user.
+    appendFileSync(join(dir, 'a-file'), 'x');
+    const through = await restore({ DATA_DIR: join(dir, 'a-file', 'data') }, join(dir, 'backup'));
+    expect(through.code).toBe(1);
+    expect(through.stderr.trim()).toBe(
+      `Not restored: cannot create the folder ${join(dir, 'a-file', 'data')}: a part of that path is a file, not a folder (ENOTDIR)`,
+    );
+
+    // EACCES, as it really happens: run as nobody, into a folder root owns (root may write anywhere).
+    if (process.getuid?.() !== 0) {
+      console.warn('restore as another user: SKIPPED (not root: cannot run the restore as nobody)');
+      ctx.skip();
+    }
+    chmodSync(dir, 0o755);
+    chmodSync(join(dir, 'backup'), 0o755);
+    for (const f of readdirSync(join(dir, 'backup'))) chmodSync(join(dir, 'backup', f), 0o644);
+    const locked = join(dir, 'locked');
+    mkdirSync(locked, { mode: 0o755 });
+    const target = join(locked, 'data');
+    const asNobody = await run(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        join(root, 'node_modules/.bin/tsx'),
+        join(root, 'src/store/restore-cli.ts'),
+        join(dir, 'backup'),
+      ],
+      { cwd: dir, env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', DATA_DIR: target } },
+    ).then(
+      (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    console.log(`restore as nobody into ${target}: ${asNobody.stderr.trim()}`);
+    expect(asNobody.code).toBe(1);
+    expect(asNobody.stderr.trim().split('\n')).toEqual([
+      `Not restored: cannot create the folder ${target}: the user running this, nobody (uid 65534), may not write in ${locked} (EACCES). Run it as the bot's user (the owner of DATA_DIR), or create the folder for that user first: sudo install -d -o <the bot's user> -m 700 ${target}`,
+    ]);
+    expect(existsSync(target)).toBe(false);
   });
 
   it('usage: one folder, or exit 2', async () => {
