@@ -2,27 +2,56 @@ import { parseArgs } from 'node:util';
 import { createSimulator } from './server.js';
 
 /**
- * `npm run sim -- [--port 4010] [--token T] [--rate-limit 10] [--latency 0] [--error-rate 0]
- *  [--activity-every 0] [--webhook-url U --webhook-secret S [--webhook-header H]] [--no-seed]
- *  [--quirks]` (answer like the least convenient real service: see SimQuirks)
+ * `npm run sim -- [options]`: the platform simulator alone (docs/simulator.md). `--help` prints the
+ * options; an option it does not know is one line and the options, exit 2.
  */
-const { values } = parseArgs({
-  options: {
-    port: { type: 'string', default: '4010' },
-    host: { type: 'string', default: '127.0.0.1' },
-    token: { type: 'string' },
-    'rate-limit': { type: 'string', default: '10' },
-    'token-ttl': { type: 'string' },
-    latency: { type: 'string', default: '0' },
-    'error-rate': { type: 'string', default: '0' },
-    'activity-every': { type: 'string', default: '0' },
-    'webhook-url': { type: 'string' },
-    'webhook-secret': { type: 'string' },
-    'webhook-header': { type: 'string', default: 'X-Webhook-Secret' },
-    'no-seed': { type: 'boolean', default: false },
-    quirks: { type: 'boolean', default: false },
-  },
-});
+const usage = `Usage: npm run sim -- [options]   (the video platform simulator, with demo data)
+  --port N              port to listen on (default 4010; 0: any free port)
+  --host H              address to listen on (default 127.0.0.1)
+  --token T             the admin's bearer token (default: a random one, printed)
+  --rate-limit N        requests per user per minute (default 10; 0: no limit)
+  --token-ttl S         lifetime of the tokens POST /api/v3/token gives, in seconds
+  --latency MS          added to every answer (default 0)
+  --error-rate R        share of requests answered 503, 0..1 (default 0)
+  --activity-every MS   a random ticket happening every MS (default 0: none)
+  --webhook-url U       send the platform's webhooks to U (needs --webhook-secret)
+  --webhook-secret S    the secret header's value the webhooks carry
+  --webhook-header H    that header's name (default X-Webhook-Secret)
+  --no-seed             start empty, without the demo data
+  --quirks              answer like the least convenient real service (see docs/simulator.md)
+  -h, --help            print this and exit`;
+
+const options = {
+  port: { type: 'string', default: '4010' },
+  host: { type: 'string', default: '127.0.0.1' },
+  token: { type: 'string' },
+  'rate-limit': { type: 'string', default: '10' },
+  'token-ttl': { type: 'string' },
+  latency: { type: 'string', default: '0' },
+  'error-rate': { type: 'string', default: '0' },
+  'activity-every': { type: 'string', default: '0' },
+  'webhook-url': { type: 'string' },
+  'webhook-secret': { type: 'string' },
+  'webhook-header': { type: 'string', default: 'X-Webhook-Secret' },
+  'no-seed': { type: 'boolean', default: false },
+  quirks: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+const parsed = (() => {
+  try {
+    return parseArgs({ options });
+  } catch (error) {
+    // ERR_PARSE_ARGS_UNKNOWN_OPTION, _UNEXPECTED_POSITIONAL, _INVALID_OPTION_VALUE: its first sentence.
+    console.error(`${(error as Error).message.split('\n')[0]}\n\n${usage}`);
+    process.exit(2);
+  }
+})();
+const { values } = parsed;
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
 
 const number = (name: string, v: string | undefined) => {
   const n = Number(v);

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -191,6 +192,42 @@ describe('webhooks', () => {
 });
 
 describe('npm run sim', () => {
+  const sim = (...args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('npm', ['run', '--silent', 'sim', '--', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c) => {
+        stdout += c;
+      });
+      child.stderr.on('data', (c) => {
+        stderr += c;
+      });
+      child.on('exit', (code) => resolve({ code, stdout, stderr }));
+    });
+
+  it('--help prints every option docs/simulator.md names, and exits 0; an unknown option: one line and the options, exit 2', async () => {
+    const help = await sim('--help');
+    expect(help, help.stderr).toMatchObject({ code: 0, stderr: '' });
+    expect(help.stdout).toMatch(/^Usage: npm run sim -- \[options\]/);
+    const docs = readFileSync('docs/simulator.md', 'utf8');
+    const paragraph = docs.slice(docs.indexOf('Options: '), docs.indexOf('\n\n', docs.indexOf('Options: ')));
+    const named = [...new Set([...paragraph.matchAll(/--[a-z-]+/g)].map((m) => m[0]))];
+    expect(named.length).toBeGreaterThan(10);
+    for (const option of [...named, '--help'])
+      expect(help.stdout, option).toMatch(new RegExp(`^ +(-h, )?${option}\\b`, 'm'));
+
+    const unknown = await sim('--bogus');
+    expect(unknown.code).toBe(2);
+    const [first, blank, ...rest] = unknown.stderr.trim().split('\n');
+    expect(first).toMatch(/^Unknown option '--bogus'/);
+    expect(blank).toBe('');
+    expect(rest.join('\n')).toBe(help.stdout.trim());
+    expect(unknown.stderr).not.toMatch(/^\s+at /m);
+  });
+
   it('prints its URL and admin token, and answers GET /api/v3/users/me with that token', async () => {
     const child = spawn(
       'npm',
