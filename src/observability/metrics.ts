@@ -113,6 +113,13 @@ function processRegistry(): Registry {
   return processMetrics;
 }
 
+/** prom-client's defaults that are gauges with a counter's `_total` suffix: not served (see below). */
+const gaugesNamedLikeCounters = new Set([
+  'nodejs_active_handles_total',
+  'nodejs_active_requests_total',
+  'nodejs_active_resources_total',
+]);
+
 /** The registry, every `confdesk_…` metric and the process's; create one per process (or per test). */
 export class Metrics {
   readonly registry = new Registry();
@@ -288,8 +295,12 @@ export class Metrics {
     );
     // Beside confdesk's own, under their usual names (no clash: those all start with confdesk_), so
     // the dashboards and alerts written for any Node service work unchanged.
+    // Except prom-client's three gauges named like counters (`nodejs_active_handles_total`, …), which
+    // `promtool check metrics` rejects: their per-type series (`nodejs_active_handles{type}`) stay,
+    // and sum to the same value.
     const shared = processRegistry();
     for (const { name } of shared.getMetricsAsArray()) {
+      if (gaugesNamedLikeCounters.has(name)) continue;
       const metric = shared.getSingleMetric(name);
       if (metric) this.registry.registerMetric(metric);
     }

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { type BotFixture, startBot, useBot } from '../helpers/bot.js';
 
 /*
@@ -136,9 +138,10 @@ describe('docs/alerts.yml', () => {
     }
   });
 
-  // Prometheus's own checker, where it is installed (Debian's prometheus package ships it): the
-  // expressions are valid PromQL. Without it, the checks above still run.
-  const promtool = process.env.CONFDESK_PROMTOOL || 'promtool';
+  // Prometheus's own tool (Debian's prometheus package: `npm test`'s pretest installs it where it can,
+  // scripts/ensure-promtool.mjs): the rules are valid, they fire as meant on series shaped as the
+  // bot's, and a real bot's /metrics passes its linter.
+  const promtool = process.env.CONFDESK_PROMTOOL || '/usr/bin/promtool';
   const hasPromtool = (() => {
     try {
       execFileSync(promtool, ['--version'], { stdio: 'ignore' });
@@ -149,10 +152,144 @@ describe('docs/alerts.yml', () => {
   })();
   if (!hasPromtool)
     console.warn(
-      `docs/alerts.yml: promtool check rules SKIPPED: no ${promtool} (it comes with Debian's prometheus package; or set CONFDESK_PROMTOOL).`,
+      `docs/alerts.yml: the promtool checks are SKIPPED: no ${promtool} (npm test installs Debian's prometheus package when run as root; or set CONFDESK_PROMTOOL).`,
     );
+  const promtoolRun = (args: string[], input?: string) => {
+    try {
+      const out = execFileSync(promtool, args, { encoding: 'utf8', input, stdio: 'pipe' });
+      return { code: 0, out };
+    } catch (e) {
+      const { status, stdout, stderr } = e as { status: number; stdout: string; stderr: string };
+      return { code: status, out: `${stdout}${stderr}` };
+    }
+  };
+
   it.runIf(hasPromtool)('passes promtool check rules', () => {
-    const out = execFileSync(promtool, ['check', 'rules', 'docs/alerts.yml'], { encoding: 'utf8' });
-    expect(out).toContain(`SUCCESS: ${rules.length} rules found`);
+    const checked = promtoolRun(['check', 'rules', 'docs/alerts.yml']);
+    expect(checked, checked.out).toMatchObject({ code: 0 });
+    expect(checked.out).toContain(`SUCCESS: ${rules.length} rules found`);
+  });
+
+  it.runIf(hasPromtool)('fires as meant under promtool test rules (and a wrong expectation fails)', () => {
+    const rule = (name: string) => rules.find((r) => r.alert === name) as Rule;
+    const tests = {
+      rule_files: [resolve('docs/alerts.yml')],
+      evaluation_interval: '1m',
+      tests: [
+        {
+          interval: '1m',
+          input_series: [
+            { series: 'confdesk_outbox_items{state="dead",workspace="T1"}', values: '0 0 2 2 2' },
+            { series: 'confdesk_slack_token_dead{workspace="T1"}', values: '0 0 1 1 1' },
+            // A pending item ageing a minute a minute: over 600 s from minute 11, firing 5 min later.
+            {
+              series: 'confdesk_outbox_oldest_age_seconds{state="pending",workspace="T1"}',
+              values: '0+60x20',
+            },
+            // Five starts in five minutes: a crash loop.
+            { series: 'process_start_time_seconds{instance="bot:3000"}', values: '100 200 300 400 500 500' },
+          ],
+          alert_rule_test: [
+            { eval_time: '1m', alertname: 'ConfdeskDeadLetters', exp_alerts: [] },
+            {
+              eval_time: '3m',
+              alertname: 'ConfdeskDeadLetters',
+              exp_alerts: [
+                {
+                  exp_labels: { severity: 'warning', state: 'dead', workspace: 'T1' },
+                  exp_annotations: {
+                    summary: 'confdesk (T1): 2 ticket events set aside (dead letters)',
+                    description: rule('ConfdeskDeadLetters').annotations.description,
+                  },
+                },
+              ],
+            },
+            {
+              eval_time: '3m',
+              alertname: 'ConfdeskSlackTokenDead',
+              exp_alerts: [
+                {
+                  exp_labels: { severity: 'critical', workspace: 'T1' },
+                  exp_annotations: {
+                    summary: rule('ConfdeskSlackTokenDead').annotations.summary.replace(
+                      '{{ $labels.workspace }}',
+                      'T1',
+                    ),
+                    description: rule('ConfdeskSlackTokenDead').annotations.description,
+                  },
+                },
+              ],
+            },
+            { eval_time: '15m', alertname: 'ConfdeskOutboxStuck', exp_alerts: [] },
+            {
+              eval_time: '16m',
+              alertname: 'ConfdeskOutboxStuck',
+              exp_alerts: [
+                {
+                  exp_labels: { severity: 'warning', workspace: 'T1' },
+                  exp_annotations: {
+                    summary: 'confdesk (T1): a ticket event has waited 16m 0s to reach Slack',
+                    description: rule('ConfdeskOutboxStuck').annotations.description,
+                  },
+                },
+              ],
+            },
+            { eval_time: '3m', alertname: 'ConfdeskRestarting', exp_alerts: [] },
+            {
+              eval_time: '5m',
+              alertname: 'ConfdeskRestarting',
+              exp_alerts: [
+                {
+                  exp_labels: { severity: 'critical', instance: 'bot:3000' },
+                  exp_annotations: {
+                    summary: 'confdesk (bot:3000): restarted 4 times in the last hour',
+                    description: rule('ConfdeskRestarting').annotations.description,
+                  },
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const dir = mkdtempSync(join(tmpdir(), 'confdesk-promtool-'));
+    try {
+      const file = join(dir, 'alerts.test.yml');
+      writeFileSync(file, stringifyYaml(tests));
+      const passed = promtoolRun(['test', 'rules', file]);
+      expect(passed, passed.out).toMatchObject({ code: 0 });
+      expect(passed.out).toContain('SUCCESS');
+      // The check can fail: the dead letters expected one evaluation too early.
+      const early = structuredClone(tests);
+      early.tests[0]?.alert_rule_test.splice(0, 1);
+      const first = early.tests[0]?.alert_rule_test[0] as { eval_time: string };
+      first.eval_time = '1m';
+      writeFileSync(file, stringifyYaml(early));
+      const failed = promtoolRun(['test', 'rules', file]);
+      expect(failed.code, failed.out).toBe(1);
+      expect(failed.out).toContain('alertname: ConfdeskDeadLetters');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(hasPromtool)('a real bot’s /metrics passes promtool check metrics', async () => {
+    const bot = await startBot({ metrics: {} });
+    try {
+      const text = await scrapeOf(bot.url)();
+      const checked = promtoolRun(['check', 'metrics'], text);
+      expect(checked, checked.out).toEqual({ code: 0, out: '' });
+      // The active handles are still there, by type (their sum is the gauge left out).
+      expect(text).toMatch(/^nodejs_active_handles\{type="\w+"\} [1-9]/m);
+      // The check can fail: a counter without its _total suffix is named.
+      const wrong = promtoolRun(
+        ['check', 'metrics'],
+        '# HELP bad_count a counter\n# TYPE bad_count counter\nbad_count 1\n',
+      );
+      expect(wrong.code).not.toBe(0);
+      expect(wrong.out).toContain('bad_count');
+    } finally {
+      await bot.close();
+    }
   });
 });
