@@ -528,6 +528,25 @@ describe.skipIf(!hasNginx || !hasOpenssl)('deploy/nginx.conf, live in nginx', ()
     expect(checked.stderr).not.toMatch(/\[(warn|emerg|alert)\]/);
   });
 
+  it('docs/deployment.md asks for nginx -t once the certificate paths are set and Debian’s default site is gone: before, it fails', async () => {
+    const docs = readFileSync('docs/deployment.md', 'utf8');
+    const paths = docs.indexOf('set the `ssl_certificate` and `ssl_certificate_key` paths');
+    const removed = docs.indexOf('sudo rm /etc/nginx/sites-enabled/default');
+    const checked = docs.indexOf('sudo nginx -t');
+    expect(paths).toBeGreaterThan(0);
+    expect(removed).toBeGreaterThan(paths);
+    expect(checked).toBeGreaterThan(removed);
+    expect(docs.slice(0, paths)).not.toMatch(/`nginx -t`/);
+    // As shipped (the example's certificate paths), nginx -t fails: why the docs ask for it after.
+    const dir = tempDir('nginx-t-as-shipped');
+    const main = nginxMain(dir, readFileSync('deploy/nginx.conf', 'utf8'));
+    const failed = await run(nginx, ['-t', ...nginxArgs(dir, main)]).catch((e: { stderr: string }) => e);
+    expect(failed.stderr).toMatch(
+      /cannot load certificate "\/etc\/letsencrypt\/live\/bot\.example\.com\/fullchain\.pem"/,
+    );
+    expect(failed.stderr).toContain('test failed');
+  });
+
   for (const mode of ['single', 'distribution'] as const)
     it(`passes the bot's public paths in ${mode} mode, and only them`, { timeout: 60_000 }, async () => {
       const dir = tempDir(`nginx-${mode}`);

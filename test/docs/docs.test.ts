@@ -70,6 +70,36 @@ describe('the documentation', () => {
     expect(readFileSync('README.md', 'utf8').split('\n').length).toBeLessThan(300);
   });
 
+  it("says the Node version package.json's engines asks for, everywhere it names one", () => {
+    const engines = (JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string } })
+      .engines.node;
+    const version = /^>=(\d+\.\d+\.\d+)$/.exec(engines)?.[1];
+    expect(version, engines).toBeDefined();
+    const said = pages.flatMap((page) =>
+      [...readFileSync(page, 'utf8').matchAll(/Node(?:\.js)? (20\.\d+(?:\.\d+)?) or newer/g)].map(
+        (m) => `${page}: ${m[1]}`,
+      ),
+    );
+    expect(said.length).toBeGreaterThanOrEqual(2);
+    expect(said.filter((s) => !s.endsWith(`: ${version}`))).toEqual([]);
+    expect(readFileSync('deploy/confdesk.service', 'utf8')).toContain(`Node ${version} or newer`);
+  });
+
+  it("the README's and docs/deployment.md's lists of files to ship hold deploy/, which the unit's comment copies from", () => {
+    const unit = readFileSync('deploy/confdesk.service', 'utf8');
+    expect(unit).toContain('sudo cp deploy/confdesk.service');
+    const shipped = (page: string) => {
+      const text = readFileSync(page, 'utf8');
+      const at = text.indexOf('# ship ');
+      return text.slice(at, text.indexOf('\n# on the server', at) + 1 || text.indexOf('\n', at));
+    };
+    for (const page of ['README.md', 'docs/deployment.md']) {
+      const list = shipped(page);
+      for (const f of ['package.json', 'package-lock.json', 'manifest.yml', 'dist/', 'scripts/', 'deploy/'])
+        expect(list, `${page}: ${f}`).toContain(f);
+    }
+  });
+
   it('documents every variable the bot reads, in docs/configuration.md', () => {
     const page = readFileSync('docs/configuration.md', 'utf8');
     // The lower-case proxy spellings are read too, and documented with the upper-case ones.
