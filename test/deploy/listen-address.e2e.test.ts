@@ -92,6 +92,11 @@ describe('the listen address, as shipped', () => {
     expect(deployment).toContain('-p 127.0.0.1:3000:3000');
     expect(deployment).not.toMatch(/-p 3000:3000 -v/);
     expect(envExample).toContain('docker run -p 127.0.0.1:3000:3000');
+    // The image's own example too; and it leaves HOST unset (Docker forwards to the container's address).
+    const dockerfile = readFileSync('deploy/Dockerfile', 'utf8');
+    expect(dockerfile).toContain('docker run --env-file .env -p 127.0.0.1:3000:3000 ');
+    expect(dockerfile).not.toMatch(/-p 3000:3000 -v/);
+    expect(dockerfile).not.toMatch(/^ENV .*\bHOST=/m);
   });
 
   it("a bot with the unit's environment answers on 127.0.0.1 and on no other address; without HOST, on every one", async () => {
