@@ -10,6 +10,7 @@ import {
   type SlackPublisher,
 } from '../outbound/publisher.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
+import { retryLevel } from '../platform/errors.js';
 import type {
   ChannelRepository,
   OutboxItem,
@@ -281,7 +282,10 @@ export class DeliveryWorker {
     try {
       message = items.length > 1 ? this.o.publisher.gather(items) : await this.o.publisher.render(item);
     } catch (error) {
-      logger.warn({ err: error, ticket: item.ticketId }, 'could not read a ticket for its card; later');
+      logger[retryLevel(error)](
+        { err: error, ticket: item.ticketId },
+        'could not read a ticket for its card; later',
+      );
       return later(5_000, item.status);
     }
     let thread = threadTs;

@@ -6,6 +6,7 @@ import type { ChannelPace } from '../outbound/channel-pace.js';
 import { findTagged, postTagged, type Tag, tellPerson, updateTagged } from '../outbound/ledger.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
+import { retryLevel } from '../platform/errors.js';
 import type { DigestService } from '../services/digest.js';
 import type { DigestRepository } from '../store/store.js';
 import { classifySlackError } from '../util/slack-errors.js';
@@ -130,7 +131,10 @@ export class DigestJob {
     try {
       allowed = await mayPost(s.createdBy);
     } catch (error) {
-      this.o.logger.warn({ err: error, schedule: s.id }, 'could not check a digest owner’s rights; later');
+      this.o.logger[retryLevel(error)](
+        { err: error, schedule: s.id },
+        'could not check a digest owner’s rights; later',
+      );
       return false;
     }
     if (allowed) return true;

@@ -239,6 +239,13 @@ export class PlatformClosedError extends PlatformError {
 }
 
 /**
+ * The level for a failure logged and retried later: info when the stop ended it (the client closed:
+ * its request was not sent, nothing failed), warn otherwise.
+ */
+export const retryLevel = (error: unknown): 'info' | 'warn' =>
+  error instanceof PlatformClosedError ? 'info' : 'warn';
+
+/**
  * The platform pointed confdesk to an address it does not reach (an export's `url` or a redirect
  * to another host or inside this network, too many redirects), or its own address now resolves
  * inside this network. Nothing was sent there; never retried.

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { JobRunner } from '../../src/jobs/runner.js';
 import { createLogger } from '../../src/observability/logger.js';
-import { PlatformClosedError } from '../../src/platform/errors.js';
+import { PlatformClosedError, PlatformHttpError, retryLevel } from '../../src/platform/errors.js';
 import { currentLane, inPeoplesTurn, peoplesTurn } from '../../src/platform/lane.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,6 +36,12 @@ describe('the job runner', () => {
       [30, 'scan', 'background job ended by the stop'],
       [50, 'digest', 'background job failed'],
     ]);
+  });
+
+  it('retries after a stop’s closed client at info, after any other failure at warn', () => {
+    expect(retryLevel(new PlatformClosedError('getTicket'))).toBe('info');
+    expect(retryLevel(new PlatformHttpError('getTicket', 500, {}, undefined))).toBe('warn');
+    expect(retryLevel(new Error('broken'))).toBe('warn');
   });
 
   it('runs a job started or woken by a person’s work outside that person’s turn, in its own lane', async () => {

@@ -10,6 +10,7 @@ import { followMatches } from '../../domain/follow-filter.js';
 import type { Logger } from '../../observability/logger.js';
 import type { SlackPublisher } from '../../outbound/publisher.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { retryLevel } from '../../platform/errors.js';
 import { type TicketRecord, ticketRecord } from '../../platform/schemas.js';
 import type { EventSignal, TicketSignal } from '../../platform/webhook-signal.js';
 import type { NewOutboxItem, OutboxItem, Store, Subscription } from '../../store/store.js';
@@ -462,7 +463,10 @@ export class Collector {
     await this.o.publisher
       ?.ticketChanged({ ticket: t, previous })
       .catch((error: unknown) =>
-        this.o.logger.warn({ err: error, ticketId: String(t.id) }, 'could not refresh the ticket’s cards'),
+        this.o.logger[retryLevel(error)](
+          { err: error, ticketId: String(t.id) },
+          'could not refresh the ticket’s cards',
+        ),
       );
   }
 }

@@ -1,6 +1,7 @@
 import type { Logger } from '../../observability/logger.js';
 import type { SlackPublisher } from '../../outbound/publisher.js';
 import type { PlatformClient } from '../../platform/client.js';
+import { retryLevel } from '../../platform/errors.js';
 import type { TicketRecord } from '../../platform/schemas.js';
 import type { EventSignal, TicketSignal, WebhookSignal } from '../../platform/webhook-signal.js';
 import type { Store, Subscription } from '../../store/store.js';
@@ -244,7 +245,10 @@ export class Poller {
         const applied = new Promise<void>((r) => setTimeout(r, this.hold))
           .then(() => this.collector.fromTicket(signal))
           .catch((error: unknown) =>
-            this.o.logger.warn({ err: error, ticketId: signal.ticketId }, 'ticket webhook not applied'),
+            this.o.logger[retryLevel(error)](
+              { err: error, ticketId: signal.ticketId },
+              'ticket webhook not applied',
+            ),
           )
           .finally(() => this.held.delete(applied));
         this.held.add(applied);
