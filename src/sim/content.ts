@@ -41,6 +41,17 @@ export function contentStream(content: SimContent): Readable {
   });
 }
 
+/** The byte length of `zipStream(entries)`: known before a byte is written, so it can be announced. */
+export function zipSize(entries: { name: string; content: SimContent }[]): number {
+  let total = 22; // end of central directory
+  for (const entry of entries) {
+    const name = Buffer.byteLength(entry.name, 'utf8');
+    const size = entry.content.kind === 'bytes' ? entry.content.data.length : entry.content.size;
+    total += 30 + name + size + 16 + 46 + name;
+  }
+  return total;
+}
+
 /**
  * A ZIP archive (stored, no compression) written as a stream: each entry's CRC and sizes go in a
  * data descriptor after its bytes, so nothing is buffered.

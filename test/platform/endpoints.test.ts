@@ -423,6 +423,8 @@ describe('tickets', () => {
     expect(zip.contentType).toBe('application/zip');
     expect(bytes.readUInt32LE(0)).toBe(0x04034b50);
     expect(bytes.readUInt32LE(bytes.length - 22)).toBe(0x06054b50);
+    // Announced before it is written (a stored archive's length is known), as Slack's upload needs.
+    expect(zip.contentLength).toBe(bytes.length);
     await fails(
       'downloadTicketMedias',
       admin.downloadTicketMedias({ ticketId, filename: 'none' }),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { contentStream, zipStream } from '../content.js';
+import { contentStream, zipSize, zipStream } from '../content.js';
 import { envelope, iso, presentMedia, presentTicket } from '../present.js';
 import { bad, SimHttpError } from '../rules.js';
 import type { RouteContext } from './context.js';
@@ -171,12 +171,16 @@ export function registerTicketRoutes(sim: RouteContext) {
     if (/[./\\]/.test(filename)) throw bad('filename', 'give a file name without extension');
     const medias = [...state.medias.values()].filter((m) => m.ticketId === t.id);
     if (!medias.length) throw new SimHttpError(404, 'Resource Not Found: the ticket has no media');
+    const entries = medias.map((m) => ({ name: m.filename, content: m.content }));
     return {
       headers: {
         'content-type': 'application/zip',
         'content-disposition': `attachment; filename="${filename}.zip"`,
+        // A stored (uncompressed) archive's length is known before it is written: announced, as the
+        // single media's download announces its own.
+        'content-length': String(zipSize(entries)),
       },
-      stream: zipStream(medias.map((m) => ({ name: m.filename, content: m.content }))),
+      stream: zipStream(entries),
     };
   });
   route('GET', '/api/v3/tickets/{ticketId}/events', (ctx) => {
