@@ -73,6 +73,17 @@ export interface MediaPage {
 const libraryTitle = 'Media library';
 const queryValue = (q: LibraryQuery) => clipPlain(JSON.stringify(q), limits.buttonValue);
 
+/**
+ * Items of a library page the person may not see, and why (the policy's `media.see`: a media is its
+ * owner's, its group's members' and the platform admins'). `all`: the page shows none of its items.
+ */
+function hiddenOnPage(n: number, all: boolean): Mrkdwn {
+  const why = md`${n === 1 ? 'belongs' : 'belong'} to other people, outside your groups: only a media’s owner, the members of its group and video platform admins see it`;
+  return all
+    ? md`${n === 1 ? md`The only item` : md`All ${n} items`} on this page ${why}.`
+    : md`${n} more ${n === 1 ? 'item' : 'items'} on this page ${n === 1 ? 'is' : 'are'} hidden: ${n === 1 ? 'it' : 'they'} ${why}`;
+}
+
 /** A row's menu: Show, Edit, Share, Delete (each checked again when chosen). */
 const rowMenu = (id: string): Overflow => ({
   type: 'overflow',
@@ -98,10 +109,15 @@ export function buildMediaLibrary(q: LibraryQuery, page: MediaPage, notice?: Mrk
   );
   // Room for the notice, filters, divider, paging and the count lines: the rest are rows.
   const rows = page.items.slice(0, limits.viewBlocks - 8);
+  const hiddenCount = page.hidden ?? 0;
   if (rows.length === 0)
     blocks.push(
       section(
-        page.offset > 0 ? md`No more media.` : md`No media found. Try other filters, or fewer of them.`,
+        hiddenCount > 0
+          ? md`${hiddenOnPage(hiddenCount, true)}${page.hasMore ? md` Try *Next ›*, or filters that name your own or your groups’ media.` : md``}`
+          : page.offset > 0
+            ? md`No more media.`
+            : md`No media found. Try other filters, or fewer of them.`,
       ),
     );
   for (const m of rows) blocks.push(section(mediaLine(m), { accessory: rowMenu(m.id) }));
@@ -113,7 +129,7 @@ export function buildMediaLibrary(q: LibraryQuery, page: MediaPage, notice?: Mrk
       : page.total !== undefined
         ? md`${first}–${last} of ${page.total}`
         : md`${first}–${last}`;
-  const hidden = page.hidden ? md` · ${page.hidden} on this page not shown: not yours to see` : md``;
+  const hidden = hiddenCount > 0 ? md` · ${hiddenOnPage(hiddenCount, false)}` : md``;
   if (count) blocks.push(context(md`${count}${hidden}`));
   const nav = [];
   if (page.offset > 0)

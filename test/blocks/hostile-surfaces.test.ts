@@ -694,6 +694,12 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
       ),
     ),
     modal(buildMediaLibrary({ q: '', o: 0 }, { items: [], offset: 0, limit: 10, hasMore: false })),
+    modal(
+      buildMediaLibrary(
+        { q: s.slice(0, 1_000), o: 0 },
+        { items: [], offset: 0, limit: 10, hasMore: true, hidden: 3 },
+      ),
+    ),
   ],
   buildMediaDetails: (s) => [
     modal(buildMediaDetails(mediaOf(s))),

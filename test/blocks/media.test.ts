@@ -67,6 +67,41 @@ describe('the media builders', () => {
     expect((view.blocks as unknown as Json[]).length).toBeLessThanOrEqual(limits.viewBlocks);
   });
 
+  it('a page whose items are all hidden says how many and why, not “No media found”', () => {
+    const page = (hidden: number, hasMore: boolean) =>
+      JSON.stringify(
+        buildMediaLibrary({ q: 'user:carol', o: 0 }, { items: [], offset: 0, limit: 10, hasMore, hidden })
+          .blocks,
+      );
+    const all = page(3, true);
+    expect(all).toContain(
+      'All 3 items on this page belong to other people, outside your groups: only a media’s owner, the members of its group and video platform admins see it.',
+    );
+    expect(all).toContain('Try *Next ›*');
+    expect(all).toContain(`${ids.actions.mediaPage}:next`);
+    expect(all).not.toContain('No media found');
+    const one = page(1, false);
+    expect(one).toContain('The only item on this page belongs to other people, outside your groups');
+    expect(one).not.toContain('Next');
+    // Nothing hidden and nothing found: the old sentence.
+    expect(page(0, false)).toContain('No media found. Try other filters, or fewer of them.');
+  });
+
+  it('a page with some items hidden says how many beside the count, and why', () => {
+    const view = (hidden: number) =>
+      JSON.stringify(
+        buildMediaLibrary(
+          { q: '', o: 0 },
+          { items: [item(0), item(1)], offset: 0, limit: 10, hasMore: false, hidden },
+        ).blocks,
+      );
+    expect(view(3)).toContain(
+      '1–2 · 3 more items on this page are hidden: they belong to other people, outside your groups',
+    );
+    expect(view(1)).toContain('1–2 · 1 more item on this page is hidden: it belongs to other people');
+    expect(view(0)).not.toContain('hidden');
+  });
+
   it('a line: type, creation time as a date token, size and format', () => {
     const line = mediaLine(item(1)).text;
     expect(line).toContain('🎬 *Item 1*');

@@ -185,6 +185,27 @@ describe('the media library', () => {
     expect(json(all)).toContain('You cannot list other people’s media');
   });
 
+  it('says how many items of a page are hidden from a plain user, and why: all of them, or some', async () => {
+    // carol's media in Level 2 (alice is not of it), and one of carol's in Level 1 (alice's group).
+    addMedia('carol', { title: 'Hidden one', tags: ['hidden-page'] });
+    addMedia('carol', { title: 'Hidden two', tags: ['hidden-page'] });
+    const why =
+      'belong to other people, outside your groups: only a media’s owner, the members of its group and video platform admins see it';
+    const all = await openLibrary(people.alice.id, 'user:carol tag:hidden-page');
+    expect(json(all)).toContain(`All 2 items on this page ${why}.`);
+    expect(json(all)).not.toContain('Hidden one');
+    expect(json(all)).not.toContain('No media found');
+    addMedia('carol', { title: 'Shared with Level 1', tags: ['hidden-page'], groupId: group('Level 1') });
+    const some = await openLibrary(people.alice.id, 'user:carol tag:hidden-page');
+    expect(json(some)).toContain('Shared with Level 1');
+    expect(json(some)).not.toContain('Hidden one');
+    expect(json(some)).toContain(`1–1 · 2 more items on this page are hidden: they ${why}`);
+    // The admin sees all three, and no hidden line.
+    const admin = await openLibrary(people.admin.id, 'user:carol tag:hidden-page');
+    expect(json(admin)).toContain('Hidden two');
+    expect(json(admin)).not.toContain('hidden:');
+  });
+
   it('shows one media: type, status, creation time, size and format', async () => {
     const m = addMedia('alice', { title: 'Detail shot' });
     const library = await openLibrary(people.alice.id, 'Detail shot');
