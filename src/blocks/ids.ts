@@ -47,6 +47,8 @@ export const ids = {
     ticketDelete: 'ticket_delete',
     ticketShow: 'ticket_show',
     ticketMediaPost: 'ticket_media_post',
+    /** A ticket's media list: every media of the ticket, in one zip file, into the card's thread. */
+    ticketMediaPostAll: 'ticket_media_post_all',
     ticketUnsubscribe: 'ticket_unsubscribe',
     /** The private *Create ticket* offered to whoever reacted with the create emoji (value: the message). */
     reactionTicket: 'reaction_ticket',

@@ -260,7 +260,8 @@ export function buildTicketList(
 
 /**
  * A ticket's media, privately: type, size, date, and a button that posts the file in the card's
- * thread (`place` says where the card is).
+ * thread (`place` says where the card is); with any media, a last button posts them all in one zip
+ * file (the platform's archive of the ticket's media, `downloadTicketMedias`).
  */
 export function buildTicketMediaList(
   t: TicketSummary,
@@ -271,8 +272,12 @@ export function buildTicketMediaList(
   const title = md`Media of ${clipPlain(titleOf(t), 200)}`;
   const blocks: Block[] = [section(md`*${title}*`)];
   if (items.length === 0) blocks.push(context(md`No snapshot, document or recording yet.`));
+  const inThread = Boolean(place.channel && place.ts);
+  const all = inThread && items.length > 0;
+  // Room for the title, the count line and (with the zip button) its block.
+  const room = limits.messageBlocks - (all ? 3 : 2);
   // One line per media, as the media library shows it (`blocks/media.ts`).
-  for (const m of items.slice(0, limits.messageBlocks - 2)) {
+  for (const m of items.slice(0, room)) {
     blocks.push({
       type: 'section',
       text: mrkdwn(mediaLine(m)),
@@ -292,8 +297,19 @@ export function buildTicketMediaList(
         : {}),
     });
   }
-  const shown = Math.min(items.length, limits.messageBlocks - 2);
+  const shown = Math.min(items.length, room);
   if ((total ?? items.length) > shown) blocks.push(context(md`${shown} of ${total ?? items.length} shown`));
+  if (all)
+    blocks.push(
+      actions([
+        button('Post all in the thread (zip)', ids.actions.ticketMediaPostAll, {
+          value: JSON.stringify({ ticketId: t.id, channel: place.channel, ts: place.ts }).slice(
+            0,
+            limits.buttonValue,
+          ),
+        }),
+      ]),
+    );
   return message(title, blocks);
 }
 

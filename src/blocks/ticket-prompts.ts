@@ -1,4 +1,5 @@
 import type { TicketSummary } from '../domain/ticket.js';
+import { humanSize } from './format.js';
 import { ids } from './ids.js';
 import {
   actions,
@@ -49,14 +50,33 @@ export function buildTicketDeletePrompt(
 export const buildTicketDeleted = (ticket: { id: string; reference?: string | undefined }): TextMessage =>
   textMessage(md`Deleted ${ticketName(ticket)}.`);
 
-/** The comment of a file someone posted into a ticket's thread (`what`: "shared a file of", "exported"). */
-export const buildTicketFileComment = (userId: string, what: 'shared' | 'exported'): MrkdwnText =>
+/**
+ * The comment of a file someone posted into a ticket's thread (`what`: "shared a file of",
+ * "exported", or "shared all the media of" in one zip file).
+ */
+export const buildTicketFileComment = (
+  userId: string,
+  what: 'shared' | 'exported' | 'shared all',
+): MrkdwnText =>
   finish(
     what === 'shared'
       ? md`${mention(userId)} shared a file of the ticket.`
-      : md`${mention(userId)} exported the ticket.`,
+      : what === 'shared all'
+        ? md`${mention(userId)} shared all the ticket’s media, in one zip file.`
+        : md`${mention(userId)} exported the ticket.`,
     limits.messageTextAdvised,
   );
+
+/**
+ * The ticket's media together (the platform's zip of them) past Slack's file size limit: said
+ * privately, nothing uploaded; each one can still be posted from the list.
+ */
+export const buildTicketMediaTooBig = (
+  ticket: { id: string; reference?: string | undefined },
+  size: number,
+  limit: number,
+): Mrkdwn =>
+  md`The media of ${ticketName(ticket)} together are ${humanSize(size)}: past Slack’s file size limit (${humanSize(limit)}), so nothing was uploaded. Post them one by one with their own buttons instead.`;
 
 /**
  * A ticket's card that could not be posted in the channel, privately: why and how to fix it (`fix`),

@@ -81,6 +81,7 @@ export const policy = {
   'ticket.delete': { who: ticketTeam, refusal: `delete this ticket: ${onlyTicketTeam} delete it` },
   'ticket.export': { who: ticketTeam, refusal: `export this ticket: ${onlyTicketTeam} export it` },
   'ticket.timeline': { who: ticketTeam, refusal: `see this ticket’s timeline: ${onlyTicketTeam} see it` },
+  /** A ticket's media: the list, one of them or all in one zip posted in its card's thread. */
   'ticket.media': { who: ticketTeam, refusal: `see this ticket’s media: ${onlyTicketTeam} see them` },
   'ticket.watch': {
     who: ticketTeam,

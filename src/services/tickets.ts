@@ -1,5 +1,5 @@
 import { md } from '../blocks/mrkdwn.js';
-import { type MediaItem, mediaItemOf } from '../domain/media.js';
+import { type MediaItem, mediaItemOf, pastUploadLimit } from '../domain/media.js';
 import type { Action, Subject } from '../domain/policy.js';
 import {
   editableFields,
@@ -12,17 +12,32 @@ import {
 import { dayBound, type TicketQueryText } from '../domain/ticket-query.js';
 import { findMove, isActiveState, movesFor, type TicketMove } from '../domain/ticket-workflow.js';
 import type { WorkspaceDefaults } from '../domain/workspace-settings.js';
-import type { PlatformClient } from '../platform/client.js';
+import type { Download, PlatformClient } from '../platform/client.js';
 import { endpoints } from '../platform/endpoints.js';
+import { PlatformHttpError } from '../platform/errors.js';
 import { ticketJoinLinks } from '../platform/join-links.js';
 import { currentLane, runInLane } from '../platform/lane.js';
 import type { TicketRecord } from '../platform/schemas.js';
 import { slackErrorCode } from '../util/slack-errors.js';
+import { discard } from '../util/streams.js';
 import type { AccessService } from './access.js';
 import type { Directory } from './directory.js';
 import { ConfdeskError } from './errors.js';
 import { notKept, type SentField, shownAsSent, wireNames } from './fields-not-kept.js';
 import type { IdentityService } from './identity.js';
+
+/**
+ * The name the platform gives a ticket's media archive (it adds `.zip`): the reference, else the id,
+ * in letters, digits, `-` and `_` only (the name is the platform's query parameter and Slack's file
+ * name; a reference is anyone's text).
+ */
+export function archiveName(t: Pick<TicketSummary, 'id' | 'reference'>): string {
+  const base = (t.reference ?? '')
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[-_]+|[-_]+$/g, '')
+    .slice(0, 80);
+  return `${base || `ticket-${t.id}`}-media`;
+}
 
 /** Tickets per page of `/ticket list`. */
 export const ticketPageSize = 10;
@@ -323,6 +338,40 @@ export class TicketService {
         md`This file is not among the ticket’s media any more: open Media on the card again.`,
       );
     return mediaItemOf(media);
+  }
+
+  /**
+   * Every media of a ticket in one archive (the platform's `downloadTicketMedias`, a zip), for those
+   * who may see the ticket's media: its download, still unread, or past `maxBytes` by its
+   * Content-Length the size instead (the download released, nothing sent on). A ticket without
+   * media is said in a sentence.
+   */
+  async allMedia(
+    actorSlackId: string,
+    ticketId: string,
+    maxBytes: number,
+  ): Promise<
+    | { kind: 'file'; ticket: TicketSummary; file: Download; filename: string }
+    | { kind: 'too-big'; ticket: TicketSummary; size: number }
+  > {
+    const ticket = await this.forAction(actorSlackId, ticketId, 'ticket.media');
+    const filename = archiveName(ticket);
+    let file: Download;
+    try {
+      file = await this.platform.downloadTicketMedias({ ticketId: ticket.id, filename });
+    } catch (error) {
+      if (error instanceof PlatformHttpError && error.status === 404)
+        throw new ConfdeskError(
+          'no_ticket_media',
+          md`This ticket has no snapshot, document or recording on the video platform (any more), so there is nothing to post.`,
+        );
+      throw error;
+    }
+    if (pastUploadLimit(file.contentLength, maxBytes)) {
+      discard(file.body);
+      return { kind: 'too-big', ticket, size: file.contentLength as number };
+    }
+    return { kind: 'file', ticket, file, filename: `${filename}.zip` };
   }
 
   /** Exports a ticket (format as the platform names it; with or without its timeline) and streams the file. */

@@ -11,7 +11,9 @@ import { ids } from '../../src/blocks/ids.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
 import { buildResultView, buildWorkingView } from '../../src/blocks/modal.js';
 import { escaped, md } from '../../src/blocks/mrkdwn.js';
+import { buildTicketMediaList } from '../../src/blocks/ticket-card.js';
 import type { ConferenceSummary } from '../../src/domain/conference.js';
+import type { TicketSummary } from '../../src/domain/ticket.js';
 
 type Json = Record<string, unknown>;
 
@@ -98,6 +100,35 @@ describe('Block Kit builders stay within Slack’s limits', () => {
     expect(checkBlockKit(list, 'message')).toEqual([]);
     expect(list.blocks.length).toBe(limits.messageBlocks);
     expect(JSON.stringify(list.blocks)).toContain('48 of 120 shown');
+  });
+
+  it('a ticket’s media list: a post button per media, and “Post all (zip)” last, within 50 blocks', () => {
+    const medias = Array.from({ length: 120 }, (_, i) => ({
+      id: String(i),
+      type: 'snapshot',
+      title: 'T'.repeat(400),
+      size: 1.5e9,
+      created: new Date(),
+    }));
+    const ticket: TicketSummary = {
+      id: '42',
+      reference: 'ACME-42',
+      subject: 'S'.repeat(300),
+      requestor: { emails: [], phones: [] },
+    };
+    const place = { channel: 'C1', ts: '1.2' };
+    const list = buildTicketMediaList(ticket, medias, 120, place);
+    expect(checkBlockKit(list, 'message')).toEqual([]);
+    expect(list.blocks.length).toBe(limits.messageBlocks);
+    expect(JSON.stringify(list.blocks)).toContain('47 of 120 shown');
+    const ids_ = actionIds(list.blocks);
+    expect(ids_.at(-1)).toBe(ids.actions.ticketMediaPostAll);
+    expect(ids_.filter((a) => String(a).startsWith(`${ids.actions.ticketMediaPost}:`))).toHaveLength(47);
+    const all = (list.blocks.at(-1) as unknown as Json).elements as Json[];
+    expect(JSON.parse(all[0]?.value as string)).toEqual({ ticketId: '42', channel: 'C1', ts: '1.2' });
+    // No thread to post in, or nothing to post: no button.
+    expect(actionIds(buildTicketMediaList(ticket, medias, 120, {}).blocks)).toEqual([]);
+    expect(actionIds(buildTicketMediaList(ticket, [], 0, place).blocks)).toEqual([]);
   });
 
   it('the form: every create input, valid in both modes, with long prefilled values', () => {

@@ -84,6 +84,7 @@ import {
   buildTicketEdited,
   buildTicketExported,
   buildTicketFileComment,
+  buildTicketMediaTooBig,
 } from '../../src/blocks/ticket-prompts.js';
 import {
   buildConferenceUnfurl,
@@ -319,6 +320,11 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
   buildTicketFileComment: (s) => [
     msg(buildTicketFileComment(s, 'shared')),
     msg(buildTicketFileComment(s, 'exported')),
+    msg(buildTicketFileComment(s, 'shared all')),
+  ],
+  buildTicketMediaTooBig: (s) => [
+    msg(buildTicketMediaTooBig({ id: '42', reference: s }, 2e9, 1e9)),
+    msg(buildTicketMediaTooBig({ id: '42' }, 2e9, 1e9)),
   ],
   buildTicketEdited: (s) => [msg(buildTicketEdited([s, s])), msg(buildTicketEdited([]))],
   buildTicketExported: () => [msg(buildTicketExported(true)), msg(buildTicketExported(false))],

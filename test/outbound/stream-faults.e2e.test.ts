@@ -6,6 +6,7 @@ import type { SlackMessage, UploadFault } from '../../src/dev/slack-double.js';
 import { installLastResort } from '../../src/observability/last-resort.js';
 import { createLogger } from '../../src/observability/logger.js';
 import { uploadLimits } from '../../src/outbound/upload.js';
+import { zipStream } from '../../src/sim/content.js';
 import type { SimMedia, SimTicket } from '../../src/sim/model.js';
 import {
   type BotFixture,
@@ -23,8 +24,9 @@ import { slackSignature } from '../helpers/slack-requests.js';
  * Every way a file travels through the bot, each broken on the way: the platform's download
  * (platform → bot) cut, reset, stalled, trickled, longer than announced, with and without
  * Content-Length, or given up by the bot; Slack's upload URL (bot → Slack) refusing, resetting or
- * stalling. Three doors carry files: a ticket's export from its card, a media shared from the
- * library, a ticket's media posted in its card's thread. Each time the process stays up (no error
+ * stalling. Four doors carry files: a ticket's export from its card, a media shared from the
+ * library, a ticket's media posted in its card's thread, and all of a ticket's media in one zip
+ * (the platform's archive) posted there too. Each time the process stays up (no error
  * reaches it: heard here, and counted by the last resort in /metrics), the person is told what
  * failed, nothing half-posted is in Slack, and the same request then works.
  */
@@ -63,8 +65,8 @@ afterEach(() => {
 });
 
 type Json = Record<string, unknown>;
-type Door = 'export' | 'library share' | 'card media';
-const doors: Door[] = ['export', 'library share', 'card media'];
+type Door = 'export' | 'library share' | 'card media' | 'card all media';
+const doors: Door[] = ['export', 'library share', 'card media', 'card all media'];
 const mediaDoors: Door[] = ['library share', 'card media'];
 
 let serial = 0;
@@ -85,6 +87,8 @@ interface Trip {
   download: RegExp;
   /** The answer that carries the media's record (its size), for the doors that read one. */
   record: RegExp | undefined;
+  /** The file's bytes when no single source holds them (the zip of the ticket's media). */
+  bytes?: Buffer | undefined;
 }
 
 /** What the person saw, and the messages with a file the request left in Slack. */
@@ -105,6 +109,10 @@ async function trip(door: Door, size = 256 * 1024): Promise<Trip> {
   const where = channel();
   const t = ticket('ACME-1004');
   const card = door === 'library share' ? undefined : await showCard('ACME-1004', where);
+  // The zip holds every media of the ticket: the earlier trips' are taken off it, so it stays small.
+  if (door === 'card all media')
+    for (const m of [...f.platform.sim.state.medias.values()])
+      if (m.ticketId === t.id) f.platform.sim.state.medias.delete(m.id);
   const media =
     door === 'export'
       ? undefined
@@ -117,13 +125,29 @@ async function trip(door: Door, size = 256 * 1024): Promise<Trip> {
           content: { kind: 'bytes', data: randomBytes(size) },
           ticketId: t.id,
         });
+  const zip =
+    door === 'card all media'
+      ? Buffer.concat(
+          await zipStream(
+            [...f.platform.sim.state.medias.values()]
+              .filter((m) => m.ticketId === t.id)
+              .map((m) => ({ name: m.filename, content: m.content })),
+          ).toArray(),
+        )
+      : undefined;
   return {
     door,
     channel: where,
     card,
     ticket: t,
     media,
-    download: media ? new RegExp(`^/api/v3/medias/${media.id}/download$`) : /^\/api\/v3\/exports\//,
+    bytes: zip,
+    download:
+      door === 'card all media'
+        ? new RegExp(`^/api/v3/tickets/${t.id}/medias/download$`)
+        : media
+          ? new RegExp(`^/api/v3/medias/${media.id}/download$`)
+          : /^\/api\/v3\/exports\//,
     record:
       door === 'library share'
         ? new RegExp(`^/api/v3/medias/${media?.id}$`)
@@ -135,6 +159,7 @@ async function trip(door: Door, size = 256 * 1024): Promise<Trip> {
 
 /** The bytes the file should have: the media's, or the platform's latest export. */
 function sourceBytes(tr: Trip): Buffer {
+  if (tr.bytes) return tr.bytes;
   if (tr.media) return (tr.media.content as { data: Buffer }).data;
   return [...f.platform.sim.state.exports.values()].at(-1)?.body as Buffer;
 }
@@ -190,13 +215,20 @@ async function carry(tr: Trip): Promise<Outcome> {
     const card = tr.card as SlackMessage;
     const click = buttonClick(f.slack, {
       user: people.admin.id,
-      actionId: `${ids.actions.ticketMediaPost}:${tr.media?.id}`,
-      value: JSON.stringify({
-        k: String(tr.ticket.id),
-        m: String(tr.media?.id),
-        c: card.channel,
-        t: card.ts,
-      }),
+      ...(tr.door === 'card all media'
+        ? {
+            actionId: ids.actions.ticketMediaPostAll,
+            value: JSON.stringify({ ticketId: String(tr.ticket.id), channel: card.channel, ts: card.ts }),
+          }
+        : {
+            actionId: `${ids.actions.ticketMediaPost}:${tr.media?.id}`,
+            value: JSON.stringify({
+              k: String(tr.ticket.id),
+              m: String(tr.media?.id),
+              c: card.channel,
+              t: card.ts,
+            }),
+          }),
       channel: card.channel,
       ephemeral: true,
     });

@@ -6,9 +6,11 @@ import {
   buildTicketDeleted,
   buildTicketDeletePrompt,
   buildTicketFileComment,
+  buildTicketMediaTooBig,
 } from '../../blocks/ticket-prompts.js';
 import { mediaItemOf } from '../../domain/media.js';
 import { editableFields } from '../../domain/ticket.js';
+import { uploadToThread } from '../../outbound/upload.js';
 import type { MediaDeps, TicketDeps, TicketFormDeps } from '../deps.js';
 import { ticketOfCard, trustedPlace } from '../input/card-place.js';
 import {
@@ -152,6 +154,32 @@ export const handleTicketMediaPost =
   };
 
 /**
+ * A media list's "Post all in the thread (zip)": every media of the ticket in the platform's one
+ * archive, streamed into the card's thread as a single file is; past Slack's file size limit, said
+ * privately and nothing uploaded.
+ */
+export const handleTicketMediaPostAll =
+  (deps: TicketDeps & Pick<MediaDeps, 'media'>): ClickHandler =>
+  async ({ user, value, client, respond }) => {
+    // The thread must be this ticket's card, as the store knows it.
+    const place = await trustedPlace(deps, readJson(cardPlace, value));
+    if (!place.channel || !place.ts) throw staleValue();
+    const limit = deps.media.maxUploadBytes;
+    const all = await deps.tickets.allMedia(user, place.ticketId, limit);
+    if (all.kind === 'too-big') {
+      await respond(ephemeral(buildTicketMediaTooBig(all.ticket, all.size, limit)));
+      return;
+    }
+    await uploadToThread(client, all.file, {
+      channel: place.channel,
+      threadTs: place.ts,
+      filename: all.filename,
+      title: all.filename,
+      comment: buildTicketFileComment(user, 'shared all'),
+    });
+  };
+
+/**
  * The ticket card's menu: Timeline, Media, Export, Edit and Delete, each a small handler above. Each
  * checks the person may act on the ticket; the delete prompt's button and the media list's buttons
  * are answered here too.
@@ -163,4 +191,7 @@ export function registerTicketMenu(
   routes.on(ids.actions.ticketMenu, handleTicketMenu(deps));
   routes.on(ids.actions.ticketDelete, handleTicketDelete(deps), { working: 'Deleting the ticket' });
   routes.on(ids.actions.ticketMediaPost, handleTicketMediaPost(deps), { working: 'Fetching the file' });
+  routes.on(ids.actions.ticketMediaPostAll, handleTicketMediaPostAll(deps), {
+    working: 'Fetching the ticket’s media',
+  });
 }
