@@ -69,14 +69,17 @@ export const buildTicketFileComment = (
 
 /**
  * The ticket's media together (the platform's zip of them) past Slack's file size limit: said
- * privately, nothing uploaded; each one can still be posted from the list.
+ * privately, nothing uploaded; each one can still be posted from the list. `atLeast`: the archive
+ * came without a length and was stopped at the limit, so its whole size is not known.
  */
 export const buildTicketMediaTooBig = (
   ticket: { id: string; reference?: string | undefined },
   size: number,
   limit: number,
+  /** The size is how far the download went before it was stopped, not its whole. */
+  atLeast = false,
 ): Mrkdwn =>
-  md`The media of ${ticketName(ticket)} together are ${humanSize(size)}: past Slack’s file size limit (${humanSize(limit)}), so nothing was uploaded. Post them one by one with their own buttons instead.`;
+  md`The media of ${ticketName(ticket)} together are ${atLeast ? 'more than ' : ''}${humanSize(size)}: past Slack’s file size limit (${humanSize(limit)}), so nothing was uploaded. Post them one by one with their own buttons instead.`;
 
 /**
  * A ticket's card that could not be posted in the channel, privately: why and how to fix it (`fix`),

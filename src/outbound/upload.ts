@@ -1,4 +1,9 @@
-import { PassThrough, type Readable } from 'node:stream';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, type Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
 import { type Mrkdwn, type MrkdwnText, md } from '../blocks/mrkdwn.js';
@@ -22,7 +27,11 @@ export interface UploadTarget {
  * unless PLATFORM_BODY_TIMEOUT_MS says otherwise), so a platform that stops sending is told as the
  * platform's failure. Tests lower it.
  */
-export const uploadLimits = { idleMs: 60_000 };
+export const uploadLimits = {
+  idleMs: 60_000,
+  /** Where `spoolUnsized` writes ('': the system's temporary folder); tests give it a folder of their own. */
+  spoolDir: '',
+};
 
 /** `uploadFile` into a thread (the ticket cards' files and exports). */
 export const uploadToThread = (
@@ -77,6 +86,44 @@ export async function uploadFile(
     // A refusal or a failure leaves the download unread: its connection is released here.
     if (!download.readableEnded) discard(download);
   }
+}
+
+/**
+ * A download the platform sent without Content-Length, which Slack's upload needs before the first
+ * byte (the ticket's media archive has no record to give a size): written to a temporary file as
+ * it arrives, counted, and handed back as a download of known length read from that file. Past
+ * `maxBytes` it stops at once (the download released, the file removed) and says how far it got.
+ * A download that breaks or stalls throws the same sentence as in `uploadFile`. The caller runs
+ * `done()` once the file is sent on (or not): the temporary file goes.
+ */
+export async function spoolUnsized(
+  file: Download,
+  maxBytes: number,
+): Promise<{ kind: 'file'; file: Download; done: () => Promise<void> } | { kind: 'too-big'; over: number }> {
+  const dir = await mkdtemp(join(uploadLimits.spoolDir || tmpdir(), 'confdesk-spool-'));
+  const done = () => rm(dir, { recursive: true, force: true });
+  const path = join(dir, 'download');
+  let size = 0;
+  const tooBig = new Error('past the limit');
+  const count = new Transform({
+    transform(chunk: Buffer, _encoding, next) {
+      size += chunk.length;
+      next(size > maxBytes ? tooBig : null, chunk);
+    },
+  });
+  try {
+    await pipeline(file.body, count, createWriteStream(path));
+  } catch (error) {
+    discard(file.body);
+    await done();
+    if (error === tooBig) return { kind: 'too-big', over: maxBytes };
+    throw platformFailed(error);
+  }
+  return {
+    kind: 'file',
+    file: { ...file, body: createReadStream(path), contentLength: size },
+    done,
+  };
 }
 
 /**

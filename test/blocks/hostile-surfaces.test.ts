@@ -325,6 +325,7 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
   buildTicketMediaTooBig: (s) => [
     msg(buildTicketMediaTooBig({ id: '42', reference: s }, 2e9, 1e9)),
     msg(buildTicketMediaTooBig({ id: '42' }, 2e9, 1e9)),
+    msg(buildTicketMediaTooBig({ id: '42', reference: s }, 1e9, 1e9, true)),
   ],
   buildTicketEdited: (s) => [msg(buildTicketEdited([s, s])), msg(buildTicketEdited([]))],
   buildTicketExported: () => [msg(buildTicketExported(true)), msg(buildTicketExported(false))],

@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ids } from '../../src/blocks/ids.js';
 import type { SlackMessage, UploadFault } from '../../src/dev/slack-double.js';
@@ -45,22 +48,30 @@ const heard = (error: unknown) => {
 };
 let uninstall: () => void = () => undefined;
 const idleMs = uploadLimits.idleMs;
+/** Where the archive without Content-Length is counted: a folder of this file's, to see it emptied. */
+const spoolDir = mkdtempSync(join(tmpdir(), 'stream-faults-'));
+const spooled = () => readdirSync(spoolDir);
 beforeAll(() => {
   process.on('uncaughtException', heard);
   process.on('unhandledRejection', heard);
   // The bot's own last resort too, on this process (its stop recorded, not run): /metrics reads it.
   uninstall = installLastResort({ logger: createLogger('silent'), stop: (kind) => heard(kind) });
   uploadLimits.idleMs = 1_500;
+  uploadLimits.spoolDir = spoolDir;
 });
 afterAll(async () => {
   uploadLimits.idleMs = idleMs;
+  uploadLimits.spoolDir = '';
+  rmSync(spoolDir, { recursive: true, force: true });
   uninstall();
   process.off('uncaughtException', heard);
   process.off('unhandledRejection', heard);
   await front.stop();
 });
-afterEach(() => {
+afterEach(async () => {
   expect(escaped).toEqual([]);
+  // Whatever happened, no download is left in a temporary file (removed once the upload is done).
+  await eventually(() => spooled().length === 0, 2_000);
   expect(front.pending()).toBe(0);
 });
 
@@ -68,6 +79,8 @@ type Json = Record<string, unknown>;
 type Door = 'export' | 'library share' | 'card media' | 'card all media';
 const doors: Door[] = ['export', 'library share', 'card media', 'card all media'];
 const mediaDoors: Door[] = ['library share', 'card media'];
+/** The doors that refuse a download without any length (the archive's is counted instead). */
+const sizedDoors: Door[] = ['export', 'library share', 'card media'];
 
 let serial = 0;
 const channel = () => `CSF${++serial}`;
@@ -346,6 +359,58 @@ describe('a download the platform breaks (platform → bot)', () => {
   });
 });
 
+// The archive of a ticket's media has no record to give its size: without Content-Length it is
+// counted into a temporary file, then sent on with the length counted.
+describe('without Content-Length, through the card all media (counted into a temporary file)', () => {
+  it('arrives whole, its length the bytes counted', async () => {
+    const tr = await trip('card all media');
+    front.fault(tr.download, { kind: 'as-is', length: false });
+    expectWhole(tr, await carry(tr));
+    const slot = f.slack.callsOf('files.getUploadURLExternal').at(-1);
+    expect(Number(slot?.args.length)).toBe(sourceBytes(tr).length);
+  });
+
+  it.each([
+    ['cut mid-body', 'cut', brokeOff],
+    ['reset mid-body', 'reset', brokeOff],
+    ['stalled mid-body', 'stall', stopped],
+  ] as const)('%s: told, nothing asked of Slack, served after', async (_, kind, told) => {
+    const tr = await trip('card all media');
+    const slots = f.slack.callsOf('files.getUploadURLExternal').length;
+    front.fault(tr.download, { kind, afterBytes: half(tr), length: false });
+    const o = await carry(tr);
+    expect(f.slack.callsOf('files.getUploadURLExternal').length).toBe(slots);
+    await expectToldThenServed(tr, o, told);
+  });
+
+  it('trickling arrives whole', async () => {
+    const tr = await trip('card all media');
+    front.fault(tr.download, { kind: 'trickle', chunkBytes: 16 * 1024, everyMs: 20, length: false });
+    expectWhole(tr, await carry(tr));
+  });
+
+  it('past Slack’s limit while counted: stopped there and told, nothing uploaded, served after', async () => {
+    const tr = await trip('card all media');
+    const media = f.confdesk.deps.media;
+    const limit = media.maxUploadBytes;
+    media.maxUploadBytes = 10_000;
+    const slots = f.slack.callsOf('files.getUploadURLExternal').length;
+    try {
+      const answer = front.fault(tr.download, { kind: 'as-is', length: false });
+      const o = await carry(tr);
+      expect(o.said).toMatch(
+        /together are more than 10(\.0)? kB: past Slack’s file size limit \(10(\.0)? kB\), so nothing was uploaded/,
+      );
+      expect(o.files).toEqual([]);
+      expect(f.slack.callsOf('files.getUploadURLExternal').length).toBe(slots);
+      await eventually(answer.closed);
+    } finally {
+      media.maxUploadBytes = limit;
+    }
+    expectWhole(tr, await carry(tr));
+  });
+});
+
 describe('a JSON answer the platform breaks after its headers (platform → bot)', () => {
   it.each([
     ['reset (RST)', 'reset'],
@@ -392,13 +457,16 @@ const sizes = [
 
 describe('a download the bot gives up on', () => {
   describe.each(sizes)('%s', (_, size) => {
-    it.each(doors)('without a length anywhere (%s): refused, nothing posted, served after', async (door) => {
-      const tr = await trip(door, size);
-      if (tr.record) front.editJson(tr.record, removeSize(tr.media?.id));
-      const answer = front.fault(tr.download, { kind: 'as-is', length: false });
-      await expectToldThenServed(tr, await carry(tr), /did not say how big this file is/);
-      if (tr.media && size > 64 * 1024) expect(answer.closed()).toBe(true);
-    });
+    it.each(sizedDoors)(
+      'without a length anywhere (%s): refused, nothing posted, served after',
+      async (door) => {
+        const tr = await trip(door, size);
+        if (tr.record) front.editJson(tr.record, removeSize(tr.media?.id));
+        const answer = front.fault(tr.download, { kind: 'as-is', length: false });
+        await expectToldThenServed(tr, await carry(tr), /did not say how big this file is/);
+        if (tr.media && size > 64 * 1024) expect(answer.closed()).toBe(true);
+      },
+    );
 
     it.each(mediaDoors)(
       'past Slack’s limit by its Content-Length (%s): the link instead, nothing uploaded',
@@ -469,14 +537,17 @@ describe('an upload Slack breaks (bot → Slack’s upload URL)', () => {
     });
   });
 
-  describe.each(mediaDoors)('of a download without Content-Length, through the %s', (door) => {
-    it.each(cases)('%s: told, nothing posted, served after', async (_, fault, told) => {
-      const tr = await trip(door);
-      front.fault(tr.download, { kind: 'as-is', length: false } satisfies BodyFault);
-      f.slack.uploadFaults.push(fault);
-      await expectToldThenServed(tr, await carry(tr), told);
-    });
-  });
+  describe.each([...mediaDoors, 'card all media' as const])(
+    'of a download without Content-Length, through the %s',
+    (door) => {
+      it.each(cases)('%s: told, nothing posted, served after', async (_, fault, told) => {
+        const tr = await trip(door);
+        front.fault(tr.download, { kind: 'as-is', length: false } satisfies BodyFault);
+        f.slack.uploadFaults.push(fault);
+        await expectToldThenServed(tr, await carry(tr), told);
+      });
+    },
+  );
 });
 
 /** Sends a request's head and the start of its announced body, then ends the connection as `how` says. */

@@ -10,7 +10,7 @@ import {
 } from '../../blocks/ticket-prompts.js';
 import { mediaItemOf } from '../../domain/media.js';
 import { editableFields } from '../../domain/ticket.js';
-import { uploadToThread } from '../../outbound/upload.js';
+import { spoolUnsized, uploadToThread } from '../../outbound/upload.js';
 import type { MediaDeps, TicketDeps, TicketFormDeps } from '../deps.js';
 import { ticketOfCard, trustedPlace } from '../input/card-place.js';
 import {
@@ -155,8 +155,9 @@ export const handleTicketMediaPost =
 
 /**
  * A media list's "Post all in the thread (zip)": every media of the ticket in the platform's one
- * archive, streamed into the card's thread as a single file is; past Slack's file size limit, said
- * privately and nothing uploaded.
+ * archive, streamed into the card's thread as a single file is (an archive without Content-Length
+ * counted into a temporary file first); past Slack's file size limit, said privately and nothing
+ * uploaded.
  */
 export const handleTicketMediaPostAll =
   (deps: TicketDeps & Pick<MediaDeps, 'media'>): ClickHandler =>
@@ -170,13 +171,23 @@ export const handleTicketMediaPostAll =
       await respond(ephemeral(buildTicketMediaTooBig(all.ticket, all.size, limit)));
       return;
     }
-    await uploadToThread(client, all.file, {
-      channel: place.channel,
-      threadTs: place.ts,
-      filename: all.filename,
-      title: all.filename,
-      comment: buildTicketFileComment(user, 'shared all'),
-    });
+    // Without Content-Length (an archive made as it is sent), counted into a temporary file first.
+    const spooled = all.file.contentLength === undefined ? await spoolUnsized(all.file, limit) : undefined;
+    if (spooled?.kind === 'too-big') {
+      await respond(ephemeral(buildTicketMediaTooBig(all.ticket, spooled.over, limit, true)));
+      return;
+    }
+    try {
+      await uploadToThread(client, spooled?.file ?? all.file, {
+        channel: place.channel,
+        threadTs: place.ts,
+        filename: all.filename,
+        title: all.filename,
+        comment: buildTicketFileComment(user, 'shared all'),
+      });
+    } finally {
+      await spooled?.done();
+    }
   };
 
 /**
