@@ -22,6 +22,9 @@
  *                       leadMaxMin minutes; answers them (id, start ms, reminder minutes, participants)
  *   GET /conferences    those conferences
  *
+ * REALTIME_ONLY_RESET_HEADER=1: the platform sends only `X-RateLimit-Reset`, never `-Remaining` nor
+ * `-Limit` (the `onlyResetHeader` quirk, src/sim/quirks.ts), as the real service documents.
+ *
  * It prints one line `REALTIME_SIM {"url":…,"control":…}` once both listen, and stops on SIGTERM/SIGINT.
  */
 
@@ -38,6 +41,7 @@ const sim = await createSimulator({
   rateLimit: 10,
   rateWindowMs: 60_000,
   now: () => Date.now() + offset,
+  ...(process.env.REALTIME_ONLY_RESET_HEADER === '1' ? { quirks: { onlyResetHeader: true } } : {}),
 });
 const admin = [...sim.state.users.values()].find((u) => u.username === 'admin');
 if (!admin) throw new Error('the simulator has no admin user');

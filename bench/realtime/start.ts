@@ -101,8 +101,9 @@ export const webhookHeader = 'X-Webhook-Secret';
 /**
  * The bot as deployed (`node --import tsx src/main.ts` with a deployment's environment: HTTP mode,
  * PLATFORM_RATE_LIMIT 10, POLL_INTERVAL 30, and `env` on top) on the store in `dataDir`, the
- * simulator and the Slack double at `slackApi`, logging to `dir`/bot.log and pushed on `procs`;
- * with `webhooks`, the simulator's webhooks point at it. Answers once it listens.
+ * simulator and the Slack double at `slackApi`, logging to `dir`/bot.log (or `log`) and pushed on
+ * `procs`; with `webhooks`, the simulator's webhooks point at it. Its signing and webhook secrets are
+ * new unless given (a restart on the same store keeps them). Answers once it listens.
  */
 export async function startBot(
   procs: Proc[],
@@ -114,10 +115,14 @@ export async function startBot(
     token: string;
     webhooks: boolean;
     env?: Record<string, string>;
+    signingSecret?: string;
+    webhookSecret?: string;
+    /** The log's file name in `dir` (bot.log). */
+    log?: string;
   },
-): Promise<{ botProc: Proc; botUrl: string; signingSecret: string }> {
-  const signingSecret = randomBytes(16).toString('hex');
-  const webhookSecret = randomBytes(16).toString('hex');
+): Promise<{ botProc: Proc; botUrl: string; signingSecret: string; webhookSecret: string }> {
+  const signingSecret = o.signingSecret ?? randomBytes(16).toString('hex');
+  const webhookSecret = o.webhookSecret ?? randomBytes(16).toString('hex');
   const botProc = spawnNode(
     'bot',
     ['src/main.ts'],
@@ -138,7 +143,7 @@ export async function startBot(
         ? { PLATFORM_WEBHOOK_SECRET: webhookSecret, PLATFORM_WEBHOOK_HEADER: webhookHeader }
         : {}),
     },
-    join(dir, 'bot.log'),
+    join(dir, o.log ?? 'bot.log'),
     { ipc: false },
   );
   procs.push(botProc);
@@ -155,7 +160,7 @@ export async function startBot(
     });
     if (r.status !== 200) throw new Error(`could not set the simulator's webhook: ${r.status} ${r.text}`);
   }
-  return { botProc, botUrl, signingSecret };
+  return { botProc, botUrl, signingSecret, webhookSecret };
 }
 
 /** The simulator's agents logged in with their own accounts: their tokens, in their order. */
