@@ -1084,7 +1084,17 @@ async function runBurstLine(spec: LineSpec): Promise<BurstResult> {
     if (keep)
       writeFileSync(
         join(dir, 'records.json'),
-        JSON.stringify({ setup, burstAt, created, requests, calls: slack.all, samples, webhookLog }),
+        JSON.stringify({
+          setup,
+          burstAt,
+          created,
+          requests,
+          calls: slack.all,
+          samples,
+          webhookLog,
+          asks,
+          ...(spec.people ? { responses: await getJson<Responses>(`${slackAt.control}/responses`) } : {}),
+        }),
       );
     return {
       spec,
@@ -1531,7 +1541,18 @@ async function runStartLine(spec: LineSpec, onlyReset: boolean): Promise<StartRe
     if (keep)
       writeFileSync(
         join(dir, 'records.json'),
-        JSON.stringify({ setup, firstAt, stopAt, stoppedAt, secondAt, readyAt, requests: sim.all, asks }),
+        JSON.stringify({
+          setup,
+          firstAt,
+          stopAt,
+          stoppedAt,
+          secondAt,
+          readyAt,
+          requests: sim.all,
+          asks,
+          calls: slack.all,
+          responses: await getJson<Responses>(`${slackAt.control}/responses`),
+        }),
       );
     return {
       spec,
