@@ -61,8 +61,9 @@
  * Lines (each a fresh set of processes): 1 webhooks 60/min × 2 min one channel; 2 the same, two
  * channels; 3 polling alone 10/min × 3 min one channel; 4 the same, two channels; 5 a burst of 100
  * new tickets in a followed group, webhooks on, one channel (about 5 minutes while the cards keep up,
- * REALTIME_BURST_CAP_S more at most: in the default); 6 the minute after a start (about 2.5 minutes
- * a variant); 7 people during a burst (about 6 minutes). Lines 6 and 7 are not in the default.
+ * REALTIME_BURST_CAP_S more at most: in the default); 6 the minute after a start (about 2 minutes
+ * a variant, 4 for both); 7 people during a burst (about 7 minutes). Lines 6 and 7 are not in the
+ * default.
  * Each line prints a `row:` for docs/benchmarks.md's tables.
  * Knobs: REALTIME_LINES (1,2,3,4,5; 6 and 7 by name), REALTIME_MINUTES (each line's minutes, e.g. 0.5 for
  * a smoke run; lines 5 and 7: the burst's spread, 0.5), REALTIME_BURST (100: lines 5 and 7's new tickets),
@@ -1326,7 +1327,10 @@ function settleQuick(asks: QuickAsk[], calls: SlackRecord[], responses: Response
         c.card === a.ticketId &&
         c.at >= a.sentAt,
     );
-    const mine = responses.filter((r) => r.path === a.responsePath && r.at >= a.sentAt);
+    // What a person reads: not the deletion of the command's "Working…" (no text).
+    const mine = responses.filter(
+      (r) => r.path === a.responsePath && r.at >= a.sentAt && !r.body.delete_original && r.body.text,
+    );
     const link = mine.find((r) => /is already in this channel/.test(String(r.body.text)));
     const done = [card?.at, link?.at].filter((x): x is number => x !== undefined);
     if (done.length) a.doneAt = Math.min(...done);
