@@ -1275,6 +1275,8 @@ interface QuickAsk {
   usedBefore?: number;
   ackStatus?: number;
   ackMs?: number;
+  /** The ack's own text, which Slack shows the person at once (a "Working…", a wait notice). */
+  ackText?: string;
   /** The data: the ticket's card posted in the channel (or a link to the card it has). */
   doneAt?: number;
   /** The first thing the person got: a private answer (a "Working…", a wait notice) or the card. */
@@ -1304,7 +1306,10 @@ async function sendQuick(
   });
   const q: QuickAsk = { ...a, responsePath: new URL(url).pathname, sentAt: Date.now() };
   try {
-    q.ackStatus = (await signedSlack(botUrl, secret, body)).status;
+    const ack = await signedSlack(botUrl, secret, body);
+    q.ackStatus = ack.status;
+    const text = ackTextOf(ack.text);
+    if (text) q.ackText = text;
   } catch (error) {
     q.ackStatus = 0;
     q.told = `request failed: ${(error as Error).message}`;
@@ -1314,6 +1319,16 @@ async function sendQuick(
 }
 
 type Responses = { path: string; at: number; body: Record<string, unknown> }[];
+
+/** The text of an ack's JSON body (`{"text": …}`), if it has one. */
+function ackTextOf(body: string): string | undefined {
+  try {
+    const parsed = JSON.parse(body) as { text?: unknown };
+    return typeof parsed.text === 'string' ? parsed.text : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Settles what the double recorded for each ask: the data (card or link), the first thing told. */
 function settleQuick(asks: QuickAsk[], calls: SlackRecord[], responses: Responses): void {
@@ -1335,7 +1350,11 @@ function settleQuick(asks: QuickAsk[], calls: SlackRecord[], responses: Response
     const done = [card?.at, link?.at].filter((x): x is number => x !== undefined);
     if (done.length) a.doneAt = Math.min(...done);
     const first = mine[0];
-    if (first && (card === undefined || first.at <= card.at)) {
+    // An ack that says when the answer will come tells the person at once (Slack shows it).
+    if (a.ackText && /about \d+ (s|min)/.test(a.ackText) && a.ackMs !== undefined) {
+      a.toldAt = a.sentAt + a.ackMs;
+      a.told = a.ackText.slice(0, 100);
+    } else if (first && (card === undefined || first.at <= card.at)) {
       a.toldAt = first.at;
       a.told = String(first.body.text ?? '').slice(0, 100);
     } else if (card) {

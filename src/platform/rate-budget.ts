@@ -271,21 +271,22 @@ export class RateBudget {
 
   /**
    * Learns from the platform's rate-limit headers (values as sent: remaining count, seconds until
-   * reset). With Remaining, the platform's count bounds ours. With Reset alone (all the real service
-   * documents), an answer that went through only tells when its window restarts: that aligns our
-   * window with it (requests sent before that instant stop counting then); it never blocks.
+   * reset). Reset aligns our window with the platform's (requests sent before that instant stop
+   * counting then): with Reset alone (all the real service documents) that is all an answer that went
+   * through tells, and it never blocks. With Remaining, the platform's count also bounds ours.
    */
   observe(remaining: number | undefined, resetSeconds: number | undefined): void {
     const now = this.now();
-    if (remaining === undefined || !Number.isFinite(remaining)) {
-      // Reset alone: align the window with the platform's (with Remaining, its count is better).
-      if (resetSeconds !== undefined && Number.isFinite(resetSeconds) && resetSeconds > 0)
-        this.windowResetAt = now + resetSeconds * 1000;
-      return;
+    // The platform's window restarts then (a fixed window): what was sent before stops counting.
+    if (resetSeconds !== undefined && Number.isFinite(resetSeconds) && resetSeconds > 0)
+      this.windowResetAt = now + resetSeconds * 1000;
+    if (remaining !== undefined && Number.isFinite(remaining)) {
+      this.serverRemaining = remaining;
+      this.serverResetAt = now + Math.max(0, resetSeconds ?? this.windowMs / 1000) * 1000;
+      if (remaining <= 0) this.blockedUntil = Math.max(this.blockedUntil, this.serverResetAt);
     }
-    this.serverRemaining = remaining;
-    this.serverResetAt = now + Math.max(0, resetSeconds ?? this.windowMs / 1000) * 1000;
-    if (remaining <= 0) this.blockedUntil = Math.max(this.blockedUntil, this.serverResetAt);
+    // A waiter may now go at the platform's restart, before our sliding window would let it.
+    this.schedule();
   }
 
   /**

@@ -229,6 +229,20 @@ describe('RateBudget (fake clock)', () => {
     expect(budget.estimateWaitMs('interactive')).toBe(59_000);
   });
 
+  it('with X-RateLimit-Remaining too, frees what was sent before the platform’s window restarts, then', async () => {
+    const budget = new RateBudget({ perWindow: 2, interactiveReserve: 0 });
+    const { order, take } = tracker(budget);
+    void take('r0', 'interactive');
+    void take('r1', 'interactive');
+    void take('r2', 'interactive');
+    await vi.advanceTimersByTimeAsync(0);
+    budget.observe(0, 20); // the platform's fixed minute restarts in 20 s
+    expect(order).toEqual(['r0', 'r1']);
+    await vi.advanceTimersByTimeAsync(20_000);
+    // Sent 20 s before the platform's restart: they no longer count there, nor here.
+    expect(order).toEqual(['r0', 'r1', 'r2']);
+  });
+
   it('stops everything for the wait a 429 announces', async () => {
     const budget = new RateBudget({ perWindow: 10 });
     const { order, take } = tracker(budget);
