@@ -17,12 +17,18 @@ const eventPosts = (channel: string, eventName: string) =>
 
 describe('ticket events into a watching channel, end to end', () => {
   it('posts a new platform event once, in the card’s thread', async () => {
+    const from = f.platform.sim.requests.length;
     const cmd = await f.command('watch ACME-1004', people.admin.id, 'CE1', '/ticket');
     expect(cmd.status).toBe(200);
     const t = [...f.platform.sim.state.tickets.values()].find(
       (x) => x.reference === 'ACME-1004',
     ) as SimTicket;
     const card = await eventually(async () => f.store.find(String(t.id), 'CE1'));
+    // The watch read the ticket once (its rights and its card from the same read).
+    const reads = f.platform.sim.requests
+      .slice(from)
+      .filter((r) => r.query.reference === 'ACME-1004' || r.path === `/api/v3/tickets/${t.id}`);
+    expect(reads).toHaveLength(1);
     // The seeded events are from the minute before the watch: they come as context; then a new one.
     await eventually(() => eventPosts('CE1', 'media.pictureTaken').length === 1, 10_000);
     const before = eventPosts('CE1', 'session.established').length;

@@ -4,6 +4,7 @@ import { buildSubscriptionReply, buildSubscriptions } from '../../blocks/subscri
 import { ticketName } from '../../blocks/ticket-prompts.js';
 import { parseFollowFilter } from '../../domain/follow-filter.js';
 import { defaultReactionEmoji, takeReactionsWords } from '../../domain/reactions.js';
+import type { TicketSummary } from '../../domain/ticket.js';
 import type { TicketDeps } from '../deps.js';
 import type { Reply, Responder } from '../replies/reply-error.js';
 
@@ -13,7 +14,9 @@ import type { Reply, Responder } from '../replies/reply-error.js';
  * tickets and events matching the filter), `/ticket subscriptions` (listed privately, removable).
  */
 export async function handleSubscriptionCommand(
-  deps: TicketDeps & { postCard: (channel: string, ref: string, respond: Responder) => Promise<void> },
+  deps: TicketDeps & {
+    postCard: (channel: string, ticket: { seen: TicketSummary }, respond: Responder) => Promise<void>;
+  },
   verb: 'watch' | 'unwatch' | 'follow' | 'subscriptions',
   arg: string,
   who: { user: string; channel: string },
@@ -57,7 +60,8 @@ export async function handleSubscriptionCommand(
     const kind = (await deps.subscriptions.unwatch(channel, ticket.id)) ? 'unwatched' : 'not-watching';
     return void (await say(buildSubscriptionReply(channel, { kind, ticket: name })));
   }
-  const postCard = () => deps.postCard(channel, ticket.id, respond);
+  // Read and checked above for `ticket.watch` (the same people as `ticket.see`): not read again.
+  const postCard = () => deps.postCard(channel, { seen: ticket }, respond);
   if (!(await deps.subscriptions.watch(channel, ticket, user, postCard)))
     return void (await say(buildSubscriptionReply(channel, { kind: 'already-watching', ticket: name })));
   await say(buildSubscriptionReply(channel, { kind: 'watching', ticket: name }));

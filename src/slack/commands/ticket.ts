@@ -1,7 +1,7 @@
 import { ids } from '../../blocks/ids.js';
 import { md } from '../../blocks/mrkdwn.js';
 import { buildTicketList } from '../../blocks/ticket-card.js';
-import type { TicketFormValues } from '../../domain/ticket.js';
+import type { TicketFormValues, TicketSummary } from '../../domain/ticket.js';
 import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketFormDeps } from '../deps.js';
@@ -44,7 +44,7 @@ const subscription =
   ({ ref }: TicketWords, c: SlashCommand, deps: TicketFormDeps): VerbAnswer => ({
     working: 'Working',
     later: async () => {
-      const postCard = async (channel: string, r: string, reply: Responder) => {
+      const postCard = async (channel: string, r: { seen: TicketSummary }, reply: Responder) => {
         await postTicketCard(deps, reply, { channel, user: c.user }, r);
       };
       await handleSubscriptionCommand(

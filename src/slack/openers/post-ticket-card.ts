@@ -1,4 +1,5 @@
 import { buildTicketCardHere, buildTicketCardNotPosted } from '../../blocks/ticket-prompts.js';
+import type { TicketSummary } from '../../domain/ticket.js';
 import { isCannotPost } from '../../util/slack-errors.js';
 import type { TicketDeps } from '../deps.js';
 import { inviteFix } from '../replies/describe-error.js';
@@ -24,11 +25,13 @@ export async function postTicketCard(
   deps: TicketDeps,
   respond: Responder,
   where: { channel: string; user: string },
-  ref: string,
+  ref: string | { seen: TicketSummary },
   o: { reuse?: { replace: boolean }; now?: () => number } = {},
 ): Promise<'posted' | 'linked' | 'refused'> {
   const { channel } = where;
-  const ticket = await deps.tickets.forAction(where.user, ref, 'ticket.see');
+  // A ticket the caller has just read and checked for this person (`ticket.see` or stricter) is not read again.
+  const ticket =
+    typeof ref === 'string' ? await deps.tickets.forAction(where.user, ref, 'ticket.see') : ref.seen;
   const card = o.reuse ? await deps.store.find(ticket.id, channel) : undefined;
   if (card && (o.now ?? Date.now)() - Number(card.ts) * 1000 < recentCardMs) {
     // Deleted by someone, or not editable any more: a new card is posted below.
