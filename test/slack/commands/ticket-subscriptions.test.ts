@@ -34,7 +34,7 @@ async function subscription(
     {
       ...deps,
       subscriptions: new SubscriptionService(store),
-      postCard: async (where, ref) => void cards.push(`${where} ${ref}`),
+      postCard: async (where, ticket) => void cards.push(`${where} ${ticket.seen.id}`),
     },
     verb,
     arg,
