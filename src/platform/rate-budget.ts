@@ -119,13 +119,6 @@ class WaitQueue {
 }
 
 /**
- * The one scheduler every platform call goes through. It keeps a sliding window of the requests it
- * granted (stricter than the platform's fixed window, so it cannot overrun it), learns from
- * `X-RateLimit-Remaining`/`X-RateLimit-Reset` (or Reset alone) and 429s (another process may share the same user),
- * and serves waiting requests by priority: interactive, then background, then backfill (a scan never
- * queues behind a long read backlog).
- */
-/**
  * How background work spreads through a window. It may take `burst` grants at once; beyond that, the
  * n-th request counted in the window waits until the window's oldest request is `(n - burst) * stepMs`
  * old. So when background work has filled its share, the window's requests span at least
@@ -154,6 +147,14 @@ export function spreadOf(perWindow: number, reserve: number, windowMs: number): 
 export const defaultReserve = (perWindow: number) =>
   perWindow >= 2 ? Math.max(1, Math.floor(perWindow * 0.2)) : 0;
 
+/**
+ * The one scheduler every platform call goes through. It keeps a sliding window of the requests it
+ * granted (stricter than the platform's fixed window, so it cannot overrun it), learns from
+ * `X-RateLimit-Remaining`/`X-RateLimit-Reset` (or Reset alone) and 429s (another process may share the same user),
+ * and serves waiting requests by priority: interactive, then background, then backfill (a scan never
+ * queues behind a long read backlog). Background work spreads through the window (`Spread`), and the
+ * grants of the window can be kept across a restart (`remember`).
+ */
 export class RateBudget {
   readonly perWindow: number;
   readonly windowMs: number;
@@ -383,7 +384,7 @@ export class RateBudget {
   get free(): number {
     const now = this.now();
     this.prune(now);
-    return this.capacity('interactive', now) - this.queues.interactive.length;
+    return Math.max(0, this.capacity('interactive', now) - this.queues.interactive.length);
   }
 
   /** Requests queued, per priority (for metrics and tests). */
