@@ -292,13 +292,18 @@ export class RateBudget {
 
   /**
    * When a request granted at `grantedAt` stops counting: a window after it (our sliding window), or
-   * sooner when the platform's window restarts after it was counted there. The margin covers the
+   * sooner when the platform's window restarts after it was counted there. The platform's window is a
+   * fixed minute ending at the announced reset, so it opened a window before: a request sent before
+   * that (an earlier process's, kept across a restart) counts no more since. The margin covers the
    * header's rounding to the second and the request's time on the wire (counted on arrival).
    */
   private leavesAt(grantedAt: number): number {
     const reset = this.windowResetAt;
     const slide = grantedAt + this.windowMs;
-    return reset > 0 && grantedAt < reset - alignMarginMs ? Math.min(slide, reset) : slide;
+    if (reset <= 0) return slide;
+    const opened = reset - this.windowMs;
+    if (grantedAt < opened - alignMarginMs) return Math.min(slide, opened);
+    return grantedAt < reset - alignMarginMs ? Math.min(slide, reset) : slide;
   }
 
   /**

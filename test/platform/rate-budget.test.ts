@@ -243,6 +243,24 @@ describe('RateBudget (fake clock)', () => {
     expect(order).toEqual(['r0', 'r1', 'r2']);
   });
 
+  it('frees at once what was sent before the platform’s current window opened (an earlier process’s, recalled)', async () => {
+    await vi.advanceTimersByTimeAsync(20_000);
+    const budget = new RateBudget({ perWindow: 10 });
+    await budget.remember({
+      recall: async () => Array.from({ length: 8 }, (_, i) => i * 1_000),
+      keep: async () => {},
+    });
+    expect(budget.used).toBe(8);
+    // An answer says the platform's window restarts in 60 s: it opened just now, after those 8.
+    budget.observe(undefined, 60);
+    expect(budget.used).toBe(0);
+    // One sent within the margin of the window's opening still counts (it may have arrived after it).
+    const other = new RateBudget({ perWindow: 10 });
+    await other.remember({ recall: async () => [Date.now() - 1_000], keep: async () => {} });
+    other.observe(undefined, 60);
+    expect(other.used).toBe(1);
+  });
+
   it('stops everything for the wait a 429 announces', async () => {
     const budget = new RateBudget({ perWindow: 10 });
     const { order, take } = tracker(budget);
