@@ -19,7 +19,7 @@ import { installSurfaces } from '../slack/runtime/surfaces.js';
 import { registerSetupOnly, type WorkspaceSetupDeps } from '../slack/setup/index.js';
 import { platformClientFor } from '../startup/platform-client.js';
 import { openWorkspaceStore } from '../store/lazy-store.js';
-import { type StoreOptions, workspaceStoreOptions } from '../store/store.js';
+import { type SettingsRepository, type StoreOptions, workspaceStoreOptions } from '../store/store.js';
 import { type Launch, type Workspace, WorkspaceStartError } from './tenants.js';
 
 export interface LaunchOptions {
@@ -134,7 +134,8 @@ export class Launcher {
     const { config, metrics, wakeChannel } = this.o;
     const storeOptions = workspaceStoreOptions(this.o.baseStore, team);
     const wsStore = await openWorkspaceStore(storeOptions).catch(failedAt('its store could not open'));
-    const platform = workspacePlatform(config, settings, team, this.o.logger);
+    // The workspace's own store keeps its platform account's grants and cached reads across restarts.
+    const platform = workspacePlatform(config, settings, team, this.o.logger, wsStore);
     const webhook = settings.webhookSecret
       ? { secret: settings.webhookSecret, header: webhookHeaderOf(config) }
       : undefined;
@@ -208,12 +209,14 @@ export const workspacePlatform = (
   s: WorkspaceSettings,
   team: string,
   logger: Logger,
+  memory?: Pick<SettingsRepository, 'platformMemory'>,
 ): PlatformClient =>
   platformClientFor(config, {
     baseUrl: s.platformUrl,
     credentials: s.credentials,
     reach: { allowedHosts: platformHostsOf(config), operatorConfigured: false },
     logger: logger.child({ component: 'platform', team }),
+    ...(memory ? { memory } : {}),
   });
 
 /** PLATFORM_HOSTS: the hosts a workspace's platform may be on whatever their address. */
