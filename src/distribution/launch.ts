@@ -17,9 +17,9 @@ import { registerAppUninstalled } from '../slack/events/app-uninstalled.js';
 import { registerTokensRevoked } from '../slack/events/tokens-revoked.js';
 import { installSurfaces } from '../slack/runtime/surfaces.js';
 import { registerSetupOnly, type WorkspaceSetupDeps } from '../slack/setup/index.js';
-import { platformClientFor } from '../startup/platform-client.js';
+import { type MemoryStore, platformClientFor } from '../startup/platform-client.js';
 import { openWorkspaceStore } from '../store/lazy-store.js';
-import { type SettingsRepository, type StoreOptions, workspaceStoreOptions } from '../store/store.js';
+import { type StoreOptions, workspaceStoreOptions } from '../store/store.js';
 import { type Launch, type Workspace, WorkspaceStartError } from './tenants.js';
 
 export interface LaunchOptions {
@@ -209,7 +209,7 @@ export const workspacePlatform = (
   s: WorkspaceSettings,
   team: string,
   logger: Logger,
-  memory?: Pick<SettingsRepository, 'platformMemory'>,
+  memory?: MemoryStore,
 ): PlatformClient =>
   platformClientFor(config, {
     baseUrl: s.platformUrl,

@@ -1,7 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Config, PlatformCredentials } from '../config/config.js';
 import type { Logger } from '../observability/logger.js';
-import { createPlatformClient, type PlatformClient, type PlatformClientOptions } from '../platform/client.js';
+import {
+  createPlatformClient,
+  type PlatformClient,
+  type PlatformClientOptions,
+  type PlatformMemory,
+} from '../platform/client.js';
 import type { SettingsRepository } from '../store/store.js';
 
 /**
@@ -19,7 +24,7 @@ export function platformClientFor(
     reach?: PlatformClientOptions['reach'];
     logger?: Logger;
     /** Where the client keeps the account's grants and cached reads across a restart (the store). */
-    memory?: Pick<SettingsRepository, 'platformMemory'>;
+    memory?: MemoryStore;
   },
 ): PlatformClient {
   return createPlatformClient({
@@ -30,8 +35,28 @@ export function platformClientFor(
     ...(o.simulator ? {} : { proxy: config.proxy }),
     reach: o.reach ?? { allowedHosts: config.platform.hosts, operatorConfigured: true },
     ...(o.logger ? { logger: o.logger } : {}),
-    ...(o.memory ? { memory: o.memory.platformMemory(platformAccount(o.baseUrl, o.credentials)) } : {}),
+    ...(o.memory ? { memory: platformMemoryIn(o.memory, platformAccount(o.baseUrl, o.credentials)) } : {}),
   });
+}
+
+/** A store that keeps a platform client's memory (`SettingsRepository`). */
+export type MemoryStore = Pick<SettingsRepository, 'recallPlatformMemory' | 'keepPlatformMemory'>;
+
+/** The platform client's memory for `account`, kept in `store`. */
+function platformMemoryIn(store: MemoryStore, account: string): PlatformMemory {
+  return {
+    grants: {
+      recall: async () =>
+        (await store.recallPlatformMemory(account, 'grants')).filter(
+          (g): g is number => typeof g === 'number',
+        ),
+      keep: (grants) => store.keepPlatformMemory(account, 'grants', grants),
+    },
+    reads: {
+      recall: () => store.recallPlatformMemory(account, 'reads'),
+      keep: (entries) => store.keepPlatformMemory(account, 'reads', entries),
+    },
+  };
 }
 
 /**

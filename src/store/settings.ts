@@ -21,31 +21,21 @@ export interface SettingsRepository {
   firstDelivery(eventId: string, at: Date): Promise<boolean>;
   /**
    * What the platform client of one platform account keeps across a restart (its `PlatformMemory`):
-   * the rate budget's grants (what the previous process spent in the platform's current window) and
-   * its cached reads (the bot's profile, the groups, the enterprise's people), each with its expiry.
+   * `grants`, the rate budget's (what the previous process spent in the platform's current window),
+   * and `reads`, its cached reads (the bot's profile, the groups, the enterprise's people), each entry
+   * with its expiry. An empty list when nothing was kept.
    */
-  platformMemory(account: string): {
-    grants: { recall(): Promise<number[]>; keep(grants: readonly number[]): Promise<void> };
-    reads: { recall(): Promise<unknown[]>; keep(entries: readonly unknown[]): Promise<void> };
-  };
+  recallPlatformMemory(account: string, part: PlatformMemoryPart): Promise<unknown[]>;
+  keepPlatformMemory(account: string, part: PlatformMemoryPart, items: readonly unknown[]): Promise<void>;
 }
 
-/** The platform budget's grants, by account (`platformMemory`): a JSON array of epoch ms. */
-const platformGrantsScope = 'platform-grants';
-/** The platform client's cached reads, by account (`platformMemory`): a JSON array of entries. */
-const platformReadsScope = 'platform-reads';
-
-/** A JSON array kept under `scope`/`key`: [] when absent or not an array. */
-function keptArray(c: Db, scope: string, key: string) {
-  return {
-    recall: async (): Promise<unknown[]> => {
-      const value = await getSetting(c, scope, key);
-      const parsed: unknown = value ? JSON.parse(value) : [];
-      return Array.isArray(parsed) ? parsed : [];
-    },
-    keep: (items: readonly unknown[]) => setSetting(c, scope, key, JSON.stringify(items)),
-  };
-}
+/** The two parts of a platform client's memory (`recallPlatformMemory`). */
+export type PlatformMemoryPart = 'grants' | 'reads';
+/** Where each part is kept, by account: a JSON array (epoch ms; cache entries). */
+const platformMemoryScope: Record<PlatformMemoryPart, string> = {
+  grants: 'platform-grants',
+  reads: 'platform-reads',
+};
 
 /** Slack events already taken, by `event_id` (`firstDelivery`): the value is when. */
 const slackEventScope = 'slack-event';
@@ -113,16 +103,13 @@ export const settingsRepository = (c: Db): SettingsRepository => ({
         .execute();
     return first;
   },
-  platformMemory: (account) => {
-    const grants = keptArray(c, platformGrantsScope, account);
-    return {
-      grants: {
-        recall: async () => (await grants.recall()).filter((g): g is number => typeof g === 'number'),
-        keep: grants.keep,
-      },
-      reads: keptArray(c, platformReadsScope, account),
-    };
+  recallPlatformMemory: async (account, part) => {
+    const value = await getSetting(c, platformMemoryScope[part], account);
+    const parsed: unknown = value ? JSON.parse(value) : [];
+    return Array.isArray(parsed) ? parsed : [];
   },
+  keepPlatformMemory: (account, part, items) =>
+    setSetting(c, platformMemoryScope[part], account, JSON.stringify(items)),
   noteWebhookDelivery: (at) =>
     setSetting(c, lastWebhookSetting.scope, lastWebhookSetting.key, at.toISOString()),
   noteSlackRefusal: async (refusal) => {

@@ -114,6 +114,22 @@ describe.each(backends)('the store, $name', ({ options }) => {
     await store.close();
   });
 
+  it('keeps a platform account’s memory (grants, cached reads) across a restart, each account its own', async () => {
+    const o = options();
+    let store = await open(o);
+    expect(await store.recallPlatformMemory('https://p.example user a', 'grants')).toEqual([]);
+    await store.keepPlatformMemory('https://p.example user a', 'grants', [1, 2, 3]);
+    await store.keepPlatformMemory('https://p.example user a', 'grants', [2, 3, 4]);
+    const entry = { key: 'getMe x', tag: 'me', expiresAt: 5, value: { id: 1, name: 'Zoë' } };
+    await store.keepPlatformMemory('https://p.example user a', 'reads', [entry]);
+    await store.close();
+    store = await open(o);
+    expect(await store.recallPlatformMemory('https://p.example user a', 'grants')).toEqual([2, 3, 4]);
+    expect(await store.recallPlatformMemory('https://p.example user a', 'reads')).toEqual([entry]);
+    expect(await store.recallPlatformMemory('https://p.example user b', 'grants')).toEqual([]);
+    await store.close();
+  });
+
   it('fills the outbox and the version seen in one transaction; a re-polled event is a no-op', async () => {
     const store = await open(options());
     const item = (eventId: string) => ({
