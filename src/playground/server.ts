@@ -111,7 +111,8 @@ const bodies = {
  */
 export async function startPageServer(o: PageServerOptions): Promise<PageServer> {
   const sockets = new Set<Socket>();
-  const streams = new Set<ServerResponse>();
+  /** Each open event stream, with the version it was last sent. */
+  const streams = new Map<ServerResponse, number>();
   let port = 0;
 
   const send = (res: ServerResponse, status: number, body: unknown) =>
@@ -277,9 +278,8 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
       'cache-control': 'no-store',
       connection: 'keep-alive',
     });
-    const write = (version: number) => res.write(`event: change\ndata: ${JSON.stringify({ version })}\n\n`);
-    write(o.feed.version);
-    streams.add(res);
+    res.write(`event: change\ndata: ${JSON.stringify({ version: o.feed.version })}\n\n`);
+    streams.set(res, o.feed.version);
     req.on('close', () => streams.delete(res));
   };
 
@@ -288,13 +288,18 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
   const unsubscribe = o.feed.subscribe(() => {
     pending ??= setTimeout(() => {
       pending = undefined;
-      for (const res of streams)
-        res.write(`event: change\ndata: ${JSON.stringify({ version: o.feed.version })}\n\n`);
+      const version = o.feed.version;
+      // A stream opened since the change was sent that version already.
+      for (const [res, sent] of streams)
+        if (version > sent) {
+          streams.set(res, version);
+          res.write(`event: change\ndata: ${JSON.stringify({ version })}\n\n`);
+        }
     }, 25);
   });
   // Keeps idle streams open through proxies and lets the page notice a dead server.
   const keepAlive = setInterval(() => {
-    for (const res of streams) res.write(': keep-alive\n\n');
+    for (const res of streams.keys()) res.write(': keep-alive\n\n');
   }, 15_000);
   keepAlive.unref();
 
@@ -320,7 +325,7 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
       unsubscribe();
       clearTimeout(pending);
       clearInterval(keepAlive);
-      for (const res of streams) res.end();
+      for (const res of streams.keys()) res.end();
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
