@@ -80,6 +80,15 @@ export function joinMd(parts: readonly MdValue[], separator: MdValue = empty): M
   return trust(parts.map((p) => (p instanceof Mrkdwn ? p.text : escapeOutside(String(p)))).join(sep));
 }
 
+/**
+ * Mrkdwn from a message of the bot's catalogs (`t` in blocks/text.ts): `render` gets the escaping of
+ * the message's own text (applied to its source before ICU reads it, as `md` escapes its template)
+ * and that of a variable (`Mrkdwn` kept, anything else escaped as outside text, as in `md`).
+ */
+export const fromMessage = (
+  render: (own: (s: string) => string, value: (v: MdValue) => string) => string,
+): Mrkdwn => trust(render(escapeChars, (v) => (v instanceof Mrkdwn ? v.text : escapeOutside(String(v)))));
+
 /** A live mention of a Slack user (`<@U…>`); an id that is not one is shown as text. */
 export const mention = (userId: string): Mrkdwn =>
   /^[UW][A-Z0-9]{2,30}$/.test(userId) ? trust(`<@${userId}>`) : escaped(userId);

@@ -1,0 +1,30 @@
+import { compileMessage, formatPlain, type MessageKey, type MessageValue } from '../i18n/catalog.js';
+import type { Locale } from '../i18n/locale.js';
+import { fromMessage, type MdValue, type Mrkdwn } from './mrkdwn.js';
+
+/*
+ * The catalogs' messages as the builders use them. `t` gives mrkdwn: the message's own text is
+ * escaped like md`…`'s template, each outside value like md`…`'s values (`Mrkdwn` passes through),
+ * numbers stay numbers for ICU's plurals and are written for the locale. `tPlain` gives plain text
+ * (buttons, titles), which Slack does not parse.
+ */
+
+/** What `t` fills a message's variables with: mrkdwn, outside text (escaped), numbers, dates. */
+export type TValue = MdValue | Date;
+
+/** A catalog message in `locale` as mrkdwn, its variables filled with `values`. */
+export function t(locale: Locale, key: MessageKey, values?: Readonly<Record<string, TValue>>): Mrkdwn {
+  return fromMessage((own, value) => {
+    const filled: Record<string, MessageValue> = {};
+    for (const [name, v] of Object.entries(values ?? {}))
+      filled[name] = typeof v === 'number' || v instanceof Date ? v : value(v);
+    return String(compileMessage(locale, key, own, 'mrkdwn').format(filled));
+  });
+}
+
+/** A catalog message in `locale` as plain text (a button's label, a modal's title): nothing escaped. */
+export const tPlain = (
+  locale: Locale,
+  key: MessageKey,
+  values?: Readonly<Record<string, string | number>>,
+): string => formatPlain(locale, key, values);
