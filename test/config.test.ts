@@ -115,6 +115,16 @@ describe('loadConfig', () => {
     );
   });
 
+  // issue 39: the channels' language
+  it('reads CHANNEL_LANGUAGE: en by default, fr allowed, anything else refused with the values it takes', () => {
+    expect(loadConfig({}).channelLanguage).toBe('en');
+    expect(loadConfig({ CHANNEL_LANGUAGE: ' fr ' }).channelLanguage).toBe('fr');
+    expect(loadConfig({ CHANNEL_LANGUAGE: '' }).channelLanguage).toBe('en');
+    expect(() => loadConfig({ CHANNEL_LANGUAGE: 'fr-FR' })).toThrow(
+      /CHANNEL_LANGUAGE: expected en \(English, the default\) or fr \(French\)/,
+    );
+  });
+
   it('serves /metrics only when asked: METRICS_TOKEN (bearer), or METRICS=on; off by default', () => {
     expect(loadConfig({}).metrics).toBeUndefined();
     expect(loadConfig({ METRICS: 'off' }).metrics).toBeUndefined();

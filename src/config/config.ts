@@ -168,6 +168,11 @@ export const envSchema = z.object({
   REACTION_CREATE_TICKET: emojiFromEnv('ticket'),
   REACTION_TAKE: emojiFromEnv('eyes'),
   REACTION_DONE: emojiFromEnv('white_check_mark'),
+  // The language of what channels see (cards, threads, unfurls) in single-workspace mode: en or fr.
+  // Not `LANGUAGE`: gettext's variable of that name (`en_US:en`) is set on many machines.
+  CHANNEL_LANGUAGE: optionalString.pipe(
+    z.enum(['en', 'fr'], 'expected en (English, the default) or fr (French)').optional(),
+  ),
   SIM_ACCOUNTS: optionalString.pipe(
     z
       .string()
@@ -309,6 +314,11 @@ export interface Config {
   simAccounts: { auto: boolean; map: Record<string, string>; given: boolean };
   /** REACTION_*: the emoji (Slack's names) that create, take and finish tickets where reactions are on. */
   reactions: { create: string; take: string; done: string };
+  /**
+   * CHANNEL_LANGUAGE: the language of channel messages, card threads and unfurls in single-workspace
+   * mode (`en` by default). What one person sees follows their own Slack language instead.
+   */
+  channelLanguage: 'en' | 'fr';
   /** Set: every outgoing request goes through this proxy (but NO_PROXY's hosts). */
   proxy: ProxySettings | undefined;
   /** Set: `GET /metrics` is served; with a token, only to `Authorization: Bearer <token>`. */
@@ -409,6 +419,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       media: e.UNFURL_MEDIA_PATTERN,
     },
     reactions: { create: e.REACTION_CREATE_TICKET, take: e.REACTION_TAKE, done: e.REACTION_DONE },
+    channelLanguage: e.CHANNEL_LANGUAGE ?? 'en',
     proxy: proxyOf(e),
     metrics: e.METRICS_TOKEN
       ? { token: e.METRICS_TOKEN }

@@ -392,6 +392,7 @@ export class SlackDouble {
       real_name: user.real_name ?? user.name ?? user.id,
       tz: user.tz ?? 'Europe/Paris',
       profile: { ...(user.email ? { email: user.email } : {}), ...user.profile },
+      ...(user.locale ? { locale: user.locale } : {}),
       ...(user.is_bot ? { is_bot: true } : {}),
       ...(user.is_admin ? { is_admin: true } : {}),
       ...(user.is_owner ? { is_owner: true } : {}),

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { md, mention } from '../blocks/mrkdwn.js';
+import { type Locale, localeOfSlack } from '../i18n/locale.js';
 import { TtlCache } from '../platform/cache.js';
 import type { PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
@@ -8,12 +9,17 @@ import type { UserLinkRepository } from '../store/store.js';
 import type { Directory } from './directory.js';
 import { ConfdeskError, noPlatformAccount } from './errors.js';
 
-/** What confdesk needs of a Slack user: their e-mail (identity) and their zone (reading times). */
+/**
+ * What confdesk needs of a Slack user: their e-mail (identity), their zone (reading times) and their
+ * language (what they alone see: help texts, direct messages, App Home).
+ */
 export interface SlackProfile {
   id: string;
   email: string | undefined;
   tz: string;
   name: string;
+  /** Their Slack locale's catalog (`fr-FR` → `fr`, anything not French → `en`). */
+  locale: Locale;
 }
 
 /** A Slack user's account on the video platform. */
@@ -53,7 +59,8 @@ export class IdentityService {
 
   profile(userId: string): Promise<SlackProfile> {
     return this.cache.getOrLoad(`slack:${userId}`, 'slack', async () => {
-      const u = (await this.slack.users.info({ user: userId })).user;
+      // include_locale: Slack leaves `locale` (`fr-FR`) out of the answer without it.
+      const u = (await this.slack.users.info({ user: userId, include_locale: true })).user;
       if (!u)
         throw new ConfdeskError('slack_user_not_found', md`Slack does not know the user ${mention(userId)}.`);
       return {
@@ -61,8 +68,21 @@ export class IdentityService {
         email: u.profile?.email || undefined,
         tz: u.tz || 'UTC',
         name: u.profile?.display_name || u.real_name || u.name || userId,
+        locale: localeOfSlack(u.locale),
       };
     });
+  }
+
+  /**
+   * The language of what `userId` alone sees, from their cached profile (one `users.info` at most
+   * per profile's lifetime, shared with every other use of it); English when Slack cannot tell.
+   */
+  async locale(userId: string): Promise<Locale> {
+    try {
+      return (await this.profile(userId)).locale;
+    } catch {
+      return 'en';
+    }
   }
 
   /**

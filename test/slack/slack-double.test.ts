@@ -50,6 +50,12 @@ describe('the Slack double', () => {
     expect((await client.users.lookupByEmail({ email: 'ada@example.com' })).user?.id).toBe('U42');
   });
 
+  it('answers a person’s locale only with include_locale, as Slack does', async () => {
+    slack.addUser({ id: 'U43', email: 'amelie@example.com', locale: 'fr-FR' });
+    expect((await client.users.info({ user: 'U43' })).user?.locale).toBeUndefined();
+    expect((await client.users.info({ user: 'U43', include_locale: true })).user?.locale).toBe('fr-FR');
+  });
+
   it('implements the files upload v2 flow', async () => {
     await client.files.uploadV2({
       channel_id: 'C9',

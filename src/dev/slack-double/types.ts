@@ -79,6 +79,8 @@ export interface SlackUserRecord {
   tz: string;
   tz_offset?: number;
   profile: { email?: string; display_name?: string; real_name?: string };
+  /** Their Slack language (`fr-FR`); `users.info` answers it only with `include_locale`, as Slack does. */
+  locale?: string;
   is_bot?: boolean;
   is_admin?: boolean;
   is_owner?: boolean;

@@ -5,8 +5,15 @@ export function usersMethods({ double }: DoubleContext): Methods {
   return {
     'users.info': {
       answer: (a) => {
-        const user = double.users.get(a.user as string);
-        return user ? { ok: true, user } : { ok: false, error: 'user_not_found' };
+        const found = double.users.get(a.user as string);
+        if (!found) return { ok: false, error: 'user_not_found' };
+        // Slack answers a person's `locale` only when asked (`include_locale: true`, form-encoded as a string).
+        const { locale, ...user } = found;
+        return {
+          ok: true,
+          user:
+            (a.include_locale === true || a.include_locale === 'true') && locale ? { ...user, locale } : user,
+        };
       },
     },
     'users.list': {
