@@ -178,17 +178,27 @@ export function formatConferenceRequest(r: ConferenceRequestText): string {
   ].join(' ');
 }
 
-const subcommands = ['help', 'list', 'show', 'delete', 'digest', 'admin', 'password', 'media'] as const;
+/** The verbs a word names (not `create`, which is any other text, nor `usage`, a reading's failure). */
+export type ConferenceVerbKind = Exclude<ConferenceCommand['kind'], 'create' | 'usage'>;
 
-/** Reads the whole `/conference` text: a subcommand, or the words of a conference to create. */
-export function parseConferenceCommand(text: string): ConferenceCommand {
+/**
+ * The first words `/conference` knows, lower-case, to their verb: the command's verb table gives them
+ * (`conferenceWords` in slack/commands/conference.ts), English and French, so no second list is kept here.
+ */
+export type ConferenceWords = ReadonlyMap<string, ConferenceVerbKind>;
+
+/**
+ * Reads the whole `/conference` text: a verb of `words` (`list`, `liste`…), or the words of a
+ * conference to create.
+ */
+export function parseConferenceCommand(text: string, words: ConferenceWords): ConferenceCommand {
   const trimmed = text.trim();
   const [first = '', ...rest] = trimmed.split(/\s+/);
   const verb = first.toLowerCase();
   const arg = rest.join(' ').trim();
-  if (!(subcommands as readonly string[]).includes(verb))
-    return { kind: 'create', request: parseConferenceRequest(trimmed) };
-  switch (verb) {
+  const kind = words.get(verb);
+  if (kind === undefined) return { kind: 'create', request: parseConferenceRequest(trimmed) };
+  switch (kind) {
     case 'help':
       return { kind: 'help' };
     case 'digest':
@@ -212,7 +222,7 @@ export function parseConferenceCommand(text: string): ConferenceCommand {
       const ref = arg.replace(/^#/, '');
       if (!ref || /\s/.test(ref))
         return { kind: 'usage', error: `\`/conference ${verb}\` needs one conference id or room name.` };
-      return { kind: verb as 'show' | 'delete', ref };
+      return { kind, ref };
     }
   }
 }

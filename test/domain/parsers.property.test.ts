@@ -8,6 +8,7 @@ import {
   parseConferenceRequest,
 } from '../../src/domain/conference-text.js';
 import { formatDuration, formatWhenInput, parseDuration, parseWhen } from '../../src/domain/time.js';
+import { conferenceWords } from '../../src/slack/commands/conference.js';
 
 const zones = [
   'UTC',
@@ -183,7 +184,7 @@ describe('the /conference text parser (property-based)', () => {
   it('never throws, and parsing its own writing of a parse gives the same parse', () => {
     fc.assert(
       fc.property(typed, (text) => {
-        const cmd = parseConferenceCommand(text);
+        const cmd = parseConferenceCommand(text, conferenceWords);
         expect(cmd.kind).toBeTypeOf('string');
         const r = parseConferenceRequest(text);
         const again = parseConferenceRequest(formatConferenceRequest(r));

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parseConferenceCommand } from '../../src/domain/conference-text.js';
+import { parseConferenceCommand as parse } from '../../src/domain/conference-text.js';
+import { conferenceWords } from '../../src/slack/commands/conference.js';
+
+const parseConferenceCommand = (text: string) => parse(text, conferenceWords);
 
 describe('/conference password and admin words', () => {
   it('reads `password` alone as one’s own reset, with one login as someone’s, and more words as a mistake', () => {

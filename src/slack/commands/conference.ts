@@ -11,6 +11,7 @@ import { md } from '../../blocks/mrkdwn.js';
 import {
   type ConferenceCommand,
   type ConferenceRequestText,
+  type ConferenceWords,
   isCompleteRequest,
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
@@ -21,7 +22,7 @@ import { formFromText } from '../openers/forms.js';
 import { postConferenceCard } from '../openers/post-conference-card.js';
 import { describeError, inviteFix } from '../replies/describe-error.js';
 import type { Responder } from '../replies/reply-error.js';
-import { CommandRoutes, type VerbRun, type VerbTable } from '../runtime/command-routes.js';
+import { CommandRoutes, type VerbRun, type VerbTable, verbWords } from '../runtime/command-routes.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { adminVerb, type SettingsDeps } from './conference-admin.js';
 import { digestVerb } from './digest.js';
@@ -124,6 +125,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
     run: create,
   },
   list: {
+    aliases: ['liste'],
     usage: [md`• \`/conference list [upcoming|past|all|<search>]\` your conferences`],
     run: ({ filter, search }, c, deps) => {
       const q = { filter, search, offset: 0 };
@@ -141,6 +143,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
     },
   },
   show: {
+    aliases: ['voir'],
     usage: [md`• \`/conference show <id or room name>\` · \`/conference delete <id>\``],
     run: ({ ref }, c, deps) => ({
       working: 'Looking up the conference',
@@ -155,6 +158,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
     }),
   },
   delete: {
+    aliases: ['supprimer'],
     usage: [],
     run: ({ ref }, c, deps) => ({
       working: 'Looking up the conference',
@@ -171,12 +175,14 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
   },
   digest: digestVerb,
   password: {
+    aliases: ['mot-de-passe'],
     usage: [
       md`• \`/conference password\` sends you the video platform’s password reset e-mail; admins: \`/conference password <login>\` for anyone`,
     ],
     run: passwordVerb,
   },
   media: {
+    aliases: ['médias', 'medias'],
     usage: [
       md`• \`/conference media [type:recording] [status:completed] [source:<s>] [tag:<t>] [user:<login or e-mail>] [group:"Level 1"] [conversation:<id>] [since:YYYY-MM-DD] [until:YYYY-MM-DD] [words]\` — the media library: browse, show, edit, delete, share into a channel`,
     ],
@@ -185,6 +191,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
   // The admins' tools last, before the help.
   admin: adminVerb,
   help: {
+    aliases: ['aide'],
     usage: [md`• \`/conference help\` shows this message`],
     run: (_, c) => ({ say: c.usage() }),
   },
@@ -192,11 +199,17 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
   usage: { usage: [], run: ({ error }, c) => ({ say: c.usage(error) }) },
 };
 
+/**
+ * Every word of `/conference`'s verbs, English and French, from the table: `parseConferenceCommand`
+ * reads any other first word as the conference's own text.
+ */
+export const conferenceWords: ConferenceWords = verbWords(conferenceVerbs, ['create', 'usage']);
+
 /** `/conference`: its verbs behind one listener (`conferenceVerbs`); the help is built from the same table. */
 export const handleConferenceCommand = (deps: ConferenceCommandDeps) =>
   new CommandRoutes<ConferenceCommand, ConferenceCommandDeps>({
     title: md`*\`/conference\`* — plan a video conference`,
-    read: parseConferenceCommand,
+    read: (text) => parseConferenceCommand(text, conferenceWords),
     verbs: conferenceVerbs,
     deps,
     logger: deps.logger,

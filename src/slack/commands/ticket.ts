@@ -8,7 +8,13 @@ import type { TicketFormDeps } from '../deps.js';
 import { openTicketForm } from '../openers/forms.js';
 import { postTicketCard } from '../openers/post-ticket-card.js';
 import type { Responder } from '../replies/reply-error.js';
-import { CommandRoutes, type SlashCommand, type Verb, type VerbAnswer } from '../runtime/command-routes.js';
+import {
+  CommandRoutes,
+  type SlashCommand,
+  type Verb,
+  type VerbAnswer,
+  verbWords,
+} from '../runtime/command-routes.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { handleSubscriptionCommand } from './ticket-subscriptions.js';
 
@@ -65,6 +71,7 @@ const subscription =
  */
 const ticketVerbs = {
   new: {
+    aliases: ['nouveau'],
     usage: [
       md`• \`/ticket\` opens the form; \`/ticket new jane.doe@example.com +33612345678 Router does not boot\` prefills it`,
     ],
@@ -75,6 +82,7 @@ const ticketVerbs = {
     },
   },
   list: {
+    aliases: ['liste'],
     usage: [
       md`• \`/ticket list [mine|all|group <name>|ref <reference>|<search>]\` with \`type:\` \`since:\` \`until:\` \`started:\` \`ended:\` (YYYY-MM-DD) \`requestor:<id>\``,
     ],
@@ -95,6 +103,7 @@ const ticketVerbs = {
     },
   },
   show: {
+    aliases: ['voir'],
     usage: [
       md`• \`/ticket show <id or reference>\` posts the ticket’s live card here: its buttons move the ticket`,
     ],
@@ -112,16 +121,19 @@ const ticketVerbs = {
         : notUnderstood(c),
   },
   watch: {
+    aliases: ['suivre'],
     usage: [
       md`• \`/ticket watch <id or reference>\` · \`/ticket unwatch <id or reference>\`: this channel gets (or stops getting) the ticket’s events`,
     ],
     run: (words, c, deps) => (oneRef(words.ref) ? subscription('watch')(words, c, deps) : notUnderstood(c)),
   },
   unwatch: {
+    aliases: ['ne-plus-suivre'],
     usage: [],
     run: (words, c, deps) => (oneRef(words.ref) ? subscription('unwatch')(words, c, deps) : notUnderstood(c)),
   },
   follow: {
+    aliases: ['surveiller'],
     usage: [
       md`• \`/ticket follow [group:"Level 1"] [agent:<username>] [type:<t>] [states:open,inprogress] [events:<kinds>] [broadcast]\`: new tickets and their events`,
       md`• \`/ticket follow reactions\` · \`/ticket follow reactions off\`: emoji reactions here act on tickets (by default 🎫 offers a ticket, 👀 on a card takes it, ✅ moves it to done)`,
@@ -129,10 +141,12 @@ const ticketVerbs = {
     run: subscription('follow'),
   },
   subscriptions: {
+    aliases: ['abonnements'],
     usage: [md`• \`/ticket subscriptions\` lists what this channel follows`],
     run: subscription('subscriptions'),
   },
   help: {
+    aliases: ['aide'],
     usage: [md`• \`/ticket help\` shows this message`],
     run: (_, c) => ({ say: c.usage() }),
   },
@@ -142,12 +156,15 @@ const ticketVerbs = {
 
 type TicketCommand = TicketWords & { kind: keyof typeof ticketVerbs };
 
+/** Every word of `/ticket`'s verbs, English and French, from the table. */
+export const ticketWords = verbWords(ticketVerbs, ['unknown']);
+
 /** `/ticket`'s text: its verb (none is `new`; a word not in the table is `unknown`), then its words. */
 export function readTicketCommand(text: string): TicketCommand {
   const [first = '', ...rest] = text.trim().split(/\s+/);
   const verb = first.toLowerCase() || 'new';
   const args = rest.join(' ');
-  const kind = Object.hasOwn(ticketVerbs, verb) ? (verb as TicketCommand['kind']) : 'unknown';
+  const kind = ticketWords.get(verb) ?? 'unknown';
   return { kind, args, ref: args.replace(/^#/, '') };
 }
 

@@ -44,6 +44,11 @@ export type VerbAnswer =
 
 /** One verb of a command: its lines in the command's help, and what it does with what was read. */
 export interface Verb<P, D> {
+  /**
+   * Its other words, besides its key: the French ones (`liste` for `list`). The table is the one list
+   * of a command's words: its reader learns them from `verbWords`.
+   */
+  aliases?: readonly string[];
   /** Its lines in the help, in the table's order; none when another verb's line names it too. */
   usage: readonly Mrkdwn[];
   /**
@@ -58,6 +63,25 @@ export type VerbRun<P, D> = Verb<P, D>['run'];
 
 /** Every verb a command's reader can tell, with its help and handler: the types check that none is missing. */
 export type VerbTable<P extends { kind: string }, D> = { [K in P['kind']]: Verb<P & { kind: K }, D> };
+
+/**
+ * Every word a verb table answers to, lower-case, to its verb: each verb's key and its `aliases`, but
+ * the verbs in `unread` (those no word names, such as `unknown`). A word listed twice throws.
+ */
+export function verbWords<K extends string, U extends K = never>(
+  verbs: { readonly [kind in K]: { aliases?: readonly string[]; usage: unknown } },
+  unread: readonly U[] = [],
+): ReadonlyMap<string, Exclude<K, U>> {
+  const words = new Map<string, Exclude<K, U>>();
+  for (const kind of Object.keys(verbs) as K[]) {
+    if ((unread as readonly string[]).includes(kind)) continue;
+    for (const word of [kind, ...(verbs[kind].aliases ?? [])].map((w) => w.toLowerCase())) {
+      if (words.has(word)) throw new Error(`the verb word ${word} is listed twice`);
+      words.set(word, kind as Exclude<K, U>);
+    }
+  }
+  return words;
+}
 
 /** A verb table's help: `title`, then its rows' lines in the table's order. */
 const tableHelp = (title: Mrkdwn, verbs: { [kind: string]: { usage: readonly Mrkdwn[] } }): Mrkdwn =>
