@@ -22,6 +22,11 @@ export const en = {
   'ticket.help.subscriptions': '• `/ticket subscriptions` lists what this channel follows',
   'ticket.help.help': '• `/ticket help` shows this message',
   'ticket.notUnderstood': 'I did not understand that.',
+  // `/ticket list`'s problems (domain/ticket-query.ts), before the help.
+  'ticket.list.requestor': 'requestor: takes a requestor id (a number), not “{value}”.',
+  'ticket.list.date': '{key}: takes a date written YYYY-MM-DD, not “{value}”.',
+  'ticket.list.group': '`/ticket list group` needs a group name.',
+  'ticket.list.ref': '`/ticket list ref` needs one reference.',
 } as const;
 
 /** A message of the catalogs. */

@@ -24,4 +24,9 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   'ticket.help.subscriptions': '• `/ticket abonnements` liste ce que ce canal suit',
   'ticket.help.help': '• `/ticket aide` affiche ce message',
   'ticket.notUnderstood': 'Je n’ai pas compris.',
+  'ticket.list.requestor':
+    '`requestor:` attend l’identifiant d’un demandeur (un nombre), pas «\u202f{value}\u202f».',
+  'ticket.list.date': '`{key}:` attend une date écrite AAAA-MM-JJ, pas «\u202f{value}\u202f».',
+  'ticket.list.group': '`/ticket liste group` attend le nom d’un groupe.',
+  'ticket.list.ref': '`/ticket liste ref` attend une seule référence.',
 };

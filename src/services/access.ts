@@ -1,4 +1,5 @@
 import { type Action, decide, type Person, type Rule, type Subject } from '../domain/policy.js';
+import type { Locale } from '../i18n/locale.js';
 import { ConfdeskError, notAllowed } from './errors.js';
 import type { IdentityService, PlatformUser } from './identity.js';
 
@@ -20,6 +21,11 @@ export class AccessService {
     /** A workspace's own rows in place of the table's (distribution mode: who may create tickets). */
     private readonly rules: Partial<Record<Action, Rule>> = {},
   ) {}
+
+  /** The language of what `slackId` alone sees (their Slack locale, from their cached profile). */
+  locale(slackId: string): Promise<Locale> {
+    return this.identity.locale(slackId);
+  }
 
   /** The person and their platform account, if they have one (a platform failure is thrown). */
   async asker(slackId: string): Promise<Asker> {

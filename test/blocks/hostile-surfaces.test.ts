@@ -55,6 +55,7 @@ import {
 } from '../../src/blocks/reactions.js';
 import { buildReminder, buildReminderSettings } from '../../src/blocks/reminder.js';
 import { buildSubscriptionReply, buildSubscriptions } from '../../src/blocks/subscriptions.js';
+import { t } from '../../src/blocks/text.js';
 import {
   buildDeletedTicketCard,
   buildStateBroadcast,
@@ -92,7 +93,7 @@ import {
   buildMediaUnfurl,
   buildTicketUnfurl,
 } from '../../src/blocks/unfurl.js';
-import { buildUsage, helpOf } from '../../src/blocks/usage.js';
+import { buildUsage, helpIn, helpOf } from '../../src/blocks/usage.js';
 import {
   buildSettingsSavedView,
   buildSetupHome,
@@ -104,6 +105,8 @@ import type { MediaItem } from '../../src/domain/media.js';
 import type { PlatformPerson } from '../../src/domain/people.js';
 import { defaultReactionEmoji } from '../../src/domain/reactions.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
+import type { MessageKey } from '../../src/i18n/catalog.js';
+import { en } from '../../src/i18n/en.js';
 import { digestVerb } from '../../src/slack/commands/digest.js';
 
 /*
@@ -239,6 +242,11 @@ const menuOf = (answer: { options: unknown[] }): Rendered =>
       },
     ],
   });
+
+/** Every line of `/ticket`'s help (its table's catalog keys), for the French renders. */
+const ticketHelpKeys = (Object.keys(en) as MessageKey[]).filter(
+  (k) => k.startsWith('ticket.help.') && k !== 'ticket.help.title',
+);
 
 /** The registry: every builder of src/blocks, fed the hostile value `s` wherever outside text can go. */
 const surfaces: Record<string, (s: string) => Rendered[]> = {
@@ -624,6 +632,25 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
     msg(buildUsage(helpOf(escaped(s), [escaped(s)]), s)),
     msg(buildUsage(digestVerb.help, escaped(s))),
     msg(buildUsage(digestVerb.help)),
+    // Translated: /ticket's help and problems in French (every line of its table), within the same limits.
+    msg(
+      buildUsage(
+        helpIn('fr', 'ticket.help.title', ticketHelpKeys),
+        t('fr', 'ticket.list.date', { key: s, value: s }),
+      ),
+    ),
+    msg(
+      buildUsage(
+        helpIn('fr', 'ticket.help.title', ticketHelpKeys),
+        t('fr', 'ticket.list.requestor', { value: s }),
+      ),
+    ),
+    msg(
+      buildUsage(
+        helpIn('en', 'ticket.help.title', ticketHelpKeys),
+        t('en', 'ticket.list.requestor', { value: s }),
+      ),
+    ),
   ],
   // issue 22: people
   buildPeopleBrowser: (s) => [

@@ -100,12 +100,19 @@ describe('t', () => {
     expect(mention('U123ABC').text).toBe('<@U123ABC>');
   });
 
-  it('ICU apostrophes do not leak: the typographic one is kept, no doubled quote appears', () => {
-    for (const key of messageKeys) {
-      const out = t('fr', key).text;
-      expect(out, key).not.toContain("''");
-    }
+  it('fills every variable with outside text escaped as md`…` does; ICU apostrophes do not leak', () => {
+    const outside = "it's {x} <!here> & 'q' #";
+    for (const locale of locales)
+      for (const key of messageKeys) {
+        const values = Object.fromEntries(variablesOf(en[key]).map((v) => [v, outside]));
+        const out = t(locale, key, values).text;
+        if (Object.keys(values).length) expect(out, key).toContain(md`${outside}`.text);
+        expect(out.split(md`${outside}`.text).join(''), `${locale} ${key}`).not.toMatch(/''|<|>/);
+      }
     expect(t('fr', 'ticket.notUnderstood').text).toBe('Je n’ai pas compris.');
+    expect(t('en', 'ticket.list.requestor', { value: '<@U1>' }).text).toBe(
+      md`requestor: takes a requestor id (a number), not “${'<@U1>'}”.`.text,
+    );
   });
 
   it('tPlain leaves plain text unescaped', () => {

@@ -1,8 +1,9 @@
 import { ids } from '../../blocks/ids.js';
-import { md } from '../../blocks/mrkdwn.js';
+import { t } from '../../blocks/text.js';
 import { buildTicketList } from '../../blocks/ticket-card.js';
 import type { TicketFormValues, TicketSummary } from '../../domain/ticket.js';
-import { parseTicketQuery } from '../../domain/ticket-query.js';
+import { parseTicketQuery, type TicketQueryProblem } from '../../domain/ticket-query.js';
+import type { Locale } from '../../i18n/locale.js';
 import { ticketPageSize } from '../../services/tickets.js';
 import type { TicketFormDeps } from '../deps.js';
 import { openTicketForm } from '../openers/forms.js';
@@ -42,7 +43,17 @@ interface TicketWords {
 /** One id or reference, nothing more. */
 const oneRef = (ref: string) => ref !== '' && !/\s/.test(ref);
 
-const notUnderstood = (c: SlashCommand): VerbAnswer => ({ say: c.usage(md`I did not understand that.`) });
+const notUnderstood = (c: SlashCommand): VerbAnswer => ({
+  say: c.usage(t(c.locale, 'ticket.notUnderstood')),
+});
+
+/** What is wrong with a `/ticket list` text, in the person's language. */
+const listProblem = (locale: Locale, p: TicketQueryProblem) =>
+  p.kind === 'requestor'
+    ? t(locale, 'ticket.list.requestor', { value: p.value })
+    : p.kind === 'date'
+      ? t(locale, 'ticket.list.date', { key: p.key, value: p.value })
+      : t(locale, p.kind === 'group' ? 'ticket.list.group' : 'ticket.list.ref');
 
 /** `watch`, `unwatch`, `follow` and `subscriptions`, after a "Working…" (`ticket-subscriptions.ts`). */
 const subscription =
@@ -72,9 +83,7 @@ const subscription =
 const ticketVerbs = {
   new: {
     aliases: ['nouveau'],
-    usage: [
-      md`• \`/ticket\` opens the form; \`/ticket new jane.doe@example.com +33612345678 Router does not boot\` prefills it`,
-    ],
+    usage: ['ticket.help.new'],
     run: ({ args }, c, deps) => {
       const values = ticketFormFromText(args, c.channel);
       // The ack said nothing: a failure is a message of its own.
@@ -83,12 +92,10 @@ const ticketVerbs = {
   },
   list: {
     aliases: ['liste'],
-    usage: [
-      md`• \`/ticket list [mine|all|group <name>|ref <reference>|<search>]\` with \`type:\` \`since:\` \`until:\` \`started:\` \`ended:\` (YYYY-MM-DD) \`requestor:<id>\``,
-    ],
+    usage: ['ticket.help.list'],
     run: ({ args }, c, deps) => {
       const parsed = parseTicketQuery(args);
-      if (!parsed.ok) return { say: c.usage(parsed.error) };
+      if (!parsed.ok) return { say: c.usage(listProblem(c.locale, parsed.problem)) };
       return {
         working: 'Looking up the tickets',
         later: async () => {
@@ -104,9 +111,7 @@ const ticketVerbs = {
   },
   show: {
     aliases: ['voir'],
-    usage: [
-      md`• \`/ticket show <id or reference>\` posts the ticket’s live card here: its buttons move the ticket`,
-    ],
+    usage: ['ticket.help.show'],
     run: ({ ref }, c, deps) =>
       oneRef(ref)
         ? {
@@ -122,9 +127,7 @@ const ticketVerbs = {
   },
   watch: {
     aliases: ['suivre'],
-    usage: [
-      md`• \`/ticket watch <id or reference>\` · \`/ticket unwatch <id or reference>\`: this channel gets (or stops getting) the ticket’s events`,
-    ],
+    usage: ['ticket.help.watch'],
     run: (words, c, deps) => (oneRef(words.ref) ? subscription('watch')(words, c, deps) : notUnderstood(c)),
   },
   unwatch: {
@@ -134,20 +137,17 @@ const ticketVerbs = {
   },
   follow: {
     aliases: ['surveiller'],
-    usage: [
-      md`• \`/ticket follow [group:"Level 1"] [agent:<username>] [type:<t>] [states:open,inprogress] [events:<kinds>] [broadcast]\`: new tickets and their events`,
-      md`• \`/ticket follow reactions\` · \`/ticket follow reactions off\`: emoji reactions here act on tickets (by default 🎫 offers a ticket, 👀 on a card takes it, ✅ moves it to done)`,
-    ],
+    usage: ['ticket.help.follow', 'ticket.help.followReactions'],
     run: subscription('follow'),
   },
   subscriptions: {
     aliases: ['abonnements'],
-    usage: [md`• \`/ticket subscriptions\` lists what this channel follows`],
+    usage: ['ticket.help.subscriptions'],
     run: subscription('subscriptions'),
   },
   help: {
     aliases: ['aide'],
-    usage: [md`• \`/ticket help\` shows this message`],
+    usage: ['ticket.help.help'],
     run: (_, c) => ({ say: c.usage() }),
   },
   /** A verb it does not know, or one of those above without the one reference it needs. */
@@ -171,12 +171,13 @@ export function readTicketCommand(text: string): TicketCommand {
 /** `/ticket`: its verbs behind one listener (`ticketVerbs`); the help is built from the same table. */
 export const handleTicketCommand = (deps: TicketFormDeps) =>
   new CommandRoutes<TicketCommand, TicketFormDeps>({
-    title: md`*\`/ticket\`* — remote-assistance tickets`,
+    title: 'ticket.help.title',
     read: readTicketCommand,
     verbs: ticketVerbs,
     deps,
     logger: deps.logger,
     waitMs: () => deps.waitMs(),
+    locale: (user) => deps.access.locale(user),
   }).listener;
 
 /** Registers `handleTicketCommand`. */

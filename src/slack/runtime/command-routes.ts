@@ -2,7 +2,8 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { WebClient } from '@slack/web-api';
 import { type Reply, type TextMessage, textMessage } from '../../blocks/kit.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
-import { buildUsage, helpOf } from '../../blocks/usage.js';
+import { buildUsage, type HelpLine, helpIn } from '../../blocks/usage.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Responder } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
@@ -21,6 +22,8 @@ export interface SlashCommand {
   respond: Responder;
   /** The request's logger: user, team and command on every line. */
   log: Logger;
+  /** The language of what the person alone sees (the help, its problems): their Slack locale. */
+  locale: Locale;
   /** The command's help (built from its verb table), after what went wrong when there is something to say. */
   usage: (problem?: Mrkdwn | string) => TextMessage;
 }
@@ -49,8 +52,11 @@ export interface Verb<P, D> {
    * of a command's words: its reader learns them from `verbWords`.
    */
   aliases?: readonly string[];
-  /** Its lines in the help, in the table's order; none when another verb's line names it too. */
-  usage: readonly Mrkdwn[];
+  /**
+   * Its lines in the help, in the table's order; none when another verb's line names it too. Catalog
+   * keys in a translated command's table, English mrkdwn in one not translated yet (`HelpLine`).
+   */
+  usage: readonly HelpLine[];
   /**
    * Its answer. A promise only for a verb that must ask Slack before it knows its ack (whether the
    * person administers the workspace): the ack waits for it, so it must be quick.
@@ -83,12 +89,39 @@ export function verbWords<K extends string, U extends K = never>(
   return words;
 }
 
-/** A verb table's help: `title`, then its rows' lines in the table's order. */
-const tableHelp = (title: Mrkdwn, verbs: { [kind: string]: { usage: readonly Mrkdwn[] } }): Mrkdwn =>
-  helpOf(
+/** A verb table's help in `locale`: `title`, then its rows' lines in the table's order. */
+const tableHelp = (
+  locale: Locale,
+  title: HelpLine,
+  verbs: { [kind: string]: { usage: readonly HelpLine[] } },
+): Mrkdwn =>
+  helpIn(
+    locale,
     title,
     Object.values(verbs).flatMap((v) => v.usage),
   );
+
+/** How long a command's ack waits for the person's language before it answers in English. */
+const localeWaitMs = 1_000;
+
+/**
+ * The person's language, from `of` (their cached profile: no request once it is known), or English
+ * when there is no `of`, when it fails, or when Slack takes longer than `localeWaitMs` to say.
+ */
+async function localeOf(of: ((user: string) => Promise<Locale>) | undefined, user: string): Promise<Locale> {
+  if (!of) return 'en';
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Locale>((resolve) => {
+    timer = setTimeout(() => resolve('en'), localeWaitMs);
+    timer.unref?.();
+  });
+  try {
+    const asked = new Promise<Locale>((resolve) => resolve(of(user))).catch((): Locale => 'en');
+    return await Promise.race([asked, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * A slash command's verbs behind its one Bolt listener, as `ActionRoutes` is for the buttons: `read`
@@ -97,26 +130,28 @@ const tableHelp = (title: Mrkdwn, verbs: { [kind: string]: { usage: readonly Mrk
  * detached (`after-ack.ts`), its failures told privately by `replyError`.
  */
 export class CommandRoutes<P extends { kind: string }, D> {
-  private readonly help: Mrkdwn;
+  private readonly help: Record<Locale, Mrkdwn>;
 
   constructor(
     private readonly o: {
       /** The help's first line: the command and what it is for. */
-      title: Mrkdwn;
+      title: HelpLine;
       read: (text: string) => P;
       verbs: VerbTable<P, D>;
       deps: D;
       logger: Logger;
       /** About how long the platform's rate budget will hold the next interactive call, in ms. */
       waitMs: () => number;
+      /** The person's language (their cached Slack profile's); unset, English. */
+      locale?: (user: string) => Promise<Locale>;
     },
   ) {
-    this.help = tableHelp(o.title, o.verbs);
+    this.help = { en: tableHelp('en', o.title, o.verbs), fr: tableHelp('fr', o.title, o.verbs) };
   }
 
-  /** The command's help, after `problem` when there is one. */
-  usage(problem?: Mrkdwn | string): TextMessage {
-    return buildUsage(this.help, problem);
+  /** The command's help in `locale`, after `problem` when there is one. */
+  usage(locale: Locale, problem?: Mrkdwn | string): TextMessage {
+    return buildUsage(this.help[locale], problem);
   }
 
   /** The Bolt listener of the command. */
@@ -131,6 +166,7 @@ export class CommandRoutes<P extends { kind: string }, D> {
       team: command.team_id,
       command: command.command,
     });
+    const locale = await localeOf(this.o.locale, command.user_id);
     const c: SlashCommand = {
       user: command.user_id,
       team: command.team_id,
@@ -140,7 +176,8 @@ export class CommandRoutes<P extends { kind: string }, D> {
       client,
       respond,
       log,
-      usage: (problem) => this.usage(problem),
+      locale,
+      usage: (problem) => this.usage(locale, problem),
     };
     const parsed = this.o.read(c.text);
     const verb = this.o.verbs[parsed.kind as P['kind']] as Verb<P, D>;
@@ -175,20 +212,20 @@ export class CommandRoutes<P extends { kind: string }, D> {
  */
 export function verbTableVerb<P extends { kind: string }, D>(o: {
   /** Its lines in the command's help. */
-  usage: readonly Mrkdwn[];
+  usage: readonly HelpLine[];
   /** Its own help's first line. */
-  title: Mrkdwn;
+  title: HelpLine;
   read: (args: string) => P;
   verbs: VerbTable<P, D>;
 }): Verb<{ args: string }, D> & { help: Mrkdwn } {
-  const help = tableHelp(o.title, o.verbs);
+  const help = { en: tableHelp('en', o.title, o.verbs), fr: tableHelp('fr', o.title, o.verbs) };
   return {
     usage: o.usage,
-    help,
+    help: help.en,
     run: ({ args }, c, deps) => {
       const parsed = o.read(args);
       const verb = o.verbs[parsed.kind as P['kind']] as Verb<P, D>;
-      return verb.run(parsed, { ...c, usage: (problem) => buildUsage(help, problem) }, deps);
+      return verb.run(parsed, { ...c, usage: (problem) => buildUsage(help[c.locale], problem) }, deps);
     },
   };
 }
