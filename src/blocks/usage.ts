@@ -13,15 +13,15 @@ import { t } from './text.js';
 const lines = (...parts: Mrkdwn[]) => joinMd(parts, md`\n`);
 
 /**
- * A line of a command's help: a catalog message (a translated command: every line of its table is
- * one, so its help is wholly in the person's language), or English mrkdwn (a command not translated
- * yet, whose help stays wholly English).
+ * A line of a command's help: a catalog message, or one with variables written for a locale (a
+ * translated command: every line of its table is one, so its help is wholly in the person's
+ * language), or English mrkdwn (a command not translated yet, whose help stays wholly English).
  */
-export type HelpLine = Mrkdwn | MessageKey;
+export type HelpLine = Mrkdwn | MessageKey | ((locale: Locale) => Mrkdwn);
 
 /** A help line in `locale`. */
 export const helpLine = (locale: Locale, line: HelpLine): Mrkdwn =>
-  line instanceof Mrkdwn ? line : t(locale, line);
+  line instanceof Mrkdwn ? line : typeof line === 'function' ? line(locale) : t(locale, line);
 
 /** A command's help in `locale`: its title line, then its verbs' lines (`helpOf`). */
 export const helpIn = (locale: Locale, title: HelpLine, verbs: readonly HelpLine[]): Mrkdwn =>

@@ -36,7 +36,10 @@ export type ConferenceCommand =
   /** `/conference media [filters]`: the media library modal (filters: `domain/media.ts`). */
   | { kind: 'media'; args: string }
   | { kind: 'create'; request: ConferenceRequestText }
-  | { kind: 'usage'; error: string };
+  | { kind: 'usage'; error: string; problem: ConferenceUsageProblem };
+
+/** Why the words of a verb could not be read (`error` says it in English; the help, in the person's language). */
+export type ConferenceUsageProblem = { kind: 'password' } | { kind: 'ref'; verb: string };
 
 const quoteOpen = /["“”„«]/;
 const quoteClose: Record<string, RegExp> = { '"': /"/, '“': /[”"]/, '”': /[”"]/, '„': /[“”"]/, '«': /»/ };
@@ -207,7 +210,11 @@ export function parseConferenceCommand(text: string, words: ConferenceWords): Co
       return { kind: 'admin', args: arg };
     case 'password':
       if (/\s/.test(arg))
-        return { kind: 'usage', error: '`/conference password` takes one login, or none for your own.' };
+        return {
+          kind: 'usage',
+          error: '`/conference password` takes one login, or none for your own.',
+          problem: { kind: 'password' },
+        };
       return arg ? { kind: 'password', login: arg } : { kind: 'password' };
     case 'media':
       return { kind: 'media', args: arg };
@@ -221,7 +228,11 @@ export function parseConferenceCommand(text: string, words: ConferenceWords): Co
     default: {
       const ref = arg.replace(/^#/, '');
       if (!ref || /\s/.test(ref))
-        return { kind: 'usage', error: `\`/conference ${verb}\` needs one conference id or room name.` };
+        return {
+          kind: 'usage',
+          error: `\`/conference ${verb}\` needs one conference id or room name.`,
+          problem: { kind: 'ref', verb },
+        };
       return { kind, ref };
     }
   }

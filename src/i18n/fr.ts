@@ -29,4 +29,30 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   'ticket.list.date': '`{key}:` attend une date écrite AAAA-MM-JJ, pas «\u202f{value}\u202f».',
   'ticket.list.group': '`/ticket liste group` attend le nom d’un groupe.',
   'ticket.list.ref': '`/ticket liste ref` attend une seule référence.',
+  'conference.help.title': '*`/conference`* — planifier une visioconférence',
+  'conference.help.form': '• `/conference` ouvre le formulaire',
+  'conference.help.create':
+    '• `/conference alice@example.com +33612345678 @bob tomorrow 3pm 45m «\u202fPoint hebdo\u202f»` la crée directement',
+  'conference.help.createWords':
+    '   heures\u202f: {when} (dans votre fuseau horaire Slack)\u202f; durées\u202f: {durations}',
+  'conference.help.list': '• `/conference liste [upcoming|past|all|<recherche>]` vos conférences',
+  'conference.help.show': '• `/conference voir <id ou nom de salle>` · `/conference supprimer <id>`',
+  'conference.help.digest':
+    '• `/conference digest at 9:00 [weekdays] [in Europe/Paris]` · `digest list` · `digest off` · `digest now` — les statistiques du jour ici',
+  'conference.help.password':
+    '• `/conference mot-de-passe` vous envoie l’e-mail de réinitialisation du mot de passe de la plateforme vidéo\u202f; administrateurs\u202f: `/conference mot-de-passe <identifiant>` pour n’importe qui',
+  'conference.help.media':
+    '• `/conference médias` (ou `medias`) `[type:recording] [status:completed] [source:<s>] [tag:<t>] [user:<identifiant ou e-mail>] [group:"Level 1"] [conversation:<id>] [since:AAAA-MM-JJ] [until:AAAA-MM-JJ] [mots]` — la médiathèque\u202f: parcourir, voir, modifier, supprimer, partager dans un canal',
+  'conference.help.adminDoctor':
+    '• `/conference admin doctor` — administrateurs de la plateforme\u202f: le rapport du diagnostic (configuration, Slack, plateforme, stockage), en privé',
+  'conference.help.adminPeople':
+    '• `/conference admin people [recherche]` · `/conference admin groups` — administrateurs de la plateforme\u202f: les utilisateurs de l’entreprise (recherche, création, modification, suppression, réinitialisation du mot de passe) et ses groupes',
+  'conference.help.adminLink':
+    '• `/conference admin link @personne <e-mail|identifiant|id sur la plateforme>` · `admin unlink @personne` — administrateurs de la plateforme\u202f: le compte d’une personne dont les e-mails diffèrent',
+  'conference.help.adminSettings':
+    '• `/conference admin settings` — administrateurs de l’espace de travail Slack, quand confdesk est installé par «\u202fAjouter à Slack\u202f»\u202f: son adresse de plateforme, son compte et ses réglages par défaut pour cet espace',
+  'conference.help.help': '• `/conference aide` affiche ce message',
+  'conference.problem.password': '`/conference mot-de-passe` prend un identifiant, ou aucun pour le vôtre.',
+  'conference.problem.ref': '`/conference {verb}` attend un seul id de conférence ou nom de salle.',
+  'conference.problem.adminKnows': '`/conference admin` connaît\u202f: {verbs}.',
 };

@@ -248,6 +248,15 @@ const ticketHelpKeys = (Object.keys(en) as MessageKey[]).filter(
   (k) => k.startsWith('ticket.help.') && k !== 'ticket.help.title',
 );
 
+/** Every line of `/conference`'s help, the one with variables filled with hostile-free examples. */
+const conferenceHelpLines = (Object.keys(en) as MessageKey[])
+  .filter((k) => k.startsWith('conference.help.') && k !== 'conference.help.title')
+  .map((k) =>
+    k === 'conference.help.createWords'
+      ? (l: 'en' | 'fr') => t(l, k, { when: '`now`', durations: '`45m`' })
+      : k,
+  );
+
 /** The registry: every builder of src/blocks, fed the hostile value `s` wherever outside text can go. */
 const surfaces: Record<string, (s: string) => Rendered[]> = {
   buildReminder: (s) => [
@@ -643,6 +652,18 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
       buildUsage(
         helpIn('fr', 'ticket.help.title', ticketHelpKeys),
         t('fr', 'ticket.list.requestor', { value: s }),
+      ),
+    ),
+    msg(
+      buildUsage(
+        helpIn('fr', 'conference.help.title', conferenceHelpLines),
+        t('fr', 'conference.problem.ref', { verb: s }),
+      ),
+    ),
+    msg(
+      buildUsage(
+        helpIn('fr', 'conference.help.title', conferenceHelpLines),
+        t('fr', 'conference.problem.adminKnows', { verbs: escaped(s) }),
       ),
     ),
     msg(

@@ -1,6 +1,7 @@
 import { buildDoctorReport } from '../../blocks/doctor.js';
 import { textMessage } from '../../blocks/kit.js';
 import { joinMd, md } from '../../blocks/mrkdwn.js';
+import { t } from '../../blocks/text.js';
 import { parseLinkCommand } from '../../domain/identity-link-text.js';
 import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
 import type { SlashCommand, Verb, VerbAnswer, VerbRun } from '../runtime/command-routes.js';
@@ -33,7 +34,7 @@ type AdminVerb = Verb<AdminWords, AdminDeps> & { known?: string };
 /** The help, after the words `/conference admin` knows (`adminVerbs`). */
 const adminUsage = (c: SlashCommand): VerbAnswer => {
   const known = Object.values(adminVerbs).flatMap((v: AdminVerb) => (v.known ? [md`\`${v.known}\``] : []));
-  return { say: c.usage(md`\`/conference admin\` knows: ${joinMd(known, ', ')}.`) };
+  return { say: c.usage(t(c.locale, 'conference.problem.adminKnows', { verbs: joinMd(known, ', ') })) };
 };
 
 /** `admin doctor`: the doctor's report, privately (its right checked first). */
@@ -91,31 +92,23 @@ const settings: VerbRun<AdminWords, AdminDeps> = (words, c, deps) => {
 const adminVerbs: Record<string, AdminVerb> = {
   doctor: {
     known: 'doctor',
-    usage: [
-      md`• \`/conference admin doctor\` — platform admins: the doctor’s report (configuration, Slack, platform, store), privately`,
-    ],
+    usage: ['conference.help.adminDoctor'],
     run: doctor,
   },
   people: {
     known: 'people [search]',
-    usage: [
-      md`• \`/conference admin people [search]\` · \`/conference admin groups\` — platform admins: the enterprise’s users (search, create, edit, delete, password reset) and groups`,
-    ],
+    usage: ['conference.help.adminPeople'],
     run: peopleVerb,
   },
   groups: { known: 'groups', usage: [], run: peopleVerb },
   link: {
     known: 'link @person <account>',
-    usage: [
-      md`• \`/conference admin link @person <platform e-mail|login|id>\` · \`admin unlink @person\` — platform admins: who someone acts as when their e-mails differ`,
-    ],
+    usage: ['conference.help.adminLink'],
     run: link,
   },
   unlink: { known: 'unlink @person', usage: [], run: link },
   settings: {
-    usage: [
-      md`• \`/conference admin settings\` — Slack workspace admins, when confdesk is installed with Add to Slack: its platform address, account and defaults for this workspace`,
-    ],
+    usage: ['conference.help.adminSettings'],
     run: settings,
   },
 };

@@ -8,14 +8,17 @@ import {
 import { ids } from '../../blocks/ids.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
 import { md } from '../../blocks/mrkdwn.js';
+import { t } from '../../blocks/text.js';
 import {
   type ConferenceCommand,
   type ConferenceRequestText,
+  type ConferenceUsageProblem,
   type ConferenceWords,
   isCompleteRequest,
   parseConferenceCommand,
 } from '../../domain/conference-text.js';
 import { durationExamples, parseWhen, pastGraceMs, whenExamples } from '../../domain/time.js';
+import type { Locale } from '../../i18n/locale.js';
 import { notKeptNotice } from '../../services/fields-not-kept.js';
 import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
 import { formFromText } from '../openers/forms.js';
@@ -111,22 +114,28 @@ const create: VerbRun<{ request: ConferenceRequestText }, ConferenceCommandDeps>
   };
 };
 
+/** The help's line of the words a create command reads, in both languages (the examples are what the parser reads). */
+const createWords = (locale: Locale) =>
+  t(locale, 'conference.help.createWords', { when: whenExamples, durations: durationExamples });
+
+/** Why `/conference`'s words could not be read, in the person's language. */
+const usageProblem = (locale: Locale, p: ConferenceUsageProblem) =>
+  p.kind === 'password'
+    ? t(locale, 'conference.problem.password')
+    : t(locale, 'conference.problem.ref', { verb: p.verb });
+
 /**
  * `/conference`'s verbs (as `domain/conference-text.ts` reads them), in the order of its help: each
  * one's lines there and its handler. The platform may take seconds: what it is asked runs after the ack.
  */
 const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
   create: {
-    usage: [
-      md`• \`/conference\` opens the form`,
-      md`• \`/conference alice@example.com +33612345678 @bob tomorrow 3pm 45m "Weekly sync"\` creates it directly`,
-      md`   times: ${whenExamples} (in your Slack time zone); durations: ${durationExamples}`,
-    ],
+    usage: ['conference.help.form', 'conference.help.create', createWords],
     run: create,
   },
   list: {
     aliases: ['liste'],
-    usage: [md`• \`/conference list [upcoming|past|all|<search>]\` your conferences`],
+    usage: ['conference.help.list'],
     run: ({ filter, search }, c, deps) => {
       const q = { filter, search, offset: 0 };
       return {
@@ -144,7 +153,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
   },
   show: {
     aliases: ['voir'],
-    usage: [md`• \`/conference show <id or room name>\` · \`/conference delete <id>\``],
+    usage: ['conference.help.show'],
     run: ({ ref }, c, deps) => ({
       working: 'Looking up the conference',
       later: async () => {
@@ -176,27 +185,23 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
   digest: digestVerb,
   password: {
     aliases: ['mot-de-passe'],
-    usage: [
-      md`• \`/conference password\` sends you the video platform’s password reset e-mail; admins: \`/conference password <login>\` for anyone`,
-    ],
+    usage: ['conference.help.password'],
     run: passwordVerb,
   },
   media: {
     aliases: ['médias', 'medias'],
-    usage: [
-      md`• \`/conference media [type:recording] [status:completed] [source:<s>] [tag:<t>] [user:<login or e-mail>] [group:"Level 1"] [conversation:<id>] [since:YYYY-MM-DD] [until:YYYY-MM-DD] [words]\` — the media library: browse, show, edit, delete, share into a channel`,
-    ],
+    usage: ['conference.help.media'],
     run: mediaVerb,
   },
   // The admins' tools last, before the help.
   admin: adminVerb,
   help: {
     aliases: ['aide'],
-    usage: [md`• \`/conference help\` shows this message`],
+    usage: ['conference.help.help'],
     run: (_, c) => ({ say: c.usage() }),
   },
   /** A verb whose words it cannot read (`/conference show` without a conference): why, then the help. */
-  usage: { usage: [], run: ({ error }, c) => ({ say: c.usage(error) }) },
+  usage: { usage: [], run: ({ problem }, c) => ({ say: c.usage(usageProblem(c.locale, problem)) }) },
 };
 
 /**
@@ -208,12 +213,13 @@ export const conferenceWords: ConferenceWords = verbWords(conferenceVerbs, ['cre
 /** `/conference`: its verbs behind one listener (`conferenceVerbs`); the help is built from the same table. */
 export const handleConferenceCommand = (deps: ConferenceCommandDeps) =>
   new CommandRoutes<ConferenceCommand, ConferenceCommandDeps>({
-    title: md`*\`/conference\`* — plan a video conference`,
+    title: 'conference.help.title',
     read: (text) => parseConferenceCommand(text, conferenceWords),
     verbs: conferenceVerbs,
     deps,
     logger: deps.logger,
     waitMs: () => deps.conferences.waitMs(),
+    locale: (user) => deps.access.locale(user),
   }).listener;
 
 /** Registers `handleConferenceCommand`. */

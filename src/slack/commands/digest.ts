@@ -173,9 +173,7 @@ const digestVerbs: VerbTable<DigestCommand, DigestVerbDeps> = {
  * Its own help is built from `digestVerbs`.
  */
 export const digestVerb = verbTableVerb<DigestCommand, DigestVerbDeps>({
-  usage: [
-    md`• \`/conference digest at 9:00 [weekdays] [in Europe/Paris]\` · \`digest list\` · \`digest off\` · \`digest now\` — daily statistics here`,
-  ],
+  usage: ['conference.help.digest'],
   title: md`*\`/conference digest\`* — the enterprise’s daily statistics in this channel`,
   read: readDigestCommand,
   verbs: digestVerbs,
