@@ -22,7 +22,10 @@ export interface SlashCommand {
   respond: Responder;
   /** The request's logger: user, team and command on every line. */
   log: Logger;
-  /** The language of what the person alone sees (the help, its problems): their Slack locale. */
+  /**
+   * The language of what the person alone sees (the help, its problems): English on a verb's first
+   * run; when that run answered with the help (`usage`), its second run has the person's Slack locale.
+   */
   locale: Locale;
   /** The command's help (built from its verb table), after what went wrong when there is something to say. */
   usage: (problem?: Mrkdwn | string) => TextMessage;
@@ -166,8 +169,11 @@ export class CommandRoutes<P extends { kind: string }, D> {
       team: command.team_id,
       command: command.command,
     });
-    const locale = await localeOf(this.o.locale, command.user_id);
-    const c: SlashCommand = {
+    // The person's language is asked for only when the answer shows the help: the verb runs in
+    // English first, and once more in their language when it answered with the help (such answers
+    // are the verb's words read back, with nothing done yet). Most commands thus wait for nothing.
+    let usageShown = false;
+    const commandIn = (locale: Locale): SlashCommand => ({
       user: command.user_id,
       team: command.team_id,
       channel: command.channel_id,
@@ -177,13 +183,25 @@ export class CommandRoutes<P extends { kind: string }, D> {
       respond,
       log,
       locale,
-      usage: (problem) => this.usage(locale, problem),
-    };
+      usage: (problem) => {
+        usageShown = true;
+        return this.usage(locale, problem);
+      },
+    });
+    let c = commandIn('en');
     const parsed = this.o.read(c.text);
     const verb = this.o.verbs[parsed.kind as P['kind']] as Verb<P, D>;
     const ran = verb.run(parsed, c, this.o.deps);
     // Most verbs answer at once: no await (and no turn given away) before their ack.
-    const answer = ran instanceof Promise ? await ran : ran;
+    let answer = ran instanceof Promise ? await ran : ran;
+    if (usageShown && 'say' in answer) {
+      const locale = await localeOf(this.o.locale, command.user_id);
+      if (locale !== 'en') {
+        c = commandIn(locale);
+        const again = verb.run(parsed, c, this.o.deps);
+        answer = again instanceof Promise ? await again : again;
+      }
+    }
     if ('say' in answer) return ack({ response_type: 'ephemeral', ...answer.say });
     if (answer.working === undefined) await ack();
     else
@@ -225,7 +243,11 @@ export function verbTableVerb<P extends { kind: string }, D>(o: {
     run: ({ args }, c, deps) => {
       const parsed = o.read(args);
       const verb = o.verbs[parsed.kind as P['kind']] as Verb<P, D>;
-      return verb.run(parsed, { ...c, usage: (problem) => buildUsage(help[c.locale], problem) }, deps);
+      const usage = (problem?: Mrkdwn | string) => {
+        c.usage(problem); // tells the command's routes that the help is shown (see `usageShown`)
+        return buildUsage(help[c.locale], problem);
+      };
+      return verb.run(parsed, { ...c, usage }, deps);
     },
   };
 }
