@@ -23,6 +23,8 @@ export const chartTexts = {
           `${d.label}: ${d.sessions === undefined ? 'no figure' : `${d.sessions} sessions, ${d.minutes ?? 0} minutes`}`,
       )
       .join('; ')}.`,
+  /** The uploaded PNG's title (Slack shows it when the image is opened). */
+  fileTitle: (day: string) => `Daily digest ${day}: last 7 days`,
   /** A day under its bar (luxon format, English). */
   dayFormat: 'ccc d',
   locale: 'en-US',

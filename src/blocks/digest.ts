@@ -4,7 +4,7 @@ import { stateIcon } from '../domain/ticket-workflow.js';
 import { formatMinutes, humanSize } from './format.js';
 import { type Block, context, type MessagePayload, message, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
-import { date, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
+import { clipPlain, date, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
 
 /** What people call each metric (the digest's and App Home's). */
 export const metricLabels: Record<Metric, string> = {
@@ -68,7 +68,7 @@ function metricField(metric: Metric, data: DigestData): Mrkdwn {
     typeof quota === 'number' && quota > 0
       ? ` of ${formatMetric(metric, quota)} (${Math.round((value / quota) * 100)} %)`
       : '';
-  const trend = sparkline(data.days.slice(1).map((d) => metricValue(d.stats, metric)));
+  const trend = sparkline(data.days.slice(-7).map((d) => metricValue(d.stats, metric)));
   return md`${title}\n${formatMetric(metric, value)}${ofQuota}\n${change}\n\`${trend}\` 7 days`;
 }
 
@@ -128,11 +128,13 @@ function ticketBlocks(data: DigestData): Block[] {
 /**
  * The daily digest message: the six metrics with their change against the day before, a 7-day
  * sparkline and the quota where the enterprise carries one; the day's tickets by state, agent and
- * group; what is missing said as missing, never shown as zero; late digests say so.
+ * group; what is missing said as missing, never shown as zero; late digests say so. With `chart` (a
+ * PNG the bot uploaded, see outbound/digest-chart.ts), the chart is shown in the message as an image
+ * block, its figures in its alt text; the text figures stay (screen readers, notifications).
  */
 export function buildDigest(
   data: DigestData,
-  o: { late?: boolean; next?: Date; preview?: boolean } = {},
+  o: { late?: boolean; next?: Date; preview?: boolean; chart?: { fileId: string; alt: string } } = {},
 ): MessagePayload {
   const day = DateTime.fromISO(data.date).toFormat('cccc d LLLL yyyy');
   const notes = [
@@ -143,6 +145,15 @@ export function buildDigest(
   const blocks: Block[] = [
     { type: 'header', text: plain(`📊 Daily digest · ${day}`, limits.headerText) },
     ...(notes.length ? [context(escaped(notes.join(' ')))] : []),
+    ...(o.chart
+      ? [
+          {
+            type: 'image' as const,
+            slack_file: { id: o.chart.fileId },
+            alt_text: clipPlain(o.chart.alt, limits.imageAltText),
+          },
+        ]
+      : []),
     { type: 'section', fields: metrics.map((m) => mrkdwn(metricField(m, data), limits.fieldText)) },
     { type: 'divider' },
     ...ticketBlocks(data),

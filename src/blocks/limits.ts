@@ -11,6 +11,9 @@ export const limits = {
   sectionFields: 10,
   fieldText: 2000,
   headerText: 150,
+  /** An image block's alt text: https://docs.slack.dev/reference/block-kit/blocks/image-block */
+  imageAltText: 2000,
+  imageTitle: 2000,
   contextElements: 10,
   actionsElements: 25,
   buttonText: 75,
@@ -177,8 +180,21 @@ export function checkBlockKit(payload: unknown, surface: Surface): string[] {
         too(`${where} hint`, textOf(b.hint), limits.hint);
         element(b.element, where, new Set());
         break;
+      case 'image': {
+        // alt_text is required; the image is an image_url or a slack_file (by id or url), never both.
+        const alt = typeof b.alt_text === 'string' ? b.alt_text : '';
+        if (!alt) problems.push(`${where} image has no alt_text`);
+        too(`${where} alt_text`, alt, limits.imageAltText);
+        too(`${where} image title`, textOf(b.title), limits.imageTitle);
+        too(`${where} image_url`, b.image_url as string | undefined, limits.url);
+        const file = isObj(b.slack_file) ? b.slack_file : undefined;
+        if ((b.image_url === undefined) === (file === undefined))
+          problems.push(`${where} image needs an image_url or a slack_file, not both`);
+        if (file && (file.id === undefined) === (file.url === undefined))
+          problems.push(`${where} slack_file needs an id or a url, not both`);
+        break;
+      }
       case 'divider':
-      case 'image':
       case 'rich_text':
         break;
       default:

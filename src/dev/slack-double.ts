@@ -19,6 +19,7 @@ import type {
   SlackMessage,
   SlackModal,
   SlackStepRun,
+  SlackUpload,
   SlackUserRecord,
   UploadFault,
 } from './slack-double/types.js';
@@ -37,6 +38,7 @@ export type {
   SlackMessage,
   SlackModal,
   SlackStepRun,
+  SlackUpload,
   SlackUserRecord,
   UploadFault,
 } from './slack-double/types.js';
@@ -66,10 +68,13 @@ export class SlackDouble {
    * Files posted to upload URLs: `size` counts every byte received (the file's, or the whole body when
    * a multipart one is past `keepUploadBytes`); `bytes` holds them up to `keepUploadBytes`.
    */
-  readonly uploads = new Map<
-    string,
-    { filename: string; bytes: Buffer | undefined; size?: number | undefined }
-  >();
+  readonly uploads = new Map<string, SlackUpload>();
+  /**
+   * How long Slack takes to process a completed upload: a message whose image block names a file
+   * (`slack_file: { id }`) sooner than this after its `files.completeUploadExternal`, or a file not
+   * uploaded and completed at all, is refused `invalid_blocks` ("invalid slack file"), as Slack does.
+   */
+  filesProcessingMs = 0;
   /** Uploads up to this size are kept whole (`uploads[].bytes`); bigger ones are only counted. */
   keepUploadBytes = 16 * 1024 * 1024;
   /** Faults for the next POSTs to upload URLs, in order; a faulted upload stays not uploaded. */
@@ -533,6 +538,9 @@ export class SlackDouble {
       const surface = known.blocks === 'message' ? 'message' : viewSurface(payload);
       if (!checkBlocks(this.violations, method, payload, surface))
         return reply(200, { ok: false, error: 'invalid_blocks' });
+      // Not a violation (Slack's timing, not the bot's payload): an image of a file not ready yet.
+      if (this.unreadyFile(payload))
+        return reply(200, { ok: false, error: 'invalid_blocks', errors: ['invalid slack file'] });
       checkTexts(this.violations, method, payload);
     }
     if (known?.texts) checkTexts(this.violations, method, known.texts(args));
@@ -543,5 +551,17 @@ export class SlackDouble {
     if (answer.ok && known?.changes) this.changed();
     if (fault?.kind === 'lost_response') return reply(500, { ok: false, error: 'fatal_error' });
     reply(200, answer);
+  }
+
+  /** Whether a payload's image block names a file (`slack_file.id`) not completed, or still processing. */
+  private unreadyFile(payload: unknown): boolean {
+    const blocks = (payload as { blocks?: unknown } | undefined)?.blocks;
+    if (!Array.isArray(blocks)) return false;
+    return blocks.some((b: { type?: string; slack_file?: { id?: string } }) => {
+      const id = b?.type === 'image' ? b.slack_file?.id : undefined;
+      if (id === undefined) return false;
+      const done = this.uploads.get(id)?.completedAt;
+      return done === undefined || Date.now() - done < this.filesProcessingMs;
+    });
   }
 }

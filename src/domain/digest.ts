@@ -19,7 +19,7 @@ export type DayStatistics = StatisticsRecord;
 export interface DigestData {
   /** The day the digest is about (`yyyy-MM-dd`). */
   date: string;
-  /** That day's figures, then the 7 days before, oldest first; a day the platform did not give is undefined. */
+  /** The figures of the 13 days before and of that day, oldest first; a day the platform did not give is undefined. */
   days: { date: string; stats: DayStatistics | undefined }[];
   report: TicketsReport | undefined;
   /** What could not be read, in words, for the digest to say instead of showing zero. */

@@ -1,8 +1,10 @@
 import type { WebClient } from '@slack/web-api';
+import type { DigestData } from '../domain/digest.js';
 import { dueRun, nextRunAfter, reportedDay } from '../domain/digest-schedule.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { ChannelPace } from '../outbound/channel-pace.js';
+import { chartFigures, type DigestChart, digestChart } from '../outbound/digest-chart.js';
 import { findTagged, postTagged, type Tag, tellPerson, updateTagged } from '../outbound/ledger.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
 import type { SlackAccess } from '../outbound/slack-access.js';
@@ -46,6 +48,14 @@ export interface DigestJobOptions {
   metrics?: Pick<WorkspaceMetrics, 'digestRun'> | undefined;
   /** The channels' pace, shared with delivery and people's posts: a digest takes a job's slot. */
   pace?: Pick<ChannelPace, 'turn'> | undefined;
+  /**
+   * The digest's chart, rendered and uploaded (without a channel) before the post: by default the
+   * PNG of outbound/digest-chart.ts through `slack`'s files upload flow; `false`: text only. A chart
+   * that fails leaves the digest as text.
+   */
+  chart?: ((data: DigestData, period: string) => Promise<DigestChart>) | false | undefined;
+  /** When Slack says a just-uploaded chart is not ready to show (`invalid_blocks`), the wait before one more try (default 3 s). */
+  chartWaitMs?: number;
 }
 
 /**
@@ -58,6 +68,12 @@ export class DigestJob {
   private stopping = false;
   /** The run being sent now, if any (a shutdown may have to leave it for the next start). */
   private current: { scheduleId: string; period: string; channel: string } | undefined;
+  /**
+   * The chart uploaded for each run being sent, with the figures it shows: a run tried again (figures
+   * missing, a lost answer) with the same figures shows the same file, uploaded once. Dropped when
+   * the run is sent.
+   */
+  private readonly charts = new Map<string, { figures: string; chart: DigestChart }>();
 
   constructor(private readonly o: DigestJobOptions) {
     this.now = o.now ?? (() => new Date());
@@ -158,7 +174,9 @@ export class DigestJob {
   ): Promise<boolean> {
     const { store, slack } = this.o;
     const data = await this.o.digests.collect(reportedDay(period));
-    const message = this.o.publisher.digest(data, { late, ...this.nextOf(s) });
+    const chart = await this.chartOf(data, s.id, period);
+    const messageOf = (c: DigestChart | undefined) =>
+      this.o.publisher.digest(data, { late, ...this.nextOf(s), ...(c ? { chart: c } : {}) });
     const tag = tagOf(s.id, period);
     // A message from an earlier attempt (or one whose answer was lost) is updated, not posted again.
     let ts =
@@ -166,13 +184,33 @@ export class DigestJob {
       (attempt > 1
         ? await findTagged(slack, { channel: s.channel, oldest: periodStart(period) }, tag)
         : undefined);
-    if (ts) await updateTagged(slack, { channel: s.channel, ts }, message, tag);
-    else {
-      const answered = await this.o.pace?.turn(s.channel, 'job');
-      ts = await postTagged(slack, { channel: s.channel }, message, tag).finally(() => answered?.());
+    const deliver = async (message: ReturnType<typeof messageOf>) => {
+      if (ts) await updateTagged(slack, { channel: s.channel, ts }, message, tag);
+      else {
+        const answered = await this.o.pace?.turn(s.channel, 'job');
+        ts = await postTagged(slack, { channel: s.channel }, message, tag).finally(() => answered?.());
+      }
+    };
+    // Slack refuses an image block whose file it has not finished processing (`invalid_blocks`,
+    // nothing posted): one more try after a wait, then the digest goes out as text.
+    const refusedBlocks = (error: unknown) => classifySlackError(error).code === 'invalid_blocks';
+    try {
+      await deliver(messageOf(chart));
+    } catch (error) {
+      if (!chart || !refusedBlocks(error)) throw error;
+      await new Promise((r) => setTimeout(r, this.o.chartWaitMs ?? 3_000));
+      try {
+        await deliver(messageOf(chart));
+      } catch (again) {
+        if (!refusedBlocks(again)) throw again;
+        this.o.logger.warn({ err: again, schedule: s.id }, 'digest chart refused by Slack; sent as text');
+        await deliver(messageOf(undefined));
+      }
     }
+    if (ts === undefined) throw new Error('the digest was posted without a ts');
     await store.clearDigestRefused(s.id); // posted: a later refusal is news again
     const complete = data.missing.length === 0;
+    if (complete) this.charts.delete(`${s.id}/${period}`);
     this.o.metrics?.digestRun(complete ? 'sent' : 'partial');
     await store.settleDigestRun(
       s.id,
@@ -186,6 +224,30 @@ export class DigestJob {
           },
     );
     return true;
+  }
+
+  /** The run's chart, uploaded once for the same figures; undefined (the digest as text) when it fails. */
+  private async chartOf(
+    data: DigestData,
+    scheduleId: string,
+    period: string,
+  ): Promise<DigestChart | undefined> {
+    const key = `${scheduleId}/${period}`;
+    const figures = chartFigures(data);
+    const kept = this.charts.get(key);
+    if (kept?.figures === figures) return kept.chart;
+    try {
+      const chart = this.o.chart
+        ? await this.o.chart(data, period)
+        : this.o.chart === false
+          ? undefined
+          : await digestChart(this.o.slack, data, period);
+      if (chart) this.charts.set(key, { figures, chart });
+      return chart;
+    } catch (error) {
+      this.o.logger.warn({ err: error, schedule: scheduleId }, 'digest chart not uploaded; sent as text');
+      return undefined;
+    }
   }
 
   private nextOf(s: Parameters<typeof nextRunAfter>[0]) {

@@ -1,7 +1,10 @@
 import { createRequire } from 'node:module';
+import { Readable } from 'node:stream';
 import { renderAsync } from '@resvg/resvg-js';
-import { chartAlt, chartSeries, chartSvg } from '../blocks/digest-chart.js';
+import type { WebClient } from '@slack/web-api';
+import { chartAlt, chartSeries, chartSvg, chartTexts } from '../blocks/digest-chart.js';
 import type { DigestData } from '../domain/digest.js';
+import { uploadFile } from './upload.js';
 
 const require = createRequire(import.meta.url);
 
@@ -30,4 +33,41 @@ export async function renderSvg(svg: string): Promise<Buffer> {
 export async function renderDigestChart(data: DigestData): Promise<{ png: Buffer; alt: string }> {
   const series = chartSeries(data);
   return { png: await renderSvg(chartSvg(series)), alt: chartAlt(series) };
+}
+
+/**
+ * Uploads a chart through the files upload flow (`uploadFile`, as the media library's files go)
+ * without a channel: no file message is posted; the digest shows it in its image block.
+ */
+export async function uploadChart(
+  client: WebClient,
+  png: Buffer,
+  target: { filename: string; title: string },
+): Promise<{ fileId: string }> {
+  const file = {
+    body: Readable.from([png]),
+    contentLength: png.length,
+    contentType: 'image/png',
+    filename: target.filename,
+  };
+  return uploadFile(client, file, { channel: undefined, ...target });
+}
+
+/** A chart uploaded for a digest: the file its image block shows, and its alt text. */
+export interface DigestChart {
+  fileId: string;
+  alt: string;
+}
+
+/** What a digest's chart shows, as one string: the same figures make the same chart. */
+export const chartFigures = (data: DigestData): string => JSON.stringify(chartSeries(data));
+
+/** The digest's chart of local day `period`'s run, rendered and uploaded (no channel). */
+export async function digestChart(client: WebClient, data: DigestData, period: string): Promise<DigestChart> {
+  const { png, alt } = await renderDigestChart(data);
+  const { fileId } = await uploadChart(client, png, {
+    filename: `digest-${period}.png`,
+    title: chartTexts.fileTitle(data.date),
+  });
+  return { fileId, alt };
 }

@@ -318,7 +318,10 @@ export class SlackPublisher {
   }
 
   /** A daily digest (the digest job's port). */
-  digest(data: DigestData, o: { late?: boolean; next?: Date }): OutgoingMessage {
+  digest(
+    data: DigestData,
+    o: { late?: boolean; next?: Date; chart?: { fileId: string; alt: string } },
+  ): OutgoingMessage {
     return buildDigest(data, o);
   }
 

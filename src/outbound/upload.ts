@@ -11,9 +11,12 @@ import type { Download } from '../platform/client.js';
 import { ConfdeskError } from '../services/errors.js';
 import { discard } from '../util/streams.js';
 
-/** Where an upload goes: a channel, in a thread of it when `threadTs` is given. */
+/**
+ * Where an upload goes: a channel, in a thread of it when `threadTs` is given; no channel keeps the
+ * file the bot's own (no file message), for a message's image block to show (the digest's chart).
+ */
 export interface UploadTarget {
-  channel: string;
+  channel: string | undefined;
   threadTs?: string | undefined;
   filename: string;
   title: string;
@@ -77,7 +80,7 @@ export async function uploadFile(
     await send(slot.upload_url as string, download, length, file.contentType, () => broke);
     await client.files.completeUploadExternal({
       files: [{ id: slot.file_id as string, title: target.title }],
-      channel_id: target.channel,
+      ...(target.channel ? { channel_id: target.channel } : {}),
       ...(target.threadTs ? { thread_ts: target.threadTs } : {}),
       ...(target.comment ? { initial_comment: target.comment } : {}),
     } as Parameters<WebClient['files']['completeUploadExternal']>[0]);

@@ -7,9 +7,12 @@ import type { StatisticsRepository } from '../store/store.js';
 const background = { priority: 'background' as const };
 
 /**
- * Reads what a digest shows: the statistics of the day and of the 7 days before (past days are kept
- * in the store once read: they no longer change, so a digest costs two platform requests a day) and
- * the tickets report of the day. Every call waits on the budget's background lane.
+ * Reads what a digest shows: the statistics of the day and of the 13 days before (the text's 7-day
+ * trend, the chart's week and the week before it) and the tickets report of the day. Past days are
+ * kept in the store once read (they no longer change): a digest after yesterday's reads the day, the
+ * day before once more (now finished), the report and the bot's own record (cached briefly), 4
+ * requests; only the first digest of an enterprise, or one after days without any, reads the 13
+ * past days (16 requests, 6 more than with 7). Every call waits on the budget's background lane.
  */
 export class DigestService {
   constructor(
@@ -22,7 +25,7 @@ export class DigestService {
     const enterpriseId = Number(me.enterprise_id);
     const missing: string[] = [];
     const day = DateTime.fromISO(date, { zone: 'utc' });
-    const dates = Array.from({ length: 8 }, (_, i) => day.minus({ days: 7 - i }).toISODate() as string);
+    const dates = Array.from({ length: 14 }, (_, i) => day.minus({ days: 13 - i }).toISODate() as string);
     const days = [];
     for (const d of dates) days.push({ date: d, stats: await this.statistics(enterpriseId, d, d !== date) });
     if (!days.at(-1)?.stats) missing.push('the statistics of the day');

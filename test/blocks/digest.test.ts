@@ -51,6 +51,55 @@ describe('the daily digest', () => {
     expect(paths.filter((p) => p.endsWith('/tickets/report'))).toHaveLength(1);
   });
 
+  it('reads the chart’s two weeks once: 14 days at the first digest, then the day and the day before', async () => {
+    const service = new DigestService(platform.client, store);
+    const statisticsReads = async (date: string) => {
+      const before = platform.sim.requests.length;
+      const data = await service.collect(date);
+      expect(data.days.map((d) => d.date).slice(0, 2)).toEqual(
+        [13, 12].map((n) =>
+          new Date(Date.parse(`${date}T00:00:00Z`) - n * 86_400_000).toISOString().slice(0, 10),
+        ),
+      );
+      expect(data.days).toHaveLength(14);
+      return platform.sim.requests.slice(before).filter((r) => r.path.endsWith('/statistics')).length;
+    };
+    expect(await statisticsReads('2027-06-10')).toBe(14);
+    // The next day: the new day, and the day before once more (it was today's, not kept, last time).
+    expect(await statisticsReads('2027-06-11')).toBe(2);
+  });
+
+  it('shows its chart inside the message as an image block of the uploaded file, with its alt text', async () => {
+    const data = await new DigestService(platform.client, store).collect(today);
+    const digest = buildDigest(data, {
+      chart: { fileId: 'F0CHART01', alt: 'Chart of the last 7 days. Thu 26: 7 sessions' },
+    });
+    expect(checkBlockKit(digest, 'message')).toEqual([]);
+    expect(digest.blocks).toContainEqual({
+      type: 'image',
+      slack_file: { id: 'F0CHART01' },
+      alt_text: 'Chart of the last 7 days. Thu 26: 7 sessions',
+    });
+    // The text figures stay; without a chart there is no image block.
+    expect(text(digest)).toContain('*Sessions*');
+    expect(buildDigest(data).blocks.some((b) => b.type === 'image')).toBe(false);
+    // An image block without alt text, or with both sources, is refused as Slack does.
+    expect(
+      checkBlockKit({ text: 'x', blocks: [{ type: 'image', slack_file: { id: 'F1' } }] }, 'message'),
+    ).not.toEqual([]);
+    expect(
+      checkBlockKit(
+        {
+          text: 'x',
+          blocks: [
+            { type: 'image', alt_text: 'a', image_url: 'https://x.test/a.png', slack_file: { id: 'F1' } },
+          ],
+        },
+        'message',
+      ),
+    ).not.toEqual([]);
+  });
+
   it('says what is missing instead of showing zero when the platform fails', async () => {
     platform.sim.faults.errorRate = 1;
     try {

@@ -4,8 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebClient } from '@slack/web-api';
 import pg from 'pg';
+import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildDigest } from '../../src/blocks/digest.js';
+import { chartGeometry } from '../../src/blocks/digest-chart.js';
 import { buildJobNotice } from '../../src/blocks/job-notices.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { DigestJob, digestMetadataType } from '../../src/jobs/digest-job.js';
@@ -233,6 +235,138 @@ describe.each(backends)('the digest job (%s store)', (_, options) => {
     await run;
     await store.close();
     await dispose(opts);
+  });
+});
+
+describe('the digest’s chart', () => {
+  /** A digest job on a fresh embedded store with one daily schedule in a channel of its own. */
+  async function setUp(o: { chartWaitMs?: number; realClock?: boolean } = {}) {
+    const opts = backends[0]?.[1]() as StoreOptions;
+    // On the real clock where a lost answer is looked for: the double stamps its messages with it, and
+    // the ledger looks from the reported day on (a 00:00 digest is due whatever the hour).
+    let now = o.realClock ? new Date() : new Date('2027-03-29T07:01:00Z'); // Monday 09:01 in Paris
+    const store = await openStore({ ...opts, now: () => now });
+    const channel = `CCHART${randomBytes(2).toString('hex')}`;
+    await daily(store, channel, o.realClock ? '00:00' : '09:00', 'U1');
+    const job = new DigestJob({
+      store,
+      digests: new DigestService(platform.client, store),
+      slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+      slackAccess: new SlackAccess({
+        slack: deliveryClient({ token: 'xoxb-digest', apiUrl: slack.apiUrl }),
+        store,
+        logger: createLogger('silent'),
+      }),
+      logger: createLogger('silent'),
+      publisher: { digest: buildDigest, notice: buildJobNotice },
+      owner: 'chart',
+      now: () => now,
+      chartWaitMs: o.chartWaitMs ?? 50,
+    });
+    const inChannel = () => slack.messages.filter((m) => m.channel === channel);
+    const images = (blocks: unknown) =>
+      ((blocks ?? []) as { type: string; slack_file?: { id: string }; alt_text?: string }[]).filter(
+        (b) => b.type === 'image',
+      );
+    const uploadsSince = slack.callsOf('files.completeUploadExternal').length;
+    const completes = () => slack.callsOf('files.completeUploadExternal').slice(uploadsSince);
+    return {
+      store,
+      job,
+      channel,
+      inChannel,
+      images,
+      completes,
+      later: (ms: number) => {
+        now = new Date(now.getTime() + ms);
+      },
+      close: async () => {
+        await store.close();
+        await dispose(opts);
+      },
+    };
+  }
+
+  it('is uploaded without a file message and shown in the digest as an image block with its figures in alt text', async () => {
+    const t = await setUp();
+    try {
+      expect(await t.job.runOnce()).toBe(1);
+      // One message in the channel: the digest, its chart inside it; no file message of its own.
+      expect(t.inChannel()).toHaveLength(1);
+      const [image] = t.images(t.inChannel()[0]?.blocks);
+      expect(image?.alt_text).toMatch(/^Chart of the last 7 days\. .*sessions, \d+ minutes/);
+      const [complete] = t.completes();
+      expect(complete?.args.channel_id).toBeUndefined();
+      const fileId = image?.slack_file?.id as string;
+      expect(complete?.args.files).toEqual([expect.objectContaining({ id: fileId })]);
+      // The bytes Slack received are the PNG of the chart's size; the text figures are still there.
+      const png = PNG.sync.read(slack.uploads.get(fileId)?.bytes as Buffer);
+      expect([png.width, png.height]).toEqual([chartGeometry.width, chartGeometry.height]);
+      expect(JSON.stringify(t.inChannel()[0]?.blocks)).toContain('*Sessions*');
+      expect(slack.violations).toEqual([]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('goes out as text, once, when the upload fails', async () => {
+    const t = await setUp();
+    try {
+      slack.failNext('files.getUploadURLExternal', { kind: 'error', error: 'internal_error' });
+      expect(await t.job.runOnce()).toBe(1);
+      expect(t.inChannel()).toHaveLength(1);
+      expect(t.images(t.inChannel()[0]?.blocks)).toEqual([]);
+      expect(JSON.stringify(t.inChannel()[0]?.blocks)).toContain('*Sessions*');
+      expect(t.completes()).toHaveLength(0);
+      // Sent: not tried again later that day.
+      t.later(60 * 60_000);
+      expect(await t.job.runOnce()).toBe(0);
+      expect(t.inChannel()).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('waits for Slack to finish a just-uploaded file, and goes out as text when it does not in time', async () => {
+    const ready = await setUp({ chartWaitMs: 300 });
+    slack.filesProcessingMs = 150;
+    try {
+      expect(await ready.job.runOnce()).toBe(1);
+      const posts = slack.callsOf('chat.postMessage').filter((c) => c.args.channel === ready.channel);
+      expect(posts).toHaveLength(2); // refused once (not ready), then taken
+      expect(ready.inChannel()).toHaveLength(1);
+      expect(ready.images(ready.inChannel()[0]?.blocks)).toHaveLength(1);
+    } finally {
+      await ready.close();
+    }
+    const late = await setUp({ chartWaitMs: 20 });
+    slack.filesProcessingMs = 60_000;
+    try {
+      expect(await late.job.runOnce()).toBe(1);
+      expect(late.inChannel()).toHaveLength(1);
+      expect(late.images(late.inChannel()[0]?.blocks)).toEqual([]);
+      expect(late.completes()).toHaveLength(1);
+    } finally {
+      slack.filesProcessingMs = 0;
+      await late.close();
+    }
+  });
+
+  it('is uploaded once when the digest’s answer is lost and it is sent again: the same message, the same file', async () => {
+    const t = await setUp({ realClock: true });
+    try {
+      slack.failNext('chat.postMessage', { kind: 'lost_response' });
+      expect(await t.job.runOnce()).toBe(0); // posted, but the bot cannot know
+      t.later(5 * 60_000 + 1_000);
+      expect(await t.job.runOnce()).toBe(1); // found by its metadata, updated
+      expect(t.inChannel()).toHaveLength(1);
+      const [image] = t.images(t.inChannel()[0]?.blocks);
+      expect(image?.slack_file?.id).toBeDefined();
+      expect(t.completes()).toHaveLength(1);
+      expect(slack.callsOf('chat.update').filter((c) => c.args.channel === t.channel)).toHaveLength(1);
+    } finally {
+      await t.close();
+    }
   });
 });
 

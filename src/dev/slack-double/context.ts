@@ -4,6 +4,7 @@ import type {
   SlackEphemeral,
   SlackMessage,
   SlackStepRun,
+  SlackUpload,
   SlackUserRecord,
   UploadFault,
 } from './types.js';
@@ -20,7 +21,8 @@ export interface DoubleState {
   readonly views: Map<string, { id: string; view: Record<string, unknown> }>;
   readonly modalStacks: Map<string, string[]>;
   readonly homes: Map<string, Record<string, unknown>>;
-  readonly uploads: Map<string, { filename: string; bytes: Buffer | undefined; size?: number | undefined }>;
+  readonly uploads: Map<string, SlackUpload>;
+  readonly filesProcessingMs: number;
   readonly uploadFaults: UploadFault[];
   readonly keepUploadBytes: number;
   readonly violations: { method: string; problems: string[] }[];

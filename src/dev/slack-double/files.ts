@@ -25,6 +25,10 @@ export function filesMethods({ double, nextTs, nextId }: DoubleContext): Methods
         }[];
         const missing = files.find((f) => double.uploads.get(f.id)?.size === undefined);
         if (missing) return { ok: false, error: 'file_not_uploaded' };
+        for (const f of files) {
+          const upload = double.uploads.get(f.id);
+          if (upload) upload.completedAt = Date.now();
+        }
         if (a.channel_id) {
           double.messages.push({
             channel: String(a.channel_id),

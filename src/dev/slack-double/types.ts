@@ -95,6 +95,15 @@ export type SlackFault =
   /** The call takes effect, then the answer is lost (HTTP 500): the caller cannot know it worked. */
   | { kind: 'lost_response' };
 
+/** A file of the upload flow: named by `getUploadURLExternal`, its bytes posted, then completed. */
+export interface SlackUpload {
+  filename: string;
+  bytes: Buffer | undefined;
+  size?: number | undefined;
+  /** When `files.completeUploadExternal` completed it (Date.now()). */
+  completedAt?: number | undefined;
+}
+
 /**
  * What the next POST to an upload URL meets: an answer with this status once the body is in, the
  * connection reset (TCP RST) after `afterBytes`, or a stall: nothing more read, no answer, ever.
