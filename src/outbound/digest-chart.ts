@@ -17,16 +17,26 @@ export const chartFonts = [
   require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
 ];
 
+/** The renders waiting or running: one at a time in this process (see `renderSvg`). */
+let queue: Promise<unknown> = Promise.resolve();
+
 /**
- * Renders an SVG to PNG with resvg, off the main thread (`renderAsync` runs on libuv's pool), so a
- * minute with many digests does not hold the acks.
+ * Renders an SVG to PNG with resvg, off the main thread (`renderAsync` runs on libuv's pool), and one
+ * at a time in the process: a minute with many workspaces' digests leaves the other core to the acks
+ * (four renders at once on a 2-core machine put the event loop's p99 delay at 200 ms; see
+ * bench/digest-chart.ts). Only the PNG's encoding (`asPng`, about 15 ms of a chart's 60) runs on the
+ * main thread.
  */
-export async function renderSvg(svg: string): Promise<Buffer> {
-  const image = await renderAsync(svg, {
-    font: { loadSystemFonts: false, fontFiles: chartFonts, defaultFontFamily: 'DejaVu Sans' },
-    fitTo: { mode: 'original' },
+export function renderSvg(svg: string): Promise<Buffer> {
+  const turn = queue.then(async () => {
+    const image = await renderAsync(svg, {
+      font: { loadSystemFonts: false, fontFiles: chartFonts, defaultFontFamily: 'DejaVu Sans' },
+      fitTo: { mode: 'original' },
+    });
+    return image.asPng();
   });
-  return image.asPng();
+  queue = turn.catch(() => undefined);
+  return turn;
 }
 
 /** The digest's chart: its PNG and the alt text that says its figures. */
