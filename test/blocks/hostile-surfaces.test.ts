@@ -531,6 +531,13 @@ const surfaces: Record<string, (s: string) => Rendered[]> = {
         { next: new Date('2027-04-02T07:00:00Z') },
       ),
     ),
+    // With its chart: the alt text (plain, never parsed) clipped to Slack's 2,000 characters.
+    msg(
+      buildDigest(
+        { date: '2027-04-01', days: [], report: undefined, missing: [] },
+        { chart: { fileId: 'F0CHART01', alt: `${s} `.repeat(400) } },
+      ),
+    ),
   ],
   buildDigestForm: (s) => [
     // The channel is a Slack id and the time is parsed: only the zone is as the person typed it.
