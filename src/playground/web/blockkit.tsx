@@ -196,7 +196,7 @@ function Block({ block, blockId, surface }: BlockProps) {
               <TextObject obj={block.title} />
             </figcaption>
           ) : null}
-          <img src={String(block.image_url ?? '')} alt={String(block.alt_text ?? '')} />
+          <img src={imageSource(block)} alt={String(block.alt_text ?? '')} />
         </figure>
       );
     case 'input':
@@ -245,4 +245,15 @@ export function SurfaceBlocks({
       setKept({ signature, changes: { ...changes, [blockId]: { ...changes[blockId], [actionId]: state } } }),
   };
   return <Blocks blocks={blocks} surface={surface} />;
+}
+
+/**
+ * An image block's picture: its `image_url`, or the file the bot uploaded (`slack_file: { id }`, the
+ * digest's chart), served by the playground from the Slack double's uploads.
+ */
+function imageSource(block: { image_url?: unknown; slack_file?: unknown }): string {
+  if (typeof block.image_url === 'string') return block.image_url;
+  const file = block.slack_file as { id?: unknown; url?: unknown } | undefined;
+  if (typeof file?.id === 'string') return `/files/${encodeURIComponent(file.id)}`;
+  return typeof file?.url === 'string' ? file.url : '';
 }
