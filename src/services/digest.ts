@@ -20,12 +20,17 @@ export class DigestService {
     private readonly store: StatisticsRepository,
   ) {}
 
-  async collect(date: string): Promise<DigestData> {
+  /**
+   * `chart: false` (a person's preview, which has no chart and waits for it): the day and the 7
+   * before only, as the text's trend needs, never the chart's week before (up to 6 reads more).
+   */
+  async collect(date: string, o: { chart?: boolean } = {}): Promise<DigestData> {
     const me = await this.platform.getMe({}, background);
     const enterpriseId = Number(me.enterprise_id);
     const missing: string[] = [];
     const day = DateTime.fromISO(date, { zone: 'utc' });
-    const dates = Array.from({ length: 14 }, (_, i) => day.minus({ days: 13 - i }).toISODate() as string);
+    const length = o.chart === false ? 8 : 14;
+    const dates = Array.from({ length }, (_, i) => day.minus({ days: length - 1 - i }).toISODate() as string);
     const days = [];
     for (const d of dates) days.push({ date: d, stats: await this.statistics(enterpriseId, d, d !== date) });
     if (!days.at(-1)?.stats) missing.push('the statistics of the day');

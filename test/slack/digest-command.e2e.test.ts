@@ -54,8 +54,13 @@ describe('/conference digest', () => {
   });
 
   it('previews the digest privately with the platform’s figures', async () => {
+    const from = f.platform.sim.requests.length;
     const r = await f.command('digest now', people.admin.id, 'CDP');
     const reply = await replyTo(r.responseUrl);
+    // The preview has no chart: it reads the day and the 7 before (the text's trend), never 14.
+    const days = f.platform.sim.requests.slice(from).filter((q) => q.path.includes('/statistics'));
+    expect(days.length).toBeGreaterThan(0);
+    expect(days.length).toBeLessThanOrEqual(8);
     expect(reply.response_type).toBe('ephemeral');
     const blocks = JSON.stringify(reply.blocks);
     expect(blocks).toContain('Daily digest');

@@ -92,7 +92,7 @@ export async function handleDigestNow(deps: DigestDeps, { user, respond }: Diges
   await deps.access.require(user, 'digest.preview');
   const zone = (await deps.identity.profile(user)).tz;
   const day = reportedDay(periodOf(zone, deps.now()));
-  await say(respond, buildDigest(await deps.digests.collect(day), { preview: true }));
+  await say(respond, buildDigest(await deps.digests.collect(day, { chart: false }), { preview: true }));
 }
 
 /** `digest at <time> [days] [in <zone>]`: a schedule at that local time (the person's zone unless named). */
