@@ -4,6 +4,7 @@ import type { Action, Rule } from './domain/policy.js';
 import type { ReactionEmoji } from './domain/reactions.js';
 import type { UnfurlPatterns } from './domain/unfurl-links.js';
 import type { WorkspaceDefaults } from './domain/workspace-settings.js';
+import type { Locale } from './i18n/locale.js';
 import { metricsRoute } from './inbound/health-routes.js';
 import { webhookHandler } from './inbound/webhook-receiver.js';
 import { JobHost, type JobHostOptions, type JobPace } from './jobs/job-host.js';
@@ -32,6 +33,7 @@ import { TicketService } from './services/tickets.js';
 import { UnfurlService } from './services/unfurls.js';
 import { createSlackApp, type SlackApp, type SlackAppOptions } from './slack/app.js';
 import type { Deps } from './slack/deps.js';
+import { personLocale } from './slack/runtime/person-locale.js';
 import type { Store } from './store/store.js';
 
 /*
@@ -76,6 +78,8 @@ export interface ConfdeskOptions {
   unfurlPatterns?: UnfurlPatterns | undefined;
   /** The emoji of the channels' reactions (`REACTION_*`); unset: the defaults (🎫 👀 ✅). */
   reactions?: ReactionEmoji | undefined;
+  /** The language of what channels see (cards, thread lines, unfurls, digests); unset: English. */
+  channelLocale?: Locale | undefined;
   /** The Slack team id this instance serves: the `workspace` label of its metrics. */
   workspace?: string | undefined;
   /**
@@ -176,8 +180,13 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
     tickets,
     logger: o.logger.child({ component: 'publisher' }),
     homes,
+    channelLocale: o.channelLocale,
   });
   const deps: Deps = {
+    locales: {
+      channel: o.channelLocale ?? 'en',
+      person: (user) => personLocale((u) => identity.locale(u), user),
+    },
     identity,
     access,
     tickets,
@@ -222,6 +231,7 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
       access,
       digests,
       directory,
+      channelLocale: o.channelLocale,
     },
     writes: written,
     whenAsked: o.jobsWhenAsked,

@@ -131,6 +131,7 @@ export async function startConfdesk(config: Config, logger: Logger): Promise<Run
     webhook: config.webhook,
     unfurlPatterns: compilePatterns(config.unfurls),
     reactions: config.reactions,
+    channelLocale: config.channelLanguage,
     jobs: { pollIntervalMs: config.pollIntervalS * 1000, reminderScanMs: config.reminderIntervalS * 1000 },
     // Off by default: no registry, nothing counted. METRICS_TOKEN (or METRICS=on) serves GET /metrics.
     workspace: teamId,

@@ -1,6 +1,6 @@
 import { compileMessage, formatPlain, type MessageKey, type MessageValue } from '../i18n/catalog.js';
 import type { Locale } from '../i18n/locale.js';
-import { fromMessage, type MdValue, type Mrkdwn } from './mrkdwn.js';
+import { fromMessage, type MdValue, Mrkdwn } from './mrkdwn.js';
 
 /*
  * The catalogs' messages as the builders use them. `t` gives mrkdwn: the message's own text is
@@ -28,3 +28,22 @@ export const tPlain = (
   key: MessageKey,
   values?: Readonly<Record<string, string | number>>,
 ): string => formatPlain(locale, key, values);
+
+/**
+ * A catalog message not yet written in a language: what a service says (a `ConfdeskError`'s sentence)
+ * before the surface that shows it knows whose language it is.
+ */
+export interface Phrase {
+  readonly key: MessageKey;
+  readonly values?: Readonly<Record<string, TValue>> | undefined;
+}
+
+/** A `Phrase` of `key` with `values`. */
+export const phrase = (key: MessageKey, values?: Readonly<Record<string, TValue>>): Phrase => ({
+  key,
+  values,
+});
+
+/** `said` in `locale`: a `Phrase` written there, mrkdwn already written (in English) as it is. */
+export const sayIn = (locale: Locale, said: Phrase | Mrkdwn): Mrkdwn =>
+  said instanceof Mrkdwn ? said : t(locale, said.key, said.values);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { WebClient } from '@slack/web-api';
 import { describeBacklog, somethingWaits } from '../domain/ticket-feed.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { ChannelPace } from '../outbound/channel-pace.js';
@@ -69,6 +70,8 @@ export interface JobsOptions extends DeliveryJobOptions {
   access: AccessService;
   /** The digests' figures (the same service the listeners use). */
   digests: DigestService;
+  /** The language of what the jobs post in channels (thread lines, digests); unset: English. */
+  channelLocale?: Locale | undefined;
   pollIntervalMs: number;
   /** The type-ahead menus' people and groups, refreshed by a job (absent: not refreshed). */
   directory?: Directory;

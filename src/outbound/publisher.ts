@@ -24,6 +24,7 @@ import { type ChangeCover, fromTheStart } from '../domain/change-cover.js';
 import type { ConferenceSummary } from '../domain/conference.js';
 import type { DigestData } from '../domain/digest.js';
 import type { TicketSummary } from '../domain/ticket.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Logger } from '../observability/logger.js';
 import { type TicketRecord, ticketRecord } from '../platform/schemas.js';
 import type { TicketService } from '../services/tickets.js';
@@ -79,6 +80,8 @@ export interface PublisherOptions {
   cardUpdatesPerMinute?: number | undefined;
   /** Each channel's pace, shared with delivery: a person's post takes the next slot (`ChannelPace`). */
   pace?: ChannelPace | undefined;
+  /** The language of what channels see (cards, thread lines); unset: English. */
+  channelLocale?: Locale | undefined;
 }
 
 const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : undefined);

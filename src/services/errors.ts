@@ -1,18 +1,31 @@
 import { type Mrkdwn, md } from '../blocks/mrkdwn.js';
+import { type Phrase, sayIn } from '../blocks/text.js';
+import type { Locale } from '../i18n/locale.js';
 
 /**
  * Errors the services throw for situations a person can fix. Like the platform's errors they carry a
- * string `code`; their `userMessage` is `Mrkdwn` (made with md`…`), so it is safe to show in Slack.
+ * string `code`; what they say is a catalog `Phrase` (written in the person's language where it is
+ * shown: `messageIn`) or `Mrkdwn` made with md`…`, so it is safe to show in Slack either way.
  */
 export class ConfdeskError extends Error {
   constructor(
     readonly code: string,
-    readonly userMessage: Mrkdwn,
+    readonly said: Mrkdwn | Phrase,
     /** For forms: the parameter the problem belongs to (`participants`, `people`, `moderator`…). */
     readonly field?: string,
   ) {
-    super(userMessage.text);
+    super(sayIn('en', said).text);
     this.name = 'ConfdeskError';
+  }
+
+  /** The sentence in English (logs, tests); people read `messageIn(their locale)`. */
+  get userMessage(): Mrkdwn {
+    return sayIn('en', this.said);
+  }
+
+  /** The sentence in `locale`. */
+  messageIn(locale: Locale): Mrkdwn {
+    return sayIn(locale, this.said);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { AllMiddlewareArgs, SlackViewMiddlewareArgs, ViewSubmitAction } from '@slack/bolt';
 import type { DoctorReport } from '../domain/doctor-report.js';
 import type { ReactionEmoji } from '../domain/reactions.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Logger } from '../observability/logger.js';
 import type { HomeScreens } from '../outbound/home-screens.js';
 import type { SlackPublisher } from '../outbound/publisher.js';
@@ -30,6 +31,16 @@ import type {
  * never imports another: what two share lives in the folders beside them, `openers/`, `input/`,
  * `replies/` and `runtime/`).
  */
+
+/**
+ * The languages the listeners write in: a channel's (cards, thread lines, unfurls, the digest: the
+ * workspace's `CHANNEL_LANGUAGE`, or its setting in distribution mode) and one person's (ephemeral
+ * answers, modals, App Home, DMs: their Slack locale, at most a second's wait, English if unknown).
+ */
+export interface Locales {
+  channel: Locale;
+  person: (user: string) => Promise<Locale>;
+}
 
 /** What the ticket listeners need. */
 export interface TicketDeps {
@@ -163,6 +174,8 @@ export type Deps = ConferenceDeps &
   ReminderDeps &
   LinkDeps &
   UnfurlDeps & {
+    /** The channel's language and each person's. */
+    locales: Locales;
     /**
      * Distribution mode: forgets the workspace on uninstall or when its bot token is
      * revoked (unset with one workspace).

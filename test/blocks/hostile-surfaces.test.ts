@@ -107,7 +107,9 @@ import { defaultReactionEmoji } from '../../src/domain/reactions.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
 import type { MessageKey } from '../../src/i18n/catalog.js';
 import { en } from '../../src/i18n/en.js';
+import { type Locale, locales } from '../../src/i18n/locale.js';
 import { digestVerb } from '../../src/slack/commands/digest.js';
+import { englishLeft } from '../i18n/english-left.js';
 
 /*
  * Every surface the bot sends, rendered from ONE registry with hostile values in every outside field.
@@ -257,8 +259,11 @@ const conferenceHelpLines = (Object.keys(en) as MessageKey[])
       : k,
   );
 
-/** The registry: every builder of src/blocks, fed the hostile value `s` wherever outside text can go. */
-const surfaces: Record<string, (s: string) => Rendered[]> = {
+/**
+ * The registry: every builder of src/blocks, fed the hostile value `s` wherever outside text can go,
+ * written in `locale` (each entry renders in both languages; French runs longer).
+ */
+const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
   buildReminder: (s) => [
     msg(
       buildReminder({
@@ -809,25 +814,142 @@ describe('every surface the bot sends, with hostile outside text', () => {
   });
 
   for (const [name, render] of Object.entries(surfaces))
-    it(`${name}: no live mention, broadcast or link, no NUL, every limit held`, () => {
-      for (const s of hostile)
-        for (const [i, { payload, surface }] of render(s).entries()) {
-          const where = `${name}[${i}] with ${JSON.stringify(s.slice(0, 30))}`;
-          expect(checkBlockKit(payload, surface), where).toEqual([]);
-          // What Slack parses: the fallback text and every mrkdwn text object.
-          const texts = mrkdwnTexts(payload);
-          if (surface === 'message') expect(texts.length, where).toBeGreaterThan(0);
-          for (const text of texts) {
-            expect(strayTokens(text), where).toEqual([]);
-            expect(text.replace(/<!date\^/g, ''), where).not.toContain('<!');
-            expect(text, where).not.toContain('<@UEVIL123>');
-            expect(text, where).not.toContain('<#CEVIL>');
-            expect(text, where).not.toContain('<https://evil');
-            // Every `&` starts an entity: nothing escaped twice by mistake, no entity cut in half.
-            expect(text.replace(/&(?:amp|lt|gt);/g, ''), where).not.toContain('&');
+    it(`${name}: no live mention, broadcast or link, no NUL, every limit held, in English and French`, () => {
+      for (const locale of locales)
+        for (const s of hostile)
+          for (const [i, { payload, surface }] of render(s, locale).entries()) {
+            const where = `${name}[${i}] ${locale} with ${JSON.stringify(s.slice(0, 30))}`;
+            expect(checkBlockKit(payload, surface), where).toEqual([]);
+            // What Slack parses: the fallback text and every mrkdwn text object.
+            const texts = mrkdwnTexts(payload);
+            if (surface === 'message') expect(texts.length, where).toBeGreaterThan(0);
+            for (const text of texts) {
+              expect(strayTokens(text), where).toEqual([]);
+              expect(text.replace(/<!date\^/g, ''), where).not.toContain('<!');
+              expect(text, where).not.toContain('<@UEVIL123>');
+              expect(text, where).not.toContain('<#CEVIL>');
+              expect(text, where).not.toContain('<https://evil');
+              // Every `&` starts an entity: nothing escaped twice by mistake, no entity cut in half.
+              expect(text.replace(/&(?:amp|lt|gt);/g, ''), where).not.toContain('&');
+            }
+            // Nowhere, parsed or not (plain text, values, metadata): Slack refuses or cuts at a NUL.
+            for (const text of allStrings(payload)) expect(text, where).not.toContain('\u0000');
           }
-          // Nowhere, parsed or not (plain text, values, metadata): Slack refuses or cuts at a NUL.
-          for (const text of allStrings(payload)) expect(text, where).not.toContain('\u0000');
-        }
     });
+});
+
+/**
+ * The builders whose French render still has English in it: this list only shrinks (issue 39), and
+ * a builder on it that no longer has English fails the test below, so it cannot stay here by mistake.
+ * One group a family of surfaces (i18n/messages/), a blank comment line between groups.
+ */
+const notYetFrench = new Set<string>([
+  // tickets: cards, thread lines, subscriptions, reactions
+  'buildDeletedTicketCard',
+  'buildStateBroadcast',
+  'buildTicketCard',
+  'buildTicketJoinReply',
+  'buildTicketList',
+  'buildTicketMediaList',
+  'buildTimeline',
+  'buildGatheredLines',
+  'buildPersonLine',
+  'buildStateLine',
+  'buildSubscriptionReply',
+  'buildSubscriptions',
+  'buildAlreadyAgent',
+  'buildMovesOffered',
+  'buildNotTakable',
+  'buildReactionOffer',
+  // ticket forms and prompts
+  'buildTicketEditForm',
+  'buildTicketExportForm',
+  'buildTicketForm',
+  'buildTicketCardHere',
+  'buildTicketCreated',
+  'buildTicketDeletePrompt',
+  'buildTicketDeleted',
+  'buildTicketEdited',
+  'buildTicketExported',
+  'buildTicketFileComment',
+  'buildTicketMediaTooBig',
+  // conferences and reminders
+  'buildConferenceCard',
+  'buildDeletedCard',
+  'buildConferenceForm',
+  'buildConferenceDetails',
+  'buildConferenceList',
+  'buildJoinReply',
+  'buildMediaList',
+  'buildConferenceCreated',
+  'buildConferenceDeletePrompt',
+  'buildConferenceFailure',
+  'buildConferenceOutcome',
+  'buildConferencePast',
+  'buildReminder',
+  'buildReminderSettings',
+  // home and workspace settings
+  'buildHome',
+  'buildSettingsSavedView',
+  'buildSetupHome',
+  'buildWorkspaceSettingsView',
+  // people
+  'buildGroupMembers',
+  'buildGroupsBrowser',
+  'buildPeopleBrowser',
+  'buildPeopleOutcome',
+  'buildPeopleOutcomeMessage',
+  'buildPersonDeleteConfirm',
+  'buildPersonDetails',
+  'buildPersonForm',
+  // media
+  'buildMediaDeletePrompt',
+  'buildMediaDetails',
+  'buildMediaEditForm',
+  'buildMediaFileComment',
+  'buildMediaFilterForm',
+  'buildMediaLibrary',
+  'buildMediaShareForm',
+  'buildMediaShared',
+  'buildMediaTooBig',
+  // digest, doctor, job notices, unfurls
+  'buildDigest',
+  'buildDigestForm',
+  'buildDigestReply',
+  'buildDoctorReport',
+  'buildJobNotice',
+  'buildConferenceUnfurl',
+  'buildDeletedUnfurl',
+  'buildMediaUnfurl',
+  'buildTicketUnfurl',
+  // common: modals, usage
+  'buildResultView',
+  'buildWorkingView',
+  'buildUsage',
+]);
+
+/** Outside data of a benign render: a French name, so what is left is the bot's own words. */
+const benign = 'Zoé Lefèvre';
+
+describe('every surface the bot sends, in French', () => {
+  for (const name of Object.keys(surfaces))
+    it(`${name}: ${notYetFrench.has(name) ? 'still has English (issue 39)' : 'no English word left'}`, () => {
+      const left = surfaces[name]?.(benign, 'fr').flatMap(({ payload }) => englishLeft(payload, [benign]));
+      if (notYetFrench.has(name)) expect(left, 'translated: take it off notYetFrench').not.toEqual([]);
+      else expect(left).toEqual([]);
+    });
+
+  it('the check finds English in a payload and leaves code, tokens and outside text alone', () => {
+    const payload = {
+      text: 'Ticket créé',
+      blocks: [
+        { type: 'section', text: { type: 'mrkdwn', text: 'Click *Take* to open it `/ticket show 42`' } },
+      ],
+    };
+    expect(englishLeft(payload)).toEqual(['click', 'it', 'open', 'to']);
+    expect(
+      englishLeft({ text: 'Voir `/ticket list all` <https://x.example/the|lien> :white_check_mark:' }),
+    ).toEqual([]);
+    expect(englishLeft({ text: 'Demandé par The Open Group' }, ['The Open Group'])).toEqual([]);
+  });
 });

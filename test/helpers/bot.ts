@@ -8,6 +8,7 @@ import { SlackDouble } from '../../src/dev/slack-double.js';
 import type { EnvelopeKind } from '../../src/dev/socket-mode-double.js';
 import { runDoctor } from '../../src/doctor/doctor.js';
 import type { UnfurlPatterns } from '../../src/domain/unfurl-links.js';
+import type { Locale } from '../../src/i18n/locale.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { Metrics } from '../../src/observability/metrics.js';
 import type { PlatformClientOptions } from '../../src/platform/client.js';
@@ -77,6 +78,8 @@ export async function startBot(
     metrics?: { token?: string };
     /** Link unfurls' patterns (UNFURL_*_PATTERN, compiled); unset: only join links unfurl. */
     unfurlPatterns?: UnfurlPatterns;
+    /** The language of what channels see (`CHANNEL_LANGUAGE`); unset: English. */
+    channelLocale?: Locale;
   } = {},
 ): Promise<BotFixture> {
   const platform = await startPlatform(options.sim, options.client);
@@ -121,6 +124,7 @@ export async function startBot(
     logger: options.logger ?? createLogger((process.env.TEST_LOG as 'silent') ?? 'silent'),
     now: () => botNow,
     unfurlPatterns: options.unfurlPatterns,
+    channelLocale: options.channelLocale,
     ...(options.metrics
       ? {
           workspace: slack.teamId,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { md, mention } from '../../src/blocks/mrkdwn.js';
 import { t, tPlain } from '../../src/blocks/text.js';
 import { catalogs, messageKeys } from '../../src/i18n/catalog.js';
-import { en } from '../../src/i18n/en.js';
+import { en, families } from '../../src/i18n/en.js';
 import { formatDateTime, formatMinutes, formatNumber } from '../../src/i18n/format.js';
 import { fr } from '../../src/i18n/fr.js';
 import { localeOfSlack, locales } from '../../src/i18n/locale.js';
@@ -42,6 +42,17 @@ describe('the catalogs', () => {
         ).not.toThrow();
         expect(variablesOf(source), `${locale} ${key}`).toEqual(variablesOf(en[key]));
       }
+  });
+
+  it('no key is in two families of messages/ (a spread would quietly keep the last)', () => {
+    const seen = new Map<string, string>();
+    for (const [family, m] of Object.entries(families))
+      for (const key of Object.keys(m.en)) {
+        expect(seen.get(key), `${key} in ${family}`).toBeUndefined();
+        seen.set(key, family);
+        expect(Object.keys(m.fr), family).toContain(key);
+      }
+    expect(seen.size).toBe(messageKeys.length);
   });
 
   it('the key check itself fails on a broken message', () => {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { channelLink, escaped, type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { PlatformError, PlatformHttpError, PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -15,8 +16,13 @@ const conferenceFeatureOps = new Set(['createConference', 'listConferences']);
  * The one sentence a person sees when something fails: what happened and what to do. Unexpected
  * failures get a short reference id, logged with the full error, so an admin can find it.
  */
-export function describeError(error: unknown, logger: Logger, channel?: string): Mrkdwn {
-  if (error instanceof ConfdeskError) return error.userMessage;
+export function describeError(
+  error: unknown,
+  logger: Logger,
+  channel?: string,
+  locale: Locale = 'en',
+): Mrkdwn {
+  if (error instanceof ConfdeskError) return error.messageIn(locale);
   // The platform's sentences are plain strings (platform/ is below blocks/): escaped here, where they are read.
   if (error instanceof PlatformInputError)
     return md`Please fix this and try again:\n${escaped(error.userMessage)}`;

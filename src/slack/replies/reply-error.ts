@@ -4,6 +4,7 @@ import type { Reply } from '../../blocks/kit.js';
 import { fallbackText } from '../../blocks/kit.js';
 import { buildResultView } from '../../blocks/modal.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { ConfdeskError } from '../../services/errors.js';
 import { describeError } from './describe-error.js';
@@ -27,7 +28,12 @@ export type Responder = (message: Reply) => Promise<unknown>;
  * `log` carries who asked and what (user, team, action or callback id): the reference id of an
  * unexpected failure is logged with them, so an admin given the reference finds the request.
  */
-export type Surface = { log: Logger; channel?: string | undefined } & (
+export type Surface = {
+  log: Logger;
+  channel?: string | undefined;
+  /** The language of the person told (their Slack locale); English when unknown. */
+  locale?: Locale | undefined;
+} & (
   | {
       kind: 'command';
       respond: Responder;
@@ -64,8 +70,8 @@ export type Surface = { log: Logger; channel?: string | undefined } & (
  * one log line. A failure to tell is logged, never thrown (it would only reach Bolt's default handler).
  */
 export async function replyError(surface: Surface, error: unknown): Promise<void> {
-  const { log, channel } = surface;
-  const message = describeError(error, log, channel);
+  const { log, channel, locale } = surface;
+  const message = describeError(error, log, channel, locale);
   // Known refusals (policy, platform, stale values) are normal answers: one line, at info.
   if (error instanceof ConfdeskError || (error as { userMessage?: unknown })?.userMessage !== undefined)
     log.info({ code: (error as { code?: unknown }).code }, 'request refused');

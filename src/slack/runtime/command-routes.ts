@@ -8,6 +8,7 @@ import type { Logger } from '../../observability/logger.js';
 import type { Responder } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
 import { afterAck, requestLog } from './after-ack.js';
+import { personLocale } from './person-locale.js';
 
 /** What a verb's handler gets of a slash command, copied out of Bolt's request. */
 export interface SlashCommand {
@@ -104,28 +105,6 @@ const tableHelp = (
     Object.values(verbs).flatMap((v) => v.usage),
   );
 
-/** How long a command's ack waits for the person's language before it answers in English. */
-const localeWaitMs = 1_000;
-
-/**
- * The person's language, from `of` (their cached profile: no request once it is known), or English
- * when there is no `of`, when it fails, or when Slack takes longer than `localeWaitMs` to say.
- */
-async function localeOf(of: ((user: string) => Promise<Locale>) | undefined, user: string): Promise<Locale> {
-  if (!of) return 'en';
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<Locale>((resolve) => {
-    timer = setTimeout(() => resolve('en'), localeWaitMs);
-    timer.unref?.();
-  });
-  try {
-    const asked = new Promise<Locale>((resolve) => resolve(of(user))).catch((): Locale => 'en');
-    return await Promise.race([asked, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * A slash command's verbs behind its one Bolt listener, as `ActionRoutes` is for the buttons: `read`
  * tells the verb from the text, the table gives its handler, and its help is built from the same
@@ -195,7 +174,7 @@ export class CommandRoutes<P extends { kind: string }, D> {
     // Most verbs answer at once: no await (and no turn given away) before their ack.
     let answer = ran instanceof Promise ? await ran : ran;
     if (usageShown && 'say' in answer) {
-      const locale = await localeOf(this.o.locale, command.user_id);
+      const locale = await personLocale(this.o.locale, command.user_id);
       if (locale !== 'en') {
         c = commandIn(locale);
         const again = verb.run(parsed, c, this.o.deps);
