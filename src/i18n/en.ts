@@ -5,6 +5,7 @@ import * as digest from './messages/digest.js';
 import * as home from './messages/home.js';
 import * as media from './messages/media.js';
 import * as people from './messages/people.js';
+import * as ticketForms from './messages/ticket-forms.js';
 import * as tickets from './messages/tickets.js';
 
 /*
@@ -22,6 +23,7 @@ export const en = {
   ...home.en,
   ...media.en,
   ...people.en,
+  ...ticketForms.en,
   ...tickets.en,
 } as const;
 
@@ -29,4 +31,14 @@ export const en = {
 export type MessageKey = keyof typeof en;
 
 /** The families of messages/, for the test that no key is in two of them. */
-export const families = { commands, common, conferences, digest, home, media, people, tickets } as const;
+export const families = {
+  commands,
+  common,
+  conferences,
+  digest,
+  home,
+  media,
+  people,
+  ticketForms,
+  tickets,
+} as const;

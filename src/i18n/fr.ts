@@ -6,6 +6,7 @@ import * as digest from './messages/digest.js';
 import * as home from './messages/home.js';
 import * as media from './messages/media.js';
 import * as people from './messages/people.js';
+import * as ticketForms from './messages/ticket-forms.js';
 import * as tickets from './messages/tickets.js';
 
 /*
@@ -24,5 +25,6 @@ export const fr: Readonly<Record<MessageKey, string>> = {
   ...home.fr,
   ...media.fr,
   ...people.fr,
+  ...ticketForms.fr,
   ...tickets.fr,
 };
