@@ -337,6 +337,25 @@ export class SlackDouble {
   }
 
   /**
+   * `user` changes their Slack language (`fr-FR`, `en-US`): kept on their record (`users.info` with
+   * `include_locale` answers it), and answered as the `user_change` event Slack then sends to the apps
+   * subscribed to it, its `user` the whole user object as `users.info` gives it.
+   * https://docs.slack.dev/reference/events/user_change
+   */
+  changeLocale(user: string, locale: string): Record<string, unknown> {
+    const record = this.users.get(user);
+    if (!record) throw new Error(`no user ${user}`);
+    record.locale = locale;
+    this.changed();
+    return {
+      type: 'user_change',
+      user: { ...record, profile: { ...record.profile } },
+      cache_ts: Math.floor(Date.now() / 1000),
+      event_ts: (Date.now() / 1000).toFixed(6),
+    };
+  }
+
+  /**
    * Applies a slash command's ack body as Slack does: `in_channel` posts in the channel, anything else
    * is a private answer that later replace/delete_original posts to the command's response_url act on.
    */

@@ -137,6 +137,13 @@ export class TtlCache {
     return loading;
   }
 
+  /** Drops one entry (and a load of it still running, so it does not store what it read before). */
+  delete(key: string): void {
+    this.pending.delete(key);
+    this.pending.delete(`${key}\u0000interactive`);
+    if (this.entries.delete(key)) this.onChange?.();
+  }
+
   invalidate(tags: readonly string[]): void {
     // A load still running for an invalidated tag must not store what it read before the write.
     for (const [key, p] of this.pending) if (tags.includes(p.tag)) this.pending.delete(key);

@@ -74,6 +74,17 @@ export class IdentityService {
   }
 
   /**
+   * Forgets what is known of `userId` from Slack (their profile: e-mail, time zone, language) and the
+   * platform account found by their e-mail, so the next request reads them again: Slack's
+   * `user_change` says they changed. No request here.
+   */
+  forget(userId: string): void {
+    const known = this.cache.peek(`slack:${userId}`) as SlackProfile | undefined;
+    this.cache.delete(`slack:${userId}`);
+    if (known?.email) this.cache.delete(`platform:${known.email.toLowerCase()}`);
+  }
+
+  /**
    * The language of what `userId` alone sees, from their cached profile (one `users.info` at most
    * per profile's lifetime, shared with every other use of it); English when Slack cannot tell.
    */

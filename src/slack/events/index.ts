@@ -6,8 +6,9 @@ import { registerLinkShared } from './link-shared.js';
 import { registerMemberJoinedChannel } from './member-joined-channel.js';
 import { registerReactionAdded } from './reaction-added.js';
 import { registerTokensRevoked } from './tokens-revoked.js';
+import { registerUserChange } from './user-change.js';
 
-/** Events API listeners: Home, the bot joining a channel again, uninstall and token revocation. */
+/** Events API listeners: Home, the bot joining a channel again, uninstall, token revocation, links, reactions, profile changes. */
 export function registerEvents(app: Listeners, deps: Deps): void {
   registerHome(app, deps);
   registerMemberJoinedChannel(app, deps);
@@ -15,4 +16,5 @@ export function registerEvents(app: Listeners, deps: Deps): void {
   registerTokensRevoked(app, deps);
   registerLinkShared(app, deps);
   registerReactionAdded(app, deps);
+  registerUserChange(app, deps);
 }
