@@ -9,6 +9,8 @@ export interface DemoPerson {
   /** The simulator's seeded account of the same e-mail (none for Nico: no platform account). */
   email: string;
   tz: string;
+  /** Their Slack language at the start (`en-US`, `fr-FR`); the page's language switch changes it. */
+  locale: string;
   /** What they are on the platform, as the page's person switch says it. */
   role: string;
   /** A Slack workspace admin. */
@@ -17,7 +19,7 @@ export interface DemoPerson {
 
 /**
  * The people the page can act as: an admin, an agent in a group, an agent outside it, and someone
- * with no platform account, in four time zones. E-mails are the simulator's seeded ones
+ * with no platform account, in four time zones; each in English until the page switches their language. E-mails are the simulator's seeded ones
  * (`src/sim/state.ts`), so confdesk maps them by e-mail with no SIM_ACCOUNTS.
  */
 export const demoPeople: readonly DemoPerson[] = [
@@ -27,6 +29,7 @@ export const demoPeople: readonly DemoPerson[] = [
     realName: 'Ada Admin',
     email: 'admin@acme.example',
     tz: 'Europe/Paris',
+    locale: 'en-US',
     role: 'platform admin',
     admin: true,
   },
@@ -36,6 +39,7 @@ export const demoPeople: readonly DemoPerson[] = [
     realName: 'Alice Martin',
     email: 'alice@acme.example',
     tz: 'America/New_York',
+    locale: 'en-US',
     role: 'agent in Level 1',
   },
   {
@@ -44,6 +48,7 @@ export const demoPeople: readonly DemoPerson[] = [
     realName: 'Carol Petit',
     email: 'carol@acme.example',
     tz: 'Asia/Tokyo',
+    locale: 'en-US',
     role: 'agent in Level 2',
   },
   {
@@ -52,6 +57,7 @@ export const demoPeople: readonly DemoPerson[] = [
     realName: 'Nico Nobody',
     email: 'nico@example.com',
     tz: 'UTC',
+    locale: 'en-US',
     role: 'no platform account',
   },
 ];
@@ -72,6 +78,7 @@ export function addDemoPeople(slack: SlackDouble): void {
       real_name: p.realName,
       email: p.email,
       tz: p.tz,
+      locale: p.locale,
       profile: { display_name: p.realName, real_name: p.realName },
       ...(p.admin ? { is_admin: true } : {}),
     });

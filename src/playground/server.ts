@@ -87,6 +87,7 @@ const bodies = {
     ts: z.string().optional(),
   }),
   home: z.object({ as: user }),
+  language: z.object({ as: user, locale: z.enum(['en-US', 'fr-FR']) }),
   react: z.object({
     as: user,
     channel: z.string(),
@@ -182,6 +183,11 @@ export async function startPageServer(o: PageServerOptions): Promise<PageServer>
       const b = bodies.home.parse(raw);
       known(b.as);
       return o.side.homeOpened(b.as);
+    },
+    '/api/language': async (raw) => {
+      const b = bodies.language.parse(raw);
+      known(b.as);
+      return o.side.changeLocale(b.as, b.locale);
     },
     '/api/platform': async (raw) => {
       const b = bodies.platform.parse(raw);

@@ -316,6 +316,12 @@ export class SlackSide {
     return answer.ok ? { ok: true } : answer;
   }
 
+  /** `as` switches their Slack language: the double keeps it and sends the bot `user_change`, as Slack does. */
+  async changeLocale(as: string, locale: string): Promise<Answer> {
+    const answer = await this.sendEvent(this.o.slack.changeLocale(as, locale));
+    return answer.ok ? { ok: true } : answer;
+  }
+
   /** `as` reacts to a message with an emoji (Slack's name): a `reaction_added` event, as Slack sends it. */
   async react(as: string, channel: string, ts: string, name: string): Promise<Answer> {
     const slack = this.o.slack;

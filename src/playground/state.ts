@@ -35,6 +35,7 @@ export function buildState(o: {
       email: p.email,
       tz: p.tz,
       role: p.role,
+      locale: slack.users.get(p.id)?.locale ?? p.locale,
     })),
     channels: demoChannels.map((c) => ({ ...c })),
     messages: slack.messages.map((m) =>

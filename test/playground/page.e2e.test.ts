@@ -194,4 +194,18 @@ describe.skipIf(!hasBrowser)('the playground in a browser', { timeout: 60_000 },
     expect(await ui.seen(home.getByText(/account/).first())).toMatch(/account/);
     expect(await home.innerText()).not.toContain('Your enterprise');
   });
+
+  it('switches the acting person’s Slack language: the bot answers them in French, then in English again', async () => {
+    await ui.actAs('Alice Martin');
+    await ui.openChannel('support');
+    const language = page.getByLabel('Slack language');
+    await language.selectOption({ label: 'Français' });
+    await expect.poll(() => language.inputValue()).toBe('fr-FR');
+    await ui.say('/ticket aide');
+    expect(await ui.seen(ui.message(/tickets d’assistance à distance/))).toContain('/ticket nouveau');
+    await language.selectOption({ label: 'English' });
+    await expect.poll(() => language.inputValue()).toBe('en-US');
+    await ui.say('/ticket help');
+    expect(await ui.seen(ui.message(/remote-assistance tickets/))).toContain('/ticket new');
+  });
 });

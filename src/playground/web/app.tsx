@@ -236,6 +236,15 @@ export function App() {
                   </option>
                 ))}
               </select>
+              <label for="language">Slack language</label>
+              <select
+                id="language"
+                value={env.as?.locale.startsWith('fr') ? 'fr-FR' : 'en-US'}
+                onChange={(e) => void send('/api/language', { locale: e.currentTarget.value })}
+              >
+                <option value="en-US">English</option>
+                <option value="fr-FR">Français</option>
+              </select>
             </div>
             <button
               type="button"

@@ -13,6 +13,8 @@ export interface Person {
   email?: string;
   tz: string;
   role: string;
+  /** Their Slack language (`en-US`, `fr-FR`): what they alone see is written in it. */
+  locale: string;
 }
 
 export interface FileRef {
