@@ -8,8 +8,8 @@ import {
   type PersonUpdate,
   type PlatformPerson,
   peoplePageSize,
-  personName,
 } from '../domain/people.js';
+import type { Locale } from '../i18n/locale.js';
 import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import {
@@ -25,17 +25,19 @@ import {
 } from './kit.js';
 import { limits } from './limits.js';
 import { clipPlain, joinMd, type Mrkdwn, md } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 /*
  * The admin screens of the enterprise's people and groups, all modals: the People browser
  * (search, pages, a menu per person), a person's details, the create and edit forms, the delete
  * confirmation that says what the person still owns, the Groups browser and a group's members.
- * None of them ever holds a password: the create form's password input is always empty.
+ * None of them ever holds a password: the create form's password input is always empty. Each is seen
+ * by one admin: it is written in their language (`locale`).
  */
 
 const p = ids.people;
-const modalTitle = (t: string) => plain(t, limits.viewTitle);
-const viewButton = (t: string) => plain(t, limits.viewButton);
+const modalTitle = (title: string) => plain(title, limits.viewTitle);
+const viewButton = (label: string) => plain(label, limits.viewButton);
 
 /** What the browser carries between pages (its private_metadata and its paging buttons' values). */
 export interface PeopleQuery {
@@ -45,44 +47,103 @@ export interface PeopleQuery {
 
 const queryValue = (q: PeopleQuery) => JSON.stringify({ q: q.q.slice(0, 500), o: q.o });
 
-const groupsLine = (person: PlatformPerson): Mrkdwn =>
+/** A person's name: their names, else their login, else "user <id>" in `locale`. */
+export function personNameIn(
+  locale: Locale,
+  person: Pick<PlatformPerson, 'firstName' | 'lastName' | 'username' | 'id'>,
+): string {
+  const full = [person.firstName, person.lastName].filter((x) => x?.trim()).join(' ');
+  return full || person.username || tPlain(locale, 'people.userFallback', { id: person.id });
+}
+
+const groupName = (locale: Locale, g: { id: string; name?: string | undefined }) =>
+  g.name ?? tPlain(locale, 'people.groupFallback', { id: g.id });
+
+/** The platform roles the catalog names; any other is shown as the platform writes it. */
+const roleKeys = {
+  admin: 'people.role.admin',
+  agent: 'people.role.agent',
+  supervisor: 'people.role.supervisor',
+  user: 'people.role.user',
+} as const;
+
+const roleLabel = (locale: Locale, role: string | undefined): string => {
+  if (role === undefined) return tPlain(locale, 'people.noRole');
+  return Object.hasOwn(roleKeys, role) ? tPlain(locale, roleKeys[role as keyof typeof roleKeys]) : role;
+};
+
+const groupsLine = (locale: Locale, person: PlatformPerson): Mrkdwn =>
   person.groups.length
     ? joinMd(
-        person.groups.slice(0, 10).map((g) => md`${g.name ?? `group ${g.id}`}`),
+        person.groups.slice(0, 10).map((g) => md`${groupName(locale, g)}`),
         md`, `,
       )
-    : md`no group`;
+    : t(locale, 'people.noGroup');
 
-const personLine = (person: PlatformPerson): Mrkdwn =>
-  md`*${personName(person)}* · \`${person.username ?? '?'}\`\n${person.email ?? person.cellPhone ?? 'no e-mail'} · ${person.role ?? 'no role'} · ${groupsLine(person)}`;
+const personLine = (locale: Locale, person: PlatformPerson): Mrkdwn =>
+  t(locale, 'people.browser.row', {
+    name: personNameIn(locale, person),
+    login: person.username ?? '?',
+    contact: person.email ?? person.cellPhone ?? tPlain(locale, 'people.noEmail'),
+    role: roleLabel(locale, person.role),
+    groups: groupsLine(locale, person),
+  });
 
-const menu = (person: PlatformPerson): Overflow => ({
+const menu = (locale: Locale, person: PlatformPerson): Overflow => ({
   type: 'overflow',
   action_id: `${ids.actions.personMenu}:${person.id}`,
   options: [
-    option(`show:${person.id}`, 'Show'),
-    option(`edit:${person.id}`, 'Edit'),
-    option(`reset:${person.id}`, 'Send a password reset'),
-    option(`delete:${person.id}`, 'Delete…'),
+    option(`show:${person.id}`, tPlain(locale, 'people.menu.show')),
+    option(`edit:${person.id}`, tPlain(locale, 'people.menu.edit')),
+    option(`reset:${person.id}`, tPlain(locale, 'people.menu.reset')),
+    option(`delete:${person.id}`, tPlain(locale, 'people.menu.delete')),
   ],
 });
 
-/** "1–20 of 57", or what the search found. */
-const rangeLine = (page: PeoplePage, what: string): Mrkdwn => {
+/** "1–20 of 57 people", or what the search found; a group's "1–20 of 57 members". */
+const rangeLine = (locale: Locale, page: PeoplePage, what: 'people' | 'members'): Mrkdwn => {
+  if (what === 'members') {
+    if (page.total === 0) return t(locale, 'people.range.noMembers');
+    return t(locale, 'people.range.members', {
+      first: page.offset + 1,
+      last: page.offset + page.items.length,
+      total: page.total,
+    });
+  }
   if (page.total === 0)
-    return page.search ? md`No ${what} matches “${page.search}”.` : md`No ${what} in this enterprise.`;
-  const shown = md`${page.offset + 1}–${page.offset + page.items.length} of ${page.total} ${what}`;
-  return page.search ? md`${shown} matching “${page.search}”` : shown;
+    return page.search
+      ? t(locale, 'people.range.noPeopleMatching', { search: page.search })
+      : t(locale, 'people.range.noPeople');
+  const range = { first: page.offset + 1, last: page.offset + page.items.length, total: page.total };
+  return page.search
+    ? t(locale, 'people.range.peopleMatching', { ...range, search: page.search })
+    : t(locale, 'people.range.people', range);
 };
 
-const pager = (page: PeoplePage, actionId: string, value: (offset: number) => string, size: number) => {
+const pager = (
+  locale: Locale,
+  page: PeoplePage,
+  actionId: string,
+  value: (offset: number) => string,
+  size: number,
+) => {
   const prev = page.offset > 0;
   const next = page.offset + page.items.length < page.total;
   const buttons = [
     ...(prev
-      ? [button('Previous', `${actionId}:prev`, { value: value(Math.max(0, page.offset - size)) })]
+      ? [
+          button(tPlain(locale, 'people.pager.previous'), `${actionId}:prev`, {
+            value: value(Math.max(0, page.offset - size)),
+          }),
+        ]
       : []),
-    ...(next ? [button('Next', `${actionId}:next`, { value: value(page.offset + size) })] : []),
+    ...(next
+      ? [
+          button(tPlain(locale, 'people.pager.next'), `${actionId}:next`, {
+            value: value(page.offset + size),
+          }),
+        ]
+      : []),
   ];
   return buttons.length ? [actions(buttons)] : [];
 };
@@ -92,7 +153,7 @@ const pager = (page: PeoplePage, actionId: string, value: (offset: number) => st
  * e-mail and login), New user, one row per person with its menu, and Previous/Next. At most
  * `peoplePageSize` rows whatever the page holds: about 25 blocks.
  */
-export function buildPeopleBrowser(page: PeoplePage, o: { notice?: Mrkdwn } = {}): ModalView {
+export function buildPeopleBrowser(locale: Locale, page: PeoplePage, o: { notice?: Mrkdwn } = {}): ModalView {
   const rows = page.items.slice(0, peoplePageSize);
   const blocks: Block[] = [
     ...(o.notice ? [section(o.notice)] : []),
@@ -101,19 +162,20 @@ export function buildPeopleBrowser(page: PeoplePage, o: { notice?: Mrkdwn } = {}
       block_id: p.search,
       dispatch_action: true,
       optional: true,
-      label: plain('Search by name, e-mail or login', limits.inputLabel),
+      label: plain(tPlain(locale, 'people.browser.searchLabel'), limits.inputLabel),
       element: {
         type: 'plain_text_input',
         action_id: ids.actions.peopleSearch,
         dispatch_action_config: { trigger_actions_on: ['on_enter_pressed'] },
-        placeholder: plain('Press Enter to search', limits.placeholder),
+        placeholder: plain(tPlain(locale, 'people.browser.searchPlaceholder'), limits.placeholder),
         ...(page.search ? { initial_value: clipPlain(page.search, 500) } : {}),
       },
     },
-    actions([button('New user', ids.actions.personNew, { style: 'primary' })]),
-    context(rangeLine({ ...page, items: rows }, 'people')),
-    ...rows.map((person) => section(personLine(person), { accessory: menu(person) })),
+    actions([button(tPlain(locale, 'people.browser.new'), ids.actions.personNew, { style: 'primary' })]),
+    context(rangeLine(locale, { ...page, items: rows }, 'people')),
+    ...rows.map((person) => section(personLine(locale, person), { accessory: menu(locale, person) })),
     ...pager(
+      locale,
       page,
       ids.actions.peoplePage,
       (offset) => queryValue({ q: page.search, o: offset }),
@@ -123,42 +185,61 @@ export function buildPeopleBrowser(page: PeoplePage, o: { notice?: Mrkdwn } = {}
   return {
     type: 'modal',
     callback_id: ids.views.peopleBrowser,
-    title: modalTitle('People'),
-    submit: viewButton('Search'),
-    close: viewButton('Close'),
+    title: modalTitle(tPlain(locale, 'people.browser.title')),
+    submit: viewButton(tPlain(locale, 'people.browser.submit')),
+    close: viewButton(tPlain(locale, 'people.browser.close')),
     private_metadata: queryValue({ q: page.search, o: page.offset }),
     blocks: blocks.slice(0, limits.viewBlocks),
   };
 }
 
-const field = (label: string, value: string | number | undefined): Mrkdwn =>
-  md`*${label}:* ${value === undefined || value === '' ? '—' : value}`;
+type FieldKey =
+  | 'people.field.login'
+  | 'people.field.email'
+  | 'people.field.cellPhone'
+  | 'people.field.role'
+  | 'people.field.jobTitle'
+  | 'people.field.phoneNumber'
+  | 'people.field.audioOnly'
+  | 'people.field.clickToChat'
+  | 'people.field.maxOngoingChat'
+  | 'people.field.avatar';
+
+const field = (locale: Locale, label: FieldKey, value: string | number | undefined): Mrkdwn =>
+  t(locale, 'people.details.field', {
+    label: tPlain(locale, label),
+    value: value === undefined || value === '' ? '—' : value,
+  });
 
 /** A person's details (pushed over the browser). */
-export function buildPersonDetails(person: PlatformPerson): ModalView {
+export function buildPersonDetails(locale: Locale, person: PlatformPerson): ModalView {
   const d = person.details;
   const fields = [
-    field('Login', person.username),
-    field('E-mail', person.email),
-    field('Cell phone', person.cellPhone),
-    field('Role', person.role),
-    field('Job title', d.jobTitle),
-    field('Phone number', d.phoneNumber),
-    field('Audio only', d.audioOnly),
-    field('Click to chat', d.clickToChat),
-    field('Max ongoing chats', d.maxOngoingChat),
-    field('Avatar', d.avatar),
+    field(locale, 'people.field.login', person.username),
+    field(locale, 'people.field.email', person.email),
+    field(locale, 'people.field.cellPhone', person.cellPhone),
+    field(
+      locale,
+      'people.field.role',
+      person.role === undefined ? undefined : roleLabel(locale, person.role),
+    ),
+    field(locale, 'people.field.jobTitle', d.jobTitle),
+    field(locale, 'people.field.phoneNumber', d.phoneNumber),
+    field(locale, 'people.field.audioOnly', d.audioOnly),
+    field(locale, 'people.field.clickToChat', d.clickToChat),
+    field(locale, 'people.field.maxOngoingChat', d.maxOngoingChat),
+    field(locale, 'people.field.avatar', d.avatar),
   ];
   return {
     type: 'modal',
     callback_id: ids.views.working,
-    title: modalTitle('User'),
-    close: viewButton('Back'),
+    title: modalTitle(tPlain(locale, 'people.details.title')),
+    close: viewButton(tPlain(locale, 'people.details.back')),
     blocks: [
-      header(personName(person)),
+      header(personNameIn(locale, person)),
       section(joinMd(fields, md`\n`)),
-      section(md`*Groups:* ${groupsLine(person)}`),
-      context(md`Platform user id ${person.id}`),
+      section(t(locale, 'people.details.groups', { groups: groupsLine(locale, person) })),
+      context(t(locale, 'people.details.id', { id: person.id })),
     ],
   };
 }
@@ -173,6 +254,8 @@ export interface NewPersonValues {
 }
 
 export type PersonFormOptions = {
+  /** The admin's language. */
+  locale: Locale;
   notices?: Mrkdwn[];
   /** Problems under the inputs they concern, by block id. */
   problems?: Record<string, Mrkdwn>;
@@ -186,6 +269,8 @@ export type PersonFormOptions = {
  * fields). The password input starts empty every time: the bot never sends a password back to Slack.
  */
 export function buildPersonForm(o: PersonFormOptions): ModalView {
+  const { locale } = o;
+  const say = (key: Parameters<typeof tPlain>[1]) => tPlain(locale, key);
   const problem = (blockId: string): Block[] => {
     const x = o.problems?.[blockId];
     return x ? [context(md`:warning: ${x}`)] : [];
@@ -207,21 +292,23 @@ export function buildPersonForm(o: PersonFormOptions): ModalView {
       type: 'modal',
       callback_id: ids.views.personCreate,
       ...(o.metadata ? { private_metadata: o.metadata } : {}),
-      title: modalTitle('New user'),
-      submit: viewButton('Create'),
-      close: viewButton('Cancel'),
+      title: modalTitle(say('people.create.title')),
+      submit: viewButton(say('people.create.submit')),
+      close: viewButton(say('people.create.close')),
       blocks: [
         ...notices,
-        ...text(p.username, 'Login (username)', v.username, { optional: false }),
-        input(p.password, 'Password', textInput(undefined), {
+        ...text(p.username, say('people.create.username'), v.username, { optional: false }),
+        input(p.password, say('people.create.password'), textInput(undefined), {
           optional: false,
-          hint: 'Sent to the video platform once. confdesk keeps no copy and never shows it again.',
+          hint: say('people.create.passwordHint'),
         }),
         ...problem(p.password),
-        ...text(p.email, 'E-mail', v.email, { hint: 'An e-mail or a cell phone: at least one.' }),
-        ...text(p.cellPhone, 'Cell phone', v.cellPhone, { hint: 'International format: +33612345678' }),
-        ...text(p.firstName, 'First name', v.firstName),
-        ...text(p.lastName, 'Last name', v.lastName),
+        ...text(p.email, say('people.field.email'), v.email, { hint: say('people.create.emailHint') }),
+        ...text(p.cellPhone, say('people.field.cellPhone'), v.cellPhone, {
+          hint: say('people.create.cellPhoneHint'),
+        }),
+        ...text(p.firstName, say('people.field.firstName'), v.firstName),
+        ...text(p.lastName, say('people.field.lastName'), v.lastName),
       ],
     };
   }
@@ -229,106 +316,129 @@ export function buildPersonForm(o: PersonFormOptions): ModalView {
   return {
     type: 'modal',
     callback_id: ids.views.personEdit,
-    title: modalTitle('Edit user'),
-    submit: viewButton('Save'),
-    close: viewButton('Back'),
+    title: modalTitle(say('people.edit.title')),
+    submit: viewButton(say('people.edit.submit')),
+    close: viewButton(say('people.edit.close')),
     private_metadata: o.metadata,
     blocks: [
       ...notices,
-      context(md`Editing *${o.who}*. Empty fields are left as they are.`),
-      ...text(p.firstName, 'First name', v.firstName),
-      ...text(p.lastName, 'Last name', v.lastName),
-      ...text(p.jobTitle, 'Job title', v.jobTitle),
-      ...text(p.phoneNumber, 'Phone number', v.phoneNumber),
-      ...text(p.avatar, 'Avatar (URL)', v.avatar),
-      ...number(p.audioOnly, 'Audio only', v.audioOnly, '0 or 1'),
-      ...number(p.clickToChat, 'Click to chat', v.clickToChat, '0 or 1'),
-      ...number(p.maxOngoingChat, 'Max ongoing chats', v.maxOngoingChat, 'A whole number'),
+      context(t(locale, 'people.edit.editing', { who: o.who })),
+      ...text(p.firstName, say('people.field.firstName'), v.firstName),
+      ...text(p.lastName, say('people.field.lastName'), v.lastName),
+      ...text(p.jobTitle, say('people.field.jobTitle'), v.jobTitle),
+      ...text(p.phoneNumber, say('people.field.phoneNumber'), v.phoneNumber),
+      ...text(p.avatar, say('people.edit.avatar'), v.avatar),
+      ...number(p.audioOnly, say('people.field.audioOnly'), v.audioOnly, say('people.edit.zeroOrOne')),
+      ...number(p.clickToChat, say('people.field.clickToChat'), v.clickToChat, say('people.edit.zeroOrOne')),
+      ...number(
+        p.maxOngoingChat,
+        say('people.field.maxOngoingChat'),
+        v.maxOngoingChat,
+        say('people.edit.wholeNumber'),
+      ),
     ],
   };
 }
 
-const countText = (c: Count, one: string, many: string): Mrkdwn =>
-  md`${c.atLeast ? 'at least ' : ''}${c.count} ${c.count === 1 && !c.atLeast ? one : many}`;
-
 /** The delete confirmation: who, and what they still own on the platform (open tickets, upcoming conferences). */
 export function buildPersonDeleteConfirm(
+  locale: Locale,
   person: PlatformPerson,
   holdings: Holdings,
   metadata: string,
 ): ModalView {
   const owns = holdings.openTickets.count + holdings.upcomingConferences.count > 0;
+  const atLeast = (c: Count) => (c.atLeast ? 'yes' : 'no');
   return {
     type: 'modal',
     callback_id: ids.views.personDelete,
-    title: modalTitle('Delete user'),
-    submit: viewButton('Delete'),
-    close: viewButton('Back'),
+    title: modalTitle(tPlain(locale, 'people.delete.title')),
+    submit: viewButton(tPlain(locale, 'people.delete.submit')),
+    close: viewButton(tPlain(locale, 'people.delete.close')),
     private_metadata: metadata,
     blocks: [
       section(
-        md`Delete *${personName(person)}* (\`${person.username ?? person.id}\`, ${person.email ?? 'no e-mail'}) from the video platform? This cannot be undone.`,
+        t(locale, 'people.delete.ask', {
+          name: personNameIn(locale, person),
+          login: person.username ?? person.id,
+          email: person.email ?? tPlain(locale, 'people.noEmail'),
+        }),
       ),
       section(
         owns
-          ? md`:warning: They still have ${countText(holdings.openTickets, 'open ticket', 'open tickets')} as agent and ${countText(holdings.upcomingConferences, 'upcoming conference', 'upcoming conferences')} as moderator. Give them to someone else first, or they keep the deleted account’s name.`
-          : md`They have no open ticket and no upcoming conference.`,
+          ? t(locale, 'people.delete.owns', {
+              tickets: holdings.openTickets.count,
+              ticketsAtLeast: atLeast(holdings.openTickets),
+              conferences: holdings.upcomingConferences.count,
+              conferencesAtLeast: atLeast(holdings.upcomingConferences),
+            })
+          : t(locale, 'people.delete.ownsNothing'),
       ),
     ],
   };
 }
 
 /** The Groups browser: each group with its member count and a Members button. */
-export function buildGroupsBrowser(groups: readonly GroupSummary[]): ModalView {
+export function buildGroupsBrowser(locale: Locale, groups: readonly GroupSummary[]): ModalView {
   const shown = groups.slice(0, groupsShown);
   const blocks: Block[] = [
     context(
       groups.length > shown.length
-        ? md`${groups.length} groups; the first ${shown.length} are shown.`
-        : md`${groups.length} group${groups.length === 1 ? '' : 's'} in this enterprise.`,
+        ? t(locale, 'people.groups.some', { total: groups.length, shown: shown.length })
+        : t(locale, 'people.groups.all', { count: groups.length }),
     ),
     ...shown.map((g) =>
       section(
-        md`*${g.name ?? `group ${g.id}`}*${g.memberCount === undefined ? '' : md` · ${g.memberCount} member${g.memberCount === 1 ? '' : 's'}`}`,
-        { accessory: button('Members', `${ids.actions.groupMembers}:${g.id}`, { value: g.id }) },
+        g.memberCount === undefined
+          ? t(locale, 'people.groups.row', { name: groupName(locale, g) })
+          : t(locale, 'people.groups.rowMembers', { name: groupName(locale, g), members: g.memberCount }),
+        {
+          accessory: button(tPlain(locale, 'people.groups.members'), `${ids.actions.groupMembers}:${g.id}`, {
+            value: g.id,
+          }),
+        },
       ),
     ),
   ];
   return {
     type: 'modal',
     callback_id: ids.views.groupsBrowser,
-    title: modalTitle('Groups'),
-    close: viewButton('Close'),
+    title: modalTitle(tPlain(locale, 'people.groups.title')),
+    close: viewButton(tPlain(locale, 'people.groups.close')),
     blocks: blocks.slice(0, limits.viewBlocks),
   };
 }
 
 /** A group's members, a page at a time (Previous/Next update it in place). */
-export function buildGroupMembers(group: GroupSummary, page: PeoplePage): ModalView {
-  const name = group.name ?? `group ${group.id}`;
+export function buildGroupMembers(locale: Locale, group: GroupSummary, page: PeoplePage): ModalView {
+  const name = groupName(locale, group);
   const value = (offset: number) => JSON.stringify({ g: group.id, o: offset });
   const blocks: Block[] = [
     header(name),
-    context(rangeLine(page, 'members')),
+    context(rangeLine(locale, page, 'members')),
     ...(page.items.length
       ? [
           section(
             joinMd(
-              page.items.map(
-                (m) => md`• *${personName(m)}* · \`${m.username ?? '?'}\` · ${m.email ?? m.cellPhone ?? ''}`,
+              page.items.map((m) =>
+                t(locale, 'people.members.row', {
+                  name: personNameIn(locale, m),
+                  login: m.username ?? '?',
+                  contact: m.email ?? m.cellPhone ?? '',
+                }),
               ),
               md`\n`,
             ),
           ),
         ]
       : []),
-    ...pager(page, ids.actions.groupMembersPage, value, page.items.length || 1),
+    ...pager(locale, page, ids.actions.groupMembersPage, value, page.items.length || 1),
   ];
   return {
     type: 'modal',
     callback_id: ids.views.working,
-    title: modalTitle('Members'),
-    close: viewButton('Back'),
+    title: modalTitle(tPlain(locale, 'people.members.title')),
+    close: viewButton(tPlain(locale, 'people.members.back')),
     blocks,
   };
 }
@@ -341,33 +451,36 @@ export type PeopleOutcome =
   | { kind: 'reset'; login: string; own: boolean };
 
 /** The sentence of an outcome. */
-function outcomeText(o: PeopleOutcome): Mrkdwn {
+function outcomeText(locale: Locale, o: PeopleOutcome): Mrkdwn {
   switch (o.kind) {
     case 'created':
-      return md`:white_check_mark: The user \`${o.username}\` was created (id ${o.id}). The password you typed went to the video platform only.`;
+      return t(locale, 'people.outcome.created', { username: o.username, id: o.id });
     case 'updated':
-      return md`:white_check_mark: *${personName(o.person)}* was saved.`;
+      return t(locale, 'people.outcome.updated', { name: personNameIn(locale, o.person) });
     case 'deleted':
-      return md`:wastebasket: *${personName(o.person)}* (\`${o.person.username ?? o.person.id}\`) was deleted from the video platform.`;
+      return t(locale, 'people.outcome.deleted', {
+        name: personNameIn(locale, o.person),
+        login: o.person.username ?? o.person.id,
+      });
     case 'reset':
-      return o.own
-        ? md`:email: The video platform is sending a password reset link to your login’s e-mail (\`${o.login}\`).`
-        : md`:email: The video platform is sending a password reset link to \`${o.login}\`’s e-mail.`;
+      return t(locale, o.own ? 'people.outcome.resetOwn' : 'people.outcome.resetOther', { login: o.login });
   }
 }
 
 /** An outcome as a modal. */
-export function buildPeopleOutcome(o: PeopleOutcome): ModalView {
+export function buildPeopleOutcome(locale: Locale, o: PeopleOutcome): ModalView {
   return {
     type: 'modal',
     callback_id: ids.views.working,
-    title: modalTitle(o.kind === 'reset' ? 'Password reset' : 'People'),
-    close: viewButton('Done'),
-    blocks: [section(outcomeText(o))],
+    title: modalTitle(
+      tPlain(locale, o.kind === 'reset' ? 'people.outcome.resetTitle' : 'people.outcome.title'),
+    ),
+    close: viewButton(tPlain(locale, 'people.outcome.done')),
+    blocks: [section(outcomeText(locale, o))],
   };
 }
 
 /** An outcome as a private message (`/conference password`, a Home click's DM). */
-export function buildPeopleOutcomeMessage(o: PeopleOutcome): TextMessage {
-  return textMessage(outcomeText(o));
+export function buildPeopleOutcomeMessage(locale: Locale, o: PeopleOutcome): TextMessage {
+  return textMessage(outcomeText(locale, o));
 }

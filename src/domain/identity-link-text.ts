@@ -5,11 +5,18 @@
  * `should_escape`): the person arrives as `<@U123|name>`, an e-mail as `<mailto:a@b.c|a@b.c>`.
  */
 
+/** What is wrong with a link command: a catalog message (in the admin's language where it is shown). */
+export type LinkProblem =
+  | 'people.link.usageLink'
+  | 'people.link.usageUnlink'
+  | 'people.link.mentionLink'
+  | 'people.link.mentionUnlink';
+
 /** What a link command asks, or what is wrong with it. */
 export type LinkCommand =
   | { kind: 'link'; slackUserId: string; account: string }
   | { kind: 'unlink'; slackUserId: string }
-  | { kind: 'bad'; problem: string };
+  | { kind: 'bad'; problem: LinkProblem };
 
 const mention = /^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$/;
 const mailto = /^<mailto:([^|>]+)(?:\|[^>]*)?>$/;
@@ -19,12 +26,13 @@ export function parseLinkCommand(args: string): LinkCommand | undefined {
   const [verb, who, account, ...rest] = args.trim().split(/\s+/);
   const kind = verb?.toLowerCase();
   if (kind !== 'link' && kind !== 'unlink') return undefined;
-  const usage =
-    kind === 'link'
-      ? 'Write `/conference admin link @person` and their platform e-mail, login or user id.'
-      : 'Write `/conference admin unlink @person`.';
+  const usage = kind === 'link' ? 'people.link.usageLink' : 'people.link.usageUnlink';
   const slackUserId = who?.match(mention)?.[1];
-  if (!slackUserId) return { kind: 'bad', problem: `Name the Slack person with an @-mention. ${usage}` };
+  if (!slackUserId)
+    return {
+      kind: 'bad',
+      problem: kind === 'link' ? 'people.link.mentionLink' : 'people.link.mentionUnlink',
+    };
   if (kind === 'unlink')
     return rest.length || account ? { kind: 'bad', problem: usage } : { kind, slackUserId };
   if (!account || rest.length) return { kind: 'bad', problem: usage };

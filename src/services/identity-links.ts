@@ -1,4 +1,4 @@
-import { md } from '../blocks/mrkdwn.js';
+import { phrase } from '../blocks/text.js';
 import type { PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
 import type { UserLinkRepository } from '../store/store.js';
@@ -37,11 +37,7 @@ export class IdentityLinkService {
     await this.access.require(adminSlackId, 'identity.link');
     const id = await this.resolve(ref);
     const account = id === undefined ? undefined : await this.identity.accountById(id, undefined);
-    if (!account)
-      throw new ConfdeskError(
-        'platform_user_not_found',
-        md`The video platform has no user ${ref} in this enterprise: give their platform e-mail, login or user id.`,
-      );
+    if (!account) throw new ConfdeskError('platform_user_not_found', phrase('people.link.notFound', { ref }));
     await this.store.linkUser({
       team,
       slackUserId,

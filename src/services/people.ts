@@ -1,4 +1,4 @@
-import { md } from '../blocks/mrkdwn.js';
+import { phrase } from '../blocks/text.js';
 import {
   type Count,
   type GroupSummary,
@@ -64,7 +64,7 @@ function refusal(error: unknown, secret: string | undefined): unknown {
   if (error instanceof PlatformInputError)
     return new ConfdeskError(
       'user_refused',
-      md`${error.field} ${scrub(error.problem)}.`,
+      phrase('people.error.refusedField', { field: error.field, problem: scrub(error.problem) }),
       fieldNames[error.field] ?? error.field,
     );
   if (
@@ -77,7 +77,7 @@ function refusal(error: unknown, secret: string | undefined): unknown {
     const field = wire === undefined ? undefined : (fieldNames[wire] ?? wire);
     return new ConfdeskError(
       'user_refused',
-      md`The video platform refused: ${scrub(error.detail ?? error.label)}.`,
+      phrase('people.error.refused', { detail: scrub(error.detail ?? error.label) }),
       field,
     );
   }
@@ -159,11 +159,7 @@ export class PeopleService {
 
   private async find(userId: string): Promise<PlatformPerson> {
     const person = (await this.everyone()).find((p) => p.id === userId);
-    if (!person)
-      throw new ConfdeskError(
-        'no_such_user',
-        md`The video platform has no user ${userId} in this enterprise (any more): open the list again.`,
-      );
+    if (!person) throw new ConfdeskError('no_such_user', phrase('people.error.noSuchUser', { id: userId }));
     return person;
   }
 
@@ -268,8 +264,7 @@ export class PeopleService {
   async remove(slackId: string, userId: string): Promise<PlatformPerson> {
     const account = await this.access.require(slackId, 'people.delete');
     const person = await this.find(userId);
-    if (person.id === account.id)
-      throw new ConfdeskError('delete_self', md`You cannot delete your own platform account from Slack.`);
+    if (person.id === account.id) throw new ConfdeskError('delete_self', phrase('people.error.deleteSelf'));
     try {
       await this.platform.deleteUser({ userId: Number(userId) });
       this.changed();
@@ -305,10 +300,7 @@ export class PeopleService {
     const enterpriseId = await this.enterpriseId();
     const names = await this.groupNames(enterpriseId);
     if (!names.has(groupId))
-      throw new ConfdeskError(
-        'no_such_group',
-        md`The video platform has no group ${groupId} in this enterprise.`,
-      );
+      throw new ConfdeskError('no_such_group', phrase('people.error.noSuchGroup', { id: groupId }));
     const members: PlatformPerson[] = [];
     for await (const u of this.platform.paginate('listGroupMembers', {
       enterpriseId,
@@ -341,11 +333,7 @@ export class PeopleService {
     const person = (await this.everyone()).find(
       (p) => p.username?.toLowerCase() === wanted || p.email?.toLowerCase() === wanted,
     );
-    if (!person)
-      throw new ConfdeskError(
-        'no_such_login',
-        md`No user of this enterprise has the login ${login}: check it in \`/conference admin people\`.`,
-      );
+    if (!person) throw new ConfdeskError('no_such_login', phrase('people.error.noSuchLogin', { login }));
     const target = person.username ?? person.email ?? login;
     await this.platform.resetPassword({ login: target });
     return { login: target, own: false };
@@ -356,8 +344,7 @@ export class PeopleService {
     await this.access.require(slackId, 'password.reset-any');
     const person = await this.find(userId);
     const login = person.username ?? person.email;
-    if (!login)
-      throw new ConfdeskError('no_login', md`The platform reports no login for this user: nothing was sent.`);
+    if (!login) throw new ConfdeskError('no_login', phrase('people.error.noLogin'));
     await this.platform.resetPassword({ login });
     return { login, own: false };
   }

@@ -109,6 +109,8 @@ export interface DigestDeps {
 export interface PeopleDeps {
   people: PeopleService;
   logger: Logger;
+  /** Each admin's language (the screens are theirs alone). */
+  locales: Locales;
   /** About how long the platform's rate budget will hold the next interactive call, in ms. */
   waitMs: () => number;
 }

@@ -686,14 +686,15 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     ),
   ],
   // issue 22: people
-  buildPeopleBrowser: (s) => [
-    modal(buildPeopleBrowser(peoplePageOf(s, 2_000), { notice: escaped(s) })),
-    modal(buildPeopleBrowser({ items: [], offset: 0, total: 0, search: s })),
+  buildPeopleBrowser: (s, locale) => [
+    modal(buildPeopleBrowser(locale, peoplePageOf(s, 2_000), { notice: escaped(s) })),
+    modal(buildPeopleBrowser(locale, { items: [], offset: 0, total: 0, search: s })),
   ],
-  buildPersonDetails: (s) => [modal(buildPersonDetails(personOf(s)))],
-  buildPersonForm: (s) => [
+  buildPersonDetails: (s, locale) => [modal(buildPersonDetails(locale, personOf(s)))],
+  buildPersonForm: (s, locale) => [
     modal(
       buildPersonForm({
+        locale,
         mode: 'create',
         values: { username: s, email: s, cellPhone: s, firstName: s, lastName: s },
         notices: [escaped(s)],
@@ -702,6 +703,7 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     ),
     modal(
       buildPersonForm({
+        locale,
         mode: 'edit',
         values: personOf(s).details,
         metadata: '{"u":"100"}',
@@ -710,9 +712,10 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
       }),
     ),
   ],
-  buildPersonDeleteConfirm: (s) => [
+  buildPersonDeleteConfirm: (s, locale) => [
     modal(
       buildPersonDeleteConfirm(
+        locale,
         personOf(s),
         { openTickets: { count: 100, atLeast: true }, upcomingConferences: { count: 1, atLeast: false } },
         '{"u":"100"}',
@@ -720,29 +723,46 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     ),
     modal(
       buildPersonDeleteConfirm(
+        locale,
         personOf(s),
         { openTickets: { count: 0, atLeast: false }, upcomingConferences: { count: 0, atLeast: false } },
         '{"u":"100"}',
       ),
     ),
   ],
-  buildGroupsBrowser: (s) => [
+  buildGroupsBrowser: (s, locale) => [
     modal(
-      buildGroupsBrowser(Array.from({ length: 500 }, (_, i) => ({ id: String(i), name: s, memberCount: i }))),
+      buildGroupsBrowser(
+        locale,
+        Array.from({ length: 500 }, (_, i) => ({ id: String(i), name: s, memberCount: i })),
+      ),
+    ),
+    modal(
+      buildGroupsBrowser(locale, [
+        { id: '1', name: undefined, memberCount: undefined },
+        { id: '2', name: s, memberCount: 1 },
+      ]),
     ),
   ],
-  buildGroupMembers: (s) => [
-    modal(buildGroupMembers({ id: '3', name: s, memberCount: 2_000 }, peoplePageOf(s, 40))),
+  buildGroupMembers: (s, locale) => [
+    modal(buildGroupMembers(locale, { id: '3', name: s, memberCount: 2_000 }, peoplePageOf(s, 40))),
   ],
-  buildPeopleOutcome: (s) => [
-    modal(buildPeopleOutcome({ kind: 'created', username: s, id: '9' })),
-    modal(buildPeopleOutcome({ kind: 'updated', person: personOf(s) })),
-    modal(buildPeopleOutcome({ kind: 'deleted', person: personOf(s) })),
-    modal(buildPeopleOutcome({ kind: 'reset', login: s, own: false })),
+  buildPeopleOutcome: (s, locale) => [
+    modal(buildPeopleOutcome(locale, { kind: 'created', username: s, id: '9' })),
+    modal(buildPeopleOutcome(locale, { kind: 'updated', person: personOf(s) })),
+    modal(buildPeopleOutcome(locale, { kind: 'deleted', person: personOf(s) })),
+    modal(buildPeopleOutcome(locale, { kind: 'reset', login: s, own: false })),
+    modal(buildPeopleOutcome(locale, { kind: 'reset', login: s, own: true })),
+    modal(
+      buildPeopleOutcome(locale, {
+        kind: 'deleted',
+        person: { ...personOf(s), firstName: undefined, lastName: undefined, username: undefined },
+      }),
+    ),
   ],
-  buildPeopleOutcomeMessage: (s) => [
-    msg(buildPeopleOutcomeMessage({ kind: 'reset', login: s, own: true })),
-    msg(buildPeopleOutcomeMessage({ kind: 'reset', login: s, own: false })),
+  buildPeopleOutcomeMessage: (s, locale) => [
+    msg(buildPeopleOutcomeMessage(locale, { kind: 'reset', login: s, own: true })),
+    msg(buildPeopleOutcomeMessage(locale, { kind: 'reset', login: s, own: false })),
   ],
   // issue 22: media
   buildMediaLibrary: (s) => [
@@ -894,14 +914,6 @@ const notYetFrench = new Set<string>([
   'buildSetupHome',
   'buildWorkspaceSettingsView',
   // people
-  'buildGroupMembers',
-  'buildGroupsBrowser',
-  'buildPeopleBrowser',
-  'buildPeopleOutcome',
-  'buildPeopleOutcomeMessage',
-  'buildPersonDeleteConfirm',
-  'buildPersonDetails',
-  'buildPersonForm',
   // media
   'buildMediaDeletePrompt',
   'buildMediaDetails',

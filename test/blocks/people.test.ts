@@ -35,7 +35,7 @@ const text = (v: unknown) => JSON.stringify(v);
 
 describe('the People browser’s limits', () => {
   it('never exceeds 100 blocks, even handed a 2,000-user page, and shows 20 rows with their menus', () => {
-    const view = buildPeopleBrowser({ items: twoThousand, offset: 0, total: 2_000, search: '' });
+    const view = buildPeopleBrowser('en', { items: twoThousand, offset: 0, total: 2_000, search: '' });
     expect(view.blocks.length).toBeLessThanOrEqual(limits.viewBlocks);
     expect(checkBlockKit(view, 'modal')).toEqual([]);
     const rows = view.blocks.filter((b) => b.type === 'section' && 'accessory' in b);
@@ -48,7 +48,7 @@ describe('the People browser’s limits', () => {
     const page = pageOfPeople(twoThousand, 'last1', 20);
     // last1, last10…last19, last100…last199, last1000…last1999
     expect(page.total).toBe(1 + 10 + 100 + 1_000);
-    const view = buildPeopleBrowser(page);
+    const view = buildPeopleBrowser('en', page);
     expect(view.blocks.length).toBeLessThanOrEqual(limits.viewBlocks);
     expect(text(view)).toContain(
       `"action_id":"${ids.actions.peoplePage}:prev","value":"{\\"q\\":\\"last1\\",\\"o\\":0}"`,
@@ -59,12 +59,12 @@ describe('the People browser’s limits', () => {
     expect(view.private_metadata).toBe('{"q":"last1","o":20}');
     const last = pageOfPeople(twoThousand, '', 5_000);
     expect(last.offset).toBe(1_980);
-    expect(text(buildPeopleBrowser(last))).not.toContain(`${ids.actions.peoplePage}:next`);
+    expect(text(buildPeopleBrowser('en', last))).not.toContain(`${ids.actions.peoplePage}:next`);
   });
 
   it('lists at most 90 groups in one modal, saying how many there are', () => {
     const groups = Array.from({ length: 500 }, (_, i) => ({ id: String(i), name: `G${i}`, memberCount: 1 }));
-    const view = buildGroupsBrowser(groups);
+    const view = buildGroupsBrowser('en', groups);
     expect(view.blocks.length).toBeLessThanOrEqual(limits.viewBlocks);
     expect(text(view)).toContain('500 groups; the first 90 are shown.');
     expect(checkBlockKit(view, 'modal')).toEqual([]);
@@ -72,13 +72,17 @@ describe('the People browser’s limits', () => {
 
   it('puts a 40-member page in one section, within Slack’s 3,000 characters', () => {
     const page = pageOfPeople(twoThousand, '', 0, 40);
-    const view = buildGroupMembers({ id: '3', name: 'Level 1', memberCount: 2_000 }, page);
+    const view = buildGroupMembers('en', { id: '3', name: 'Level 1', memberCount: 2_000 }, page);
     expect(checkBlockKit(view, 'modal')).toEqual([]);
     expect(text(view)).toContain(`${ids.actions.groupMembersPage}:next`);
   });
 
   it('never fills the create form’s password input, and names its inputs after the create fields', () => {
-    const view = buildPersonForm({ mode: 'create', values: { username: 'dave', email: 'd@acme.example' } });
+    const view = buildPersonForm({
+      locale: 'en',
+      mode: 'create',
+      values: { username: 'dave', email: 'd@acme.example' },
+    });
     const pw = view.blocks.find((b) => b.block_id === ids.people.password) as unknown as {
       element: Record<string, unknown>;
     };
@@ -96,6 +100,7 @@ describe('the People browser’s limits', () => {
 
   it('says "at least" when the owned tickets were counted from a capped page', () => {
     const view = buildPersonDeleteConfirm(
+      'en',
       person(1),
       { openTickets: { count: 100, atLeast: true }, upcomingConferences: { count: 1, atLeast: false } },
       '{"u":"1001"}',

@@ -30,10 +30,16 @@ describe('the link command’s text', () => {
   it('says what is missing or extra', () => {
     expect(parseLinkCommand('link alice bob')).toMatchObject({
       kind: 'bad',
-      problem: expect.stringContaining('@-mention'),
+      problem: 'people.link.mentionLink',
     });
-    expect(parseLinkCommand('link <@UALICE>')).toMatchObject({ kind: 'bad' });
+    expect(parseLinkCommand('link <@UALICE>')).toMatchObject({
+      kind: 'bad',
+      problem: 'people.link.usageLink',
+    });
     expect(parseLinkCommand('link <@UALICE> bob extra')).toMatchObject({ kind: 'bad' });
-    expect(parseLinkCommand('unlink <@UALICE> bob')).toMatchObject({ kind: 'bad' });
+    expect(parseLinkCommand('unlink <@UALICE> bob')).toMatchObject({
+      kind: 'bad',
+      problem: 'people.link.usageUnlink',
+    });
   });
 });

@@ -21,6 +21,7 @@ import type {
   ViewSubmission,
 } from '../../src/slack/deps.js';
 import type { Click } from '../../src/slack/runtime/action-routes.js';
+import { personLocale } from '../../src/slack/runtime/person-locale.js';
 import type { StepArgs } from '../../src/slack/runtime/step-runner.js';
 import type { TicketCardLink } from '../../src/store/ticket-cards.js';
 import { botNow, people } from './people.js';
@@ -225,6 +226,11 @@ export function services(platform: PlatformClient, slack: FakeSlack) {
     logger: silent,
     now,
     waitMs: () => 0,
+    // The person's language from their fake Slack profile (its `locale`), as the bot asks it.
+    locales: {
+      channel: 'en' as const,
+      person: (user: string) => personLocale((u) => identity.locale(u), user),
+    },
   };
 }
 

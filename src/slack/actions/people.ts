@@ -7,8 +7,10 @@ import {
   buildPersonDeleteConfirm,
   buildPersonDetails,
   buildPersonForm,
+  personNameIn,
 } from '../../blocks/people.js';
-import { personName } from '../../domain/people.js';
+import { tPlain } from '../../blocks/text.js';
+import type { MessageKey } from '../../i18n/catalog.js';
 import type { PeopleDeps } from '../deps.js';
 import {
   type BrowserRef,
@@ -30,7 +32,7 @@ import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes
 /*
  * The buttons and menus of the People and Groups screens, and the App Home's doors to
  * them: `peopleOpen` and `groupsOpen` open the browsers, `passwordResetOwn` sends the clicker's own
- * reset e-mail (told in their DM with the bot when clicked on Home).
+ * reset e-mail (told in their DM with the bot when clicked on Home). All in the clicker's language.
  */
 
 /** The modal the click came from; a click claiming to be in a modal without one is stale. */
@@ -51,8 +53,15 @@ function browserOf(click: Click): BrowserRef | undefined {
 const opening =
   (open: typeof openGroupsBrowser) =>
   (deps: PeopleDeps): ClickHandler =>
-  (c) =>
-    open(deps, { user: c.user, triggerId: c.triggerId, client: c.client, log: c.log, channel: c.channel });
+  async (c) =>
+    open(deps, {
+      user: c.user,
+      triggerId: c.triggerId,
+      client: c.client,
+      log: c.log,
+      channel: c.channel,
+      locale: await deps.locales.person(c.user),
+    });
 
 /** Home (or any) button: the People browser. */
 export const handlePeopleOpen = opening(openPeopleBrowser);
@@ -64,8 +73,14 @@ export const handleGroupsOpen = opening(openGroupsBrowser);
 export const handlePasswordResetOwn =
   (deps: PeopleDeps): ClickHandler =>
   async (c) => {
-    const sent = await deps.people.resetPassword(c.user);
-    await c.respond({ response_type: 'ephemeral', ...buildPeopleOutcomeMessage({ kind: 'reset', ...sent }) });
+    const [sent, locale] = await Promise.all([
+      deps.people.resetPassword(c.user),
+      deps.locales.person(c.user),
+    ]);
+    await c.respond({
+      response_type: 'ephemeral',
+      ...buildPeopleOutcomeMessage(locale, { kind: 'reset', ...sent }),
+    });
   };
 
 /** The search box's Enter: the first page of what it finds, in place. */
@@ -73,8 +88,11 @@ export const handlePeopleSearch =
   (deps: PeopleDeps): ClickHandler =>
   async (c) => {
     const view = modalOf(c);
-    const page = await deps.people.list(c.user, { search: c.value.trim().slice(0, 500), offset: 0 });
-    await updateView(c.client, view.id)(buildPeopleBrowser(page));
+    const [page, locale] = await Promise.all([
+      deps.people.list(c.user, { search: c.value.trim().slice(0, 500), offset: 0 }),
+      deps.locales.person(c.user),
+    ]);
+    await updateView(c.client, view.id)(buildPeopleBrowser(locale, page));
   };
 
 /** Previous/Next of the browser, in place. */
@@ -83,10 +101,11 @@ export const handlePeoplePage =
   async (c) => {
     const view = modalOf(c);
     const { q, o } = readJson(peopleQuery, c.value);
-    await updateView(
-      c.client,
-      view.id,
-    )(buildPeopleBrowser(await deps.people.list(c.user, { search: q, offset: o })));
+    const [page, locale] = await Promise.all([
+      deps.people.list(c.user, { search: q, offset: o }),
+      deps.locales.person(c.user),
+    ]);
+    await updateView(c.client, view.id)(buildPeopleBrowser(locale, page));
   };
 
 /** A person's menu: Show, Edit, Send a password reset, Delete… — each pushed over the browser. */
@@ -95,36 +114,44 @@ export const handlePersonMenu =
   async (c) => {
     const browser = browserOf(c);
     const { kind, userId } = readValue(personMenuValue, c.value);
-    const push = (title: string, working: string, load: Parameters<typeof pushThenLoad>[2]) =>
+    const locale = await deps.locales.person(c.user);
+    const push = (title: MessageKey, working: MessageKey, load: Parameters<typeof pushThenLoad>[2]) =>
       pushThenLoad(
         c.client,
-        { triggerId: c.triggerId, title, working: peopleWorking(deps, working), log: c.log },
+        {
+          triggerId: c.triggerId,
+          title: tPlain(locale, title),
+          working: peopleWorking(deps, locale, working),
+          log: c.log,
+          locale,
+        },
         load,
       );
     const metadata = JSON.stringify({ u: userId, ...(browser ? { b: browser } : {}) });
     switch (kind) {
       case 'show':
-        return push('User', 'Looking up the user', async () =>
-          buildPersonDetails(await deps.people.see(c.user, userId)),
+        return push('people.details.title', 'people.working.user', async () =>
+          buildPersonDetails(locale, await deps.people.see(c.user, userId)),
         );
       case 'edit':
-        return push('Edit user', 'Looking up the user', async () => {
+        return push('people.edit.title', 'people.working.user', async () => {
           const person = await deps.people.forEdit(c.user, userId);
           return buildPersonForm({
+            locale,
             mode: 'edit',
             values: { firstName: person.firstName, lastName: person.lastName, ...person.details },
             metadata,
-            who: personName(person),
+            who: personNameIn(locale, person),
           });
         });
       case 'reset':
-        return push('Password reset', 'Sending the password reset', async () =>
-          buildPeopleOutcome({ kind: 'reset', ...(await deps.people.resetFor(c.user, userId)) }),
+        return push('people.outcome.resetTitle', 'people.working.reset', async () =>
+          buildPeopleOutcome(locale, { kind: 'reset', ...(await deps.people.resetFor(c.user, userId)) }),
         );
       case 'delete':
-        return push('Delete user', 'Looking up what they own', async () => {
+        return push('people.delete.title', 'people.working.owns', async () => {
           const { person, holdings } = await deps.people.forDelete(c.user, userId);
-          return buildPersonDeleteConfirm(person, holdings, metadata);
+          return buildPersonDeleteConfirm(locale, person, holdings, metadata);
         });
     }
   };
@@ -132,43 +159,49 @@ export const handlePersonMenu =
 /** New user: the create form, pushed once the person is known to be an admin. */
 export const handlePersonNew =
   (deps: PeopleDeps): ClickHandler =>
-  (c) =>
-    pushThenLoad(
+  async (c) => {
+    const locale = await deps.locales.person(c.user);
+    return pushThenLoad(
       c.client,
       {
         triggerId: c.triggerId,
-        title: 'New user',
-        working: peopleWorking(deps, 'Opening the form'),
+        title: tPlain(locale, 'people.create.title'),
+        working: peopleWorking(deps, locale, 'people.working.form'),
         log: c.log,
+        locale,
       },
       async () => {
         const browser = browserOf(c);
         await deps.people.mayCreate(c.user);
         return buildPersonForm({
+          locale,
           mode: 'create',
           values: {},
           ...(browser ? { metadata: JSON.stringify({ b: browser }) } : {}),
         });
       },
     );
+  };
 
 /** A group's Members button: the first page of its members, pushed. */
 export const handleGroupMembers =
   (deps: PeopleDeps): ClickHandler =>
   async (c) => {
     const groupId = readValue(idValue, c.value);
+    if (c.surface !== 'modal') throw staleValue();
+    const locale = await deps.locales.person(c.user);
     const open = async () => {
       const { group, page } = await deps.people.members(c.user, groupId, 0);
-      return buildGroupMembers(group, page);
+      return buildGroupMembers(locale, group, page);
     };
-    if (c.surface !== 'modal') throw staleValue();
     return pushThenLoad(
       c.client,
       {
         triggerId: c.triggerId,
-        title: 'Members',
-        working: peopleWorking(deps, 'Looking up the members'),
+        title: tPlain(locale, 'people.members.title'),
+        working: peopleWorking(deps, locale, 'people.working.members'),
         log: c.log,
+        locale,
       },
       open,
     );
@@ -180,21 +213,27 @@ export const handleGroupMembersPage =
   async (c) => {
     const view = modalOf(c);
     const { g, o } = readJson(membersPage, c.value);
-    const { group, page } = await deps.people.members(c.user, g, o);
-    await updateView(c.client, view.id)(buildGroupMembers(group, page));
+    const [{ group, page }, locale] = await Promise.all([
+      deps.people.members(c.user, g, o),
+      deps.locales.person(c.user),
+    ]);
+    await updateView(c.client, view.id)(buildGroupMembers(locale, group, page));
   };
 
 /** Registers the People and Groups screens' clicks, and the Home's doors to them. */
 export function registerPeopleActions(routes: ActionRoutes, deps: PeopleDeps): void {
-  routes.on(ids.actions.peopleOpen, handlePeopleOpen(deps));
-  routes.on(ids.actions.groupsOpen, handleGroupsOpen(deps));
+  // A failure is told in the clicker's language.
+  const locale = deps.locales.person;
+  routes.on(ids.actions.peopleOpen, handlePeopleOpen(deps), { locale });
+  routes.on(ids.actions.groupsOpen, handleGroupsOpen(deps), { locale });
   routes.on(ids.actions.passwordResetOwn, handlePasswordResetOwn(deps), {
     working: 'Sending the password reset',
+    locale,
   });
-  routes.on(ids.actions.peopleSearch, handlePeopleSearch(deps));
-  routes.on(ids.actions.peoplePage, handlePeoplePage(deps));
-  routes.on(ids.actions.personMenu, handlePersonMenu(deps));
-  routes.on(ids.actions.personNew, handlePersonNew(deps));
-  routes.on(ids.actions.groupMembers, handleGroupMembers(deps));
-  routes.on(ids.actions.groupMembersPage, handleGroupMembersPage(deps));
+  routes.on(ids.actions.peopleSearch, handlePeopleSearch(deps), { locale });
+  routes.on(ids.actions.peoplePage, handlePeoplePage(deps), { locale });
+  routes.on(ids.actions.personMenu, handlePersonMenu(deps), { locale });
+  routes.on(ids.actions.personNew, handlePersonNew(deps), { locale });
+  routes.on(ids.actions.groupMembers, handleGroupMembers(deps), { locale });
+  routes.on(ids.actions.groupMembersPage, handleGroupMembersPage(deps), { locale });
 }

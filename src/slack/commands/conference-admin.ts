@@ -4,7 +4,9 @@ import { joinMd, md } from '../../blocks/mrkdwn.js';
 import { t } from '../../blocks/text.js';
 import { parseLinkCommand } from '../../domain/identity-link-text.js';
 import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
+import { replyError } from '../replies/reply-error.js';
 import type { SlashCommand, Verb, VerbAnswer, VerbRun } from '../runtime/command-routes.js';
+import { personLocale } from '../runtime/person-locale.js';
 import { handleLinkCommand } from './identity-link.js';
 import { peopleVerb } from './people.js';
 
@@ -64,12 +66,23 @@ const doctor: VerbRun<AdminWords, AdminDeps> = ({ args }, c, deps) => {
 const link: VerbRun<AdminWords, AdminDeps> = ({ args }, c, deps) => {
   const linking = parseLinkCommand(args);
   if (!linking) return adminUsage(c);
-  if (linking.kind === 'bad') return { say: textMessage(md`${linking.problem}`) };
+  if (linking.kind === 'bad') {
+    c.usage(); // the words read back: the routes run this again in the admin's language (`usageShown`)
+    return { say: textMessage(t(c.locale, linking.problem)) };
+  }
   return {
     working: linking.kind === 'link' ? 'Looking up the platform account' : 'Working on the link',
     later: async () => {
-      const message = await handleLinkCommand(deps, linking, { user: c.user, team: c.team });
-      await c.respond({ response_type: 'ephemeral', replace_original: true, ...textMessage(message) });
+      const locale = await personLocale((u) => deps.access.locale(u), c.user);
+      try {
+        const message = await handleLinkCommand(deps, linking, { user: c.user, team: c.team, locale });
+        await c.respond({ response_type: 'ephemeral', replace_original: true, ...textMessage(message) });
+      } catch (error) {
+        await replyError(
+          { kind: 'command', respond: c.respond, log: c.log, channel: c.channel, locale },
+          error,
+        );
+      }
     },
   };
 };

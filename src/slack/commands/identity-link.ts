@@ -1,22 +1,24 @@
-import { type Mrkdwn, md, mention } from '../../blocks/mrkdwn.js';
+import { type Mrkdwn, mention } from '../../blocks/mrkdwn.js';
+import { t } from '../../blocks/text.js';
 import type { LinkCommand } from '../../domain/identity-link-text.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { LinkDeps } from '../deps.js';
 
 /**
  * `/conference admin link|unlink`, after the ack: the service checks the admin's right
- * (`identity.link`) before anything is read or stored; answers the sentence to tell them.
+ * (`identity.link`) before anything is read or stored; answers the sentence to tell them, in their
+ * language (`locale`).
  */
 export async function handleLinkCommand(
   deps: LinkDeps,
   cmd: Exclude<LinkCommand, { kind: 'bad' }>,
-  who: { user: string; team: string },
+  who: { user: string; team: string; locale: Locale },
 ): Promise<Mrkdwn> {
+  const person = mention(cmd.slackUserId);
   if (cmd.kind === 'unlink') {
     const removed = await deps.links.unlink(who.user, who.team, cmd.slackUserId);
-    return removed
-      ? md`${mention(cmd.slackUserId)} is no longer linked: their Slack e-mail finds their platform account again.`
-      : md`${mention(cmd.slackUserId)} was not linked: their Slack e-mail finds their platform account.`;
+    return t(who.locale, removed ? 'people.link.unlinked' : 'people.link.notLinked', { person });
   }
   const { label } = await deps.links.link(who.user, who.team, cmd.slackUserId, cmd.account);
-  return md`${mention(cmd.slackUserId)} now acts on the video platform as ${label}, whatever their Slack e-mail.`;
+  return t(who.locale, 'people.link.linked', { person, label });
 }

@@ -2,6 +2,7 @@ import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
 import { buildWorkingView } from '../../blocks/modal.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import type { ViewSubmission } from '../deps.js';
 import { type Surface, updateView } from '../replies/reply-error.js';
@@ -20,7 +21,15 @@ import { afterAck, requestLog } from '../runtime/after-ack.js';
  */
 export async function openModalThenLoad(
   client: WebClient,
-  o: { triggerId: string; title: string; working: Mrkdwn; log: Logger; channel?: string | undefined },
+  o: {
+    triggerId: string;
+    title: string;
+    working: Mrkdwn;
+    log: Logger;
+    channel?: string | undefined;
+    /** The language a failure is told in (the person's). */
+    locale?: Locale | undefined;
+  },
   load: () => Promise<ModalView>,
 ): Promise<void> {
   const opened = await client.views.open({
@@ -30,8 +39,9 @@ export async function openModalThenLoad(
   const viewId = opened.view?.id;
   if (!viewId) return;
   const show = (view: ModalView) => client.views.update({ view_id: viewId, view });
-  afterAck({ kind: 'modal', show, title: o.title, log: o.log, channel: o.channel }, async () =>
-    show(await load()),
+  afterAck(
+    { kind: 'modal', show, title: o.title, log: o.log, channel: o.channel, locale: o.locale },
+    async () => show(await load()),
   );
 }
 
@@ -41,7 +51,7 @@ export async function openModalThenLoad(
  */
 export async function pushThenLoad(
   client: WebClient,
-  o: { triggerId: string; title: string; working: Mrkdwn; log: Logger },
+  o: { triggerId: string; title: string; working: Mrkdwn; log: Logger; locale?: Locale | undefined },
   load: () => Promise<ModalView>,
 ): Promise<void> {
   const pushed = await client.views.push({
@@ -51,7 +61,9 @@ export async function pushThenLoad(
   const viewId = pushed.view?.id;
   if (!viewId) return;
   const show = (view: ModalView) => client.views.update({ view_id: viewId, view });
-  afterAck({ kind: 'modal', show, title: o.title, log: o.log }, async () => show(await load()));
+  afterAck({ kind: 'modal', show, title: o.title, log: o.log, locale: o.locale }, async () =>
+    show(await load()),
+  );
 }
 
 /** What a submission's work gets: who submitted, the modal to show the outcome in, the request's logger. */
@@ -74,6 +86,8 @@ export async function submitThenWork(
     logger: Logger;
     again?: Extract<Surface, { kind: 'modal' }>['again'];
     channel?: string | undefined;
+    /** The language a failure is told in (the person's). */
+    locale?: Locale | undefined;
   },
   work: (s: Submitted) => Promise<unknown>,
 ): Promise<void> {
@@ -88,6 +102,7 @@ export async function submitThenWork(
       title: o.title,
       log,
       channel: o.channel,
+      locale: o.locale,
       ...(o.again ? { again: o.again } : {}),
     },
     () => work({ user, show, log }),

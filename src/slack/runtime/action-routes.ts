@@ -1,5 +1,6 @@
 import type { App, BlockAction, ButtonAction, OverflowAction } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { type Responder, replyError, updateView } from '../replies/reply-error.js';
 import { tellIfSlow } from '../replies/working-notice.js';
@@ -49,6 +50,8 @@ interface Route {
   working?: string | undefined;
   /** Runs after a failure was told (e.g. re-render the card the click was refused on). */
   afterReply?: ((c: Click, error: unknown) => Promise<unknown>) | undefined;
+  /** The clicker's language, that a failure is told in (unset: English). */
+  locale?: ((user: string) => Promise<Locale>) | undefined;
 }
 
 /**
@@ -136,6 +139,7 @@ export class ActionRoutes {
             .then(() => route.run(click))
             .catch(async (error: unknown) => {
               const viewId = click.view?.id;
+              const locale = await route.locale?.(click.user).catch(() => undefined);
               await replyError(
                 viewId
                   ? {
@@ -144,6 +148,7 @@ export class ActionRoutes {
                       title: 'confdesk',
                       log: click.log,
                       channel: click.channel,
+                      locale,
                     }
                   : {
                       kind: 'button',
@@ -153,6 +158,7 @@ export class ActionRoutes {
                       channel: click.channel ?? click.container.channel,
                       threadTs,
                       log: click.log,
+                      locale,
                     },
                 error,
               );

@@ -1,33 +1,37 @@
 import { ids } from '../../blocks/ids.js';
-import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
 import {
   buildPeopleBrowser,
   buildPeopleOutcome,
   buildPersonForm,
   type NewPersonValues,
 } from '../../blocks/people.js';
+import { t, tPlain } from '../../blocks/text.js';
 import type { PersonUpdate } from '../../domain/people.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { endpoints } from '../../platform/endpoints.js';
 import type { PeopleDeps, ViewSubmission } from '../deps.js';
 import { type BrowserRef, createMetadata, parseJson, personMetadata, readJson } from '../input/payloads.js';
 import { problemOf, viewState } from '../input/view-state.js';
+import { peopleWorking } from '../openers/people-browsers.js';
 import { submitThenWork } from '../openers/working-modal.js';
 import { updateView } from '../replies/reply-error.js';
-import { workingText } from '../replies/working-notice.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 
 /*
  * Submissions of the People screens: the browser's Search button, the create form, the
  * edit form and the delete confirmation. The create form's password is read once, handed to the
- * service, and appears in no view, metadata, message or log line.
+ * service, and appears in no view, metadata, message or log line. Everything is written in the
+ * language of the admin who submits (their Slack locale), the inline problems too.
  */
 
 const p = ids.people;
 const createRules = endpoints.createUser.input.shape;
 
-/** The create form as typed (without the password) and the password, or the rule breaks by block id. */
+/** The create form as typed (without the password) and the password, or the rule breaks by block id (in `locale`). */
 export function readPersonCreate(
+  locale: Locale,
   raw: unknown,
 ):
   | { ok: true; values: NewPersonValues; password: string }
@@ -43,20 +47,22 @@ export function readPersonCreate(
   // Not trimmed: spaces may be part of a password.
   const password = get(p.password)?.value ?? '';
   const errors: Record<string, string> = {};
-  const check = (blockId: string, problem: string | undefined) => {
-    if (problem) errors[blockId] = problem;
-  };
-  if (!values.username) errors[p.username] = 'Give the login of the new user.';
-  else if (/\s/.test(values.username)) errors[p.username] = 'A login has no spaces.';
-  if (!password) errors[p.password] = 'Give a password (the platform sends nothing by itself).';
-  if (!values.email && !values.cellPhone) errors[p.email] = 'Give an e-mail or a cell phone number.';
-  if (values.email) check(p.email, problemOf(createRules.email, values.email));
-  if (values.cellPhone) check(p.cellPhone, problemOf(createRules.cellPhone, values.cellPhone));
+  const say = (key: Parameters<typeof tPlain>[1]) => tPlain(locale, key);
+  if (!values.username) errors[p.username] = say('people.problem.username');
+  else if (/\s/.test(values.username)) errors[p.username] = say('people.problem.usernameSpaces');
+  if (!password) errors[p.password] = say('people.problem.password');
+  if (!values.email && !values.cellPhone) errors[p.email] = say('people.problem.emailOrPhone');
+  // The rules are the endpoint's (`createUser`); what they find is said in the admin's language.
+  if (values.email && problemOf(createRules.email, values.email))
+    errors[p.email] = say('people.problem.email');
+  if (values.cellPhone && problemOf(createRules.cellPhone, values.cellPhone))
+    errors[p.cellPhone] = say('people.problem.cellPhone');
   return Object.keys(errors).length ? { ok: false, values, errors } : { ok: true, values, password };
 }
 
-/** The edit form's update fields as typed (empty ones left out), or the rule breaks by block id. */
+/** The edit form's update fields as typed (empty ones left out), or the rule breaks by block id (in `locale`). */
 export function readPersonEdit(
+  locale: Locale,
   raw: unknown,
 ): { ok: true; values: PersonUpdate } | { ok: false; values: PersonUpdate; errors: Record<string, string> } {
   const { str, int } = viewState(raw);
@@ -73,11 +79,11 @@ export function readPersonEdit(
   const errors: Record<string, string> = {};
   for (const k of ['audioOnly', 'clickToChat'] as const) {
     const v = values[k];
-    if (v !== undefined && v !== 0 && v !== 1) errors[p[k]] = 'Give 0 (no) or 1 (yes).';
+    if (v !== undefined && v !== 0 && v !== 1) errors[p[k]] = tPlain(locale, 'people.problem.zeroOrOne');
   }
   const max = values.maxOngoingChat;
   if (max !== undefined && (!Number.isInteger(max) || max < 0))
-    errors[p.maxOngoingChat] = 'Give a whole number.';
+    errors[p.maxOngoingChat] = tPlain(locale, 'people.problem.wholeNumber');
   return Object.keys(errors).length ? { ok: false, values, errors } : { ok: true, values };
 }
 
@@ -91,11 +97,12 @@ async function refreshBrowser(
   user: string,
   browser: BrowserRef | undefined,
   log: Logger,
+  locale: Locale,
 ): Promise<void> {
   if (!browser) return;
   try {
     const page = await deps.people.list(user, { search: browser.q, offset: browser.o });
-    await updateView(client, browser.id)(buildPeopleBrowser(page));
+    await updateView(client, browser.id)(buildPeopleBrowser(locale, page));
   } catch (error) {
     log.warn({ err: error }, 'could not refresh the People browser');
   }
@@ -109,11 +116,13 @@ export const handlePeopleBrowserSubmit =
     const state = view.state.values as Record<string, Record<string, { value?: unknown }> | undefined>;
     const typed = state[p.search]?.[ids.actions.peopleSearch]?.value;
     const search = (typeof typed === 'string' ? typed : '').trim().slice(0, 500);
-    const working = workingText('Searching', deps.waitMs());
+    const locale = await deps.locales.person(submission.body.user.id);
+    const working = peopleWorking(deps, locale, 'people.working.search');
     await submitThenWork(
       submission,
-      { title: 'People', working, logger: deps.logger },
-      async ({ user, show }) => show(buildPeopleBrowser(await deps.people.list(user, { search, offset: 0 }))),
+      { title: tPlain(locale, 'people.browser.title'), working, logger: deps.logger, locale },
+      async ({ user, show }) =>
+        show(buildPeopleBrowser(locale, await deps.people.list(user, { search, offset: 0 }))),
     );
   };
 
@@ -126,7 +135,8 @@ export const handlePersonCreate =
   (deps: PeopleDeps) =>
   async (submission: ViewSubmission): Promise<void> => {
     const { ack, view, client } = submission;
-    const read = readPersonCreate(view.state.values);
+    const locale = await deps.locales.person(submission.body.user.id);
+    const read = readPersonCreate(locale, view.state.values);
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
     const { values, password } = read;
     const meta = createMetadata.safeParse(parseJson(view.private_metadata));
@@ -136,26 +146,27 @@ export const handlePersonCreate =
       const named = (error as { field?: unknown })?.field;
       const field = typeof named === 'string' ? blocks[named] : undefined;
       return buildPersonForm({
+        locale,
         mode: 'create',
         values,
         notices: [
-          md`Nothing was created: type the password again. ${field ? 'Please check the field marked below.' : message}`,
+          field ? t(locale, 'people.create.againField') : t(locale, 'people.create.again', { message }),
         ],
         ...(field ? { problems: { [field]: message } } : {}),
       });
     };
-    const working = workingText('Creating the user', deps.waitMs());
+    const working = peopleWorking(deps, locale, 'people.working.create');
     await submitThenWork(
       submission,
-      { title: 'New user', working, again, logger: deps.logger },
+      { title: tPlain(locale, 'people.create.title'), working, again, logger: deps.logger, locale },
       async ({ user, show, log }) => {
         const created = await deps.people.create(user, {
           ...values,
           username: values.username ?? '',
           password,
         });
-        await show(buildPeopleOutcome({ kind: 'created', ...created }));
-        await refreshBrowser(deps, client, user, browser, log);
+        await show(buildPeopleOutcome(locale, { kind: 'created', ...created }));
+        await refreshBrowser(deps, client, user, browser, log, locale);
       },
     );
   };
@@ -165,25 +176,27 @@ export const handlePersonEdit =
   (deps: PeopleDeps) =>
   async (submission: ViewSubmission): Promise<void> => {
     const { ack, view, client } = submission;
-    const read = readPersonEdit(view.state.values);
+    const locale = await deps.locales.person(submission.body.user.id);
+    const read = readPersonEdit(locale, view.state.values);
     if (!read.ok) return ack({ response_action: 'errors', errors: read.errors });
     const { u: userId, b: browser } = readJson(personMetadata, view.private_metadata);
     const again = (message: Mrkdwn) =>
       buildPersonForm({
+        locale,
         mode: 'edit',
         values: read.values,
         metadata: view.private_metadata,
-        who: `user ${userId}`,
-        notices: [md`Nothing was saved. ${message}`],
+        who: tPlain(locale, 'people.userFallback', { id: userId }),
+        notices: [t(locale, 'people.edit.again', { message })],
       });
-    const working = workingText('Saving the user', deps.waitMs());
+    const working = peopleWorking(deps, locale, 'people.working.save');
     await submitThenWork(
       submission,
-      { title: 'Edit user', working, again, logger: deps.logger },
+      { title: tPlain(locale, 'people.edit.title'), working, again, logger: deps.logger, locale },
       async ({ user, show, log }) => {
         const person = await deps.people.update(user, userId, read.values);
-        await show(buildPeopleOutcome({ kind: 'updated', person }));
-        await refreshBrowser(deps, client, user, browser, log);
+        await show(buildPeopleOutcome(locale, { kind: 'updated', person }));
+        await refreshBrowser(deps, client, user, browser, log, locale);
       },
     );
   };
@@ -194,14 +207,15 @@ export const handlePersonDelete =
   async (submission: ViewSubmission): Promise<void> => {
     const { view, client } = submission;
     const { u: userId, b: browser } = readJson(personMetadata, view.private_metadata);
-    const working = workingText('Deleting the user', deps.waitMs());
+    const locale = await deps.locales.person(submission.body.user.id);
+    const working = peopleWorking(deps, locale, 'people.working.delete');
     await submitThenWork(
       submission,
-      { title: 'Delete user', working, logger: deps.logger },
+      { title: tPlain(locale, 'people.delete.title'), working, logger: deps.logger, locale },
       async ({ user, show, log }) => {
         const person = await deps.people.remove(user, userId);
-        await show(buildPeopleOutcome({ kind: 'deleted', person }));
-        await refreshBrowser(deps, client, user, browser, log);
+        await show(buildPeopleOutcome(locale, { kind: 'deleted', person }));
+        await refreshBrowser(deps, client, user, browser, log, locale);
       },
     );
   };

@@ -32,14 +32,14 @@ describe('/conference admin link|unlink', () => {
     const said = await handleLinkCommand(
       deps,
       { kind: 'link', slackUserId: people.nomail.id, account: 'carol@acme.example' },
-      { user: people.admin.id, team: 'T1' },
+      { user: people.admin.id, team: 'T1', locale: 'en' },
     );
     expect(said.text).toContain(`<@${people.nomail.id}> now acts on the video platform as`);
     expect(links).toEqual([expect.objectContaining({ team: 'T1', slackUserId: people.nomail.id })]);
     const unlinked = await handleLinkCommand(
       deps,
       { kind: 'unlink', slackUserId: people.nomail.id },
-      { user: people.admin.id, team: 'T1' },
+      { user: people.admin.id, team: 'T1', locale: 'en' },
     );
     expect(unlinked.text).toContain('is no longer linked');
     expect(links).toEqual([]);
@@ -50,21 +50,21 @@ describe('/conference admin link|unlink', () => {
     const none = await handleLinkCommand(
       deps,
       { kind: 'unlink', slackUserId: people.bob.id },
-      { user: people.admin.id, team: 'T1' },
+      { user: people.admin.id, team: 'T1', locale: 'en' },
     );
     expect(none.text).toContain('was not linked');
     await expect(
       handleLinkCommand(
         deps,
         { kind: 'link', slackUserId: people.bob.id, account: 'carol@acme.example' },
-        { user: people.alice.id, team: 'T1' },
+        { user: people.alice.id, team: 'T1', locale: 'en' },
       ),
     ).rejects.toMatchObject({ code: 'not_allowed' });
     await expect(
       handleLinkCommand(
         deps,
         { kind: 'link', slackUserId: people.bob.id, account: 'ghost@acme.example' },
-        { user: people.admin.id, team: 'T1' },
+        { user: people.admin.id, team: 'T1', locale: 'en' },
       ),
     ).rejects.toMatchObject({ code: 'platform_user_not_found' });
     expect(links).toEqual([]);

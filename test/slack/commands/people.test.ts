@@ -19,6 +19,7 @@ const at = (slack: ReturnType<typeof fakeSlack>, user: string) => ({
   client: slack.client,
   log: silent,
   channel: 'C1',
+  locale: 'en' as const,
 });
 
 describe('/conference admin people|groups', () => {
@@ -54,6 +55,7 @@ describe('/conference password', () => {
     await handlePasswordCommand(services(platform.client, fakeSlack()), 'bob', {
       user: people.admin.id,
       respond: replies.fn,
+      locale: 'en',
     });
     expect(platform.sim.state.passwordResets.slice(before)).toEqual([
       expect.objectContaining({ login: 'bob' }),
@@ -70,6 +72,7 @@ describe('/conference password', () => {
       handlePasswordCommand(services(platform.client, fakeSlack()), 'bob', {
         user: people.alice.id,
         respond: replies.fn,
+        locale: 'en',
       }),
     ).rejects.toMatchObject({ code: 'not_allowed' });
     expect(platform.sim.state.passwordResets.length).toBe(before);

@@ -48,11 +48,17 @@ function world() {
 const user = (username: string) =>
   [...platform.sim.state.users.values()].find((u) => u.username === username && !u.deleted);
 const browser = { id: 'VBROWSER', q: '', o: 0 };
-const createForm = buildPersonForm({ mode: 'create', values: {} }) as unknown as Record<string, unknown>;
-const editForm = buildPersonForm({ mode: 'edit', values: {}, metadata: '', who: 'x' }) as unknown as Record<
+const createForm = buildPersonForm({ locale: 'en', mode: 'create', values: {} }) as unknown as Record<
   string,
   unknown
 >;
+const editForm = buildPersonForm({
+  locale: 'en',
+  mode: 'edit',
+  values: {},
+  metadata: '',
+  who: 'x',
+}) as unknown as Record<string, unknown>;
 
 /** The views.update calls on `viewId`, once the work after the ack made `count` of them. */
 const updatesOf = async (slack: FakeSlack, viewId: string, count = 1) =>
@@ -100,7 +106,8 @@ describe('the create form', () => {
       },
     ]);
     expect(platform.sim.state.users.size).toBe(users);
-    expect(slack.calls).toEqual([]);
+    // Only the admin's language was asked (their profile), nothing else.
+    expect(slack.calls.filter((c) => c.method !== 'users.info')).toEqual([]);
   });
 
   it('creates the user, shows the outcome without the password, and refreshes the browser under it', async () => {
@@ -154,7 +161,8 @@ describe('the edit form', () => {
     expect(acks.given).toEqual([
       { response_action: 'errors', errors: { [ids.people.audioOnly]: 'Give 0 (no) or 1 (yes).' } },
     ]);
-    expect(slack.calls).toEqual([]);
+    // Only the admin's language was asked (their profile), nothing else.
+    expect(slack.calls.filter((c) => c.method !== 'users.info')).toEqual([]);
   });
 
   it('saves the fields given and shows the outcome', async () => {
