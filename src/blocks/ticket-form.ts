@@ -1,16 +1,20 @@
 import type { ExternalSelect, ModalView } from '@slack/types';
 import type { TicketEdit, TicketFormChoices, TicketFormValues } from '../domain/ticket.js';
 import { ticketStates } from '../domain/ticket-workflow.js';
+import type { Locale } from '../i18n/locale.js';
 import { languages } from './conference-form.js';
 import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import { type Block, context, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { type Mrkdwn, md } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 const f = ids.ticketForm;
 
 export interface TicketFormOptions {
+  /** The person's language. */
+  locale: Locale;
   values: TicketFormValues;
   choices: TicketFormChoices;
   metadata: string;
@@ -41,9 +45,21 @@ const picker = (
       : {}),
   };
 };
-const checks = {
-  invite: option('invite', 'Send the invitations now'),
-  inviteOrganizer: option('inviteOrganizer', 'Invite the organizer too (multi-participant)'),
+const checksIn = (locale: Locale) => ({
+  invite: option('invite', tPlain(locale, 'ticketForm.invite')),
+  inviteOrganizer: option('inviteOrganizer', tPlain(locale, 'ticketForm.inviteOrganizer')),
+});
+
+/** The ticket states of the spec as a menu, each under its label in `locale`; `initial` chosen when it is one. */
+const stateMenu = (locale: Locale, initial: string | undefined) => {
+  const of = (s: string) => option(s, tPlain(locale, 'ticketForm.stateLabel', { state: s }));
+  return {
+    type: 'static_select' as const,
+    options: ticketStates.map(of),
+    ...(initial && (ticketStates as readonly string[]).includes(initial)
+      ? { initial_option: of(initial) }
+      : {}),
+  };
 };
 
 /**
@@ -54,6 +70,9 @@ const checks = {
  */
 export function buildTicketForm(o: TicketFormOptions): ModalView {
   const v = o.values;
+  const { locale } = o;
+  const l = (key: Parameters<typeof tPlain>[1]) => tPlain(locale, key);
+  const checks = checksIn(locale);
   const problem = (blockId: string): Block[] => {
     const p = o.problems?.[blockId];
     return p ? [context(md`:warning: ${p}`)] : [];
@@ -66,7 +85,7 @@ export function buildTicketForm(o: TicketFormOptions): ModalView {
     ...(o.notices ?? []).map((n) => section(md`:warning: ${n}`)),
     input(
       f.channel,
-      'Post the card in (this channel follows the ticket)',
+      l('ticketForm.channel'),
       {
         type: 'conversations_select',
         ...(v.channel ? { initial_conversation: v.channel } : { default_to_current_conversation: true }),
@@ -76,80 +95,78 @@ export function buildTicketForm(o: TicketFormOptions): ModalView {
     ),
     input(
       f.emails,
-      'Requestor e-mails',
+      l('ticketForm.emails'),
       textInput(v.emails.join(', '), { placeholder: plain('jane.doe@example.com', limits.placeholder) }),
       {
-        hint: 'A person’s own address; not a shared mailbox (info@, support@…). E-mails or phones: at least one.',
+        hint: l('ticketForm.emailsHint'),
       },
     ),
     ...problem(f.emails),
     input(
       f.phones,
-      'Requestor phone numbers',
+      l('ticketForm.phones'),
       textInput(v.phones.join(', '), { placeholder: plain('+33612345678', limits.placeholder) }),
       {
-        hint: 'International form, comma separated.',
+        hint: l('ticketForm.phonesHint'),
       },
     ),
     ...problem(f.phones),
-    input(f.name, 'Requestor name', textInput(v.name)),
-    input(f.subject, 'Subject', textInput(v.subject, { max_length: 255 })),
-    input(f.description, 'Description', textInput(v.description, { multiline: true })),
-    input(f.reference, 'Reference', textInput(v.reference)),
-    input(f.type, 'Type', textInput(v.type)),
-    input(f.groupId, 'Group', picker(ids.options.groups, o.choices.groups, v.groupId, 'Type a group’s name')),
+    input(f.name, l('ticketForm.name'), textInput(v.name)),
+    input(f.subject, l('ticketForm.subject'), textInput(v.subject, { max_length: 255 })),
+    input(f.description, l('ticketForm.description'), textInput(v.description, { multiline: true })),
+    input(f.reference, l('ticketForm.reference'), textInput(v.reference)),
+    input(f.type, l('ticketForm.type'), textInput(v.type)),
+    input(
+      f.groupId,
+      l('ticketForm.group'),
+      picker(ids.options.groups, o.choices.groups, v.groupId, l('ticketForm.groupPlaceholder')),
+    ),
     input(
       f.agent,
-      'Agent',
-      picker(ids.options.agents, o.choices.users, v.agent, 'Type a name, e-mail or login'),
+      l('ticketForm.agent'),
+      picker(ids.options.agents, o.choices.users, v.agent, l('ticketForm.agentPlaceholder')),
       {
-        hint: 'Left empty: you.',
+        hint: l('ticketForm.agentHint'),
       },
     ),
-    input(f.startTime, 'Starts', {
+    input(f.startTime, l('ticketForm.start'), {
       type: 'datetimepicker',
       ...(v.startTime ? { initial_date_time: Math.floor(v.startTime.getTime() / 1000) } : {}),
     }),
-    input(f.duration, 'Duration (minutes)', numberInput(v.duration ?? 30, 1)),
-    input(f.reminder, 'Reminder (minutes before)', numberInput(v.reminder, 1, 60)),
-    input(f.options, 'Invitations', {
+    input(f.duration, l('ticketForm.duration'), numberInput(v.duration ?? 30, 1)),
+    input(f.reminder, l('ticketForm.reminder'), numberInput(v.reminder, 1, 60)),
+    input(f.options, l('ticketForm.invitations'), {
       type: 'checkboxes',
       options: Object.values(checks),
       ...(checked.length ? { initial_options: checked } : {}),
     }),
-    input(f.language, 'Notification language', {
+    input(f.language, l('ticketForm.language'), {
       type: 'static_select',
       options: languages.map((l) => option(l.value, l.label)),
       ...(v.language && languages.some((l) => l.value === v.language)
         ? { initial_option: option(v.language, languages.find((l) => l.value === v.language)?.label ?? '') }
         : {}),
     }),
-    input(f.agentTemplateId, 'Agent notification template id', numberInput(v.agentTemplateId, 1)),
-    input(f.requestorTemplateId, 'Requestor notification template id', numberInput(v.requestorTemplateId, 1)),
-    input(f.firstName, 'Requestor first name', textInput(v.firstName)),
-    input(f.company, 'Requestor company', textInput(v.company)),
-    input(f.gender, 'Requestor gender', textInput(v.gender)),
-    input(f.country, 'Requestor country', textInput(v.country, { max_length: 2 }), {
-      hint: 'ISO 3166-1 alpha-2 code: FR, US, DE…',
+    input(f.agentTemplateId, l('ticketForm.agentTemplate'), numberInput(v.agentTemplateId, 1)),
+    input(f.requestorTemplateId, l('ticketForm.requestorTemplate'), numberInput(v.requestorTemplateId, 1)),
+    input(f.firstName, l('ticketForm.firstName'), textInput(v.firstName)),
+    input(f.company, l('ticketForm.company'), textInput(v.company)),
+    input(f.gender, l('ticketForm.gender'), textInput(v.gender)),
+    input(f.country, l('ticketForm.country'), textInput(v.country, { max_length: 2 }), {
+      hint: l('ticketForm.countryHint'),
     }),
-    input(f.serviceKey, 'Service key', textInput(v.serviceKey, { max_length: 32 })),
-    input(f.scopes, 'Scopes', textInput(v.scopes.join(', ')), {
-      hint: 'Additional scope names, comma separated.',
+    input(f.serviceKey, l('ticketForm.serviceKey'), textInput(v.serviceKey, { max_length: 32 })),
+    input(f.scopes, l('ticketForm.scopes'), textInput(v.scopes.join(', ')), {
+      hint: l('ticketForm.scopesHint'),
     }),
-    input(f.state, 'Initial state', {
-      type: 'static_select',
-      options: ticketStates.map((s) => option(s, s)),
-      ...(v.state && (ticketStates as readonly string[]).includes(v.state)
-        ? { initial_option: option(v.state, v.state) }
-        : {}),
-    }),
+    input(f.state, l('ticketForm.initialState'), stateMenu(locale, v.state)),
   ];
   return {
     type: 'modal',
     callback_id: ids.views.ticketForm,
-    title: plain('New ticket', limits.viewTitle),
-    submit: plain('Create', limits.viewButton),
-    close: plain('Cancel', limits.viewButton),
+    title: plain(l('ticketForm.title'), limits.viewTitle),
+    submit: plain(l('ticketForm.submit'), limits.viewButton),
+    close: plain(l('ticketForm.cancel'), limits.viewButton),
     private_metadata: o.metadata,
     blocks,
   };
@@ -157,6 +174,8 @@ export function buildTicketForm(o: TicketFormOptions): ModalView {
 
 /** The edit form: the fields a ticket update changes (agent, state, reference, description, subject, group). */
 export function buildTicketEditForm(o: {
+  /** The person's language. */
+  locale: Locale;
   values: TicketEdit;
   choices: TicketFormChoices;
   metadata: string;
@@ -164,35 +183,31 @@ export function buildTicketEditForm(o: {
 }): ModalView {
   const v = o.values;
   const e = ids.ticketEdit;
+  const { locale } = o;
+  const l = (key: Parameters<typeof tPlain>[1]) => tPlain(locale, key);
   return {
     type: 'modal',
     callback_id: ids.views.ticketEdit,
-    title: plain('Edit ticket', limits.viewTitle),
-    submit: plain('Save', limits.viewButton),
-    close: plain('Cancel', limits.viewButton),
+    title: plain(l('ticketEdit.title'), limits.viewTitle),
+    submit: plain(l('ticketEdit.submit'), limits.viewButton),
+    close: plain(l('ticketForm.cancel'), limits.viewButton),
     private_metadata: o.metadata,
     blocks: [
       ...(o.notices ?? []).map((n) => section(md`:warning: ${n}`)),
-      context(md`Only the fields you change are sent to the video platform.`),
-      input(e.subject, 'Subject', textInput(v.subject, { max_length: 255 })),
-      input(e.description, 'Description', textInput(v.description, { multiline: true })),
-      input(e.reference, 'Reference', textInput(v.reference)),
-      input(e.state, 'State', {
-        type: 'static_select',
-        options: ticketStates.map((s) => option(s, s)),
-        ...(v.state && (ticketStates as readonly string[]).includes(v.state)
-          ? { initial_option: option(v.state, v.state) }
-          : {}),
-      }),
+      context(t(locale, 'ticketEdit.onlyChanged')),
+      input(e.subject, l('ticketForm.subject'), textInput(v.subject, { max_length: 255 })),
+      input(e.description, l('ticketForm.description'), textInput(v.description, { multiline: true })),
+      input(e.reference, l('ticketForm.reference'), textInput(v.reference)),
+      input(e.state, l('ticketEdit.state'), stateMenu(locale, v.state)),
       input(
         e.agent,
-        'Agent',
-        picker(ids.options.agents, o.choices.users, v.agent, 'Type a name, e-mail or login'),
+        l('ticketForm.agent'),
+        picker(ids.options.agents, o.choices.users, v.agent, l('ticketForm.agentPlaceholder')),
       ),
       input(
         e.groupId,
-        'Group',
-        picker(ids.options.groups, o.choices.groups, v.groupId, 'Type a group’s name'),
+        l('ticketForm.group'),
+        picker(ids.options.groups, o.choices.groups, v.groupId, l('ticketForm.groupPlaceholder')),
       ),
     ],
   };
@@ -205,19 +220,21 @@ export const exportFormats = [
 ] as const;
 
 /** The export modal: a format, and whether to add the timeline. */
-export function buildTicketExportForm(metadata: string): ModalView {
+export function buildTicketExportForm(locale: Locale, metadata: string): ModalView {
   const first = exportFormats[0];
+  const l = (key: Parameters<typeof tPlain>[1]) => tPlain(locale, key);
+  const timeline = option('timeline', l('ticketExport.addTimeline'));
   return {
     type: 'modal',
     callback_id: ids.views.ticketExport,
-    title: plain('Export ticket', limits.viewTitle),
-    submit: plain('Export', limits.viewButton),
-    close: plain('Cancel', limits.viewButton),
+    title: plain(l('ticketExport.title'), limits.viewTitle),
+    submit: plain(l('ticketExport.submit'), limits.viewButton),
+    close: plain(l('ticketForm.cancel'), limits.viewButton),
     private_metadata: metadata,
     blocks: [
       input(
         'format',
-        'Format',
+        l('ticketExport.format'),
         {
           type: 'static_select',
           options: exportFormats.map((x) => option(x.value, x.label)),
@@ -225,12 +242,12 @@ export function buildTicketExportForm(metadata: string): ModalView {
         },
         { optional: false },
       ),
-      input('timeline', 'Timeline', {
+      input('timeline', l('ticketExport.timeline'), {
         type: 'checkboxes',
-        options: [option('timeline', 'Add the timeline (list of events)')],
-        initial_options: [option('timeline', 'Add the timeline (list of events)')],
+        options: [timeline],
+        initial_options: [timeline],
       }),
-      context(md`The file is posted in the ticket card’s thread.`),
+      context(t(locale, 'ticketExport.where')),
     ],
   };
 }

@@ -1,4 +1,4 @@
-import { md } from '../blocks/mrkdwn.js';
+import { phrase } from '../blocks/text.js';
 import { type MediaItem, mediaItemOf, pastUploadLimit } from '../domain/media.js';
 import type { Action, Subject } from '../domain/policy.js';
 import {
@@ -332,11 +332,7 @@ export class TicketService {
   async mediaOf(actorSlackId: string, ticketId: string, mediaId: string): Promise<MediaItem> {
     const { items } = await this.medias(actorSlackId, ticketId);
     const media = items.find((m) => String(m.id) === mediaId);
-    if (!media)
-      throw new ConfdeskError(
-        'stale_button',
-        md`This file is not among the ticket’s media any more: open Media on the card again.`,
-      );
+    if (!media) throw new ConfdeskError('stale_button', phrase('ticketService.mediaGone'));
     return mediaItemOf(media);
   }
 
@@ -361,10 +357,7 @@ export class TicketService {
       file = await this.platform.downloadTicketMedias({ ticketId: ticket.id, filename });
     } catch (error) {
       if (error instanceof PlatformHttpError && error.status === 404)
-        throw new ConfdeskError(
-          'no_ticket_media',
-          md`This ticket has no snapshot, document or recording on the video platform (any more), so there is nothing to post.`,
-        );
+        throw new ConfdeskError('no_ticket_media', phrase('ticketService.noMedia'));
       throw error;
     }
     if (pastUploadLimit(file.contentLength, maxBytes)) {
@@ -388,11 +381,15 @@ export class TicketService {
   async groupId(name: string): Promise<string> {
     const groups = await this.groupNames();
     const found = [...groups].find(([, n]) => n.toLowerCase() === name.toLowerCase())?.[0];
-    if (!found)
+    if (!found) {
+      const all = [...groups.values()].join(', ');
       throw new ConfdeskError(
         'unknown_group',
-        md`No group is named “${name}”. Groups: ${[...groups.values()].join(', ') || 'none'}.`,
+        all
+          ? phrase('ticketService.noGroup', { name, groups: all })
+          : phrase('ticketService.noGroupAtAll', { name }),
       );
+    }
     return found;
   }
 
@@ -428,7 +425,7 @@ export class TicketService {
     if (/^\d+$/.test(ref)) return this.platform.getTicket({ ticketId: ref });
     const page = await this.platform.listTickets({ reference: ref, limit: 2, user: 'all' });
     const found = page.items[0];
-    if (!found) throw new ConfdeskError('ticket_not_found', md`No ticket has the reference “${ref}”.`);
+    if (!found) throw new ConfdeskError('ticket_not_found', phrase('ticketService.refNotFound', { ref }));
     return found;
   }
 
@@ -442,7 +439,9 @@ export class TicketService {
     const { ticket, move } = tried;
     throw new ConfdeskError(
       'move_not_offered',
-      md`This ticket is now *${ticket.state ?? 'in an unknown state'}*, where “${move.label}” is not possible. The card shows its current state.`,
+      ticket.state === undefined
+        ? phrase('ticketService.moveImpossibleUnknown', { move: move.label })
+        : phrase('ticketService.moveImpossible', { state: ticket.state, move: move.label }),
     );
   }
 
@@ -460,8 +459,7 @@ export class TicketService {
     | { kind: 'not-offered' | 'already-agent'; ticket: TicketSummary; move: TicketMove }
   > {
     const move = findMove(moveId);
-    if (!move)
-      throw new ConfdeskError('unknown_move', md`This button is out of date: press Refresh on the card.`);
+    if (!move) throw new ConfdeskError('unknown_move', phrase('ticketService.staleButton'));
     const { account: actor, object: before } = await this.access.about(
       actorSlackId,
       'ticket.move',

@@ -56,6 +56,8 @@ export interface TicketDeps {
   logger: Logger;
   /** The emoji of the channels' reactions (`REACTION_*`); unset: 🎫 :ticket:, 👀 :eyes:, ✅ :white_check_mark:. */
   reactions?: ReactionEmoji | undefined;
+  /** The channel's language and each person's. */
+  locales: Locales;
 }
 
 /** What the conference listeners need: the services, a logger and a clock. */
@@ -158,6 +160,8 @@ export interface StepDeps {
   stepGrantMs?: number | undefined;
   /** The executions already run (Slack sends `function_executed` again when its ack was late). */
   receipts: Pick<SettingsRepository, 'firstDelivery'>;
+  /** The channel's language: what a step says when it fails. */
+  locales: Pick<Locales, 'channel'>;
 }
 
 /** What link unfurls need: the unfurls' use case (its reads in the background lane) and a logger. */

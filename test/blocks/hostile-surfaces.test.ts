@@ -335,41 +335,72 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     msg(buildPersonLine({ line: 'moved', actor: s, from: s, to: s })),
     msg(buildPersonLine({ line: 'edited', actor: 'UALICE', fields: [s, s] })),
   ],
-  buildTicketDeletePrompt: (s) => [
-    msg(buildTicketDeletePrompt({ id: '42', reference: s }, JSON.stringify({ ticketId: '42', channel: s }))),
+  buildTicketDeletePrompt: (s, locale) => [
+    msg(
+      buildTicketDeletePrompt(
+        locale,
+        { id: '42', reference: s },
+        JSON.stringify({ ticketId: '42', channel: s }),
+      ),
+    ),
+    msg(buildTicketDeletePrompt(locale, { id: '42' }, JSON.stringify({ ticketId: '42', channel: s }))),
   ],
-  buildTicketDeleted: (s) => [msg(buildTicketDeleted({ id: '42', reference: s }))],
-  buildTicketFileComment: (s) => [
-    msg(buildTicketFileComment(s, 'shared')),
-    msg(buildTicketFileComment(s, 'exported')),
-    msg(buildTicketFileComment(s, 'shared all')),
+  buildTicketDeleted: (s, locale) => [
+    msg(buildTicketDeleted(locale, { id: '42', reference: s })),
+    msg(buildTicketDeleted(locale, { id: '42' })),
   ],
-  buildTicketMediaTooBig: (s) => [
-    msg(buildTicketMediaTooBig({ id: '42', reference: s }, 2e9, 1e9)),
-    msg(buildTicketMediaTooBig({ id: '42' }, 2e9, 1e9)),
-    msg(buildTicketMediaTooBig({ id: '42', reference: s }, 1e9, 1e9, true)),
+  buildTicketFileComment: (s, locale) => [
+    msg(buildTicketFileComment(locale, s, 'shared')),
+    msg(buildTicketFileComment(locale, s, 'exported')),
+    msg(buildTicketFileComment(locale, s, 'shared all')),
   ],
-  buildTicketEdited: (s) => [msg(buildTicketEdited([s, s])), msg(buildTicketEdited([]))],
-  buildTicketExported: () => [msg(buildTicketExported(true)), msg(buildTicketExported(false))],
+  buildTicketMediaTooBig: (s, locale) => [
+    msg(buildTicketMediaTooBig(locale, { id: '42', reference: s }, 2e9, 1e9)),
+    msg(buildTicketMediaTooBig(locale, { id: '42' }, 2e9, 1e9)),
+    msg(buildTicketMediaTooBig(locale, { id: '42', reference: s }, 1e9, 1e9, true)),
+    msg(buildTicketMediaTooBig(locale, { id: '42' }, 5e6, 4e5)),
+  ],
+  buildTicketEdited: (s, locale) => [
+    msg(buildTicketEdited(locale, [s, s])),
+    msg(buildTicketEdited(locale, ['subject', 'description', 'reference', 'state', 'agent', 'groupId'])),
+    msg(buildTicketEdited(locale, [])),
+  ],
+  buildTicketExported: (_s, locale) => [
+    msg(buildTicketExported(locale, true)),
+    msg(buildTicketExported(locale, false)),
+  ],
   buildTicketCardNotPosted: (s) => [msg(buildTicketCardNotPosted(ticketOf(s), escaped(s)))],
   // The permalink is Slack's, but goes through the same link rule as any outside URL.
-  buildTicketCardHere: (s) => [
-    msg(buildTicketCardHere(ticketOf(s), `https://x.slack.com/archives/C1/p1?${s}`)),
-    msg(buildTicketCardHere(ticketOf(s), undefined)),
+  buildTicketCardHere: (s, locale) => [
+    msg(buildTicketCardHere(locale, ticketOf(s), `https://x.slack.com/archives/C1/p1?${s}`)),
+    msg(buildTicketCardHere(locale, ticketOf(s), undefined)),
   ],
-  buildTicketCreated: (s) => [
-    msg(buildTicketCreated({ id: '42', reference: s }, { channel: s })),
+  buildTicketCreated: (s, locale) => [
+    msg(buildTicketCreated(locale, { id: '42', reference: s }, { channel: s })),
     msg(
       buildTicketCreated(
+        locale,
         { id: '42', reference: s },
         { channel: 'C1', problem: escaped(s), dropped: escaped(s) },
       ),
     ),
   ],
-  buildTicketForm: (s) => [
+  buildTicketForm: (s, locale) => [
     modal(
       buildTicketForm({
-        values: { phones: [s], emails: [s], scopes: [s], name: s, subject: s, reference: s, description: s },
+        locale,
+        values: {
+          phones: [s],
+          emails: [s],
+          scopes: [s],
+          name: s,
+          subject: s,
+          reference: s,
+          description: s,
+          state: 'inprogress',
+          invite: true,
+          inviteOrganizer: true,
+        },
         choices: { groups: [{ id: '3', name: s }], users: [{ id: '7', name: s }] },
         metadata: '',
         notices: [escaped(s)],
@@ -377,10 +408,11 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
       }),
     ),
   ],
-  buildTicketEditForm: (s) => [
+  buildTicketEditForm: (s, locale) => [
     modal(
       buildTicketEditForm({
-        values: { subject: s, description: s, reference: s },
+        locale,
+        values: { subject: s, description: s, reference: s, state: 'open' },
         choices: { groups: [{ id: '3', name: s }], users: [] },
         metadata: '',
         notices: [escaped(s)],
@@ -388,8 +420,8 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     ),
   ],
   // Its metadata is the bot's own (the card's place: Slack ids), never outside text.
-  buildTicketExportForm: () => [
-    modal(buildTicketExportForm(JSON.stringify({ ticketId: '42', channel: 'C1', ts: '1.2' }))),
+  buildTicketExportForm: (_s, locale) => [
+    modal(buildTicketExportForm(locale, JSON.stringify({ ticketId: '42', channel: 'C1', ts: '1.2' }))),
   ],
   buildConferenceCard: (s) => [msg(buildConferenceCard(conferenceOf(s)))],
   buildDeletedCard: (s) => [msg(buildDeletedCard(conferenceOf(s), s))],
@@ -882,17 +914,6 @@ const notYetFrench = new Set<string>([
   'buildNotTakable',
   'buildReactionOffer',
   // ticket forms and prompts
-  'buildTicketEditForm',
-  'buildTicketExportForm',
-  'buildTicketForm',
-  'buildTicketCardHere',
-  'buildTicketCreated',
-  'buildTicketDeletePrompt',
-  'buildTicketDeleted',
-  'buildTicketEdited',
-  'buildTicketExported',
-  'buildTicketFileComment',
-  'buildTicketMediaTooBig',
   // conferences and reminders
   'buildConferenceCard',
   'buildDeletedCard',

@@ -77,6 +77,7 @@ describe('text from outside is text where it goes', () => {
   it('keeps what the user typed as it is in the form inputs (plain text), clipped to Slack’s 3,000', () => {
     const long = corpus[1] as string;
     const form = buildTicketForm({
+      locale: 'en',
       values: { phones: [], emails: [], scopes: [], subject: corpus[0], description: long },
       choices: { groups: [], users: [] },
       metadata: '',

@@ -4,6 +4,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import type { WebClient } from '@slack/web-api';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import type { Reply } from '../../src/blocks/kit.js';
+import type { Locale } from '../../src/i18n/locale.js';
 import { createLogger } from '../../src/observability/logger.js';
 import type { PlatformClient } from '../../src/platform/client.js';
 import { AccessService } from '../../src/services/access.js';
@@ -226,9 +227,9 @@ export function services(platform: PlatformClient, slack: FakeSlack) {
     logger: silent,
     now,
     waitMs: () => 0,
-    // The person's language from their fake Slack profile (its `locale`), as the bot asks it.
+    // English channels; each person's language from their Slack profile, as confdesk.ts asks it.
     locales: {
-      channel: 'en' as const,
+      channel: 'en' as Locale,
       person: (user: string) => personLocale((u) => identity.locale(u), user),
     },
   };

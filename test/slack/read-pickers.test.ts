@@ -18,6 +18,7 @@ const base = {
 describe('the ticket forms’ agent and group menus', () => {
   it('are type-ahead menus on the options handler’s action ids, prefilled under their known labels', () => {
     const form = buildTicketForm({
+      locale: 'en',
       values: { emails: [], phones: [], scopes: [], agent: '7', groupId: '3' },
       choices: { users: [{ id: '7', name: 'Ada Admin (admin)' }], groups: [{ id: '3', name: 'Level 1' }] },
       metadata: '',
@@ -40,6 +41,7 @@ describe('the ticket forms’ agent and group menus', () => {
       initial_option: { value: '3', text: { text: 'Level 1' } },
     });
     const edit = buildTicketEditForm({
+      locale: 'en',
       values: { agent: '9' },
       choices: { users: [], groups: [] },
       metadata: '',
@@ -55,11 +57,14 @@ describe('the ticket forms’ agent and group menus', () => {
   });
 
   it('are read from their own action ids, and the "why nothing" line is no choice', () => {
-    const read = readTicketForm({
-      ...base,
-      agent: { [ids.options.agents]: picked('1042') },
-      groupId: { [ids.options.groups]: picked(noChoice) },
-    });
+    const read = readTicketForm(
+      {
+        ...base,
+        agent: { [ids.options.agents]: picked('1042') },
+        groupId: { [ids.options.groups]: picked(noChoice) },
+      },
+      'en',
+    );
     expect(read.ok).toBe(true);
     expect(read.values.agent).toBe('1042');
     expect(read.values.groupId).toBeUndefined();

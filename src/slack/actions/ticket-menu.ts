@@ -1,5 +1,6 @@
 import { ids } from '../../blocks/ids.js';
 import { buildWorkingView } from '../../blocks/modal.js';
+import { tPlain } from '../../blocks/text.js';
 import { buildTicketMediaList, buildTimeline } from '../../blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
 import {
@@ -10,6 +11,7 @@ import {
 } from '../../blocks/ticket-prompts.js';
 import { mediaItemOf } from '../../domain/media.js';
 import { editableFields } from '../../domain/ticket.js';
+import type { Locale } from '../../i18n/locale.js';
 import { spoolUnsized, uploadToThread } from '../../outbound/upload.js';
 import type { MediaDeps, TicketDeps, TicketFormDeps } from '../deps.js';
 import { ticketOfCard, trustedPlace } from '../input/card-place.js';
@@ -59,10 +61,13 @@ export const handleMedia =
 export const handleExport =
   (deps: TicketDeps): MenuEntry =>
   async ({ user, client, triggerId }, place) => {
-    await deps.tickets.forAction(user, place.ticketId, 'ticket.export');
+    const [locale] = await Promise.all([
+      deps.locales.person(user),
+      deps.tickets.forAction(user, place.ticketId, 'ticket.export'),
+    ]);
     await client.views.open({
       trigger_id: triggerId,
-      view: buildTicketExportForm(JSON.stringify(place)),
+      view: buildTicketExportForm(locale, JSON.stringify(place)),
     });
   };
 
@@ -70,11 +75,14 @@ export const handleExport =
 export const handleDelete =
   (deps: TicketDeps): MenuEntry =>
   async ({ user, respond }, place) => {
-    const ticket = await deps.tickets.forAction(user, place.ticketId, 'ticket.delete');
+    const [locale, ticket] = await Promise.all([
+      deps.locales.person(user),
+      deps.tickets.forAction(user, place.ticketId, 'ticket.delete'),
+    ]);
     await respond({
       response_type: 'ephemeral',
       replace_original: false,
-      ...buildTicketDeletePrompt(ticket, JSON.stringify(place)),
+      ...buildTicketDeletePrompt(locale, ticket, JSON.stringify(place)),
     });
   };
 
@@ -86,9 +94,11 @@ export const handleDelete =
 export const handleEdit =
   (deps: TicketFormDeps): MenuEntry =>
   async ({ user, client, triggerId, respond, log, container }, place) => {
+    const locale = await deps.locales.person(user);
+    const title = tPlain(locale, 'ticketEdit.title');
     const opened = await client.views.open({
       trigger_id: triggerId,
-      view: buildWorkingView('Edit ticket', workingText('Loading the ticket', deps.waitMs())),
+      view: buildWorkingView(title, workingText(tPlain(locale, 'ticketEdit.loading'), deps.waitMs())),
     });
     const show = updateView(client, opened.view?.id as string);
     await deps.tickets
@@ -97,11 +107,11 @@ export const handleEdit =
         const values = editableFields(ticket);
         // The prefilled agent's and group's labels: from the directory, in memory once it is loaded.
         const choices = await deps.tickets.formChoices(user, values);
-        return show(buildTicketEditForm({ values, choices, metadata: JSON.stringify(place) }));
+        return show(buildTicketEditForm({ locale, values, choices, metadata: JSON.stringify(place) }));
       })
       .catch((error: unknown) =>
         replyError(
-          { kind: 'modal', show, title: 'Edit ticket', tell: respond, log, channel: container.channel },
+          { kind: 'modal', show, title, tell: respond, log, channel: container.channel, locale },
           error,
         ),
       );
@@ -127,9 +137,11 @@ export const handleTicketMenu = (deps: TicketFormDeps): ClickHandler => {
 export const handleTicketDelete =
   (deps: TicketDeps): ClickHandler =>
   async ({ user, value, respond }) => {
+    // The person's language is asked beside the work, never after it.
+    const locale = deps.locales.person(user).catch((): Locale => 'en');
     const place = await trustedPlace(deps, readJson(cardPlace, value));
     const ticket = await deps.tickets.remove(user, place.ticketId);
-    await respond({ replace_original: true, ...buildTicketDeleted(ticket) });
+    await respond({ replace_original: true, ...buildTicketDeleted(await locale, ticket) });
     await deps.publisher.ticketChanged({ kind: 'deleted', ticket }, user);
   };
 
@@ -148,7 +160,7 @@ export const handleTicketMediaPost =
       channel: m.c,
       threadTs: m.t,
       limit: deps.media.maxUploadBytes,
-      comment: buildTicketFileComment(user, 'shared'),
+      comment: buildTicketFileComment(deps.locales.channel, user, 'shared'),
     });
     if (!shared) await respond(ephemeral(message));
   };
@@ -165,16 +177,18 @@ export const handleTicketMediaPostAll =
     // The thread must be this ticket's card, as the store knows it.
     const place = await trustedPlace(deps, readJson(cardPlace, value));
     if (!place.channel || !place.ts) throw staleValue();
+    // The person's language (for a refusal) is asked beside the download, never after it.
+    const locale = deps.locales.person(user).catch((): Locale => 'en');
     const limit = deps.media.maxUploadBytes;
     const all = await deps.tickets.allMedia(user, place.ticketId, limit);
     if (all.kind === 'too-big') {
-      await respond(ephemeral(buildTicketMediaTooBig(all.ticket, all.size, limit)));
+      await respond(ephemeral(buildTicketMediaTooBig(await locale, all.ticket, all.size, limit)));
       return;
     }
     // Without Content-Length (an archive made as it is sent), counted into a temporary file first.
     const spooled = all.file.contentLength === undefined ? await spoolUnsized(all.file, limit) : undefined;
     if (spooled?.kind === 'too-big') {
-      await respond(ephemeral(buildTicketMediaTooBig(all.ticket, spooled.over, limit, true)));
+      await respond(ephemeral(buildTicketMediaTooBig(await locale, all.ticket, spooled.over, limit, true)));
       return;
     }
     try {
@@ -183,7 +197,7 @@ export const handleTicketMediaPostAll =
         threadTs: place.ts,
         filename: all.filename,
         title: all.filename,
-        comment: buildTicketFileComment(user, 'shared all'),
+        comment: buildTicketFileComment(deps.locales.channel, user, 'shared all'),
       });
     } finally {
       await spooled?.done();

@@ -3,6 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import { buildConferenceForm } from '../../blocks/conference-form.js';
 import { buildWorkingView } from '../../blocks/modal.js';
 import { clipPlain, escaped, joinMd, type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import { tPlain } from '../../blocks/text.js';
 import { buildTicketForm } from '../../blocks/ticket-form.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
 import { parseConferenceRequest } from '../../domain/conference-text.js';
@@ -80,8 +81,6 @@ export async function formFromText(
   });
 }
 
-const ticketTitle = 'New ticket';
-
 /**
  * Opens the create form. The trigger lasts 3 s and the group and agent lists come from the platform,
  * so a "Loading…" modal opens at once and the form replaces it when the lists are there.
@@ -95,9 +94,12 @@ export async function openTicketForm(
   /** What only the open modal leaves time to read (a reacted message's text), and notes on it. */
   prefill?: () => Promise<{ values: Partial<TicketFormValues>; notices: Mrkdwn[] }>,
 ): Promise<void> {
+  // The person's language: at most a second's wait, within the trigger's 3 s.
+  const locale = await deps.locales.person(user);
+  const ticketTitle = tPlain(locale, 'ticketForm.title');
   const opened = await client.views.open({
     trigger_id: triggerId,
-    view: buildWorkingView(ticketTitle, workingText('Loading the groups and agents', deps.waitMs())),
+    view: buildWorkingView(ticketTitle, workingText(tPlain(locale, 'ticketForm.loading'), deps.waitMs())),
   });
   const viewId = opened.view?.id as string;
   const more = prefill?.();
@@ -109,6 +111,7 @@ export async function openTicketForm(
     (choices) =>
       show(
         buildTicketForm({
+          locale,
           values: { ...values, ...extra?.values, agent },
           choices,
           metadata: '',
@@ -116,7 +119,10 @@ export async function openTicketForm(
         }),
       ),
     (error: unknown) =>
-      replyError({ kind: 'modal', show, title: ticketTitle, log: requestLog(deps.logger, { user }) }, error),
+      replyError(
+        { kind: 'modal', show, title: ticketTitle, log: requestLog(deps.logger, { user }), locale },
+        error,
+      ),
   );
 }
 

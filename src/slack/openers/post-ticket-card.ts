@@ -40,11 +40,14 @@ export async function postTicketCard(
       () => false,
     );
     if (shown) {
-      const link = await deps.publisher.permalink(card);
+      const [link, locale] = await Promise.all([
+        deps.publisher.permalink(card),
+        deps.locales.person(where.user),
+      ]);
       await respond({
         response_type: 'ephemeral',
         replace_original: o.reuse?.replace ?? false,
-        ...buildTicketCardHere(ticket, link),
+        ...buildTicketCardHere(locale, ticket, link),
       });
       return 'linked';
     }

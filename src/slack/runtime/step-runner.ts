@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import { runAsMissing, vouchedPerson } from '../../domain/workflow-steps.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { withGrantDeadline } from '../../platform/grant-deadline.js';
 import { runInLane } from '../../platform/lane.js';
@@ -29,6 +30,8 @@ export async function runStep(
     grantMs?: number | undefined;
     /** The executions already run, on every replica (Slack sends the event again after a late ack). */
     receipts: Pick<SettingsRepository, 'firstDelivery'>;
+    /** The language a failure is said in (the channel's); English when unset. */
+    locale?: Locale | undefined;
   },
   work: (person: string, inputs: Record<string, unknown>) => Promise<StepOutputs>,
 ): Promise<void> {
@@ -47,7 +50,7 @@ export async function runStep(
       );
       outcome = { outputs };
     } catch (error) {
-      outcome = { error: describeError(error, log).text };
+      outcome = { error: describeError(error, log, undefined, o.locale).text };
     }
   }
   try {

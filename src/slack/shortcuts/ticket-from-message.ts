@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, MessageShortcut, SlackShortcutMiddlewareArgs } from '@slack/bolt';
 import { ids } from '../../blocks/ids.js';
+import { tPlain } from '../../blocks/text.js';
 import { responderFor } from '../../outbound/respond.js';
 import type { TicketFormDeps } from '../deps.js';
 import { openTicketForm } from '../openers/forms.js';
@@ -22,12 +23,14 @@ export const handleTicketFromMessage =
     const log = requestLog(deps.logger, { user, team: shortcut.team?.id, callback: shortcut.callback_id });
     // A failure is said privately beside the message (the shortcut's response_url).
     const respond = responderFor(shortcut.response_url);
-    afterAck({ kind: 'button', respond, client, user, channel, log }, async () => {
+    // The person's language (at most a second, then kept in their profile for the form).
+    const locale = await deps.locales.person(user);
+    afterAck({ kind: 'button', respond, client, user, channel, log, locale }, async () => {
       const link = await client.chat.getPermalink({ channel, message_ts: messageTs }).then(
         (r) => r.permalink,
         () => undefined,
       );
-      const description = [messageText, link ? `From Slack: ${link}` : undefined]
+      const description = [messageText, link ? tPlain(locale, 'ticketForm.fromSlack', { link }) : undefined]
         .filter(Boolean)
         .join('\n\n');
       await openTicketForm(deps, client, shortcut.trigger_id, user, {

@@ -12,7 +12,7 @@ import { runStep, type StepArgs } from '../runtime/step-runner.js';
 export const handleMoveTicketStep = (deps: StepDeps) => async (args: StepArgs) =>
   runStep(
     args,
-    { logger: deps.logger, grantMs: deps.stepGrantMs, receipts: deps.receipts },
+    { logger: deps.logger, grantMs: deps.stepGrantMs, receipts: deps.receipts, locale: deps.locales.channel },
     async (person, inputs) => {
       const v = readStepInputs(moveStepInputs, inputs);
       // A reference is looked up behind the rights check (a person without an account reads nothing).

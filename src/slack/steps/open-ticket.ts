@@ -1,4 +1,5 @@
-import { md, mention } from '../../blocks/mrkdwn.js';
+import { mention } from '../../blocks/mrkdwn.js';
+import { phrase } from '../../blocks/text.js';
 import { stepIds, ticketStepInputs } from '../../domain/workflow-steps.js';
 import { ConfdeskError } from '../../services/errors.js';
 import type { StepDeps } from '../deps.js';
@@ -15,7 +16,7 @@ import { runStep, type StepArgs } from '../runtime/step-runner.js';
 export const handleOpenTicketStep = (deps: StepDeps) => async (args: StepArgs) =>
   runStep(
     args,
-    { logger: deps.logger, grantMs: deps.stepGrantMs, receipts: deps.receipts },
+    { logger: deps.logger, grantMs: deps.stepGrantMs, receipts: deps.receipts, locale: deps.locales.channel },
     async (person, inputs) => {
       const v = readStepInputs(ticketStepInputs, inputs);
       const groupId = v.group ? await deps.tickets.groupId(v.group) : undefined;
@@ -25,7 +26,7 @@ export const handleOpenTicketStep = (deps: StepDeps) => async (args: StepArgs) =
         if (!agent)
           throw new ConfdeskError(
             'agent_without_account',
-            md`The agent ${mention(v.agent)} has no video platform account with their Slack e-mail: pick someone else, or leave “Agent” empty.`,
+            phrase('ticketStep.agentWithoutAccount', { agent: mention(v.agent) }),
           );
       }
       const ticket = await deps.tickets.create(person, {

@@ -1,10 +1,36 @@
 import { ids } from '../../blocks/ids.js';
+import { tPlain } from '../../blocks/text.js';
 import type { TicketFormValues } from '../../domain/ticket.js';
+import type { MessageKey } from '../../i18n/catalog.js';
+import type { Locale } from '../../i18n/locale.js';
 import { endpoints } from '../../platform/endpoints.js';
 import { problemOf, viewState } from '../input/view-state.js';
 
 const f = ids.ticketForm;
 const rules = endpoints.createTicket.input.shape;
+
+/**
+ * The rules' problems the form can show, by their English (the platform client's schemas say them,
+ * capitalised by `problemOf`): each is a catalog message, so it is written in the person's language.
+ */
+const problemKeys = [
+  'ticketForm.problem.email',
+  'ticketForm.problem.sharedMailbox',
+  'ticketForm.problem.phone',
+  'ticketForm.problem.duration',
+  'ticketForm.problem.reminder',
+  'ticketForm.problem.country',
+  'ticketForm.problem.serviceKey',
+  'ticketForm.problem.numericId',
+] as const satisfies readonly MessageKey[];
+const keyOfProblem = new Map<string, MessageKey>(problemKeys.map((k) => [tPlain('en', k), k]));
+
+/** A schema's problem in `locale`: its catalog message, or (one not in the catalog) English as is, or French's "not valid". */
+const problemIn = (locale: Locale, problem: string): string => {
+  const key = keyOfProblem.get(problem);
+  if (key) return tPlain(locale, key);
+  return locale === 'en' ? problem : tPlain(locale, 'ticketForm.problem.invalid');
+};
 
 export type TicketFormRead =
   | { ok: true; values: TicketFormValues }
@@ -13,9 +39,9 @@ export type TicketFormRead =
 /**
  * Reads the ticket form and checks every rule the spec states (requestor e-mails or phones, no
  * shared mailbox, international phones, ISO country, duration, reminder, service key…) with the
- * schemas the platform client applies, so errors show under their inputs.
+ * schemas the platform client applies, so errors show under their inputs, in the person's `locale`.
  */
-export function readTicketForm(rawState: unknown): TicketFormRead {
+export function readTicketForm(rawState: unknown, locale: Locale): TicketFormRead {
   const { get, str, int, list, date, chosen, option } = viewState(rawState);
   const invitations = chosen(f.options);
   const values: TicketFormValues = {
@@ -47,11 +73,11 @@ export function readTicketForm(rawState: unknown): TicketFormRead {
   };
   const errors: Record<string, string> = {};
   const check = (blockId: string, problem: string | undefined) => {
-    if (problem) errors[blockId] = problem;
+    if (problem) errors[blockId] = problemIn(locale, problem);
   };
-  if (!values.channel) errors[f.channel] = 'Choose the channel that will follow the ticket.';
+  if (!values.channel) errors[f.channel] = tPlain(locale, 'ticketForm.problem.channel');
   if (values.emails.length === 0 && values.phones.length === 0)
-    errors[f.emails] = 'Give at least one e-mail or phone number of the requestor.';
+    errors[f.emails] = tPlain(locale, 'ticketForm.problem.contact');
   if (values.emails.length) check(f.emails, problemOf(rules.emails, values.emails));
   if (values.phones.length) check(f.phones, problemOf(rules.phones, values.phones));
   if (values.duration !== undefined) check(f.duration, problemOf(rules.duration, values.duration));

@@ -1,6 +1,7 @@
 import { ids } from '../../blocks/ids.js';
 import { buildResultView } from '../../blocks/modal.js';
-import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { t, tPlain } from '../../blocks/text.js';
 import { buildTicketEditForm } from '../../blocks/ticket-form.js';
 import { buildTicketEdited } from '../../blocks/ticket-prompts.js';
 import type { TicketFormDeps, ViewSubmission } from '../deps.js';
@@ -11,8 +12,6 @@ import { submitThenWork } from '../openers/working-modal.js';
 import { workingText } from '../replies/working-notice.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 
-const title = 'Edit ticket';
-
 /**
  * Submission of the card menu's Edit form: only changed fields are sent; the card is updated in
  * place and the thread told. A refusal brings the form back with everything typed and the reason.
@@ -21,6 +20,9 @@ export const handleTicketEdit =
   (deps: TicketFormDeps) =>
   async (submission: ViewSubmission): Promise<void> => {
     const { body, view } = submission;
+    // The person's language: at most a second's wait, within the submission's 3 s.
+    const locale = await deps.locales.person(body.user.id);
+    const title = tPlain(locale, 'ticketEdit.title');
     const metadata = view.private_metadata;
     const { str, option } = viewState(view.state.values);
     const e = ids.ticketEdit;
@@ -34,23 +36,24 @@ export const handleTicketEdit =
     };
     const again = async (message: Mrkdwn) =>
       buildTicketEditForm({
+        locale,
         values,
         choices: await deps.tickets
           .formChoices(body.user.id, values)
           .catch(() => ({ groups: [], users: [] })),
         metadata,
-        notices: [md`Nothing was saved. ${message}`],
+        notices: [t(locale, 'ticketEdit.nothingSaved', { message })],
       });
-    const working = workingText('Saving the ticket', deps.waitMs());
+    const working = workingText(tPlain(locale, 'ticketEdit.saving'), deps.waitMs());
     await submitThenWork(
       submission,
-      { title, working, again, logger: deps.logger },
+      { title, working, again, logger: deps.logger, locale },
       async ({ user, show }) => {
         const place = await trustedPlace(deps, readJson(cardPlace, metadata));
         const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
         // Every card of the ticket, and one line naming the person in each card's thread.
         if (changed.length) await deps.publisher.ticketChanged({ kind: 'edited', after, changed }, user);
-        await show(buildResultView(title, buildTicketEdited(changed)));
+        await show(buildResultView(title, buildTicketEdited(locale, changed)));
       },
     );
   };

@@ -1,6 +1,7 @@
 import { ids } from '../../blocks/ids.js';
 import { buildResultView } from '../../blocks/modal.js';
-import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { t, tPlain } from '../../blocks/text.js';
 import { buildTicketCard } from '../../blocks/ticket-card.js';
 import { buildTicketForm } from '../../blocks/ticket-form.js';
 import { buildTicketCreated } from '../../blocks/ticket-prompts.js';
@@ -13,8 +14,6 @@ import { describeError, inviteFix } from '../replies/describe-error.js';
 import { workingText } from '../replies/working-notice.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { readTicketForm } from './read-ticket-form.js';
-
-const title = 'New ticket';
 
 /** The input a platform refusal names, as a block id of the form. */
 function fieldOf(error: unknown): string | undefined {
@@ -31,7 +30,10 @@ function fieldOf(error: unknown): string | undefined {
 export const handleTicketForm =
   (deps: TicketFormDeps) =>
   async (submission: ViewSubmission): Promise<void> => {
-    const read = readTicketForm(submission.view.state.values);
+    // The person's language: at most a second's wait, within the submission's 3 s.
+    const locale = await deps.locales.person(submission.body.user.id);
+    const title = tPlain(locale, 'ticketForm.title');
+    const read = readTicketForm(submission.view.state.values, locale);
     if (!read.ok) return submission.ack({ response_action: 'errors', errors: read.errors });
     const values = read.values;
     const channel = values.channel as string;
@@ -42,17 +44,20 @@ export const handleTicketForm =
         .formChoices(submission.body.user.id, values)
         .catch(() => ({ groups: [], users: [] }));
       return buildTicketForm({
+        locale,
         values,
         choices,
         metadata: '',
-        notices: [md`Nothing was created. ${field ? 'Please check the field marked below.' : message}`],
+        notices: [
+          field ? t(locale, 'ticketForm.checkField') : t(locale, 'ticketForm.nothingCreated', { message }),
+        ],
         ...(field ? { problems: { [field]: message } } : {}),
       });
     };
-    const working = workingText('Creating the ticket', deps.waitMs());
+    const working = workingText(tPlain(locale, 'ticketForm.creating'), deps.waitMs());
     await submitThenWork(
       submission,
-      { title, working, again, channel, logger: deps.logger },
+      { title, working, again, channel, logger: deps.logger, locale },
       async ({ user, show, log }) => {
         const ticket = await deps.tickets.create(user, values);
         // The platform has the ticket now: from here on a failure concerns only its card.
@@ -69,14 +74,14 @@ export const handleTicketForm =
         } catch (error) {
           problem = isCannotPost(error)
             ? inviteFix(channel)
-            : md`its card could not be posted: ${describeError(error, log)}`;
+            : t(locale, 'ticketPrompt.cardNotPosted', { reason: describeError(error, log, channel, locale) });
           extra = card.blocks;
         }
         // A field the platform silently dropped is said, never lost (findings has it for the doctor).
         const dropped = notKeptNotice(ticket.notKept);
         // Not through `again`: the ticket exists, and the form would say that nothing was created.
         await show(
-          buildResultView(title, buildTicketCreated(ticket, { channel, problem, dropped }), extra),
+          buildResultView(title, buildTicketCreated(locale, ticket, { channel, problem, dropped }), extra),
         ).catch((e: unknown) => log.warn({ err: e }, 'could not show the outcome'));
       },
     );

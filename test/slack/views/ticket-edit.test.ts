@@ -27,6 +27,7 @@ const e = ids.ticketEdit;
 function typed(reference: string, changes: Record<string, string>) {
   const t = ticket(reference);
   const form = buildTicketEditForm({
+    locale: 'en',
     values: { subject: t?.subject, description: t?.description, reference },
     choices: { users: [], groups: [] },
     metadata: '',

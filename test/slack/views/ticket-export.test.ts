@@ -19,7 +19,7 @@ const uploads = useUploadTarget();
 
 const idOf = (reference: string) =>
   String([...platform.sim.state.tickets.values()].find((t) => t.reference === reference)?.id);
-const values = formState(buildTicketExportForm('') as unknown as Record<string, unknown>);
+const values = formState(buildTicketExportForm('en', '') as unknown as Record<string, unknown>);
 
 function world(reference: string) {
   const slack = fakeSlack({

@@ -23,6 +23,7 @@ const platform = usePlatform();
 
 const f = ids.ticketForm;
 const form = buildTicketForm({
+  locale: 'en',
   values: { channel: 'C1', emails: [], phones: [], scopes: [] },
   choices: { users: [], groups: [] },
   metadata: '',
@@ -50,7 +51,8 @@ describe('the ticket form', () => {
     expect(acks.given).toEqual([
       { response_action: 'errors', errors: { [f.emails]: expect.stringContaining('at least one e-mail') } },
     ]);
-    expect(slack.calls).toEqual([]);
+    // Only the person's language was read (their profile), nothing else asked of Slack.
+    expect(slack.calls.filter((c) => c.method !== 'users.info')).toEqual([]);
   });
 
   it('creates the ticket, posts its card in the channel, which follows it, and shows the outcome', async () => {
