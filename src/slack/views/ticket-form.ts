@@ -74,7 +74,9 @@ export const handleTicketForm =
         } catch (error) {
           problem = isCannotPost(error)
             ? inviteFix(channel)
-            : t(locale, 'ticketPrompt.cardNotPosted', { reason: describeError(error, log, channel, locale) });
+            : t(locale, 'ticketPrompt.cardNotPosted', {
+                reason: describeError(error, log, undefined, locale),
+              });
           extra = card.blocks;
         }
         // A field the platform silently dropped is said, never lost (findings has it for the doctor).

@@ -55,6 +55,31 @@ describe('the ticket form', () => {
     expect(slack.calls.filter((c) => c.method !== 'users.info')).toEqual([]);
   });
 
+  it('says the rules’ problems in the person’s language: French for fr-FR, English as before otherwise', async () => {
+    const values = formState(form, { [f.emails]: 'info@example.com', [f.phones]: '0612', [f.country]: 'ZZ' });
+    const errorsFor = async (locale: string) => {
+      const slack = fakeSlack({
+        'users.info': (a) => ({ user: { id: a.user, tz: 'Europe/Paris', profile: {}, locale } }),
+      });
+      const { deps } = ticketDeps(platform.client, slack);
+      const { args, acks } = submitted(slack, { user: people.alice.id, values });
+      await handleTicketForm(deps)(args);
+      return (acks.given[0] as { errors: Record<string, string> }).errors;
+    };
+    expect(await errorsFor('fr-FR')).toEqual({
+      [f.emails]:
+        'Indiquez l’adresse personnelle de quelqu’un\u202f: les boîtes génériques ou partagées (info@, support@, contact@…) ne sont pas acceptées',
+      [f.phones]: 'Un numéro de téléphone international est attendu, comme +33612345678',
+      [f.country]: 'Un code pays ISO 3166-1 alpha-2 est attendu, comme FR ou DE',
+    });
+    expect(await errorsFor('en-GB')).toEqual({
+      [f.emails]:
+        'Use a person’s own e-mail: generic or shared mailboxes (info@, support@, contact@…) are not allowed',
+      [f.phones]: 'Expected an international phone number such as +33612345678',
+      [f.country]: 'Expected an ISO 3166-1 alpha-2 country code such as FR or US',
+    });
+  });
+
   it('creates the ticket, posts its card in the channel, which follows it, and shows the outcome', async () => {
     const { slack, deps, published, watched } = world();
     const values = formState(form, { [f.emails]: 'jane.doe@example.com', [f.subject]: 'Printer on fire' });
