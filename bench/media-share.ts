@@ -67,6 +67,8 @@ for (let run = 1; run <= runs; run++) {
     user: 'UALICE',
     channel: 'CBENCH',
     limit: media.maxUploadBytes,
+    locale: 'en',
+    channelLocale: 'en',
   });
   const seconds = (performance.now() - started) / 1000;
   clearInterval(timer);

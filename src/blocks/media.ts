@@ -1,6 +1,8 @@
 import type { KnownBlock, ModalView, Overflow } from '@slack/types';
 import type { MediaItem } from '../domain/media.js';
-import { humanSize } from './format.js';
+import type { MessageKey } from '../i18n/catalog.js';
+import { formatSize } from '../i18n/format.js';
+import type { Locale } from '../i18n/locale.js';
 import { ids } from './ids.js';
 import { input, textInput } from './inputs.js';
 import { type Block, button, confirmDialog, context, mrkdwn, plain, section } from './kit.js';
@@ -16,6 +18,7 @@ import {
   md,
   mention,
 } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 /*
  * The media library and every other place a media item is shown (the conference card's
@@ -36,22 +39,44 @@ const icons: Record<string, string> = {
   document: '📄',
 };
 
+const knownTypes = new Set(['recording', 'video', 'snapshot', 'picture', 'image', 'capture', 'document']);
+const knownStatuses = new Set(['completed', 'pending', 'processing', 'failed', 'error']);
+
+/** A media's type as the catalog names it; an unknown one as the platform wrote it. */
+export const typeLabel = (locale: Locale, type: string): string =>
+  knownTypes.has(type.toLowerCase())
+    ? tPlain(locale, `media.type.${type.toLowerCase()}` as MessageKey)
+    : clipPlain(type, 60);
+
+/** A media's status as the catalog names it; an unknown one as the platform wrote it. */
+export const statusLabel = (locale: Locale, status: string): string =>
+  knownStatuses.has(status.toLowerCase())
+    ? tPlain(locale, `media.status.${status.toLowerCase()}` as MessageKey)
+    : clipPlain(status, 60);
+
 /** Its name for people: the title, else the file name, else the type and id. */
-const nameOf = (m: MediaLineItem) => clipPlain(m.title || m.filename || `${m.type || 'Media'} ${m.id}`, 500);
+const nameOf = (m: MediaLineItem, locale: Locale) =>
+  clipPlain(
+    m.title ||
+      m.filename ||
+      (m.type ? `${typeLabel(locale, m.type)} ${m.id}` : tPlain(locale, 'media.untitled', { id: m.id })),
+    500,
+  );
 
 /**
  * One media item as every list shows it: icon and title, then type · status · creation time (each
- * viewer's own zone, Slack's date token) · size · format.
+ * viewer's own zone, Slack's date token) · size · format. `locale`: the reader's (English by default
+ * for the lists of other families not yet translated: the conference's and the ticket's cards, unfurls).
  */
-export function mediaLine(m: MediaLineItem): Mrkdwn {
+export function mediaLine(m: MediaLineItem, locale: Locale = 'en'): Mrkdwn {
   const bits = [
-    m.type ? clipPlain(m.type, 60) : undefined,
-    m.status && m.status !== 'completed' ? clipPlain(m.status, 60) : undefined,
+    m.type ? typeLabel(locale, m.type) : undefined,
+    m.status && m.status !== 'completed' ? statusLabel(locale, m.status) : undefined,
     m.created ? date(m.created, '{date_short_pretty} {time}') : undefined,
-    m.size !== undefined ? humanSize(m.size) : undefined,
+    m.size !== undefined ? formatSize(locale, m.size) : undefined,
     m.format ? clipPlain(m.format, 100) : undefined,
   ].filter((x) => x !== undefined);
-  return md`${icons[m.type?.toLowerCase() ?? ''] ?? '📎'} *${nameOf(m)}*\n${joinMd(bits, ' · ')}`;
+  return md`${icons[m.type?.toLowerCase() ?? ''] ?? '📎'} *${nameOf(m, locale)}*\n${joinMd(bits, ' · ')}`;
 }
 
 /** The library's query as its buttons and metadata carry it: the filters' text and the offset. */
@@ -70,26 +95,21 @@ export interface MediaPage {
   hidden?: number | undefined;
 }
 
-const libraryTitle = 'Media library';
 const queryValue = (q: LibraryQuery) => clipPlain(JSON.stringify(q), limits.buttonValue);
 
 /**
  * Items of a library page the person may not see, and why (the policy's `media.see`: a media is its
  * owner's, its group's members' and the platform admins'). `all`: the page shows none of its items.
  */
-function hiddenOnPage(n: number, all: boolean): Mrkdwn {
-  const why = md`${n === 1 ? 'belongs' : 'belong'} to other people, outside your groups: only a media’s owner, the members of its group and video platform admins see it`;
-  return all
-    ? md`${n === 1 ? md`The only item` : md`All ${n} items`} on this page ${why}.`
-    : md`${n} more ${n === 1 ? 'item' : 'items'} on this page ${n === 1 ? 'is' : 'are'} hidden: ${n === 1 ? 'it' : 'they'} ${why}`;
-}
+const hiddenOnPage = (locale: Locale, n: number, all: boolean): Mrkdwn =>
+  t(locale, all ? 'media.library.hiddenAll' : 'media.library.hiddenSome', { count: n });
 
 /** A row's menu: Show, Edit, Share, Delete (each checked again when chosen). */
-const rowMenu = (id: string): Overflow => ({
+const rowMenu = (locale: Locale, id: string): Overflow => ({
   type: 'overflow',
   action_id: `${ids.actions.mediaRow}:${id}`,
   options: (['show', 'edit', 'share', 'delete'] as const).map((verb) => ({
-    text: plain({ show: 'Show', edit: 'Edit', share: 'Share in Slack', delete: 'Delete' }[verb], 75),
+    text: plain(tPlain(locale, `media.row.${verb}`), 75),
     value: `${verb}:${id}`,
   })),
 });
@@ -98,13 +118,25 @@ const rowMenu = (id: string): Overflow => ({
  * The library modal: the filters in force and a Filter button, one row per item with its menu,
  * Previous/Next (updating the modal in place). `notice`: a line on top (a deletion, a failure).
  */
-export function buildMediaLibrary(q: LibraryQuery, page: MediaPage, notice?: Mrkdwn): ModalView {
+export function buildMediaLibrary(
+  locale: Locale,
+  q: LibraryQuery,
+  page: MediaPage,
+  notice?: Mrkdwn,
+): ModalView {
   const blocks: Block[] = [];
   if (notice) blocks.push(context(notice));
   blocks.push(
-    section(q.q ? md`*Filters:* \`${clipPlain(q.q, 500)}\`` : md`*All the media you may see*`, {
-      accessory: button('Filter', ids.actions.mediaFilter, { value: queryValue(q) }),
-    }),
+    section(
+      q.q
+        ? t(locale, 'media.library.filters', { filters: clipPlain(q.q, 500) })
+        : t(locale, 'media.library.all'),
+      {
+        accessory: button(tPlain(locale, 'media.library.filter'), ids.actions.mediaFilter, {
+          value: queryValue(q),
+        }),
+      },
+    ),
     { type: 'divider' },
   );
   // Room for the notice, filters, divider, paging and the count lines: the rest are rows.
@@ -114,33 +146,33 @@ export function buildMediaLibrary(q: LibraryQuery, page: MediaPage, notice?: Mrk
     blocks.push(
       section(
         hiddenCount > 0
-          ? md`${hiddenOnPage(hiddenCount, true)}${page.hasMore ? md` Try *Next ›*, or filters that name your own or your groups’ media.` : md``}`
+          ? md`${hiddenOnPage(locale, hiddenCount, true)}${page.hasMore ? md` ${t(locale, 'media.library.tryNext')}` : md``}`
           : page.offset > 0
-            ? md`No more media.`
-            : md`No media found. Try other filters, or fewer of them.`,
+            ? t(locale, 'media.library.noMore')
+            : t(locale, 'media.library.none'),
       ),
     );
-  for (const m of rows) blocks.push(section(mediaLine(m), { accessory: rowMenu(m.id) }));
+  for (const m of rows) blocks.push(section(mediaLine(m, locale), { accessory: rowMenu(locale, m.id) }));
   const first = page.offset + 1;
   const last = page.offset + rows.length;
   const count =
     rows.length === 0
       ? undefined
       : page.total !== undefined
-        ? md`${first}–${last} of ${page.total}`
-        : md`${first}–${last}`;
-  const hidden = hiddenCount > 0 ? md` · ${hiddenOnPage(hiddenCount, false)}` : md``;
+        ? t(locale, 'media.library.rangeOf', { first, last, total: page.total })
+        : t(locale, 'media.library.range', { first, last });
+  const hidden = hiddenCount > 0 ? md` · ${hiddenOnPage(locale, hiddenCount, false)}` : md``;
   if (count) blocks.push(context(md`${count}${hidden}`));
   const nav = [];
   if (page.offset > 0)
     nav.push(
-      button('‹ Previous', `${ids.actions.mediaPage}:prev`, {
+      button(tPlain(locale, 'media.library.previous'), `${ids.actions.mediaPage}:prev`, {
         value: queryValue({ q: q.q, o: Math.max(0, page.offset - page.limit) }),
       }),
     );
   if (page.hasMore)
     nav.push(
-      button('Next ›', `${ids.actions.mediaPage}:next`, {
+      button(tPlain(locale, 'media.library.next'), `${ids.actions.mediaPage}:next`, {
         value: queryValue({ q: q.q, o: page.offset + page.limit }),
       }),
     );
@@ -148,88 +180,114 @@ export function buildMediaLibrary(q: LibraryQuery, page: MediaPage, notice?: Mrk
   return {
     type: 'modal',
     callback_id: ids.views.mediaLibrary,
-    title: plain(libraryTitle, limits.viewTitle),
-    close: plain('Close', limits.viewButton),
+    title: plain(tPlain(locale, 'media.library.title'), limits.viewTitle),
+    close: plain(tPlain(locale, 'media.library.close'), limits.viewButton),
     private_metadata: queryValue(q),
     blocks,
   };
 }
 
 /** The detail view (pushed over the library): every field the record has, its thumbnail if any. */
-export function buildMediaDetails(m: MediaItem): ModalView {
+export function buildMediaDetails(locale: Locale, m: MediaItem): ModalView {
   const fields = [
-    ['Type', m.type],
-    ['Status', m.status],
-    ['Format', m.format],
-    ['Size', m.size !== undefined ? humanSize(m.size) : undefined],
-    ['File', m.filename],
+    ['type', m.type ? typeLabel(locale, m.type) : undefined],
+    ['status', m.status ? statusLabel(locale, m.status) : undefined],
+    ['format', m.format],
+    ['size', m.size !== undefined ? formatSize(locale, m.size) : undefined],
+    ['file', m.filename],
   ] as const;
   const blocks: KnownBlock[] = [
-    section(md`*${nameOf(m)}*${m.description ? md`\n${clipPlain(m.description, 2_000)}` : md``}`),
-    section(md`*Created:* ${m.created ? date(m.created, '{date_long_pretty} {time}') : 'unknown'}`, {
-      fields: fields
-        .filter(([, v]) => v)
-        .map(([k, v]) => mrkdwn(md`*${k}*\n${clipPlain(String(v), 200)}`, limits.fieldText)),
-    }),
+    section(md`*${nameOf(m, locale)}*${m.description ? md`\n${clipPlain(m.description, 2_000)}` : md``}`),
+    section(
+      m.created
+        ? t(locale, 'media.details.created', { when: date(m.created, '{date_long_pretty} {time}') })
+        : t(locale, 'media.details.createdUnknown'),
+      {
+        fields: fields
+          .filter(([, v]) => v)
+          .map(([k, v]) =>
+            mrkdwn(
+              md`*${tPlain(locale, `media.field.${k}`)}*\n${clipPlain(String(v), 200)}`,
+              limits.fieldText,
+            ),
+          ),
+      },
+    ),
   ];
-  if (m.lat !== undefined && m.lng !== undefined) blocks.push(context(md`Location: ${m.lat}, ${m.lng}`));
+  if (m.lat !== undefined && m.lng !== undefined)
+    blocks.push(context(t(locale, 'media.details.location', { lat: String(m.lat), lng: String(m.lng) })));
   if (m.thumbnailUrl && m.thumbnailUrl.length <= limits.url)
-    blocks.push({ type: 'image', image_url: m.thumbnailUrl, alt_text: clipPlain(nameOf(m), 2_000) });
-  blocks.push(context(md`Media ${clipPlain(m.id, 30)}`));
+    blocks.push({ type: 'image', image_url: m.thumbnailUrl, alt_text: clipPlain(nameOf(m, locale), 2_000) });
+  blocks.push(context(t(locale, 'media.details.id', { id: clipPlain(m.id, 30) })));
   return {
     type: 'modal',
     callback_id: ids.views.mediaDetails,
-    title: plain('Media', limits.viewTitle),
-    close: plain('Back', limits.viewButton),
+    title: plain(tPlain(locale, 'media.details.title'), limits.viewTitle),
+    close: plain(tPlain(locale, 'media.back'), limits.viewButton),
     blocks,
   };
 }
 
 /** Edit: title, description, location; `metadata` says which media and which library view to refresh. */
 export function buildMediaEditForm(
+  locale: Locale,
   m: Pick<MediaItem, 'title' | 'description' | 'lat' | 'lng'>,
   metadata: string,
 ): ModalView {
   const e = ids.mediaEdit;
+  const say = (key: MessageKey) => tPlain(locale, key);
   return {
     type: 'modal',
     callback_id: ids.views.mediaEdit,
-    title: plain('Edit media', limits.viewTitle),
-    submit: plain('Save', limits.viewButton),
-    close: plain('Back', limits.viewButton),
+    title: plain(say('media.edit.title'), limits.viewTitle),
+    submit: plain(say('media.edit.save'), limits.viewButton),
+    close: plain(say('media.back'), limits.viewButton),
     private_metadata: metadata,
     blocks: [
-      input(e.title, 'Title', textInput(m.title, { max_length: 255 })),
-      input(e.description, 'Description', textInput(m.description, { multiline: true, max_length: 3_000 })),
-      input(e.lat, 'Latitude', textInput(m.lat, { placeholder: plain('e.g. 48.8566', limits.placeholder) }), {
-        hint: '-90 to 90. Leave both empty to keep the location.',
-      }),
-      input(e.lng, 'Longitude', textInput(m.lng, { placeholder: plain('e.g. 2.3522', limits.placeholder) }), {
-        hint: '-180 to 180.',
-      }),
+      input(e.title, say('media.edit.titleLabel'), textInput(m.title, { max_length: 255 })),
+      input(
+        e.description,
+        say('media.edit.description'),
+        textInput(m.description, { multiline: true, max_length: 3_000 }),
+      ),
+      input(
+        e.lat,
+        say('media.edit.lat'),
+        textInput(m.lat, { placeholder: plain(say('media.edit.latPlaceholder'), limits.placeholder) }),
+        { hint: say('media.edit.latHint') },
+      ),
+      input(
+        e.lng,
+        say('media.edit.lng'),
+        textInput(m.lng, { placeholder: plain(say('media.edit.lngPlaceholder'), limits.placeholder) }),
+        { hint: say('media.edit.lngHint') },
+      ),
     ],
   };
 }
 
 /** Share: a channel and, optionally, a thread (a message link or ts). */
-export function buildMediaShareForm(m: MediaItem, metadata: string, channel?: string): ModalView {
+export function buildMediaShareForm(
+  locale: Locale,
+  m: MediaItem,
+  metadata: string,
+  channel?: string,
+): ModalView {
   const s = ids.mediaShare;
   const tooBig = m.size !== undefined && m.size > slackFileMaxBytes;
   return {
     type: 'modal',
     callback_id: ids.views.mediaShare,
-    title: plain('Share media', limits.viewTitle),
-    submit: plain('Share', limits.viewButton),
-    close: plain('Back', limits.viewButton),
+    title: plain(tPlain(locale, 'media.share.title'), limits.viewTitle),
+    submit: plain(tPlain(locale, 'media.share.submit'), limits.viewButton),
+    close: plain(tPlain(locale, 'media.back'), limits.viewButton),
     private_metadata: metadata,
     blocks: [
-      section(mediaLine(m)),
-      ...(tooBig
-        ? [context(md`Past Slack’s file size limit: the channel gets a link to it instead of the file.`)]
-        : []),
+      section(mediaLine(m, locale)),
+      ...(tooBig ? [context(t(locale, 'media.share.tooBig'))] : []),
       input(
         s.channel,
-        'Channel',
+        tPlain(locale, 'media.share.channel'),
         {
           type: 'conversations_select',
           filter: { include: ['public', 'private'], exclude_bot_users: true },
@@ -237,56 +295,65 @@ export function buildMediaShareForm(m: MediaItem, metadata: string, channel?: st
         },
         { optional: false },
       ),
-      input(s.thread, 'In the thread of (optional)', textInput(undefined), {
-        hint: 'A message’s link (Copy link in its menu) or its timestamp. Empty: in the channel.',
+      input(s.thread, tPlain(locale, 'media.share.thread'), textInput(undefined), {
+        hint: tPlain(locale, 'media.share.threadHint'),
       }),
     ],
   };
 }
 
+/** The filters as people type them, in the filter form's hint (the same in every language). */
+const filterExample =
+  'type:recording status:completed tag:x user:alice@example.com group:"Level 1" conversation:<id> since:2026-11-01 until:2026-11-30';
+
 /** The filter form (pushed over the library): the same words as `/conference media …`. */
-export function buildMediaFilterForm(q: LibraryQuery, metadata: string): ModalView {
+export function buildMediaFilterForm(locale: Locale, q: LibraryQuery, metadata: string): ModalView {
   return {
     type: 'modal',
     callback_id: ids.views.mediaFilter,
-    title: plain('Filter media', limits.viewTitle),
-    submit: plain('Apply', limits.viewButton),
-    close: plain('Back', limits.viewButton),
+    title: plain(tPlain(locale, 'media.filter.title'), limits.viewTitle),
+    submit: plain(tPlain(locale, 'media.filter.apply'), limits.viewButton),
+    close: plain(tPlain(locale, 'media.back'), limits.viewButton),
     private_metadata: metadata,
     blocks: [
-      input(ids.mediaFilter.filters, 'Filters', textInput(q.q, { multiline: false, max_length: 1_000 }), {
-        hint: 'type:recording status:completed tag:x user:alice@example.com group:"Level 1" conversation:<id> since:2026-11-01 until:2026-11-30, other words search. Empty: everything.',
-      }),
+      input(
+        ids.mediaFilter.filters,
+        tPlain(locale, 'media.filter.label'),
+        textInput(q.q, { multiline: false, max_length: 1_000 }),
+        { hint: tPlain(locale, 'media.filter.hint', { syntax: filterExample }) },
+      ),
     ],
   };
 }
 
 /** Delete, in the library modal: what goes, and the button (with Slack's confirmation dialog). */
-export function buildMediaDeletePrompt(m: MediaItem, q: LibraryQuery): ModalView {
+export function buildMediaDeletePrompt(locale: Locale, m: MediaItem, q: LibraryQuery): ModalView {
   const value = clipPlain(JSON.stringify({ ...q, m: m.id }), limits.buttonValue);
   return {
     type: 'modal',
     callback_id: ids.views.mediaLibrary,
-    title: plain(libraryTitle, limits.viewTitle),
-    close: plain('Close', limits.viewButton),
+    title: plain(tPlain(locale, 'media.library.title'), limits.viewTitle),
+    close: plain(tPlain(locale, 'media.library.close'), limits.viewButton),
     private_metadata: clipPlain(JSON.stringify(q), limits.privateMetadata),
     blocks: [
-      section(md`Delete this media for good? The video platform keeps no copy.\n\n${mediaLine(m)}`),
+      section(md`${t(locale, 'media.delete.prompt')}\n\n${mediaLine(m, locale)}`),
       {
         type: 'actions',
         elements: [
-          button('Delete', ids.actions.mediaDeleteConfirm, {
+          button(tPlain(locale, 'media.delete.button'), ids.actions.mediaDeleteConfirm, {
             value,
             style: 'danger',
             confirm: confirmDialog({
-              title: 'Delete this media?',
-              text: md`*${nameOf(m)}* is deleted from the video platform. This cannot be undone.`,
-              confirm: 'Delete',
-              deny: 'Keep it',
+              title: tPlain(locale, 'media.delete.confirmTitle'),
+              text: t(locale, 'media.delete.confirmText', { name: nameOf(m, locale) }),
+              confirm: tPlain(locale, 'media.delete.button'),
+              deny: tPlain(locale, 'media.delete.keep'),
               danger: true,
             }),
           }),
-          button('Cancel', ids.actions.mediaDeleteCancel, { value: queryValue(q) }),
+          button(tPlain(locale, 'media.delete.cancel'), ids.actions.mediaDeleteCancel, {
+            value: queryValue(q),
+          }),
         ],
       },
     ],
@@ -294,8 +361,8 @@ export function buildMediaDeletePrompt(m: MediaItem, q: LibraryQuery): ModalView
 }
 
 /** Shared: where the file went. */
-export function buildMediaShared(channel: Mrkdwn, inThread: boolean): Mrkdwn {
-  return md`Shared ${inThread ? 'in a thread of ' : 'in '}${channel}.`;
+export function buildMediaShared(locale: Locale, channel: Mrkdwn, inThread: boolean): Mrkdwn {
+  return t(locale, inThread ? 'media.shared.thread' : 'media.shared.channel', { channel });
 }
 
 /**
@@ -303,15 +370,25 @@ export function buildMediaShared(channel: Mrkdwn, inThread: boolean): Mrkdwn {
  * else the platform's download path), and posted in the channel with the same link.
  */
 export function buildMediaTooBig(
+  locale: Locale,
   m: MediaLineItem,
   size: number,
   url: string | undefined,
   limit: number,
 ): Mrkdwn {
-  const where = url ? md`\nGet it here instead: ${link(url, 'download from the video platform')}` : md``;
-  return md`*${nameOf(m)}* is ${humanSize(size)}: past Slack’s file size limit (${humanSize(limit)}), so it was not uploaded.${where}`;
+  const said = t(locale, 'media.tooBig', {
+    name: nameOf(m, locale),
+    size: formatSize(locale, size),
+    limit: formatSize(locale, limit),
+  });
+  if (!url) return said;
+  const where = link(url, tPlain(locale, 'media.tooBig.linkLabel'));
+  return md`${said}\n${t(locale, 'media.tooBig.link', { link: where })}`;
 }
 
-/** The comment of a media file someone shared into a channel or thread. */
-export const buildMediaFileComment = (userId: string, m: MediaLineItem): MrkdwnText =>
-  finish(md`${mention(userId)} shared *${nameOf(m)}* from the media library.`, limits.messageTextAdvised);
+/** The comment of a media file someone shared into a channel or thread, in the channel's language. */
+export const buildMediaFileComment = (locale: Locale, userId: string, m: MediaLineItem): MrkdwnText =>
+  finish(
+    t(locale, 'media.fileComment', { person: mention(userId), name: nameOf(m, locale) }),
+    limits.messageTextAdvised,
+  );

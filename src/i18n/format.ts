@@ -21,3 +21,22 @@ export function formatMinutes(locale: Locale, minutes: number): string {
   const parts = whole >= 60 && whole % 60 === 0 ? d.shiftTo('hours') : whole < 60 ? d.shiftTo('minutes') : d;
   return parts.toHuman({ unitDisplay: 'short' });
 }
+
+/** Size units by locale: French writes octets (`ko`, `Mo`, `Go`). */
+const sizeUnits: Record<Locale, readonly [string, string, string]> = {
+  en: ['kB', 'MB', 'GB'],
+  fr: ['ko', 'Mo', 'Go'],
+};
+
+/** A file size for people, written for the locale: `209.7 MB` / `209,7 Mo` (blocks/format.ts `humanSize` in English). */
+export function formatSize(locale: Locale, bytes: number): string {
+  const [kb, mb, gb] = sizeUnits[locale];
+  const tenth = (n: number) =>
+    formatNumber(locale, n, { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
+  const space = locale === 'fr' ? '\u00a0' : ' ';
+  return bytes >= 1e9
+    ? `${tenth(bytes / 1e9)}${space}${gb}`
+    : bytes >= 1e6
+      ? `${tenth(bytes / 1e6)}${space}${mb}`
+      : `${formatNumber(locale, Math.ceil(bytes / 1e3), { useGrouping: false })}${space}${kb}`;
+}

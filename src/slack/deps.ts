@@ -126,6 +126,8 @@ export type TicketFormDeps = TicketDeps & {
 /** What the media library's listeners need (and the card buttons that share a media). */
 export interface MediaDeps {
   media: MediaService;
+  /** The person's language (the library, its forms) and the channel's (a shared file's comment). */
+  locales: Locales;
   access: AccessService;
   identity: IdentityService;
   logger: Logger;

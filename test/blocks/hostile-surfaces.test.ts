@@ -797,9 +797,10 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     msg(buildPeopleOutcomeMessage(locale, { kind: 'reset', login: s, own: false })),
   ],
   // issue 22: media
-  buildMediaLibrary: (s) => [
+  buildMediaLibrary: (s, locale) => [
     modal(
       buildMediaLibrary(
+        locale,
         { q: s.slice(0, 1_000), o: 10 },
         {
           items: Array.from({ length: 120 }, (_, i) => mediaOf(s, String(5000 + i))),
@@ -812,31 +813,53 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
         escaped(s),
       ),
     ),
-    modal(buildMediaLibrary({ q: '', o: 0 }, { items: [], offset: 0, limit: 10, hasMore: false })),
+    modal(buildMediaLibrary(locale, { q: '', o: 0 }, { items: [], offset: 0, limit: 10, hasMore: false })),
     modal(
       buildMediaLibrary(
+        locale,
         { q: s.slice(0, 1_000), o: 0 },
         { items: [], offset: 0, limit: 10, hasMore: true, hidden: 3 },
       ),
     ),
+    modal(
+      buildMediaLibrary(
+        locale,
+        { q: '', o: 20 },
+        { items: [mediaOf(s)], offset: 20, limit: 10, hasMore: false, hidden: 1 },
+      ),
+    ),
+    modal(buildMediaLibrary(locale, { q: '', o: 10 }, { items: [], offset: 10, limit: 10, hasMore: false })),
   ],
-  buildMediaDetails: (s) => [
-    modal(buildMediaDetails(mediaOf(s))),
-    modal(buildMediaDetails({ id: '1', title: undefined })),
+  buildMediaDetails: (s, locale) => [
+    modal(buildMediaDetails(locale, { ...mediaOf(s), lat: 48.8566, lng: 2.3522 })),
+    modal(buildMediaDetails(locale, { id: '1', title: undefined })),
+    modal(buildMediaDetails(locale, { id: '2', type: 'recording', status: 'processing', size: 5e9 })),
   ],
-  buildMediaEditForm: (s) => [modal(buildMediaEditForm(mediaOf(s), '{"m":"5001","v":"V1"}'))],
-  buildMediaShareForm: (s) => [
-    modal(buildMediaShareForm(mediaOf(s), '{"m":"5001","v":"V1"}', 'C1')),
-    modal(buildMediaShareForm({ ...mediaOf(s), size: 5e9 }, '{}')),
+  buildMediaEditForm: (s, locale) => [modal(buildMediaEditForm(locale, mediaOf(s), '{"m":"5001","v":"V1"}'))],
+  buildMediaShareForm: (s, locale) => [
+    modal(buildMediaShareForm(locale, mediaOf(s), '{"m":"5001","v":"V1"}', 'C1')),
+    modal(buildMediaShareForm(locale, { ...mediaOf(s), size: 5e9 }, '{}')),
   ],
-  buildMediaFilterForm: (s) => [modal(buildMediaFilterForm({ q: s.slice(0, 1_000), o: 0 }, '{"v":"V1"}'))],
-  buildMediaDeletePrompt: (s) => [modal(buildMediaDeletePrompt(mediaOf(s), { q: s.slice(0, 1_000), o: 0 }))],
-  buildMediaShared: () => [msg(buildMediaShared(channelLink('C1'), true))],
-  buildMediaTooBig: (s) => [
-    msg(buildMediaTooBig(mediaOf(s), 2e9, 'https://video.example.com/api/v3/medias/5001/download', 1e9)),
-    msg(buildMediaTooBig(mediaOf(s), 2e9, undefined, 1e9)),
+  buildMediaFilterForm: (s, locale) => [
+    modal(buildMediaFilterForm(locale, { q: s.slice(0, 1_000), o: 0 }, '{"v":"V1"}')),
   ],
-  buildMediaFileComment: (s) => [msg(buildMediaFileComment('UALICE', mediaOf(s)))],
+  buildMediaDeletePrompt: (s, locale) => [
+    modal(buildMediaDeletePrompt(locale, mediaOf(s), { q: s.slice(0, 1_000), o: 0 })),
+  ],
+  buildMediaShared: (_s, locale) => [
+    msg(buildMediaShared(locale, channelLink('C1'), true)),
+    msg(buildMediaShared(locale, channelLink('C1'), false)),
+  ],
+  buildMediaTooBig: (s, locale) => [
+    msg(
+      buildMediaTooBig(locale, mediaOf(s), 2e9, 'https://video.example.com/api/v3/medias/5001/download', 1e9),
+    ),
+    msg(buildMediaTooBig(locale, mediaOf(s), 2e9, undefined, 1e9)),
+  ],
+  buildMediaFileComment: (s, locale) => [
+    msg(buildMediaFileComment(locale, 'UALICE', mediaOf(s))),
+    msg(buildMediaFileComment(locale, 'UALICE', { id: '7', type: 'recording' })),
+  ],
   // Not a builder by name, but the thread line of every platform event goes through it.
   eventText: (s) => [
     msg({ text: eventText({ eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }) }),
@@ -936,15 +959,6 @@ const notYetFrench = new Set<string>([
   'buildWorkspaceSettingsView',
   // people
   // media
-  'buildMediaDeletePrompt',
-  'buildMediaDetails',
-  'buildMediaEditForm',
-  'buildMediaFileComment',
-  'buildMediaFilterForm',
-  'buildMediaLibrary',
-  'buildMediaShareForm',
-  'buildMediaShared',
-  'buildMediaTooBig',
   // digest, doctor, job notices, unfurls
   'buildDigest',
   'buildDigestForm',

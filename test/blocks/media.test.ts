@@ -26,6 +26,7 @@ const item = (i: number): MediaItem => ({
 describe('the media builders', () => {
   it('the library: a row per item with its four-entry menu, the count, and paging buttons carrying the query', () => {
     const view = buildMediaLibrary(
+      'en',
       { q: 'type:recording', o: 10 },
       {
         items: Array.from({ length: 10 }, (_, i) => item(i)),
@@ -60,6 +61,7 @@ describe('the media builders', () => {
 
   it('the library holds Slack’s 100-block limit whatever the page size', () => {
     const view = buildMediaLibrary(
+      'en',
       { q: '', o: 0 },
       { items: Array.from({ length: 300 }, (_, i) => item(i)), offset: 0, limit: 300, hasMore: true },
     );
@@ -70,8 +72,11 @@ describe('the media builders', () => {
   it('a page whose items are all hidden says how many and why, not “No media found”', () => {
     const page = (hidden: number, hasMore: boolean) =>
       JSON.stringify(
-        buildMediaLibrary({ q: 'user:carol', o: 0 }, { items: [], offset: 0, limit: 10, hasMore, hidden })
-          .blocks,
+        buildMediaLibrary(
+          'en',
+          { q: 'user:carol', o: 0 },
+          { items: [], offset: 0, limit: 10, hasMore, hidden },
+        ).blocks,
       );
     const all = page(3, true);
     expect(all).toContain(
@@ -91,6 +96,7 @@ describe('the media builders', () => {
     const view = (hidden: number) =>
       JSON.stringify(
         buildMediaLibrary(
+          'en',
           { q: '', o: 0 },
           { items: [item(0), item(1)], offset: 0, limit: 10, hasMore: false, hidden },
         ).blocks,
@@ -111,27 +117,27 @@ describe('the media builders', () => {
   });
 
   it('the details show a thumbnail as an image block only when the record has one', () => {
-    const withThumb = buildMediaDetails({ ...item(0), thumbnailUrl: 'https://cdn.example/t.png' });
+    const withThumb = buildMediaDetails('en', { ...item(0), thumbnailUrl: 'https://cdn.example/t.png' });
     expect((withThumb.blocks as unknown as Json[]).some((b) => b.type === 'image')).toBe(true);
-    expect((buildMediaDetails(item(0)).blocks as unknown as Json[]).some((b) => b.type === 'image')).toBe(
-      false,
-    );
+    expect(
+      (buildMediaDetails('en', item(0)).blocks as unknown as Json[]).some((b) => b.type === 'image'),
+    ).toBe(false);
   });
 
   it('the forms: edit inputs named after the update’s fields, share with a channel picker, delete behind a confirmation', () => {
-    const edit = buildMediaEditForm({ title: 'T', lat: 1, lng: 2 }, '{}');
+    const edit = buildMediaEditForm('en', { title: 'T', lat: 1, lng: 2 }, '{}');
     expect((edit.blocks as unknown as Json[]).map((b) => b.block_id)).toEqual([
       'title',
       'description',
       'lat',
       'lng',
     ]);
-    const share = buildMediaShareForm(item(0), '{}', 'C1');
+    const share = buildMediaShareForm('en', item(0), '{}', 'C1');
     const channel = (share.blocks as unknown as Json[]).find(
       (b) => b.block_id === ids.mediaShare.channel,
     ) as Json;
     expect((channel.element as Json).type).toBe('conversations_select');
-    const prompt = buildMediaDeletePrompt(item(0), { q: '', o: 0 });
+    const prompt = buildMediaDeletePrompt('en', item(0), { q: '', o: 0 });
     const del = JSON.stringify(prompt.blocks);
     expect(del).toContain(ids.actions.mediaDeleteConfirm);
     expect(del).toContain('"confirm"');
@@ -140,6 +146,7 @@ describe('the media builders', () => {
 
   it('past the limit: the size, the limit and the link', () => {
     const text = buildMediaTooBig(
+      'en',
       item(0),
       2e9,
       'https://video.example.com/api/v3/medias/5000/download',
@@ -148,5 +155,38 @@ describe('the media builders', () => {
     expect(text).toContain('2.0 GB');
     expect(text).toContain('1.0 GB');
     expect(text).toContain('<https://video.example.com/api/v3/medias/5000/download|');
+  });
+
+  it('in French: sizes in Mo/Go with a decimal comma, known types and states named, plurals', () => {
+    const line = mediaLine({ ...item(1), status: 'processing' }, 'fr').text;
+    expect(line).toContain('3,1\u00a0Mo');
+    expect(line).toContain('enregistrement · en cours de traitement');
+    expect(mediaLine({ ...item(1), type: 'hologram' }, 'fr').text).toContain('hologram');
+    const tooBig = buildMediaTooBig('fr', item(0), 2e9, 'https://video.example.com/d', 1e9).text;
+    expect(tooBig).toContain(
+      '*Item 0* pèse 2,0\u00a0Go\u202f: au-delà de la taille de fichier permise par Slack (1,0\u00a0Go)',
+    );
+    expect(tooBig).toContain(
+      'Récupérez-le plutôt ici\u202f: <https://video.example.com/d|télécharger depuis la plateforme vidéo>',
+    );
+    const page = (hidden: number) =>
+      JSON.stringify(
+        buildMediaLibrary(
+          'fr',
+          { q: '', o: 0 },
+          { items: [item(0)], offset: 0, limit: 10, total: 1, hasMore: false, hidden },
+        ).blocks,
+      );
+    expect(page(1)).toContain('1–1 sur 1 · 1 autre élément de cette page est masqué');
+    expect(page(4)).toContain('4 autres éléments de cette page sont masqués');
+    const view = buildMediaLibrary(
+      'fr',
+      { q: '', o: 0 },
+      { items: [], offset: 0, limit: 10, hasMore: false },
+    );
+    expect(view.title).toMatchObject({ text: 'Médiathèque' });
+    expect(JSON.stringify(view.blocks)).toContain('Aucun média trouvé.');
+    // English as it always was.
+    expect(mediaLine({ ...item(1), status: 'processing' }, 'en').text).toContain('recording · processing');
   });
 });

@@ -255,7 +255,7 @@ export function ticketDeps(platform: PlatformClient, slack: FakeSlack, cards: Ti
       published.push({ what, args });
       return answer?.(...args);
     };
-  const deps: TicketFormDeps & Pick<MediaDeps, 'media'> = {
+  const deps: TicketFormDeps & Pick<MediaDeps, 'media' | 'locales'> = {
     ...services(platform, slack),
     subscriptions: notUsed('subscriptions'),
     store: {

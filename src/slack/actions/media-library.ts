@@ -8,7 +8,8 @@ import {
   buildMediaShareForm,
 } from '../../blocks/media.js';
 import { buildWorkingView } from '../../blocks/modal.js';
-import { md } from '../../blocks/mrkdwn.js';
+import { t, tPlain } from '../../blocks/text.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { MediaDeps } from '../deps.js';
 import {
   libraryQuery,
@@ -20,7 +21,7 @@ import {
   readValue,
   staleValue,
 } from '../input/payloads.js';
-import { libraryTitle, loadLibrary, openMediaLibrary } from '../openers/media-library-view.js';
+import { libraryTitle, loadLibrary, lookingUp, openMediaLibrary } from '../openers/media-library-view.js';
 import { openModalThenLoad } from '../openers/working-modal.js';
 import { replyError, updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
@@ -28,7 +29,8 @@ import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes
 
 /*
  * The media library modal's buttons. Each one checks the person's rights again (a value
- * can be forged); the library is updated in place, the detail view and the forms are pushed over it.
+ * can be forged); the library is updated in place, the detail view and the forms are pushed over it,
+ * in the person's language.
  */
 
 /** The library view a click came from (its id); a library button outside a modal was not made by us. */
@@ -41,14 +43,20 @@ const libraryOf = (c: Click) => {
  * Pushes a working view over the library at once (the trigger lasts 3 s), then the view `load` builds,
  * in place; what `load` throws is told in the pushed view, the library stays beneath.
  */
-async function pushThenLoad(c: Click, deps: MediaDeps, title: string, load: () => Promise<ModalView>) {
+async function pushThenLoad(
+  c: Click,
+  deps: MediaDeps,
+  locale: Locale,
+  title: string,
+  load: () => Promise<ModalView>,
+) {
   const pushed = await c.client.views.push({
     trigger_id: c.triggerId,
-    view: buildWorkingView(title, workingText('Looking up the media', deps.waitMs())),
+    view: buildWorkingView(title, lookingUp(deps, locale)),
   });
   const show = updateView(c.client, pushed.view?.id as string);
   await load().then(show, (error: unknown) =>
-    replyError({ kind: 'modal', show, title, log: c.log, channel: c.channel }, error),
+    replyError({ kind: 'modal', show, title, log: c.log, channel: c.channel, locale }, error),
   );
 }
 
@@ -64,6 +72,7 @@ export const handleMediaRow =
   async (c) => {
     const { verb, mediaId } = readValue(mediaRowValue, c.value);
     const library = libraryOf(c);
+    const locale = await deps.locales.person(c.user);
     const shown = libraryQuery.safeParse(parseJson(library.privateMetadata));
     const metadata = JSON.stringify({
       m: mediaId,
@@ -72,25 +81,27 @@ export const handleMediaRow =
     });
     switch (verb) {
       case 'show':
-        return pushThenLoad(c, deps, 'Media', async () =>
-          buildMediaDetails(await deps.media.forAction(c.user, mediaId, 'media.see')),
+        return pushThenLoad(c, deps, locale, tPlain(locale, 'media.details.title'), async () =>
+          buildMediaDetails(locale, await deps.media.forAction(c.user, mediaId, 'media.see')),
         );
       case 'edit':
-        return pushThenLoad(c, deps, 'Edit media', async () =>
-          buildMediaEditForm(await deps.media.forAction(c.user, mediaId, 'media.edit'), metadata),
+        return pushThenLoad(c, deps, locale, tPlain(locale, 'media.edit.title'), async () =>
+          buildMediaEditForm(locale, await deps.media.forAction(c.user, mediaId, 'media.edit'), metadata),
         );
       case 'share':
-        return pushThenLoad(c, deps, 'Share media', async () =>
-          buildMediaShareForm(await deps.media.forAction(c.user, mediaId, 'media.share'), metadata),
+        return pushThenLoad(c, deps, locale, tPlain(locale, 'media.share.title'), async () =>
+          buildMediaShareForm(locale, await deps.media.forAction(c.user, mediaId, 'media.share'), metadata),
         );
       case 'delete': {
         // A refusal is told in a view pushed over the library, which stays as it was.
         const m = await deps.media
           .forAction(c.user, mediaId, 'media.delete')
-          .catch((error: unknown) => pushThenLoad(c, deps, 'Delete media', () => Promise.reject(error)));
+          .catch((error: unknown) =>
+            pushThenLoad(c, deps, locale, tPlain(locale, 'media.delete.title'), () => Promise.reject(error)),
+          );
         if (!m) return;
         const q = shown.success ? shown.data : { q: '', o: 0 };
-        return updateView(c.client, library.id)(buildMediaDeletePrompt(m, q));
+        return updateView(c.client, library.id)(buildMediaDeletePrompt(locale, m, q));
       }
     }
   };
@@ -101,18 +112,22 @@ export const handleMediaPage =
   async (c) => {
     const library = libraryOf(c);
     const q = readJson(libraryQuery, c.value);
-    await updateView(c.client, library.id)(await loadLibrary(deps, c.user, q));
+    const locale = await deps.locales.person(c.user);
+    await updateView(c.client, library.id)(await loadLibrary(deps, locale, c.user, q));
   };
 
 /** The Filter button: the filter form, over the library (no platform call: pushed at once). */
-export const handleMediaFilter = (): ClickHandler => async (c) => {
-  const library = libraryOf(c);
-  const q = readJson(libraryQuery, c.value);
-  await c.client.views.push({
-    trigger_id: c.triggerId,
-    view: buildMediaFilterForm(q, JSON.stringify({ v: library.id })),
-  });
-};
+export const handleMediaFilter =
+  (deps: Pick<MediaDeps, 'locales'>): ClickHandler =>
+  async (c) => {
+    const library = libraryOf(c);
+    const q = readJson(libraryQuery, c.value);
+    const locale = await deps.locales.person(c.user);
+    await c.client.views.push({
+      trigger_id: c.triggerId,
+      view: buildMediaFilterForm(locale, q, JSON.stringify({ v: library.id })),
+    });
+  };
 
 /** The delete prompt's Delete (after Slack's confirmation): the media goes, the list comes back. */
 export const handleMediaDelete =
@@ -121,11 +136,16 @@ export const handleMediaDelete =
     const library = libraryOf(c);
     const { m: mediaId, ...q } = readJson(mediaDeleteValue, c.value);
     const show = updateView(c.client, library.id);
-    await show(buildWorkingView(libraryTitle, workingText('Deleting the media', deps.waitMs())));
-    const gone = await deps.media.remove(c.user, mediaId);
+    const locale = await deps.locales.person(c.user);
     await show(
-      await loadLibrary(deps, c.user, q, md`Deleted “${gone.title || gone.filename || `media ${gone.id}`}”.`),
+      buildWorkingView(
+        libraryTitle(locale),
+        workingText(tPlain(locale, 'media.delete.working'), deps.waitMs()),
+      ),
     );
+    const gone = await deps.media.remove(c.user, mediaId);
+    const name = gone.title || gone.filename || tPlain(locale, 'media.untitledInSentence', { id: gone.id });
+    await show(await loadLibrary(deps, locale, c.user, q, t(locale, 'media.delete.done', { name })));
   };
 
 /**
@@ -134,19 +154,22 @@ export const handleMediaDelete =
  */
 export const handleMediaShareOpen =
   (deps: MediaDeps): ClickHandler =>
-  ({ user, value, triggerId, client, log, channel }) => {
+  async ({ user, value, triggerId, client, log, channel }) => {
     const mediaId = readValue(platformIdValue, value);
+    const locale = await deps.locales.person(user);
     return openModalThenLoad(
       client,
       {
         triggerId,
-        title: 'Share media',
-        working: workingText('Looking up the media', deps.waitMs()),
+        title: tPlain(locale, 'media.share.title'),
+        working: lookingUp(deps, locale),
         log,
         channel,
+        locale,
       },
       async () =>
         buildMediaShareForm(
+          locale,
           await deps.media.forAction(user, mediaId, 'media.share'),
           JSON.stringify({ m: mediaId }),
           channel,
@@ -159,7 +182,7 @@ export function registerMediaLibrary(routes: ActionRoutes, deps: MediaDeps): voi
   routes.on(ids.actions.mediaOpen, handleMediaOpen(deps));
   routes.on(ids.actions.mediaRow, handleMediaRow(deps));
   routes.on(ids.actions.mediaPage, handleMediaPage(deps));
-  routes.on(ids.actions.mediaFilter, handleMediaFilter());
+  routes.on(ids.actions.mediaFilter, handleMediaFilter(deps));
   routes.on(ids.actions.mediaDeleteConfirm, handleMediaDelete(deps));
   routes.on(ids.actions.mediaDeleteCancel, handleMediaPage(deps));
   routes.on(ids.actions.mediaShareOpen, handleMediaShareOpen(deps));

@@ -147,7 +147,7 @@ export const handleTicketDelete =
 
 /** A media list's "Post in the thread": the file, streamed from the platform into the card's thread. */
 export const handleTicketMediaPost =
-  (deps: TicketDeps & Pick<MediaDeps, 'media'>): ClickHandler =>
+  (deps: TicketDeps & Pick<MediaDeps, 'media' | 'locales'>): ClickHandler =>
   async ({ user, value, client, respond }) => {
     const m = readJson(mediaPost, value);
     // The thread must be this ticket's card, as the store knows it.
@@ -160,6 +160,7 @@ export const handleTicketMediaPost =
       channel: m.c,
       threadTs: m.t,
       limit: deps.media.maxUploadBytes,
+      locale: await deps.locales.person(user),
       comment: buildTicketFileComment(deps.locales.channel, user, 'shared'),
     });
     if (!shared) await respond(ephemeral(message));
@@ -211,7 +212,7 @@ export const handleTicketMediaPostAll =
  */
 export function registerTicketMenu(
   routes: ActionRoutes,
-  deps: TicketFormDeps & Pick<MediaDeps, 'media'>,
+  deps: TicketFormDeps & Pick<MediaDeps, 'media' | 'locales'>,
 ): void {
   routes.on(ids.actions.ticketMenu, handleTicketMenu(deps));
   routes.on(ids.actions.ticketDelete, handleTicketDelete(deps), { working: 'Deleting the ticket' });

@@ -1,12 +1,13 @@
 import { ids } from '../../blocks/ids.js';
 import type { LibraryQuery } from '../../blocks/media.js';
 import { buildResultView, buildWorkingView } from '../../blocks/modal.js';
-import { md } from '../../blocks/mrkdwn.js';
+import { t, tPlain } from '../../blocks/text.js';
 import { parseMediaFilters, readMediaEdit, readThreadRef } from '../../domain/media.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { MediaDeps, ViewSubmission } from '../deps.js';
 import { mediaFormMetadata, readJson, staleValue } from '../input/payloads.js';
 import { viewState } from '../input/view-state.js';
-import { libraryTitle, loadLibrary, shareMediaFile } from '../openers/media-library-view.js';
+import { libraryTitle, loadLibrary, lookingUp, shareMediaFile } from '../openers/media-library-view.js';
 import { submitThenWork } from '../openers/working-modal.js';
 import { updateView } from '../replies/reply-error.js';
 import { workingText } from '../replies/working-notice.js';
@@ -15,7 +16,8 @@ import type { Listeners } from '../runtime/listener-tables.js';
 
 /*
  * The media library's forms (pushed over the library): Filter, Edit, Share. Input problems
- * are inline errors (nothing is sent); the rest runs after the ack and is told in the modal.
+ * are inline errors (nothing is sent); the rest runs after the ack and is told in the modal, in the
+ * person's language (asked before the ack: cached since the library opened, at most a second).
  */
 
 /** Filter: the same words as `/conference media …`; the library shows the first page of the result. */
@@ -28,15 +30,17 @@ export const handleMediaFilterForm =
       await ack({ response_action: 'errors', errors: { [ids.mediaFilter.filters]: parsed.error } });
       return;
     }
-    await ack();
     const user = body.user.id;
+    const locale = await deps.locales.person(user);
+    await ack();
     const { v } = readJson(mediaFormMetadata, view.private_metadata);
     if (!v) throw staleValue();
     const show = updateView(client, v);
     const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
-    afterAck({ kind: 'modal', show, title: libraryTitle, log }, async () => {
-      await show(buildWorkingView(libraryTitle, workingText('Looking up the media', deps.waitMs())));
-      await show(await loadLibrary(deps, user, { q: text, o: 0 }));
+    const title = libraryTitle(locale);
+    afterAck({ kind: 'modal', show, title, log, locale }, async () => {
+      await show(buildWorkingView(title, lookingUp(deps, locale)));
+      await show(await loadLibrary(deps, locale, user, { q: text, o: 0 }));
     });
   };
 
@@ -44,7 +48,7 @@ export const handleMediaFilterForm =
 export const handleMediaEditForm =
   (deps: MediaDeps) =>
   async (submission: ViewSubmission): Promise<void> => {
-    const { ack, view, client } = submission;
+    const { ack, view, client, body } = submission;
     const { str } = viewState(view.state.values);
     const e = ids.mediaEdit;
     // An empty title keeps the one there (a media needs a name); an empty description clears it.
@@ -58,32 +62,41 @@ export const handleMediaEditForm =
       await ack({ response_action: 'errors', errors: read.errors });
       return;
     }
-    const title = 'Edit media';
-    const working = workingText('Saving the media', deps.waitMs());
-    await submitThenWork(submission, { title, working, logger: deps.logger }, async ({ user, show, log }) => {
-      const { m, v, q } = readJson(mediaFormMetadata, view.private_metadata);
-      if (!m) throw new Error('media edit form without a media id');
-      const saved = await deps.media.edit(user, m, read.values);
-      await show(
-        buildResultView(title, md`Saved “${saved.title || saved.filename || `media ${saved.id}`}”.`),
-      );
-      await reloadLibrary(deps, client, v, user, q).catch((error: unknown) =>
-        log.warn({ err: error }, 'could not refresh the media library'),
-      );
-    });
+    const locale = await deps.locales.person(body.user.id);
+    const title = tPlain(locale, 'media.edit.title');
+    const working = workingText(tPlain(locale, 'media.edit.working'), deps.waitMs());
+    await submitThenWork(
+      submission,
+      { title, working, logger: deps.logger, locale },
+      async ({ user, show, log }) => {
+        const { m, v, q } = readJson(mediaFormMetadata, view.private_metadata);
+        if (!m) throw new Error('media edit form without a media id');
+        const saved = await deps.media.edit(user, m, read.values);
+        const name =
+          saved.title || saved.filename || tPlain(locale, 'media.untitledInSentence', { id: saved.id });
+        await show(buildResultView(title, t(locale, 'media.edit.saved', { name })));
+        await reloadLibrary(deps, locale, client, v, user, q).catch((error: unknown) =>
+          log.warn({ err: error }, 'could not refresh the media library'),
+        );
+      },
+    );
   };
 
 /** Share: a channel and an optional thread; the file streamed there, or the link past Slack's limit. */
 export const handleMediaShareForm =
   (deps: MediaDeps) =>
   async (submission: ViewSubmission): Promise<void> => {
-    const { ack, view, client } = submission;
+    const { ack, view, client, body } = submission;
     const { conversation, str } = viewState(view.state.values);
     const s = ids.mediaShare;
+    const locale = await deps.locales.person(body.user.id);
     const channel = conversation(s.channel);
     const thread = readThreadRef(str(s.thread));
     if (!channel) {
-      await ack({ response_action: 'errors', errors: { [s.channel]: 'Pick the channel to share it in.' } });
+      await ack({
+        response_action: 'errors',
+        errors: { [s.channel]: tPlain(locale, 'media.share.pickChannel') },
+      });
       return;
     }
     if (!thread.ok) {
@@ -93,15 +106,15 @@ export const handleMediaShareForm =
     if (thread.channel && thread.channel !== channel) {
       await ack({
         response_action: 'errors',
-        errors: { [s.thread]: 'This message is in another channel: pick that channel, or another message.' },
+        errors: { [s.thread]: tPlain(locale, 'media.share.otherChannel') },
       });
       return;
     }
-    const title = 'Share media';
-    const working = workingText('Sending the file to Slack', deps.waitMs());
+    const title = tPlain(locale, 'media.share.title');
+    const working = workingText(tPlain(locale, 'media.share.working'), deps.waitMs());
     await submitThenWork(
       submission,
-      { title, working, logger: deps.logger, channel },
+      { title, working, logger: deps.logger, channel, locale },
       async ({ user, show }) => {
         const { m } = readJson(mediaFormMetadata, view.private_metadata);
         if (!m) throw new Error('media share form without a media id');
@@ -111,6 +124,8 @@ export const handleMediaShareForm =
           channel,
           threadTs: thread.ts,
           limit: deps.media.maxUploadBytes,
+          locale,
+          channelLocale: deps.locales.channel,
         });
         await show(buildResultView(title, message));
       },
@@ -120,12 +135,13 @@ export const handleMediaShareForm =
 /** The library beneath a form, refreshed with the query it showed. */
 async function reloadLibrary(
   deps: MediaDeps,
+  locale: Locale,
   client: ViewSubmission['client'],
   viewId: string | undefined,
   user: string,
   q: LibraryQuery | undefined,
 ) {
-  if (q && viewId) await updateView(client, viewId)(await loadLibrary(deps, user, q));
+  if (q && viewId) await updateView(client, viewId)(await loadLibrary(deps, locale, user, q));
 }
 
 /** Registers the three forms. */

@@ -120,9 +120,9 @@ describe('the library’s pages and filter', () => {
   });
 
   it('Filter pushes the filter form at once, with no platform call', async () => {
-    const { slack } = world();
+    const { slack, deps } = world();
     const requests = platform.sim.requests.length;
-    await handleMediaFilter()(
+    await handleMediaFilter(deps)(
       click(slack, { user: people.alice.id, value: '{"q":"type:document","o":0}', view: library }).c,
     );
     const [pushed] = slack.callsOf('views.push');
