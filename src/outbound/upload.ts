@@ -6,7 +6,8 @@ import { PassThrough, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { WebClient } from '@slack/web-api';
 import { request } from 'undici';
-import { type Mrkdwn, type MrkdwnText, md } from '../blocks/mrkdwn.js';
+import type { MrkdwnText } from '../blocks/mrkdwn.js';
+import { type Phrase, phrase } from '../blocks/text.js';
 import type { Download } from '../platform/client.js';
 import { ConfdeskError } from '../services/errors.js';
 import { discard } from '../util/streams.js';
@@ -69,11 +70,7 @@ export async function uploadFile(
   });
   try {
     const length = file.contentLength ?? knownLength;
-    if (!length)
-      throw new ConfdeskError(
-        'unknown_size',
-        md`The video platform did not say how big this file is, so it cannot be sent to Slack.`,
-      );
+    if (!length) throw new ConfdeskError('unknown_size', phrase('upload.unknownSize'));
     const filename = file.filename ?? target.filename;
     const slot = await client.files.getUploadURLExternal({ filename, length });
     if (broke) throw platformFailed(broke);
@@ -163,17 +160,12 @@ async function send(
   } catch (error) {
     if (broke()) throw platformFailed(broke());
     if (codeOf(error) === 'UND_ERR_REQ_CONTENT_LENGTH_MISMATCH')
-      throw new ConfdeskError(
-        'size_mismatch',
-        md`The file the video platform sent is not the ${length} bytes it announced, so nothing was posted.`,
-      );
+      throw new ConfdeskError('size_mismatch', phrase('upload.sizeMismatch', { length: String(length) }));
     throw slackFailed(
-      timeoutCodes.has(codeOf(error) ?? '')
-        ? md`Slack stopped taking the file`
-        : md`The connection to Slack broke off while the file was sent`,
+      timeoutCodes.has(codeOf(error) ?? '') ? phrase('upload.slackStopped') : phrase('upload.slackBroke'),
     );
   }
-  if (status >= 300) throw slackFailed(md`Slack's upload address answered ${status}`);
+  if (status >= 300) throw slackFailed(phrase('upload.slackStatus', { status: String(status) }));
 }
 
 const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -182,10 +174,8 @@ const codeOf = (error: unknown) => (error as { code?: string } | undefined)?.cod
 const platformFailed = (error: unknown) =>
   new ConfdeskError(
     'download_failed',
-    timeoutCodes.has(codeOf(error) ?? '')
-      ? md`The video platform stopped sending the file before it was whole, so nothing was posted. Please try again.`
-      : md`The connection to the video platform broke off before the file was whole, so nothing was posted. Please try again.`,
+    timeoutCodes.has(codeOf(error) ?? '') ? phrase('upload.platformStopped') : phrase('upload.platformBroke'),
   );
 
-const slackFailed = (what: Mrkdwn) =>
-  new ConfdeskError('upload_failed', md`${what}, so nothing was posted. Please try again in a moment.`);
+/** Slack's side failing: its sentence says what broke and that nothing was posted. */
+const slackFailed = (said: Phrase) => new ConfdeskError('upload_failed', said);

@@ -1,6 +1,7 @@
 import { slackFileMaxBytes } from '../blocks/limits.js';
 import type { MediaPage } from '../blocks/media.js';
 import { md } from '../blocks/mrkdwn.js';
+import { phrase } from '../blocks/text.js';
 import {
   type MediaFilterText,
   type MediaItem,
@@ -103,7 +104,7 @@ export class MediaService {
   /** One media item, for those the policy lets do `action` on it (read by the bot only to decide). */
   async forAction(actorId: string, mediaId: string, action: Action): Promise<MediaItem> {
     if (!/^\d{1,20}$/.test(mediaId))
-      throw new ConfdeskError('no_such_media', md`There is no media ${mediaId} on the video platform.`);
+      throw new ConfdeskError('no_such_media', phrase('media.error.noSuch', { id: mediaId }));
     const { object } = await this.access.about(
       actorId,
       action,
@@ -168,10 +169,7 @@ export class MediaService {
       return mediaItemOf(await this.platform.getMedia({ mediaId }));
     } catch (error) {
       if (error instanceof PlatformHttpError && error.status === 404)
-        throw new ConfdeskError(
-          'no_such_media',
-          md`There is no media ${mediaId} on the video platform (any more): open the library again.`,
-        );
+        throw new ConfdeskError('no_such_media', phrase('media.error.gone', { id: mediaId }));
       throw error;
     }
   }
@@ -180,10 +178,7 @@ export class MediaService {
   private async userId(ref: string): Promise<string> {
     if (/^\d{1,20}$/.test(ref)) return ref;
     const unknown = () =>
-      new ConfdeskError(
-        'bad_media_filter',
-        md`user: “${ref}” is nobody on the video platform. Use a login, an e-mail or a user id (${mediaFilterSyntax}).`,
-      );
+      new ConfdeskError('bad_media_filter', phrase('media.error.user', { ref, syntax: mediaFilterSyntax }));
     if (ref.includes('@')) {
       try {
         return String((await this.platform.getUserIdByEmail({ email: ref })).id);
@@ -205,11 +200,7 @@ export class MediaService {
     const g = groups.items.find(
       (x) => String(x.id) === ref || (x.name ?? '').toLowerCase() === ref.toLowerCase(),
     );
-    if (!g)
-      throw new ConfdeskError(
-        'bad_media_filter',
-        md`group: “${ref}” is no group of your enterprise. Use a group’s name or id.`,
-      );
+    if (!g) throw new ConfdeskError('bad_media_filter', phrase('media.error.group', { ref }));
     return String(g.id);
   }
 }
