@@ -497,9 +497,9 @@ async function pace(threads: 'apart' | 'one'): Promise<void> {
     }),
     // Events only here: no card to render.
     publisher: {
-      render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards here'))),
+      render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards here')), 'en'),
       notice: buildJobNotice,
-      gather: gatheredMessage,
+      gather: (items) => gatheredMessage(items, 'en'),
     },
   });
   const outbox = async () =>

@@ -107,7 +107,7 @@ function ticketBlocks(list: HomeList<TicketSummary> | undefined, loading: boolea
       ' · ',
     );
     out.push(section(md`${stateIcon(t.state)} *${clipPlain(ticketTitle(t), 200)}*\n${facts}`));
-    const moves = ticketMoveButtons(t, true);
+    const moves = ticketMoveButtons('en', t, true);
     if (moves.length) out.push(actions(moves, `home_ticket_${t.id}`));
   }
   if (more || items.length > homeLimits.tickets) out.push(context(md`More in \`/ticket list\`.`));

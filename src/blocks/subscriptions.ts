@@ -1,5 +1,5 @@
-import { describeFilter } from '../domain/follow-filter.js';
 import type { ReactionEmoji } from '../domain/reactions.js';
+import type { Locale } from '../i18n/locale.js';
 import { ids } from './ids.js';
 import {
   button,
@@ -11,6 +11,7 @@ import {
   textMessage,
 } from './kit.js';
 import { channelLink, joinMd, md, mention } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 /** A channel's subscription as the list shows it: one ticket (`watch`) or a filter (`follow`). */
 export interface SubscriptionItem {
@@ -24,30 +25,57 @@ export interface SubscriptionItem {
 /** Slack allows 50 blocks a message: the title and the "added by" line leave room for 45. */
 const shownSubscriptions = 45;
 
-/** The channel's subscriptions, privately, each with a Remove button. */
-export function buildSubscriptions(channel: string, subs: readonly SubscriptionItem[]): MessagePayload {
+/**
+ * A `follow` filter in words, for the person reading it (`domain/follow-filter.ts` `describeFilter`):
+ * its keys and values as `/ticket follow` takes them, or "every ticket".
+ */
+const filterWords = (locale: Locale, f: Record<string, unknown>): string => {
+  const parts = Object.entries(f)
+    .filter(([k]) => k !== 'groupId')
+    .map(([k, v]) => (v === true ? k : `${k}: ${Array.isArray(v) ? v.join(', ') : String(v)}`));
+  return parts.length ? parts.join(' · ') : tPlain(locale, 'ticket.subs.everyTicket');
+};
+
+/** The channel's subscriptions, privately (the person's language), each with a Remove button. */
+export function buildSubscriptions(
+  locale: Locale,
+  channel: string,
+  subs: readonly SubscriptionItem[],
+): MessagePayload {
   const refOf = (s: SubscriptionItem) =>
-    typeof s.filter.reference === 'string' ? s.filter.reference : `ticket ${s.ticketId ?? '?'}`;
-  const title = md`What ${channelLink(channel)} follows`;
+    typeof s.filter.reference === 'string'
+      ? s.filter.reference
+      : tPlain(locale, 'ticket.subs.ticketNumber', { id: s.ticketId ?? '?' });
+  const where = channelLink(channel);
   if (subs.length === 0)
-    return message(md`This channel follows nothing yet.`, [
-      section(md`${title}: nothing yet. Try \`/ticket watch <id>\` or \`/ticket follow group:"Level 1"\`.`),
+    return message(t(locale, 'ticket.subs.noneFallback'), [
+      section(t(locale, 'ticket.subs.none', { channel: where })),
     ]);
+  const title = t(locale, 'ticket.subs.title', { channel: where });
+  const authors = [...new Set(subs.map((s) => s.createdBy))];
   return message(title, [
     section(md`*${title}*`),
-    ...subs
-      .slice(0, shownSubscriptions)
-      .map((s) =>
-        section(
-          s.kind === 'watch'
-            ? md`👁 *${refOf(s)}* (watch)`
-            : s.kind === 'reactions'
-              ? md`🎫 Reactions act on tickets (\`/ticket follow reactions off\` turns them off)`
-              : md`📡 New tickets and events: ${describeFilter(s.filter)}`,
-          { accessory: button('Remove', `${ids.actions.ticketUnsubscribe}:${s.id}`, { value: s.id }) },
-        ),
+    ...subs.slice(0, shownSubscriptions).map((s) =>
+      section(
+        s.kind === 'watch'
+          ? t(locale, 'ticket.subs.watch', { ref: refOf(s) })
+          : s.kind === 'reactions'
+            ? t(locale, 'ticket.subs.reactions')
+            : t(locale, 'ticket.subs.follow', { filter: filterWords(locale, s.filter) }),
+        {
+          accessory: button(
+            tPlain(locale, 'ticket.subs.remove'),
+            `${ids.actions.ticketUnsubscribe}:${s.id}`,
+            {
+              value: s.id,
+            },
+          ),
+        },
       ),
-    context(md`Added by ${joinMd([...new Set(subs.map((s) => s.createdBy))].map(mention), ', ')}`),
+    ),
+    context(
+      t(locale, 'ticket.subs.addedBy', { count: subs.length, people: joinMd(authors.map(mention), ', ') }),
+    ),
   ]);
 }
 
@@ -60,31 +88,40 @@ export type SubscriptionOutcome =
     }
   | { kind: 'watching' | 'already-watching' | 'unwatched' | 'not-watching'; ticket: string };
 
-/** The sentence for a subscription command's outcome (`ticket`: the ticket's reference or "ticket 12"). */
-export function buildSubscriptionReply(channel: string, o: SubscriptionOutcome): TextMessage {
+/**
+ * The sentence for a subscription command's outcome, in the person's language (`ticket`: the
+ * ticket's reference or "ticket 12").
+ */
+export function buildSubscriptionReply(locale: Locale, channel: string, o: SubscriptionOutcome): TextMessage {
   const where = channelLink(channel);
   switch (o.kind) {
     case 'followed':
-      return textMessage(md`${where} now follows new tickets and their events: ${describeFilter(o.filter)}.`);
+      return textMessage(
+        t(locale, 'ticket.subs.followed', { channel: where, filter: filterWords(locale, o.filter) }),
+      );
     case 'watching':
-      return textMessage(md`${where} now watches ${o.ticket}: its events go in the card's thread.`);
+      return textMessage(t(locale, 'ticket.subs.watching', { channel: where, ticket: o.ticket }));
     case 'already-watching':
-      return textMessage(md`${where} already watches ${o.ticket}.`);
+      return textMessage(t(locale, 'ticket.subs.alreadyWatching', { channel: where, ticket: o.ticket }));
     case 'unwatched':
-      return textMessage(md`${where} no longer watches ${o.ticket}.`);
+      return textMessage(t(locale, 'ticket.subs.unwatched', { channel: where, ticket: o.ticket }));
     case 'not-watching':
-      return textMessage(md`${where} was not watching ${o.ticket}.`);
+      return textMessage(t(locale, 'ticket.subs.notWatching', { channel: where, ticket: o.ticket }));
     case 'reactions-on':
     case 'reactions-already': {
       const e = o.emoji;
-      const now = o.kind === 'reactions-on' ? md`now act` : md`already act`;
       return textMessage(
-        md`Reactions in ${where} ${now} on tickets: :${e.create}: on a message offers its reactor a ticket, :${e.take}: on a ticket's card takes it, :${e.done}: moves it to done. Each checks the reactor's rights. \`/ticket follow reactions off\` turns them off.`,
+        t(locale, o.kind === 'reactions-on' ? 'ticket.subs.reactionsOn' : 'ticket.subs.reactionsAlready', {
+          channel: where,
+          create: md`:${e.create}:`,
+          take: md`:${e.take}:`,
+          done: md`:${e.done}:`,
+        }),
       );
     }
     case 'reactions-off':
-      return textMessage(md`Reactions in ${where} no longer act on tickets.`);
+      return textMessage(t(locale, 'ticket.subs.reactionsOff', { channel: where }));
     case 'reactions-not-on':
-      return textMessage(md`Reactions in ${where} were not acting on tickets.`);
+      return textMessage(t(locale, 'ticket.subs.reactionsNotOn', { channel: where }));
   }
 }

@@ -1,6 +1,7 @@
 import type { ActionsBlockElement, Button } from '@slack/types';
 import type { TicketMediaItem, TicketSummary } from '../domain/ticket.js';
 import { movesFor, stateIcon } from '../domain/ticket-workflow.js';
+import type { Locale } from '../i18n/locale.js';
 import { formatMinutes } from './format.js';
 import { ids } from './ids.js';
 import {
@@ -30,6 +31,8 @@ import {
   md,
   mention,
 } from './mrkdwn.js';
+import { t as say, tPlain } from './text.js';
+import { dateTimeFormat, eventLabel, moveLabel, sourceLabel, stateLabel } from './ticket-labels.js';
 
 const titleOf = (t: TicketSummary) =>
   [t.reference ?? `Ticket ${t.id}`, t.subject].filter((x): x is string => Boolean(x)).join(' — ');
@@ -38,30 +41,30 @@ const field = (title: string, value: Mrkdwn | string) => mrkdwn(md`*${title}*\n$
 
 /** The card's menu (Slack shows at most 5 entries in an overflow). */
 export const ticketMenu = [
-  { value: 'timeline', label: 'Timeline in the thread' },
-  { value: 'media', label: 'Media' },
-  { value: 'export', label: 'Export' },
-  { value: 'edit', label: 'Edit' },
-  { value: 'delete', label: 'Delete' },
+  { value: 'timeline', label: 'ticket.menu.timeline' },
+  { value: 'media', label: 'ticket.menu.media' },
+  { value: 'export', label: 'ticket.menu.export' },
+  { value: 'edit', label: 'ticket.menu.edit' },
+  { value: 'delete', label: 'ticket.menu.delete' },
 ] as const;
 
 /**
  * The moves a ticket's state allows, as buttons (destructive ones ask first): the card's and App
  * Home's, so one route (`ticket_move`) applies them wherever they are clicked.
  */
-export function ticketMoveButtons(t: TicketSummary, unique = false): Button[] {
+export function ticketMoveButtons(locale: Locale, t: TicketSummary, unique = false): Button[] {
   // Several tickets in one view (Home): the ticket id keeps each action id unique there.
   return movesFor(t.state).map((m) =>
-    button(m.label, `${ids.actions.ticketMove}:${m.id}${unique ? `:${t.id}` : ''}`, {
+    button(moveLabel(locale, m), `${ids.actions.ticketMove}:${m.id}${unique ? `:${t.id}` : ''}`, {
       value: t.id,
       ...(m.style ? { style: m.style } : {}),
       ...(m.confirm
         ? {
             confirm: confirmDialog({
-              title: m.confirm.title,
-              text: escaped(m.confirm.text),
-              confirm: m.confirm.button,
-              deny: 'Keep it',
+              title: tPlain(locale, `ticket.move.${m.id as 'close' | 'cancel' | 'reject'}.title`),
+              text: say(locale, `ticket.move.${m.id as 'close' | 'cancel' | 'reject'}.text`),
+              confirm: tPlain(locale, `ticket.move.${m.id as 'close' | 'cancel' | 'reject'}.button`),
+              deny: tPlain(locale, 'ticket.move.keep'),
               danger: m.style === 'danger',
             }),
           }
@@ -74,17 +77,22 @@ export function ticketMoveButtons(t: TicketSummary, unique = false): Button[] {
  * The card's tools: Join as agent (when the ticket has a link), Refresh and the menu. Join links grant
  * a role in the session: given on a click, privately, to those who may have them.
  */
-export function ticketToolButtons(t: TicketSummary): ActionsBlockElement[] {
+export function ticketToolButtons(locale: Locale, t: TicketSummary): ActionsBlockElement[] {
   return [
     ...(t.agentUrl || t.guestUrl
-      ? [button('Join as agent', ids.actions.ticketJoin, { value: t.id, style: 'primary' })]
+      ? [
+          button(tPlain(locale, 'ticket.tool.join'), ids.actions.ticketJoin, {
+            value: t.id,
+            style: 'primary',
+          }),
+        ]
       : []),
-    button('Refresh', ids.actions.ticketRefresh, { value: t.id }),
+    button(tPlain(locale, 'ticket.tool.refresh'), ids.actions.ticketRefresh, { value: t.id }),
     {
       type: 'overflow',
       action_id: ids.actions.ticketMenu,
       options: ticketMenu.map((o) => ({
-        text: plain(o.label, limits.optionText),
+        text: plain(tPlain(locale, o.label), limits.optionText),
         value: `${o.value}:${t.id}`,
       })),
     },
@@ -98,24 +106,34 @@ export const ticketTitle = (t: TicketSummary): string => titleOf(t);
  * The live ticket card: one message per ticket, edited in place. Its buttons are the moves the
  * ticket's state allows (destructive ones ask first), the agent's join link, Refresh and a menu.
  */
-export function buildTicketCard(t: TicketSummary): MessagePayload {
+export function buildTicketCard(locale: Locale, t: TicketSummary): MessagePayload {
   const known = [t.requestor.name, ...t.requestor.emails, ...t.requestor.phones].filter((x): x is string =>
     Boolean(x),
   );
-  const requestor = known.length ? joinMd(known, '\n') : md`_unknown_`;
-  const moves = ticketMoveButtons(t);
-  const tools = ticketToolButtons(t);
+  const requestor = known.length ? joinMd(known, '\n') : say(locale, 'ticket.card.unknown');
+  const moves = ticketMoveButtons(locale, t);
+  const tools = ticketToolButtons(locale, t);
+  const notSet = say(locale, 'ticket.card.notSet');
+  const label = (key: Parameters<typeof tPlain>[1]) => tPlain(locale, key);
   const blocks: Block[] = [
     { type: 'header', text: plain(`${stateIcon(t.state)} ${titleOf(t)}`, limits.headerText) },
     {
       type: 'section',
       fields: [
-        field('State', md`${stateIcon(t.state)} ${t.state ?? 'unknown'}`),
-        field('Requestor', requestor),
-        field('Agent', t.agent ? clipPlain(t.agent.label, 200) : md`_unassigned_`),
-        field('Group', t.group ? clipPlain(t.group.name ?? `group ${t.group.id}`, 200) : md`_none_`),
-        field('Start', t.start ? date(t.start) : md`_not set_`),
-        field('Duration', t.duration ? formatMinutes(t.duration) : md`_not set_`),
+        field(label('ticket.card.state'), md`${stateIcon(t.state)} ${stateLabel(locale, t.state)}`),
+        field(label('ticket.card.requestor'), requestor),
+        field(
+          label('ticket.card.agent'),
+          t.agent ? clipPlain(t.agent.label, 200) : say(locale, 'ticket.card.unassigned'),
+        ),
+        field(
+          label('ticket.card.group'),
+          t.group
+            ? clipPlain(t.group.name ?? tPlain(locale, 'ticket.card.groupNumber', { id: t.group.id }), 200)
+            : say(locale, 'ticket.card.none'),
+        ),
+        field(label('ticket.card.start'), t.start ? date(t.start, dateTimeFormat(locale)) : notSet),
+        field(label('ticket.card.duration'), t.duration ? formatMinutes(t.duration) : notSet),
       ],
     },
     ...(moves.length ? [actions(moves, `ticket_moves_${t.id}`)] : []),
@@ -123,22 +141,35 @@ export function buildTicketCard(t: TicketSummary): MessagePayload {
     context(
       joinMd(
         [
-          md`Ticket ${t.id}`,
+          say(locale, 'ticket.card.number', { id: t.id }),
           t.type ? clipPlain(t.type, 200) : undefined,
-          t.modified ? md`updated ${date(t.modified, '{date_short_pretty} {time}')}` : undefined,
+          t.modified
+            ? say(locale, 'ticket.card.updated', { date: date(t.modified, '{date_short_pretty} {time}') })
+            : undefined,
         ].filter((x) => x !== undefined),
         ' · ',
       ),
     ),
   ];
-  return message(md`${clipPlain(titleOf(t), 300)}: ${t.state ?? 'unknown state'}`, blocks);
+  const title = clipPlain(titleOf(t), 300);
+  return message(
+    t.state
+      ? say(locale, 'ticket.card.fallback', { title, state: stateLabel(locale, t.state) })
+      : say(locale, 'ticket.card.fallbackUnknown', { title }),
+    blocks,
+  );
 }
 
 /** What a deleted ticket's card becomes: kept in the channel's history, without buttons. */
-export function buildDeletedTicketCard(t: TicketSummary, byUserId: string): MessagePayload {
-  return message(md`${clipPlain(titleOf(t), 300)}: deleted`, [
-    section(md`~${clipMd(escaped(titleOf(t)), 2_900)}~\n:wastebasket: Deleted by ${mention(byUserId)}.`),
-    context(md`Ticket ${t.id}`),
+export function buildDeletedTicketCard(locale: Locale, t: TicketSummary, byUserId: string): MessagePayload {
+  return message(say(locale, 'ticket.deleted.fallback', { title: clipPlain(titleOf(t), 300) }), [
+    section(
+      say(locale, 'ticket.deleted.text', {
+        title: clipMd(escaped(titleOf(t)), 2_900),
+        user: mention(byUserId),
+      }),
+    ),
+    context(say(locale, 'ticket.card.number', { id: t.id })),
   ]);
 }
 
@@ -149,19 +180,23 @@ export interface TicketEventLine {
   source?: string | undefined;
 }
 
-/** One event's line: its time in each viewer's zone, its name and its source, all escaped. */
-export const eventLine = (e: TicketEventLine): Mrkdwn =>
-  md`${e.timestamp && !Number.isNaN(e.timestamp.getTime()) ? md`${date(e.timestamp, '{date_short_pretty} {time}')} · ` : empty}*${clipPlain(e.eventName, 500)}*${e.source ? md` · ${clipPlain(e.source, 500)}` : empty}`;
+/**
+ * One event's line: its time in each viewer's zone, its name and its source (their labels where the
+ * catalog knows them), all escaped.
+ */
+export const eventLine = (locale: Locale, e: TicketEventLine): Mrkdwn =>
+  md`${e.timestamp && !Number.isNaN(e.timestamp.getTime()) ? md`${date(e.timestamp, '{date_short_pretty} {time}')} · ` : empty}*${clipPlain(eventLabel(locale, e.eventName), 500)}*${e.source ? md` · ${clipPlain(sourceLabel(locale, e.source), 500)}` : empty}`;
 
 /** One line of a ticket's thread for a platform event, from the event's outbox payload. */
-export function eventText(payload: Record<string, unknown>): MrkdwnText {
-  return fallbackText(eventPayloadLine(payload));
+export function eventText(locale: Locale, payload: Record<string, unknown>): MrkdwnText {
+  return fallbackText(eventPayloadLine(locale, payload));
 }
 
 /** The line of a platform event as the outbox keeps it (`{eventName, timestamp, source}`). */
-export const eventPayloadLine = (payload: Record<string, unknown>): Mrkdwn =>
-  eventLine({
-    eventName: String(payload.eventName ?? 'event'),
+export const eventPayloadLine = (locale: Locale, payload: Record<string, unknown>): Mrkdwn =>
+  eventLine(locale, {
+    eventName:
+      payload.eventName === undefined ? tPlain(locale, 'ticket.event.unnamed') : String(payload.eventName),
     timestamp: typeof payload.timestamp === 'string' ? new Date(payload.timestamp) : undefined,
     source: typeof payload.source === 'string' ? payload.source : undefined,
   });
@@ -172,28 +207,41 @@ export const eventPayloadLine = (payload: Record<string, unknown>): Mrkdwn =>
  * `text`, composed from platform values: it is shown escaped.
  */
 export function buildStateBroadcast(
+  locale: Locale,
   ticketId: string,
   payload: Record<string, unknown>,
 ): { text: MrkdwnText } {
   const str = (v: unknown) => (typeof v === 'string' && v ? v : undefined);
-  if (payload.to === undefined && typeof payload.text === 'string')
-    return { text: fallbackText(escaped(payload.text)) };
+  if (payload.to === undefined && typeof payload.text === 'string') {
+    // The sentence those items carry, read back into its facts so that it is said in the channel's language.
+    const old = /^(.*) is now \*(.*)\* \(was (.*)\)\.$/s.exec(payload.text);
+    if (!old) return { text: fallbackText(escaped(payload.text)) };
+    return buildStateBroadcast(locale, ticketId, { reference: old[1], to: old[2], from: old[3] });
+  }
   const to = str(payload.to);
   return {
     text: fallbackText(
-      md`${clipPlain(str(payload.reference) ?? `Ticket ${ticketId}`, 300)} is now *${to ?? 'unknown'}* (was ${str(payload.from) ?? 'unknown'}).`,
+      say(locale, 'ticket.broadcast', {
+        ticket: clipPlain(
+          str(payload.reference) ?? tPlain(locale, 'ticket.card.number', { id: ticketId }),
+          300,
+        ),
+        to: stateLabel(locale, to),
+        from: stateLabel(locale, str(payload.from)),
+      }),
     ),
   };
 }
 
 /** A ticket's timeline for its thread: one line per event, time in each viewer's zone. */
 export function buildTimeline(
+  locale: Locale,
   t: TicketSummary,
   events: { eventName: string; timestamp: Date; source?: string | undefined }[],
 ): MessagePayload {
-  const title = md`Timeline of ${clipPlain(titleOf(t), 200)}`;
-  if (events.length === 0) return message(title, [section(md`*${title}*\nNo events yet.`)]);
-  const lines = events.map(eventLine);
+  const title = say(locale, 'ticket.timeline.title', { title: clipPlain(titleOf(t), 200) });
+  if (events.length === 0) return message(title, [section(say(locale, 'ticket.timeline.empty', { title }))]);
+  const lines = events.map((e) => eventLine(locale, e));
   const sections: Mrkdwn[] = [];
   let current: Mrkdwn | undefined;
   for (const line of lines) {
@@ -207,7 +255,7 @@ export function buildTimeline(
   const shown = sections.slice(-(limits.messageBlocks - 2));
   const blocks: Block[] = [
     section(md`*${title}*`),
-    ...(sections.length > shown.length ? [context(md`Older events are not shown.`)] : []),
+    ...(sections.length > shown.length ? [context(say(locale, 'ticket.timeline.older'))] : []),
     ...shown.map((text) => section(text)),
   ];
   return message(title, blocks);
@@ -215,45 +263,60 @@ export function buildTimeline(
 
 /** One page of `/ticket list`: a row per ticket with a Show button, and paging buttons. */
 export function buildTicketList(
+  locale: Locale,
   queryText: string,
   offset: number,
   pageSize: number,
   page: { items: TicketSummary[]; total?: number | undefined; hasMore: boolean },
 ): MessagePayload {
-  const title = queryText ? md`Tickets: ${clipPlain(queryText, 100)}` : md`Your tickets`;
+  const title = queryText
+    ? say(locale, 'ticket.page.titleQuery', { query: clipPlain(queryText, 100) })
+    : say(locale, 'ticket.page.titleMine');
   const blocks: Block[] = [section(md`*${title}*`)];
   if (page.items.length === 0)
-    blocks.push(section(offset ? md`No more tickets.` : md`No ticket found. Try \`/ticket list all\`.`));
+    blocks.push(section(say(locale, offset ? 'ticket.page.noMore' : 'ticket.page.noneFound')));
   for (const t of page.items) {
     const details = joinMd(
       [
-        t.state ?? 'unknown',
-        t.agent ? clipPlain(t.agent.label, 200) : 'unassigned',
-        ...(t.start ? [date(t.start)] : []),
+        stateLabel(locale, t.state),
+        t.agent ? clipPlain(t.agent.label, 200) : tPlain(locale, 'ticket.page.unassigned'),
+        ...(t.start ? [date(t.start, dateTimeFormat(locale))] : []),
       ],
       ' · ',
     );
     blocks.push(
       section(md`${stateIcon(t.state)} *${clipPlain(titleOf(t), 1_000)}*\n${details}`, {
-        accessory: button('Show', `${ids.actions.ticketShow}:${t.id}`, { value: t.id }),
+        accessory: button(tPlain(locale, 'ticket.page.show'), `${ids.actions.ticketShow}:${t.id}`, {
+          value: t.id,
+        }),
       }),
     );
   }
-  if (page.items.length)
+  if (page.items.length) {
+    const range = { from: String(offset + 1), to: String(offset + page.items.length) };
     blocks.push(
       context(
-        md`${offset + 1}–${offset + page.items.length}${page.total !== undefined ? md` of ${page.total}` : empty}`,
+        page.total !== undefined
+          ? say(locale, 'ticket.page.rangeOf', { ...range, total: String(page.total) })
+          : say(locale, 'ticket.page.range', range),
       ),
     );
+  }
   const nav: Button[] = [];
   // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer one is cut, not the JSON.
   const to = (o: number) => JSON.stringify({ q: queryText.slice(0, 300), offset: o });
   if (offset > 0)
     nav.push(
-      button('‹ Previous', `${ids.actions.ticketPage}:prev`, { value: to(Math.max(0, offset - pageSize)) }),
+      button(tPlain(locale, 'ticket.page.previous'), `${ids.actions.ticketPage}:prev`, {
+        value: to(Math.max(0, offset - pageSize)),
+      }),
     );
   if (page.hasMore)
-    nav.push(button('Next ›', `${ids.actions.ticketPage}:next`, { value: to(offset + pageSize) }));
+    nav.push(
+      button(tPlain(locale, 'ticket.page.next'), `${ids.actions.ticketPage}:next`, {
+        value: to(offset + pageSize),
+      }),
+    );
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
   return message(title, blocks);
 }
@@ -264,14 +327,15 @@ export function buildTicketList(
  * file (the platform's archive of the ticket's media, `downloadTicketMedias`).
  */
 export function buildTicketMediaList(
+  locale: Locale,
   t: TicketSummary,
   items: TicketMediaItem[],
   total: number | undefined,
   place: { channel?: string | undefined; ts?: string | undefined },
 ): MessagePayload {
-  const title = md`Media of ${clipPlain(titleOf(t), 200)}`;
+  const title = say(locale, 'ticket.media.title', { title: clipPlain(titleOf(t), 200) });
   const blocks: Block[] = [section(md`*${title}*`)];
-  if (items.length === 0) blocks.push(context(md`No snapshot, document or recording yet.`));
+  if (items.length === 0) blocks.push(context(say(locale, 'ticket.media.none')));
   const inThread = Boolean(place.channel && place.ts);
   const all = inThread && items.length > 0;
   // Room for the title, the count line and (with the zip button) its block.
@@ -283,7 +347,7 @@ export function buildTicketMediaList(
       text: mrkdwn(mediaLine(m)),
       ...(place.channel && place.ts
         ? {
-            accessory: button('Post in the thread', `${ids.actions.ticketMediaPost}:${m.id}`, {
+            accessory: button(tPlain(locale, 'ticket.media.post'), `${ids.actions.ticketMediaPost}:${m.id}`, {
               value: JSON.stringify({
                 k: t.id,
                 m: m.id,
@@ -298,11 +362,16 @@ export function buildTicketMediaList(
     });
   }
   const shown = Math.min(items.length, room);
-  if ((total ?? items.length) > shown) blocks.push(context(md`${shown} of ${total ?? items.length} shown`));
+  if ((total ?? items.length) > shown)
+    blocks.push(
+      context(
+        say(locale, 'ticket.media.shown', { shown: String(shown), total: String(total ?? items.length) }),
+      ),
+    );
   if (all)
     blocks.push(
       actions([
-        button('Post all in the thread (zip)', ids.actions.ticketMediaPostAll, {
+        button(tPlain(locale, 'ticket.media.postAll'), ids.actions.ticketMediaPostAll, {
           value: JSON.stringify({ ticketId: t.id, channel: place.channel, ts: place.ts }).slice(
             0,
             limits.buttonValue,
@@ -314,22 +383,31 @@ export function buildTicketMediaList(
 }
 
 /** The answer to "Join as agent", privately: the agent's link, and the guest's to pass on to the requestor. */
-export function buildTicketJoinReply(t: TicketSummary): MessagePayload {
-  const title = md`Join ${clipPlain(titleOf(t), 200)}`;
+export function buildTicketJoinReply(locale: Locale, t: TicketSummary): MessagePayload {
+  const title = say(locale, 'ticket.join.title', { title: clipPlain(titleOf(t), 200) });
   const links: Button[] = [
     ...(t.agentUrl
-      ? [button('Join as agent', ids.actions.ticketJoinLink, { url: t.agentUrl, style: 'primary' })]
+      ? [
+          button(tPlain(locale, 'ticket.tool.join'), ids.actions.ticketJoinLink, {
+            url: t.agentUrl,
+            style: 'primary',
+          }),
+        ]
       : []),
-    ...(t.guestUrl ? [button('Guest link', `${ids.actions.ticketJoinLink}:guest`, { url: t.guestUrl })] : []),
+    ...(t.guestUrl
+      ? [
+          button(tPlain(locale, 'ticket.join.guest'), `${ids.actions.ticketJoinLink}:guest`, {
+            url: t.guestUrl,
+          }),
+        ]
+      : []),
   ];
   if (links.length === 0)
-    return message(md`No join link yet`, [
-      section(md`The video platform has no join link for *${clipPlain(titleOf(t), 200)}* yet.`),
+    return message(say(locale, 'ticket.join.noLinkTitle'), [
+      section(say(locale, 'ticket.join.noLink', { title: clipPlain(titleOf(t), 200) })),
     ]);
   return message(title, [
-    section(
-      md`*${title}*\nThese links are for you alone: the guest link is the requestor's, to send them if they lost their invitation.`,
-    ),
+    section(say(locale, 'ticket.join.text', { title })),
     { type: 'actions', elements: links },
   ]);
 }

@@ -120,7 +120,7 @@ export const buildTicketMediaTooBig = (
  * then the card's details without its buttons (they would act on a card that is not there).
  */
 export function buildTicketCardNotPosted(ticket: TicketSummary, fix: Mrkdwn): MessagePayload {
-  const card = buildTicketCard(ticket);
+  const card = buildTicketCard('en', ticket);
   return message(fix, [section(fix), ...card.blocks.filter((b) => b.type !== 'actions')]);
 }
 

@@ -26,7 +26,7 @@ export interface Unfurl {
 
 /** A ticket's unfurl: reference and subject, state, start (or last change), the card's buttons. */
 export function buildTicketUnfurl(t: TicketSummary): Unfurl {
-  const moves = ticketMoveButtons(t);
+  const moves = ticketMoveButtons('en', t);
   const when = t.start
     ? md`starts ${date(t.start)}`
     : t.modified
@@ -39,7 +39,7 @@ export function buildTicketUnfurl(t: TicketSummary): Unfurl {
         joinMd([md`*${t.state ?? 'unknown'}*`, ...(when.text ? [when] : []), md`Ticket ${t.id}`], ' · '),
       ),
       ...(moves.length ? [actions(moves, `ticket_moves_${t.id}`)] : []),
-      actions(ticketToolButtons(t), `ticket_tools_${t.id}`),
+      actions(ticketToolButtons('en', t), `ticket_tools_${t.id}`),
     ],
   };
 }

@@ -93,12 +93,13 @@ const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOS
 export async function outboxMessage(
   item: Pick<OutboxItem, 'ticketId' | 'payload'>,
   card: (ticketId: string) => Promise<OutgoingMessage>,
+  locale: Locale,
 ): Promise<OutgoingMessage> {
   const p = item.payload;
   if (p.reminder === true) return reminderMessage(p);
   if (p.card === true) return card(item.ticketId);
-  if (p.broadcast === true) return buildStateBroadcast(item.ticketId, p);
-  return buildGatheredLines([threadLine(p)]);
+  if (p.broadcast === true) return buildStateBroadcast(locale, item.ticketId, p);
+  return buildGatheredLines([threadLine(locale, p)]);
 }
 
 export { gatheredLinesMax };
@@ -122,18 +123,20 @@ function reminderMessage(p: Record<string, unknown>): OutgoingMessage {
   return buildReminder({ ...r, start: new Date(r.start) });
 }
 
-/** A thread line's sentence: a state line, a person's line, or a platform event's. */
-function threadLine(p: Record<string, unknown>): Mrkdwn {
-  if (p.stateLine === true) return stateLine(p);
-  if (p.stepsLine === true) return stepsLine(p);
+/** A thread line's sentence in the channel's language: a state line, a person's line, or a platform event's. */
+function threadLine(locale: Locale, p: Record<string, unknown>): Mrkdwn {
+  if (p.stateLine === true) return stateLine(locale, p);
+  if (p.stepsLine === true) return stepsLine(locale, p);
   if (typeof p.line === 'string' && typeof p.actor === 'string')
-    return personLine(p as unknown as PersonLine);
-  return eventPayloadLine(p);
+    return personLine(locale, p as unknown as PersonLine);
+  return eventPayloadLine(locale, p);
 }
 
 /** Several thread lines of one ticket as one message, in their order (`isThreadLine` items). */
-export const gatheredMessage = (items: readonly Pick<OutboxItem, 'payload'>[]): OutgoingMessage =>
-  buildGatheredLines(items.map((i) => threadLine(i.payload)));
+export const gatheredMessage = (
+  items: readonly Pick<OutboxItem, 'payload'>[],
+  locale: Locale,
+): OutgoingMessage => buildGatheredLines(items.map((i) => threadLine(locale, i.payload)));
 
 /**
  * The one writer of what the bot posts about tickets outside a reply (Dispatch's Slack plugin):
@@ -149,12 +152,16 @@ export class SlackPublisher {
   /** The cards' background updates, coalesced and paced (see `CardRefresher`). */
   readonly cards: CardRefresher;
 
+  /** The language of what channels see (`PublisherOptions.channelLocale`). */
+  private readonly locale: Locale;
+
   constructor(private readonly o: PublisherOptions) {
+    this.locale = o.channelLocale ?? 'en';
     this.cards = new CardRefresher({
       slack: o.backgroundSlack ?? o.slack,
       store: o.store,
       memo: this.memo,
-      render: async (ticket) => buildTicketCard(await this.o.tickets.summary(ticket)),
+      render: async (ticket) => buildTicketCard(this.locale, await this.o.tickets.summary(ticket)),
       logger: o.logger,
       ...(o.cardUpdatesPerMinute ? { updatesPerMinute: o.cardUpdatesPerMinute } : {}),
     });
@@ -199,11 +206,11 @@ export class SlackPublisher {
   /** Posts a ticket's card in a channel and records it there; answers its ts. Slack's refusals are thrown. */
   async postCard(channel: string, ticket: TicketSummary): Promise<string> {
     const posted = await this.paced(channel, () =>
-      this.o.slack.chat.postMessage({ channel, ...buildTicketCard(ticket) }),
+      this.o.slack.chat.postMessage({ channel, ...buildTicketCard(this.locale, ticket) }),
     );
     const ts = posted.ts as string;
     await this.o.store.save({ ticketId: ticket.id, channel, ts });
-    this.memo.remember({ channel, ts }, buildTicketCard(ticket));
+    this.memo.remember({ channel, ts }, buildTicketCard(this.locale, ticket));
     return ts;
   }
 
@@ -218,7 +225,7 @@ export class SlackPublisher {
    * read, so no line; through here so that what the card shows is known.
    */
   async showCard(place: { channel: string; ts: string }, ticket: TicketSummary): Promise<void> {
-    const card = buildTicketCard(ticket);
+    const card = buildTicketCard(this.locale, ticket);
     await this.o.slack.chat.update({ ...place, ...card });
     this.memo.remember(place, card);
   }
@@ -257,7 +264,7 @@ export class SlackPublisher {
       case 'moved': {
         const { before, after, move, record } = change;
         await keepTicketRecord(this.o.store, record);
-        await this.refresh(after.id, () => buildTicketCard(after));
+        await this.refresh(after.id, () => buildTicketCard(this.locale, after));
         const at = iso(after.modified);
         return this.queueLine(
           after.id,
@@ -271,7 +278,7 @@ export class SlackPublisher {
       case 'edited': {
         const { after, changed } = change;
         const at = iso(after.modified);
-        await this.refresh(after.id, () => buildTicketCard(after));
+        await this.refresh(after.id, () => buildTicketCard(this.locale, after));
         return this.queueLine(
           after.id,
           `edit:${after.id}:${at ?? new Date().toISOString()}:${changed.join(',')}`,
@@ -281,7 +288,7 @@ export class SlackPublisher {
       }
       case 'deleted': {
         const { ticket } = change;
-        await this.refresh(ticket.id, () => buildDeletedTicketCard(ticket, who));
+        await this.refresh(ticket.id, () => buildDeletedTicketCard(this.locale, ticket, who));
         return this.queueLine(ticket.id, `delete:${ticket.id}`, { line: 'deleted', actor: who });
       }
       case 'created': {
@@ -303,16 +310,20 @@ export class SlackPublisher {
    * ticket (the list page or a read that found it) with no request; read only when none is kept.
    */
   render(item: OutboxItem): Promise<OutgoingMessage> {
-    return outboxMessage(item, async (id) => {
-      const kept = (await this.o.store.knownTicket(id)).record;
-      const record = kept ? ticketRecord.safeParse(kept) : undefined;
-      return buildTicketCard(await this.o.tickets.summary(record?.success ? record.data : id));
-    });
+    return outboxMessage(
+      item,
+      async (id) => {
+        const kept = (await this.o.store.knownTicket(id)).record;
+        const record = kept ? ticketRecord.safeParse(kept) : undefined;
+        return buildTicketCard(this.locale, await this.o.tickets.summary(record?.success ? record.data : id));
+      },
+      this.locale,
+    );
   }
 
   /** One message for several lines of one ticket's thread that wait together (delivery's port). */
   gather(items: readonly OutboxItem[]): OutgoingMessage {
-    return gatheredMessage(items);
+    return gatheredMessage(items, this.locale);
   }
 
   /** A job's private notice to a person (the jobs' port). */

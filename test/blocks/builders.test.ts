@@ -117,7 +117,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       requestor: { emails: [], phones: [] },
     };
     const place = { channel: 'C1', ts: '1.2' };
-    const list = buildTicketMediaList(ticket, medias, 120, place);
+    const list = buildTicketMediaList('en', ticket, medias, 120, place);
     expect(checkBlockKit(list, 'message')).toEqual([]);
     expect(list.blocks.length).toBe(limits.messageBlocks);
     expect(JSON.stringify(list.blocks)).toContain('47 of 120 shown');
@@ -127,8 +127,8 @@ describe('Block Kit builders stay within Slack’s limits', () => {
     const all = (list.blocks.at(-1) as unknown as Json).elements as Json[];
     expect(JSON.parse(all[0]?.value as string)).toEqual({ ticketId: '42', channel: 'C1', ts: '1.2' });
     // No thread to post in, or nothing to post: no button.
-    expect(actionIds(buildTicketMediaList(ticket, medias, 120, {}).blocks)).toEqual([]);
-    expect(actionIds(buildTicketMediaList(ticket, [], 0, place).blocks)).toEqual([]);
+    expect(actionIds(buildTicketMediaList('en', ticket, medias, 120, {}).blocks)).toEqual([]);
+    expect(actionIds(buildTicketMediaList('en', ticket, [], 0, place).blocks)).toEqual([]);
   });
 
   it('the form: every create input, valid in both modes, with long prefilled values', () => {

@@ -282,58 +282,90 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
       surface: 'home',
     },
   ],
-  buildTicketCard: (s) => [msg(buildTicketCard(ticketOf(s)))],
-  buildDeletedTicketCard: (s) => [msg(buildDeletedTicketCard(ticketOf(s), s))],
-  buildTimeline: (s) => [
+  buildTicketCard: (s, l) => [
+    msg(buildTicketCard(l, ticketOf(s))),
+    // Every move's button and confirmation, and the state's label (French runs longer).
+    ...(['new', 'open', 'inprogress', 'done'] as const).map((state) =>
+      msg(buildTicketCard(l, { ...ticketOf(s), state, agent: undefined, group: { id: '3' } })),
+    ),
     msg(
-      buildTimeline(ticketOf(s), [
+      buildTicketCard(l, {
+        ...ticketOf(s),
+        state: undefined,
+        start: undefined,
+        duration: undefined,
+        group: undefined,
+        requestor: { emails: [], phones: [] },
+      }),
+    ),
+  ],
+  buildDeletedTicketCard: (s, l) => [msg(buildDeletedTicketCard(l, ticketOf(s), s))],
+  buildTimeline: (s, l) => [
+    msg(
+      buildTimeline(l, ticketOf(s), [
         { eventName: s, timestamp: new Date('2027-04-02T14:31:00Z'), source: s },
         { eventName: 'session.established', timestamp: new Date('2027-04-02T14:32:00Z') },
+        { eventName: 'ticket.new', timestamp: new Date('2027-04-02T14:33:00Z'), source: 'system' },
       ]),
     ),
-    msg(buildTimeline(ticketOf(s), [])),
+    msg(buildTimeline(l, ticketOf(s), [])),
   ],
-  buildTicketList: (s) => [
+  buildTicketList: (s, l) => [
     msg(
-      buildTicketList(s, 10, 10, {
-        items: [ticketOf(s), { ...ticketOf(s), id: '43' }],
+      buildTicketList(l, s, 10, 10, {
+        items: [ticketOf(s), { ...ticketOf(s), id: '43', state: 'inprogress', agent: undefined }],
         total: 30,
         hasMore: true,
       }),
     ),
+    msg(buildTicketList(l, '', 0, 10, { items: [], hasMore: false })),
+    msg(buildTicketList(l, s, 10, 10, { items: [], hasMore: false })),
   ],
-  buildTicketMediaList: (s) => [
+  buildTicketMediaList: (s, l) => [
     msg(
       buildTicketMediaList(
+        l,
         ticketOf(s),
         [{ id: 'm1', type: s, title: s, filename: s, size: 2_000_000, created: new Date() }],
         5,
         { channel: 'C1', ts: '1.2' },
       ),
     ),
+    msg(buildTicketMediaList(l, ticketOf(s), [], 0, {})),
   ],
-  buildTicketJoinReply: (s) => [
-    msg(buildTicketJoinReply(ticketOf(s))),
-    msg(buildTicketJoinReply({ ...ticketOf(s), agentUrl: undefined, guestUrl: undefined })),
+  buildTicketJoinReply: (s, l) => [
+    msg(buildTicketJoinReply(l, ticketOf(s))),
+    msg(buildTicketJoinReply(l, { ...ticketOf(s), agentUrl: undefined, guestUrl: undefined })),
   ],
-  buildStateBroadcast: (s) => [
-    msg(buildStateBroadcast('42', { broadcast: true, reference: s, from: s, to: s })),
-    msg(buildStateBroadcast('42', { broadcast: true, text: `${s} is now *open* (was new).` })),
+  buildStateBroadcast: (s, l) => [
+    msg(buildStateBroadcast(l, '42', { broadcast: true, reference: s, from: s, to: s })),
+    msg(buildStateBroadcast(l, '42', { broadcast: true, reference: null, from: 'new', to: 'open' })),
+    msg(buildStateBroadcast(l, '42', { broadcast: true, text: `${s} is now *open* (was new).` })),
   ],
-  buildStateLine: (s) => [msg(buildStateLine({ from: s, to: s })), msg(buildStateLine({ to: 7 }))],
-  buildGatheredLines: (s) => [
+  buildStateLine: (s, l) => [
+    msg(buildStateLine(l, { from: s, to: s })),
+    msg(buildStateLine(l, { to: 7 })),
+    msg(buildStateLine(l, { from: 'new', to: 'inprogress' })),
+  ],
+  buildGatheredLines: (s, l) => [
     msg(
       buildGatheredLines([
-        stateLine({ from: s, to: s }),
-        personLine({ line: 'moved', actor: s, from: s, to: s }),
-        stepsLine({ steps: [s, s, 7, s] }),
-        eventPayloadLine({ eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }),
+        stateLine(l, { from: s, to: s }),
+        personLine(l, { line: 'moved', actor: s, from: s, to: s }),
+        stepsLine(l, { steps: [s, s, 7, s] }),
+        eventPayloadLine(l, { eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }),
+        eventPayloadLine(l, { eventName: 'consent.accepted', source: 'guest' }),
+        eventPayloadLine(l, {}),
       ]),
     ),
   ],
-  buildPersonLine: (s) => [
-    msg(buildPersonLine({ line: 'moved', actor: s, from: s, to: s })),
-    msg(buildPersonLine({ line: 'edited', actor: 'UALICE', fields: [s, s] })),
+  buildPersonLine: (s, l) => [
+    msg(buildPersonLine(l, { line: 'moved', actor: s, from: s, to: s })),
+    msg(buildPersonLine(l, { line: 'edited', actor: 'UALICE', fields: [s, s] })),
+    msg(buildPersonLine(l, { line: 'edited', actor: 'UALICE', fields: ['subject', 'groupId'] })),
+    ...(['took', 'edited', 'deleted', 'created'] as const).map((line) =>
+      msg(buildPersonLine(l, { line, actor: 'UALICE' })),
+    ),
   ],
   buildTicketDeletePrompt: (s, locale) => [
     msg(
@@ -618,7 +650,7 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
       }),
     ),
   ],
-  buildSubscriptions: (s) => {
+  buildSubscriptions: (s, l) => {
     const sub = (kind: 'watch' | 'follow') => ({
       id: `${kind}-1`,
       kind,
@@ -628,34 +660,37 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     });
     return [
       msg(
-        buildSubscriptions(s, [
+        buildSubscriptions(l, s, [
           sub('watch'),
           sub('follow'),
           { ...sub('follow'), id: 'reactions-1', kind: 'reactions' },
         ]),
       ),
-      msg(buildSubscriptions(s, [])),
+      msg(buildSubscriptions(l, s, [])),
     ];
   },
-  buildSubscriptionReply: (s) => [
-    msg(buildSubscriptionReply(s, { kind: 'followed', filter: { group: s } })),
+  buildSubscriptionReply: (s, l) => [
+    msg(buildSubscriptionReply(l, s, { kind: 'followed', filter: { group: s } })),
+    msg(buildSubscriptionReply(l, 'C1', { kind: 'followed', filter: {} })),
     ...(['watching', 'already-watching', 'unwatched', 'not-watching'] as const).map((kind) =>
-      msg(buildSubscriptionReply('C1', { kind, ticket: s })),
+      msg(buildSubscriptionReply(l, 'C1', { kind, ticket: s })),
     ),
     ...(['reactions-on', 'reactions-already', 'reactions-off', 'reactions-not-on'] as const).map((kind) =>
-      msg(buildSubscriptionReply('C1', { kind, emoji: { create: s, take: s, done: s } })),
+      msg(buildSubscriptionReply(l, 'C1', { kind, emoji: { create: s, take: s, done: s } })),
     ),
   ],
   // issue 37: reactions (the emoji are the deployment's; hostile anyway)
-  buildReactionOffer: (s) => [
-    msg(buildReactionOffer({ c: 'C1', ts: '1.000001' }, { create: s, take: s, done: s })),
+  buildReactionOffer: (s, l) => [
+    msg(buildReactionOffer(l, { c: 'C1', ts: '1.000001' }, { create: s, take: s, done: s })),
   ],
-  buildMovesOffered: (s) => [
-    msg(buildMovesOffered({ ...ticketOf(s), state: s }, { create: s, take: s, done: s })),
-    msg(buildMovesOffered({ ...ticketOf(s), state: 'open' }, defaultReactionEmoji)),
+  buildMovesOffered: (s, l) => [
+    msg(buildMovesOffered(l, { ...ticketOf(s), state: s }, { create: s, take: s, done: s })),
+    msg(buildMovesOffered(l, { ...ticketOf(s), state: 'open' }, defaultReactionEmoji)),
+    msg(buildMovesOffered(l, { ...ticketOf(s), state: undefined }, defaultReactionEmoji)),
+    msg(buildMovesOffered(l, { ...ticketOf(s), state: 'closed' }, defaultReactionEmoji)),
   ],
-  buildAlreadyAgent: (s) => [msg(buildAlreadyAgent(ticketOf(s), { create: s, take: s, done: s }))],
-  buildNotTakable: (s) => [msg(buildNotTakable({ ...ticketOf(s), state: s }, defaultReactionEmoji))],
+  buildAlreadyAgent: (s, l) => [msg(buildAlreadyAgent(l, ticketOf(s), { create: s, take: s, done: s }))],
+  buildNotTakable: (s, l) => [msg(buildNotTakable(l, { ...ticketOf(s), state: s }, defaultReactionEmoji))],
   // Link unfurls: seen by the whole channel (checked as a message's blocks).
   buildTicketUnfurl: (s) => [
     unfurl(buildTicketUnfurl(ticketOf(s))),
@@ -861,8 +896,9 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     msg(buildMediaFileComment(locale, 'UALICE', { id: '7', type: 'recording' })),
   ],
   // Not a builder by name, but the thread line of every platform event goes through it.
-  eventText: (s) => [
-    msg({ text: eventText({ eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }) }),
+  eventText: (s, l) => [
+    msg({ text: eventText(l, { eventName: s, timestamp: '2027-04-02T14:31:00Z', source: s }) }),
+    msg({ text: eventText(l, { eventName: 'ticket.invitationSent', source: 'agent' }) }),
   ],
 };
 
@@ -920,22 +956,6 @@ describe('every surface the bot sends, with hostile outside text', () => {
  */
 const notYetFrench = new Set<string>([
   // tickets: cards, thread lines, subscriptions, reactions
-  'buildDeletedTicketCard',
-  'buildStateBroadcast',
-  'buildTicketCard',
-  'buildTicketJoinReply',
-  'buildTicketList',
-  'buildTicketMediaList',
-  'buildTimeline',
-  'buildGatheredLines',
-  'buildPersonLine',
-  'buildStateLine',
-  'buildSubscriptionReply',
-  'buildSubscriptions',
-  'buildAlreadyAgent',
-  'buildMovesOffered',
-  'buildNotTakable',
-  'buildReactionOffer',
   // ticket forms and prompts
   // conferences and reminders
   'buildConferenceCard',

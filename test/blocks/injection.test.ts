@@ -55,23 +55,23 @@ describe('text from outside is text where it goes', () => {
   it('shows the escaped forms where the outside text went, in the blocks and in the fallback text', () => {
     const s = corpus[0] as string;
     const escapedForm = 'Printer &lt;!channel&gt; &lt;@UEVIL&gt; &lt;https://evil.example|click me&gt;';
-    const card = buildTicketCard(ticketOf(s));
+    const card = buildTicketCard('en', ticketOf(s));
     expect(card.text).toContain(escapedForm);
     expect(JSON.stringify(card.blocks)).toContain(escapedForm);
     // A header is plain_text: Slack shows it as typed, nothing to escape there.
     expect(card.blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text' } });
     expect(JSON.stringify(card.blocks[0])).toContain('<!channel>');
     expect(buildConferenceCard(conferenceOf(s)).text).toContain(escapedForm);
-    expect(buildTicketList(s, 0, 10, { items: [], hasMore: false }).text).toContain(escapedForm);
-    expect(buildTimeline(ticketOf(s), []).text).toContain(escapedForm);
-    expect(eventText({ eventName: s })).toBe(`*${escapedForm}*`);
-    expect(buildStateBroadcast('42', { reference: s, from: 'new', to: 'open' }).text).toBe(
+    expect(buildTicketList('en', s, 0, 10, { items: [], hasMore: false }).text).toContain(escapedForm);
+    expect(buildTimeline('en', ticketOf(s), []).text).toContain(escapedForm);
+    expect(eventText('en', { eventName: s })).toBe(`*${escapedForm}*`);
+    expect(buildStateBroadcast('en', '42', { reference: s, from: 'new', to: 'open' }).text).toBe(
       `${escapedForm} is now *open* (was new).`,
     );
-    expect(buildStateBroadcast('42', { to: 'open', from: null, reference: null }).text).toBe(
+    expect(buildStateBroadcast('en', '42', { to: 'open', from: null, reference: null }).text).toBe(
       'Ticket 42 is now *open* (was unknown).',
     );
-    expect(eventText({ eventName: '&lt;' })).toBe('*&amp;lt;*');
+    expect(eventText('en', { eventName: '&lt;' })).toBe('*&amp;lt;*');
   });
 
   it('keeps what the user typed as it is in the form inputs (plain text), clipped to Slack’s 3,000', () => {
@@ -91,11 +91,13 @@ describe('text from outside is text where it goes', () => {
   it('keeps the bot’s own mentions, channel links, dates and links live', () => {
     const byAlice = JSON.stringify(buildDeletedCard(conferenceOf(corpus[0] as string), 'UALICE'));
     expect(byAlice).toContain('Deleted by <@UALICE>.');
-    expect(JSON.stringify(buildDeletedTicketCard(ticketOf('x'), 'UBOB'))).toContain('Deleted by <@UBOB>.');
-    const card = JSON.stringify(buildTicketCard(ticketOf('x')));
+    expect(JSON.stringify(buildDeletedTicketCard('en', ticketOf('x'), 'UBOB'))).toContain(
+      'Deleted by <@UBOB>.',
+    );
+    const card = JSON.stringify(buildTicketCard('en', ticketOf('x')));
     // Join links grant a role: never on the card, only in the private reply to a click.
     expect(card).not.toContain('video.example.com/guest/42');
-    const join = JSON.stringify(buildTicketJoinReply(ticketOf('<!channel>')));
+    const join = JSON.stringify(buildTicketJoinReply('en', ticketOf('<!channel>')));
     expect(join).toContain('"url":"https://video.example.com/guest/42"');
     expect(join).not.toContain('<!channel>');
     expect(card).toMatch(/<!date\^\d+\^\{date_short_pretty\} at \{time\}\|2027-04-02 14:30 UTC>/);

@@ -58,7 +58,7 @@ describe('the ticket card', () => {
   };
   it('renders every state, and unknown ones, within Slack’s limits with the state’s moves', () => {
     for (const state of [...ticketStates, 'opened', 'updated', undefined]) {
-      const card = buildTicketCard({ ...base, state });
+      const card = buildTicketCard('en', { ...base, state });
       expect(checkBlockKit(card, 'message')).toEqual([]);
       const ids = card.blocks
         .filter((b) => b.type === 'actions')
@@ -123,8 +123,8 @@ describe('a state line that spans steps', () => {
   });
 
   it('says so in the line, and only then', () => {
-    expect(String(stateLine({ from: 'new', to: 'inprogress' }))).toContain('through steps in between');
-    expect(String(stateLine({ from: 'open', to: 'inprogress' }))).toBe(
+    expect(String(stateLine('en', { from: 'new', to: 'inprogress' }))).toContain('through steps in between');
+    expect(String(stateLine('en', { from: 'open', to: 'inprogress' }))).toBe(
       'The ticket moved from 📂 *open* to 🎥 *inprogress*.',
     );
   });

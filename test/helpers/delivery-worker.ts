@@ -37,9 +37,9 @@ export function testDeliveryWorker(
     now,
     sleep: async (ms) => clock.advance(ms),
     publisher: {
-      render: (item) => outboxMessage(item, async (id) => message(md`Ticket ${id}`, [])),
+      render: (item) => outboxMessage(item, async (id) => message(md`Ticket ${id}`, []), 'en'),
       notice: buildJobNotice,
-      gather: gatheredMessage,
+      gather: (items) => gatheredMessage(items, 'en'),
     },
     ...more,
   });

@@ -443,9 +443,9 @@ describe('the delivery worker', () => {
     expect(
       await worker(0, {
         publisher: {
-          render: (item) => outboxMessage(item, renderCard),
+          render: (item) => outboxMessage(item, renderCard, 'en'),
           notice: buildJobNotice,
-          gather: gatheredMessage,
+          gather: (items) => gatheredMessage(items, 'en'),
         },
       }).runOnce(),
     ).toBe(2);

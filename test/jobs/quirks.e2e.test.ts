@@ -121,7 +121,7 @@ describe('the ticket card with an empty requestor and join links under unknown n
 
   it('offers no Join when the record carries no link', () => {
     const record = { id: 9, state: 'open', links: [], url: 'not a link' } as never;
-    const card = buildTicketCard(summarizeTicket(record, new Map(), ticketJoinLinks(record)));
+    const card = buildTicketCard('en', summarizeTicket(record, new Map(), ticketJoinLinks(record)));
     expect(JSON.stringify(card.blocks)).not.toContain(ids.actions.ticketJoin);
   });
 

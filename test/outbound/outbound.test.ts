@@ -86,9 +86,9 @@ describe('a token Slack refuses', () => {
       now: () => new Date(clock),
       sleep: async () => undefined,
       publisher: {
-        render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards'))),
+        render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards')), 'en'),
         notice: buildJobNotice,
-        gather: gatheredMessage,
+        gather: (items) => gatheredMessage(items, 'en'),
       },
     });
     await store.advance(

@@ -40,12 +40,11 @@ export const handleTicketRefresh =
 export const handleTicketJoin =
   (deps: TicketDeps): ClickHandler =>
   async ({ user, value, container, respond }) => {
-    const ticket = await deps.tickets.forAction(
-      user,
-      await ticketOfCard(deps, container, value),
-      'ticket.join',
-    );
-    await respond(ephemeral(buildTicketJoinReply(ticket)));
+    const [ticket, locale] = await Promise.all([
+      ticketOfCard(deps, container, value).then((id) => deps.tickets.forAction(user, id, 'ticket.join')),
+      deps.locales.person(user),
+    ]);
+    await respond(ephemeral(buildTicketJoinReply(locale, ticket)));
   };
 
 /**

@@ -23,11 +23,14 @@ export const handleTicketPage =
     const { q, offset } = readJson(ticketPage, value);
     const parsed = parseTicketQuery(q);
     if (!parsed.ok) throw staleValue();
-    const page = await deps.tickets.list(user, parsed.query, offset);
+    const [page, locale] = await Promise.all([
+      deps.tickets.list(user, parsed.query, offset),
+      deps.locales.person(user),
+    ]);
     await respond({
       response_type: 'ephemeral',
       replace_original: true,
-      ...buildTicketList(q, offset, ticketPageSize, page),
+      ...buildTicketList(locale, q, offset, ticketPageSize, page),
     });
   };
 

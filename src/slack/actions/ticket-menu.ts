@@ -37,8 +37,13 @@ type MenuEntry = (c: Click, place: CardPlace) => Promise<unknown>;
 export const handleTimeline =
   (deps: TicketDeps): MenuEntry =>
   async ({ user, respond }, place) => {
-    const { ticket, events } = await deps.tickets.timeline(user, place.ticketId);
-    const timeline = buildTimeline(ticket, events);
+    const inThread = Boolean(place.channel && place.ts);
+    // In the card's thread: the channel's language; privately: the person's.
+    const [{ ticket, events }, locale] = await Promise.all([
+      deps.tickets.timeline(user, place.ticketId),
+      inThread ? deps.locales.channel : deps.locales.person(user),
+    ]);
+    const timeline = buildTimeline(locale, ticket, events);
     if (place.channel && place.ts)
       await deps.publisher.postInThread({ channel: place.channel, ts: place.ts }, timeline);
     else await respond({ response_type: 'ephemeral', replace_original: false, ...timeline });
@@ -48,12 +53,15 @@ export const handleTimeline =
 export const handleMedia =
   (deps: TicketDeps): MenuEntry =>
   async ({ user, respond }, place) => {
-    const { ticket, items, total } = await deps.tickets.medias(user, place.ticketId);
+    const [{ ticket, items, total }, locale] = await Promise.all([
+      deps.tickets.medias(user, place.ticketId),
+      deps.locales.person(user),
+    ]);
     const list = items.map(mediaItemOf);
     await respond({
       response_type: 'ephemeral',
       replace_original: false,
-      ...buildTicketMediaList(ticket, list, total, place),
+      ...buildTicketMediaList(locale, ticket, list, total, place),
     });
   };
 

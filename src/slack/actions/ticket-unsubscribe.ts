@@ -11,15 +11,18 @@ export const handleTicketUnsubscribe =
   async ({ user, value, channel: where, respond }) => {
     const channel = where ?? '';
     const id = readValue(subscriptionId, value);
-    const subs = await deps.subscriptions.remove(channel, id, async (sub) => {
-      const asker = await deps.access.asker(user);
-      deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: sub.createdBy });
-    });
+    const [subs, locale] = await Promise.all([
+      deps.subscriptions.remove(channel, id, async (sub) => {
+        const asker = await deps.access.asker(user);
+        deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: sub.createdBy });
+      }),
+      deps.locales.person(user),
+    ]);
     if (!subs) throw staleValue();
     await respond({
       response_type: 'ephemeral',
       replace_original: true,
-      ...buildSubscriptions(channel, subs),
+      ...buildSubscriptions(locale, channel, subs),
     });
   };
 

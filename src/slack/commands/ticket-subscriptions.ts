@@ -5,6 +5,7 @@ import { ticketName } from '../../blocks/ticket-prompts.js';
 import { parseFollowFilter } from '../../domain/follow-filter.js';
 import { defaultReactionEmoji, takeReactionsWords } from '../../domain/reactions.js';
 import type { TicketSummary } from '../../domain/ticket.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { TicketDeps } from '../deps.js';
 import type { Reply, Responder } from '../replies/reply-error.js';
 
@@ -19,18 +20,18 @@ export async function handleSubscriptionCommand(
   },
   verb: 'watch' | 'unwatch' | 'follow' | 'subscriptions',
   arg: string,
-  who: { user: string; channel: string },
+  who: { user: string; channel: string; locale: Locale },
   respond: Responder,
 ): Promise<void> {
   const say = (reply: Reply) => respond({ response_type: 'ephemeral', replace_original: true, ...reply });
-  const { channel, user } = who;
+  const { channel, user, locale } = who;
   if (verb === 'subscriptions') {
     await deps.access.require(user, 'subscription.list');
     const subs = await deps.subscriptions.list(channel);
     return void (await respond({
       response_type: 'ephemeral',
       replace_original: true,
-      ...buildSubscriptions(channel, subs),
+      ...buildSubscriptions(locale, channel, subs),
     }));
   }
   if (verb === 'follow') {
@@ -52,19 +53,21 @@ export async function handleSubscriptionCommand(
       deps.access.check(asker, 'ticket.follow-group', { kind: 'group', groupId: filter.groupId as string });
     }
     await deps.subscriptions.follow(channel, filter, user);
-    return void (await say(buildSubscriptionReply(channel, { kind: 'followed', filter })));
+    return void (await say(buildSubscriptionReply(locale, channel, { kind: 'followed', filter })));
   }
   const ticket = await deps.tickets.forAction(user, arg, 'ticket.watch');
   const name = ticketName(ticket);
   if (verb === 'unwatch') {
     const kind = (await deps.subscriptions.unwatch(channel, ticket.id)) ? 'unwatched' : 'not-watching';
-    return void (await say(buildSubscriptionReply(channel, { kind, ticket: name })));
+    return void (await say(buildSubscriptionReply(locale, channel, { kind, ticket: name })));
   }
   // Read and checked above for `ticket.watch` (the same people as `ticket.see`): not read again.
   const postCard = () => deps.postCard(channel, { seen: ticket }, respond);
   if (!(await deps.subscriptions.watch(channel, ticket, user, postCard)))
-    return void (await say(buildSubscriptionReply(channel, { kind: 'already-watching', ticket: name })));
-  await say(buildSubscriptionReply(channel, { kind: 'watching', ticket: name }));
+    return void (await say(
+      buildSubscriptionReply(locale, channel, { kind: 'already-watching', ticket: name }),
+    ));
+  await say(buildSubscriptionReply(locale, channel, { kind: 'watching', ticket: name }));
 }
 
 /**
@@ -75,7 +78,7 @@ export async function handleSubscriptionCommand(
 async function reactionsCommand(
   deps: TicketDeps,
   turn: 'on' | 'off',
-  who: { user: string; channel: string },
+  who: { user: string; channel: string; locale: Locale },
   say: (reply: Reply) => Promise<unknown>,
 ): Promise<void> {
   const emoji = deps.reactions ?? defaultReactionEmoji;
@@ -84,12 +87,20 @@ async function reactionsCommand(
     deps.access.check(asker, 'channel.reactions');
     const on = await deps.subscriptions.reactionsOn(who.channel, who.user);
     await say(
-      buildSubscriptionReply(who.channel, { kind: on ? 'reactions-on' : 'reactions-already', emoji }),
+      buildSubscriptionReply(who.locale, who.channel, {
+        kind: on ? 'reactions-on' : 'reactions-already',
+        emoji,
+      }),
     );
     return;
   }
   const was = await deps.subscriptions.reactionsOff(who.channel, (s) =>
     deps.access.check(asker, 'subscription.remove', { kind: 'subscription', createdBy: s.createdBy }),
   );
-  await say(buildSubscriptionReply(who.channel, { kind: was ? 'reactions-off' : 'reactions-not-on', emoji }));
+  await say(
+    buildSubscriptionReply(who.locale, who.channel, {
+      kind: was ? 'reactions-off' : 'reactions-not-on',
+      emoji,
+    }),
+  );
 }

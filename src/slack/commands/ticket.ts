@@ -68,7 +68,8 @@ const subscription =
         { ...deps, postCard },
         verb,
         ref,
-        { user: c.user, channel: c.channel },
+        // Its answers in the person's language (their cached profile, which the rights read too).
+        { user: c.user, channel: c.channel, locale: await deps.locales.person(c.user) },
         c.respond,
       );
     },
@@ -99,11 +100,15 @@ const ticketVerbs = {
       return {
         working: 'Looking up the tickets',
         later: async () => {
-          const page = await deps.tickets.list(c.user, parsed.query, 0);
+          // The page in the person's language (`c.locale` is theirs only for the help).
+          const [page, locale] = await Promise.all([
+            deps.tickets.list(c.user, parsed.query, 0),
+            deps.locales.person(c.user),
+          ]);
           await c.respond({
             response_type: 'ephemeral',
             replace_original: true,
-            ...buildTicketList(args, 0, ticketPageSize, page),
+            ...buildTicketList(locale, args, 0, ticketPageSize, page),
           });
         },
       };

@@ -64,11 +64,13 @@ export const handleReactionAdded =
     if (!(await deps.receipts.firstDelivery(eventId, new Date()))) return;
     const log = requestLog(deps.logger, { user, team: body.team_id, action: `reaction_${kind}` });
     const tell = ephemeralTo(client, channel, user);
+    // The reactor's language, asked at once: what they are told waits for it at most a second, not on the platform.
+    const locale = deps.locales.person(user);
     try {
       await tellIfSlow(tell, working[kind], deps.waitMs());
       if (kind === 'create') {
         await deps.access.require(user, 'ticket.create');
-        await tell(ephemeral(buildReactionOffer({ c: channel, ts }, emoji)));
+        await tell(ephemeral(buildReactionOffer(await locale, { c: channel, ts }, emoji)));
         return;
       }
       const ticketId = (card as { ticketId: string }).ticketId;
@@ -79,10 +81,10 @@ export const handleReactionAdded =
       }
       const said =
         tried.kind === 'already-agent'
-          ? buildAlreadyAgent(tried.ticket, emoji)
+          ? buildAlreadyAgent(await locale, tried.ticket, emoji)
           : kind === 'take'
-            ? buildNotTakable(tried.ticket, emoji)
-            : buildMovesOffered(tried.ticket, emoji);
+            ? buildNotTakable(await locale, tried.ticket, emoji)
+            : buildMovesOffered(await locale, tried.ticket, emoji);
       await tell(ephemeral(said));
     } catch (error) {
       await replyError({ kind: 'button', respond: tell, client, user, channel, log }, error);

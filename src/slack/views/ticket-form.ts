@@ -61,7 +61,7 @@ export const handleTicketForm =
       async ({ user, show, log }) => {
         const ticket = await deps.tickets.create(user, values);
         // The platform has the ticket now: from here on a failure concerns only its card.
-        const card = buildTicketCard(ticket);
+        const card = buildTicketCard('en', ticket);
         let problem: Mrkdwn | undefined;
         let extra = [] as typeof card.blocks;
         try {

@@ -38,7 +38,7 @@ async function subscription(
     },
     verb,
     arg,
-    { user, channel },
+    { user, channel, locale: 'en' },
     replies.fn,
   );
   return { run, replies, cards };
