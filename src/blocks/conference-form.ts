@@ -1,14 +1,20 @@
 import type { ModalView } from '@slack/types';
 import type { ConferenceFormValues } from '../domain/conference.js';
+import type { ConferenceTextProblem } from '../domain/conference-text.js';
+import { type WhenFault, whenExamples } from '../domain/time.js';
+import type { Locale } from '../i18n/locale.js';
 import { ids } from './ids.js';
 import { input, numberInput, option, textInput } from './inputs.js';
 import { type Block, context, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { type Mrkdwn, md } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 const f = ids.conferenceForm;
 
 export interface ConferenceFormOptions {
+  /** The person's language (a modal: theirs alone). */
+  locale: Locale;
   mode: 'create' | 'edit';
   values: ConferenceFormValues;
   /** Carried to the submission (`private_metadata`, at most 3,000 characters). */
@@ -26,12 +32,12 @@ export interface ConferenceFormOptions {
 /** At most this many notices open the form, so that a long command text cannot fill it (100 blocks). */
 export const maxNotices = 5;
 
-const shownNotices = <T>(notices: (T | string)[]): (T | string)[] =>
+const shownNotices = (locale: Locale, notices: Mrkdwn[]): Mrkdwn[] =>
   notices.length <= maxNotices
     ? notices
     : [
         ...notices.slice(0, maxNotices - 1),
-        `…and ${(notices.length - maxNotices + 1).toLocaleString('en-US')} more problems.`,
+        t(locale, 'conference.form.moreProblems', { count: notices.length - maxNotices + 1 }),
       ];
 
 /** Notification template languages the platform is known to have (platform-facts.md). */
@@ -40,11 +46,11 @@ export const languages = [
   { value: 'fr', label: 'Français' },
 ] as const;
 
-const checkboxOptions = {
-  moderation: option('moderation', 'Waiting room: guests wait for the moderator'),
-  open: option('open', 'Leave the conference open after its end'),
-  invite: option('invite', 'Send the invitations (e-mail or SMS)'),
-};
+const checkboxOptionsIn = (locale: Locale) => ({
+  moderation: option('moderation', tPlain(locale, 'conference.form.optModeration')),
+  open: option('open', tPlain(locale, 'conference.form.optOpen')),
+  invite: option('invite', tPlain(locale, 'conference.form.optInvite')),
+});
 
 /**
  * The create/edit modal: one input per create parameter of the spec (participants as text and as
@@ -53,6 +59,10 @@ const checkboxOptions = {
  */
 export function buildConferenceForm(o: ConferenceFormOptions): ModalView {
   const v = o.values;
+  const { locale } = o;
+  const l = (key: Parameters<typeof tPlain>[1]) => tPlain(locale, key);
+  const checkboxOptions = checkboxOptionsIn(locale);
+  const sso = option('sso', l('conference.form.sso'));
   const checked = (['moderation', 'open', 'invite'] as const).filter((k) =>
     k === 'invite' ? v.invite !== false : v[k] === true,
   );
@@ -61,12 +71,12 @@ export function buildConferenceForm(o: ConferenceFormOptions): ModalView {
     return p ? [context(md`:warning: ${p}`)] : [];
   };
   const blocks: Block[] = [
-    ...shownNotices(o.notices ?? []).map((n) => section(md`:warning: ${n}`)),
+    ...shownNotices(locale, o.notices ?? []).map((n) => section(md`:warning: ${n}`)),
     ...(o.mode === 'create'
       ? [
           input(
             f.channel,
-            'Post the card in',
+            l('conference.form.channel'),
             {
               type: 'conversations_select',
               ...(v.channel
@@ -80,73 +90,78 @@ export function buildConferenceForm(o: ConferenceFormOptions): ModalView {
       : []),
     input(
       f.participants,
-      'Participants: e-mails or phone numbers',
+      l('conference.form.participants'),
       textInput(v.participants.join(', '), {
         multiline: true,
         placeholder: plain('alice@example.com, +33612345678', limits.placeholder),
       }),
       {
-        hint: 'Separate with commas or new lines. Phone numbers in international form (+33…).',
+        hint: l('conference.form.participantsHint'),
       },
     ),
     ...problem(f.participants),
-    input(f.people, 'Participants from Slack', {
+    input(f.people, l('conference.form.people'), {
       type: 'multi_users_select',
       ...(v.people.length ? { initial_users: v.people } : {}),
-      placeholder: plain('Invite people by their Slack profile e-mail', limits.placeholder),
+      placeholder: plain(l('conference.form.peoplePlaceholder'), limits.placeholder),
     }),
     ...problem(f.people),
-    input(f.name, 'Name', textInput(v.name, { min_length: 2, max_length: 255 }), {
-      hint: 'Left empty, the platform names it after its date.',
+    input(f.name, l('conference.form.name'), textInput(v.name, { min_length: 2, max_length: 255 }), {
+      hint: l('conference.form.nameHint'),
     }),
     input(
       f.startTime,
-      'Starts',
+      l('conference.form.start'),
       {
         type: 'datetimepicker',
         ...(v.startTime ? { initial_date_time: Math.floor(v.startTime.getTime() / 1000) } : {}),
       },
-      { hint: 'In your own time zone. Left empty, the conference starts now.' },
+      { hint: l('conference.form.startHint') },
     ),
-    input(f.duration, 'Duration (minutes)', numberInput(v.duration, 1)),
-    input(f.message, 'Invitation message', textInput(v.message, { multiline: true, max_length: 300 })),
+    input(f.duration, l('conference.form.duration'), numberInput(v.duration, 1)),
+    input(
+      f.message,
+      l('conference.form.message'),
+      textInput(v.message, { multiline: true, max_length: 300 }),
+    ),
     input(
       f.password,
-      'Password',
+      l('conference.form.password'),
       textInput(o.password, {
         max_length: 255,
-        placeholder: plain(o.hasPassword ? 'Unchanged' : 'Digits, * and #', limits.placeholder),
+        placeholder: plain(
+          o.hasPassword ? l('conference.form.passwordUnchanged') : l('conference.form.passwordDigits'),
+          limits.placeholder,
+        ),
       }),
       {
-        hint: o.hasPassword
-          ? 'This conference has a password. Leave empty to keep it.'
-          : 'Digits, * and # only. Leave empty for none.',
+        hint: o.hasPassword ? l('conference.form.passwordHintKept') : l('conference.form.passwordHint'),
       },
     ),
-    input(f.options, 'Options', {
+    input(f.options, l('conference.form.options'), {
       type: 'checkboxes',
       options: Object.values(checkboxOptions),
       ...(checked.length ? { initial_options: checked.map((k) => checkboxOptions[k]) } : {}),
     }),
     input(
       f.moderator,
-      'Moderator',
+      l('conference.form.moderator'),
       { type: 'users_select', ...(v.moderator ? { initial_user: v.moderator } : {}) },
       {
         hint:
           o.mode === 'create'
-            ? 'Matched to their video platform account (an admin’s link, else their e-mail). Left empty: you.'
-            : 'Matched to their video platform account by e-mail. Left empty: unchanged.',
+            ? l('conference.form.moderatorHintCreate')
+            : l('conference.form.moderatorHintEdit'),
       },
     ),
-    input(f.entryMode, 'Entry mode', textInput(v.entryMode), {
-      hint: 'As configured on your video platform; left empty, its default.',
+    input(f.entryMode, l('conference.form.entryMode'), textInput(v.entryMode), {
+      hint: l('conference.form.entryModeHint'),
     }),
-    input(f.reminder, 'Reminder (minutes before)', numberInput(v.reminder, 1, 60), {
-      hint: 'E-mail reminder, 1 to 60 minutes before the start.',
+    input(f.reminder, l('conference.form.reminder'), numberInput(v.reminder, 1, 60), {
+      hint: l('conference.form.reminderHint'),
     }),
-    input(f.templateId, 'Notification template id', numberInput(v.templateId, 1)),
-    input(f.language, 'Notification language', {
+    input(f.templateId, l('conference.form.templateId'), numberInput(v.templateId, 1)),
+    input(f.language, l('conference.form.language'), {
       type: 'static_select',
       options: languages.map((l) => option(l.value, l.label)),
       ...(v.language && languages.some((l) => l.value === v.language)
@@ -155,24 +170,62 @@ export function buildConferenceForm(o: ConferenceFormOptions): ModalView {
     }),
     ...(o.mode === 'create'
       ? [
-          input(f.serviceKey, 'Service key', textInput(v.serviceKey, { max_length: 32 }), {
-            hint: 'The 32-character key of a service of your enterprise; left empty, the default service.',
+          input(f.serviceKey, l('conference.form.serviceKey'), textInput(v.serviceKey, { max_length: 32 }), {
+            hint: l('conference.form.serviceKeyHint'),
           }),
         ]
       : []),
-    input(f.scope, 'Scope', {
+    input(f.scope, l('conference.form.scope'), {
       type: 'checkboxes',
-      options: [option('sso', 'Single sign-on (sso)')],
-      ...(v.sso ? { initial_options: [option('sso', 'Single sign-on (sso)')] } : {}),
+      options: [sso],
+      ...(v.sso ? { initial_options: [sso] } : {}),
     }),
   ];
   return {
     type: 'modal',
     callback_id: ids.views.conferenceForm,
-    title: plain(o.mode === 'create' ? 'New conference' : 'Edit conference', limits.viewTitle),
-    submit: plain(o.mode === 'create' ? 'Create' : 'Save', limits.viewButton),
-    close: plain('Cancel', limits.viewButton),
+    title: plain(
+      l(o.mode === 'create' ? 'conference.form.titleCreate' : 'conference.form.titleEdit'),
+      limits.viewTitle,
+    ),
+    submit: plain(
+      l(o.mode === 'create' ? 'conference.form.create' : 'conference.form.save'),
+      limits.viewButton,
+    ),
+    close: plain(l('conference.form.cancel'), limits.viewButton),
     private_metadata: o.metadata,
     blocks,
   };
+}
+
+/** Why a time phrase cannot be read (`domain/time.ts`'s code), in `locale`, with the phrases it reads. */
+export const whenFaultText = (locale: Locale, f: WhenFault): Mrkdwn =>
+  t(
+    locale,
+    f.why === 'noSuchDate'
+      ? 'conference.text.whenNoSuchDate'
+      : f.why === 'noClock'
+        ? 'conference.text.whenNoClock'
+        : 'conference.text.when',
+    { text: f.text, examples: whenExamples },
+  );
+
+/** What a create command's words cannot be read as (`domain/conference-text.ts`'s codes), in `locale`. */
+export function conferenceTextProblem(locale: Locale, p: ConferenceTextProblem): Mrkdwn {
+  switch (p.kind) {
+    case 'unclosedQuote':
+      return t(locale, 'conference.text.unclosedQuote');
+    case 'twoNames':
+      return t(locale, 'conference.text.twoNames');
+    case 'notEmail':
+      return t(locale, 'conference.text.notEmail', { value: p.value });
+    case 'twoTimes':
+      return t(locale, 'conference.text.twoTimes', { value: p.value });
+    case 'notPhone':
+      return t(locale, 'conference.text.notPhone', { value: p.value });
+    case 'twoDurations':
+      return t(locale, 'conference.text.twoDurations');
+    case 'when':
+      return whenFaultText(locale, p.fault);
+  }
 }

@@ -5,62 +5,93 @@ import {
   listPageSize,
   type MediaSummary,
 } from '../domain/conference.js';
+import type { Locale } from '../i18n/locale.js';
 import { buildConferenceCard, whenText } from './conference-card.js';
 import { formatMinutes } from './format.js';
 import { ids } from './ids.js';
 import { type Block, button, context, type MessagePayload, message, section } from './kit.js';
 import { limits } from './limits.js';
 import { mediaLine } from './media.js';
-import { clipPlain, empty, escapeOutside, type Mrkdwn, md } from './mrkdwn.js';
+import { clipPlain, escapeOutside, type Mrkdwn, md } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
-const filterTitle = (q: ListQuery): Mrkdwn =>
+const filterTitle = (locale: Locale, q: ListQuery): Mrkdwn =>
   q.search
-    ? md`Conferences matching “${clipPlain(q.search, 200)}”`
-    : md`${{ upcoming: 'Upcoming conferences', past: 'Past conferences', all: 'Conferences' }[q.filter]}`;
+    ? t(locale, 'conference.list.matching', { search: clipPlain(q.search, 200) })
+    : t(
+        locale,
+        (
+          {
+            upcoming: 'conference.list.upcoming',
+            past: 'conference.list.past',
+            all: 'conference.list.all',
+          } as const
+        )[q.filter],
+      );
 
 /** One page of `/conference list`, ephemeral, with a Show button per conference and paging buttons. */
 export function buildConferenceList(
+  locale: Locale,
   q: ListQuery,
   page: { items: ConferenceSummary[]; total?: number | undefined; hasMore: boolean },
 ): MessagePayload {
-  const blocks: Block[] = [section(md`*${filterTitle(q)}*`)];
+  const blocks: Block[] = [section(md`*${filterTitle(locale, q)}*`)];
   if (page.items.length === 0) {
     blocks.push(
-      section(
-        q.offset > 0
-          ? md`No more conferences.`
-          : md`No conference found. Plan one with \`/conference\` or try \`/conference list all\`.`,
-      ),
+      section(q.offset > 0 ? t(locale, 'conference.list.noMore') : t(locale, 'conference.list.none')),
     );
   }
   for (const c of page.items) {
     blocks.push(
       section(
-        md`*${clipPlain(c.name, 1_000)}*\n${whenText(c)}${c.duration ? ` · ${formatMinutes(c.duration)}` : ''} · ${c.participants.length} participant${c.participants.length === 1 ? '' : 's'}`,
-        { accessory: button('Show', `${ids.actions.conferenceShow}:${c.id}`, { value: c.id }) },
+        c.duration
+          ? t(locale, 'conference.list.itemDuration', {
+              name: clipPlain(c.name, 1_000),
+              when: whenText(locale, c),
+              duration: formatMinutes(c.duration),
+              count: c.participants.length,
+            })
+          : t(locale, 'conference.list.item', {
+              name: clipPlain(c.name, 1_000),
+              when: whenText(locale, c),
+              count: c.participants.length,
+            }),
+        {
+          accessory: button(tPlain(locale, 'conference.list.show'), `${ids.actions.conferenceShow}:${c.id}`, {
+            value: c.id,
+          }),
+        },
       ),
     );
   }
   const from = q.offset + 1;
   const to = q.offset + page.items.length;
   if (page.items.length)
-    blocks.push(context(md`${from}–${to}${page.total !== undefined ? md` of ${page.total}` : empty}`));
+    blocks.push(
+      context(
+        page.total !== undefined
+          ? t(locale, 'conference.list.rangeOf', { from, to, total: page.total })
+          : md`${from}–${to}`,
+      ),
+    );
   const nav: Button[] = [];
   // The query rides in the button's value (2,000 characters, and JSON may write a character as six): a longer search is cut, not the JSON.
   const pageValue = (offset: number) =>
     JSON.stringify({ ...q, ...(q.search ? { search: q.search.slice(0, 300) } : {}), offset });
   if (q.offset > 0)
     nav.push(
-      button('‹ Previous', `${ids.actions.conferencePage}:prev`, {
+      button(tPlain(locale, 'conference.list.previous'), `${ids.actions.conferencePage}:prev`, {
         value: pageValue(Math.max(0, q.offset - listPageSize)),
       }),
     );
   if (page.hasMore)
     nav.push(
-      button('Next ›', `${ids.actions.conferencePage}:next`, { value: pageValue(q.offset + listPageSize) }),
+      button(tPlain(locale, 'conference.list.next'), `${ids.actions.conferencePage}:next`, {
+        value: pageValue(q.offset + listPageSize),
+      }),
     );
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
-  return message(filterTitle(q), blocks);
+  return message(filterTitle(locale, q), blocks);
 }
 
 /** Participants per page of `/conference show` when the card's field cannot hold them all. */
@@ -70,8 +101,8 @@ export const participantsPerPage = 100;
  * `/conference show`: the card, and when its participants field had to cut the list, every
  * participant, a page of 100 at a time with paging buttons.
  */
-export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessagePayload {
-  const card = buildConferenceCard(c);
+export function buildConferenceDetails(locale: Locale, c: ConferenceSummary, page = 0): MessagePayload {
+  const card = buildConferenceCard(locale, c);
   const blocks = [...card.blocks];
   if (c.participants.map(escapeOutside).join(', ').length <= limits.fieldText - 40)
     return { text: card.text, blocks };
@@ -91,21 +122,32 @@ export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessageP
   if (chunk) chunks.push(chunk);
   const first = current * participantsPerPage + 1;
   blocks.push(
-    ...chunks.map((t, i) =>
+    ...chunks.map((chunkText, i) =>
       section(
         i === 0
-          ? md`*Participants ${first}–${first + shown.length - 1} of ${c.participants.length}*\n${t}`
-          : t,
+          ? t(locale, 'conference.details.participants', {
+              first,
+              last: first + shown.length - 1,
+              total: c.participants.length,
+              list: chunkText,
+            })
+          : chunkText,
       ),
     ),
   );
   const nav: Button[] = [];
   const to = (p: number) => JSON.stringify({ id: c.id, page: p });
   if (current > 0)
-    nav.push(button('‹ Previous', `${ids.actions.conferenceShowPage}:prev`, { value: to(current - 1) }));
+    nav.push(
+      button(tPlain(locale, 'conference.list.previous'), `${ids.actions.conferenceShowPage}:prev`, {
+        value: to(current - 1),
+      }),
+    );
   if (current < pages - 1)
     nav.push(
-      button('More participants ›', `${ids.actions.conferenceShowPage}:next`, { value: to(current + 1) }),
+      button(tPlain(locale, 'conference.details.more'), `${ids.actions.conferenceShowPage}:next`, {
+        value: to(current + 1),
+      }),
     );
   if (nav.length) blocks.push({ type: 'actions', elements: nav });
   return { text: card.text, blocks };
@@ -113,13 +155,13 @@ export function buildConferenceDetails(c: ConferenceSummary, page = 0): MessageP
 
 /** Recordings and snapshots of one conference, ephemeral. */
 export function buildMediaList(
+  locale: Locale,
   conference: { id: string; name: string },
   medias: MediaSummary[],
   total: number | undefined,
 ): MessagePayload {
-  const title = md`Recordings & snapshots of “${clipPlain(conference.name, 200)}”`;
-  if (medias.length === 0)
-    return message(title, [section(md`*${title}*\nNothing recorded or captured yet.`)]);
+  const title = t(locale, 'conference.media.title', { name: clipPlain(conference.name, 200) });
+  if (medias.length === 0) return message(title, [section(t(locale, 'conference.media.none', { title }))]);
   const max = limits.messageBlocks - 2;
   const blocks: Block[] = [section(md`*${title}*`)];
   // One line per media, as the media library shows it (`blocks/media.ts`), shared the library's way.
@@ -129,13 +171,20 @@ export function buildMediaList(
         mediaLine(m),
         // A platform id only (the action id and value carry it).
         /^\d{1,20}$/.test(m.id)
-          ? { accessory: button('Share…', `${ids.actions.mediaShareOpen}:${m.id}`, { value: m.id }) }
+          ? {
+              accessory: button(
+                tPlain(locale, 'conference.media.share'),
+                `${ids.actions.mediaShareOpen}:${m.id}`,
+                { value: m.id },
+              ),
+            }
           : {},
       ),
     );
 
   const shown = Math.min(medias.length, max);
-  if ((total ?? medias.length) > shown) blocks.push(context(md`${shown} of ${total ?? medias.length} shown`));
+  if ((total ?? medias.length) > shown)
+    blocks.push(context(t(locale, 'conference.media.shown', { shown, total: total ?? medias.length })));
   return message(title, blocks);
 }
 
@@ -143,15 +192,18 @@ export function buildMediaList(
  * The answer to Join, privately: the link as a button, and a word that it is the person's own. Without
  * a link the platform gave none (yet).
  */
-export function buildJoinReply(c: { name: string }, url: string | undefined): MessagePayload {
+export function buildJoinReply(locale: Locale, c: { name: string }, url: string | undefined): MessagePayload {
   if (!url)
-    return message(md`No join link yet`, [
-      section(md`The video platform has no join link for “${c.name}” yet. Try again later.`),
+    return message(t(locale, 'conference.join.noneTitle'), [
+      section(t(locale, 'conference.join.none', { name: c.name })),
     ]);
-  const title = md`Your link to join “${c.name}”`;
+  const title = t(locale, 'conference.join.title', { name: c.name });
   return message(title, [
-    section(md`*${title}*\nIt is for you alone: please do not share it.`, {
-      accessory: button('Join now', ids.actions.conferenceJoinLink, { url, style: 'primary' }),
+    section(t(locale, 'conference.join.text', { title }), {
+      accessory: button(tPlain(locale, 'conference.join.now'), ids.actions.conferenceJoinLink, {
+        url,
+        style: 'primary',
+      }),
     }),
   ]);
 }

@@ -81,7 +81,7 @@ function conferenceBlocks(list: HomeList<ConferenceSummary> | undefined, loading
   const { items, more } = list as { items: ConferenceSummary[]; more: boolean };
   for (const c of items.slice(0, homeLimits.conferences))
     out.push(
-      section(md`*${clipPlain(c.name, 200)}*\n${whenText(c)}`, {
+      section(md`*${clipPlain(c.name, 200)}*\n${whenText('en', c)}`, {
         // Home is the person's own: their link can be on it (cards in channels never carry it).
         accessory: c.joinUrl
           ? button('Join', `${ids.actions.conferenceJoinLink}:${c.id}`, { url: c.joinUrl, style: 'primary' })
@@ -225,7 +225,7 @@ export function buildHome(data: HomeData): HomeView {
       ...ticketBlocks(data.tickets, data.loading),
     );
   }
-  if (data.reminders) blocks.push({ type: 'divider' }, ...buildReminderSettings(data.reminders.prefs));
+  if (data.reminders) blocks.push({ type: 'divider' }, ...buildReminderSettings('en', data.reminders.prefs));
   const setUp = setUpBlocks(data.subscriptions, data.digests);
   if (setUp.length) blocks.push({ type: 'divider' }, ...setUp);
   if (data.admin) blocks.push({ type: 'divider' }, ...adminBlocks(data.admin));

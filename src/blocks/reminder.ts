@@ -1,9 +1,12 @@
 import type { KnownBlock } from '@slack/types';
 import { leadChoices, type ReminderPrefs } from '../domain/reminders.js';
+import type { Locale } from '../i18n/locale.js';
+import { dateToken } from './conference-card.js';
 import { ids } from './ids.js';
 import { actions, button, context, type MessagePayload, message, section } from './kit.js';
 import { limits } from './limits.js';
-import { clipPlain, date, escaped, joinMd, md, mention } from './mrkdwn.js';
+import { clipPlain, escaped, joinMd, type Mrkdwn, mention } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 /** A conference reminder as the person's DM shows it (the outbox item's payload, read back). */
 export interface ReminderView {
@@ -39,10 +42,12 @@ export function joinButtonUrl(url: string | undefined): string | undefined {
   return undefined;
 }
 
-const people = (list: readonly string[], show: (x: string) => ReturnType<typeof md>) => {
+const people = (locale: Locale, list: readonly string[], show: (x: string) => Mrkdwn) => {
   const shown = list.slice(0, inviteesShown).map(show);
   const more = list.length - shown.length;
-  return more > 0 ? md`${joinMd(shown, ', ')} and ${more} more` : joinMd(shown, ', ');
+  return more > 0
+    ? t(locale, 'conference.card.more', { list: joinMd(shown, ', '), more })
+    : joinMd(shown, ', ');
 };
 
 /**
@@ -51,36 +56,47 @@ const people = (list: readonly string[], show: (x: string) => ReturnType<typeof 
  * link. The moderator's also names who was invited: Slack people by mention, the others by the
  * address the moderator entered (they typed it; nobody else's reminder shows an address).
  */
-export function buildReminder(v: ReminderView): MessagePayload {
+export function buildReminder(locale: Locale, v: ReminderView): MessagePayload {
   const title = clipPlain(v.title, 200);
-  const when = date(v.start, '{date_short_pretty} at {time}');
+  const when = dateToken(locale, v.start);
   // No "in N minutes": a reminder Slack's pace held back must not say a time that has passed.
-  const blocks: KnownBlock[] = [section(md`⏰ *${title}* starts ${when}.`)];
+  const blocks: KnownBlock[] = [section(t(locale, 'reminder.starts', { title, when }))];
   if (v.invited) {
     const { members, outside } = v.invited;
     const lines = [
-      members.length ? md`*Invited in Slack:* ${people(members, mention)}` : md`*Invited in Slack:* nobody`,
+      members.length
+        ? t(locale, 'reminder.invited', { people: people(locale, members, mention) })
+        : t(locale, 'reminder.invitedNobody'),
       ...(outside.length
-        ? [md`*Not in this Slack workspace:* ${people(outside, (a) => escaped(clipPlain(a, 100)))}`]
+        ? [
+            t(locale, 'reminder.outside', {
+              people: people(locale, outside, (a) => escaped(clipPlain(a, 100))),
+            }),
+          ]
         : []),
     ];
-    blocks.push(
-      section(joinMd(lines, '\n')),
-      context(md`You moderate this conference: only you see this list.`),
-    );
+    blocks.push(section(joinMd(lines, '\n')), context(t(locale, 'reminder.moderator')));
   }
   const url = joinButtonUrl(v.joinUrl);
   if (url)
-    blocks.push(actions([button('Join', ids.actions.reminderJoin, { style: 'primary', url })], 'reminder'));
-  else blocks.push(context(md`The video platform gave no join link for it.`));
-  return message(md`Reminder: ${title} starts ${when}`, blocks);
+    blocks.push(
+      actions(
+        [button(tPlain(locale, 'reminder.join'), ids.actions.reminderJoin, { style: 'primary', url })],
+        'reminder',
+      ),
+    );
+  else blocks.push(context(t(locale, 'reminder.noLink')));
+  return message(t(locale, 'reminder.fallback', { title, when }), blocks);
 }
 
 /** What a choice on App Home is called, and its button's value. */
-const choices: readonly { value: string; label: string }[] = [
-  { value: 'off', label: 'Off' },
-  ...leadChoices.map((m) => ({ value: String(m), label: `${m} min` })),
-  { value: 'default', label: 'Conference’s' },
+const choicesIn = (locale: Locale): readonly { value: string; label: string }[] => [
+  { value: 'off', label: tPlain(locale, 'reminder.choice.off') },
+  ...leadChoices.map((m) => ({
+    value: String(m),
+    label: tPlain(locale, 'reminder.choice.minutes', { minutes: m }),
+  })),
+  { value: 'default', label: tPlain(locale, 'reminder.choice.default') },
 ];
 
 /** The value of the App Home button for `prefs` (absent: the default). */
@@ -94,18 +110,18 @@ export const reminderChoiceOf = (prefs: ReminderPrefs | undefined): string =>
         : String(prefs.leadMinutes);
 
 /** App Home's reminder settings: what the person gets now, and a button per choice (theirs highlighted). */
-export function buildReminderSettings(prefs: ReminderPrefs | undefined): KnownBlock[] {
+export function buildReminderSettings(locale: Locale, prefs: ReminderPrefs | undefined): KnownBlock[] {
   const chosen = reminderChoiceOf(prefs);
   const now =
     chosen === 'off'
-      ? md`Off: no direct message before your conferences.`
+      ? t(locale, 'reminder.settings.off')
       : chosen === 'default'
-        ? md`A direct message with the Join button before each conference you are invited to: as long before as the conference asks, else 10 minutes.`
-        : md`A direct message with the Join button ${chosen} minutes before each conference you are invited to.`;
+        ? t(locale, 'reminder.settings.default')
+        : t(locale, 'reminder.settings.lead', { minutes: Number(chosen) });
   return [
-    section(md`*Conference reminders*\n${now}`),
+    section(t(locale, 'reminder.settings', { now })),
     actions(
-      choices.map((c) =>
+      choicesIn(locale).map((c) =>
         // Action ids are unique within a view: the choice rides in the id too (the router reads the part before `:`).
         button(c.label, `${ids.actions.reminderLead}:${c.value}`, {
           value: c.value,

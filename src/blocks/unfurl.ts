@@ -49,8 +49,8 @@ export function buildConferenceUnfurl(c: ConferenceSummary): Unfurl {
   return {
     blocks: [
       section(md`📹 *${clipPlain(c.name, 500)}*`),
-      context(joinMd([md`*${c.status ?? 'planned'}*`, whenText(c), md`Conference ${c.id}`], ' · ')),
-      actions(conferenceButtons(c), `conference_${c.id}`),
+      context(joinMd([md`*${c.status ?? 'planned'}*`, whenText('en', c), md`Conference ${c.id}`], ' · ')),
+      actions(conferenceButtons('en', c), `conference_${c.id}`),
     ],
   };
 }

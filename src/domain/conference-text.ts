@@ -1,5 +1,5 @@
 import { email, phone } from '../platform/schemas.js';
-import { formatDuration, isWhenWord, parseDuration, whenProblem } from './time.js';
+import { formatDuration, isWhenWord, parseDuration, type WhenFault, whenFault } from './time.js';
 
 /*
  * The text of `/conference …`, read without any I/O. Slack sends it escaped (`should_escape: true`):
@@ -19,9 +19,20 @@ export interface ConferenceRequestText {
   name?: string;
   /** Words the parser did not understand, shown back to the person. */
   unknown: string[];
-  /** Things it understood but cannot accept (a bad time, two names…). */
-  problems: string[];
+  /** Things it understood but cannot accept (a bad time, two names…): codes, written by blocks/ in the reader's language. */
+  problems: ConferenceTextProblem[];
 }
+
+/** What a create command's words cannot be read as (`value`: the words as typed). */
+export type ConferenceTextProblem =
+  | { kind: 'unclosedQuote' }
+  | { kind: 'twoNames' }
+  | { kind: 'notEmail'; value: string }
+  | { kind: 'twoTimes'; value: string }
+  | { kind: 'notPhone'; value: string }
+  | { kind: 'twoDurations' }
+  /** The time phrase cannot be read as a time (`time.ts`'s `WhenFault`). */
+  | { kind: 'when'; fault: WhenFault };
 
 export type ConferenceCommand =
   | { kind: 'help' }
@@ -89,7 +100,7 @@ const asPhone = (s: string) => {
 export function parseConferenceRequest(text: string): ConferenceRequestText {
   const out: ConferenceRequestText = { participants: [], mentions: [], unknown: [], problems: [] };
   const { tokens, unclosed } = tokenize(text);
-  if (unclosed) out.problems.push('a quoted name is missing its closing quote');
+  if (unclosed) out.problems.push({ kind: 'unclosedQuote' });
   const when: string[] = [];
   let whenDone = false;
   const endWhen = () => {
@@ -100,7 +111,7 @@ export function parseConferenceRequest(text: string): ConferenceRequestText {
     const next = tokens[k + 1];
     if (quoted) {
       endWhen();
-      if (out.name !== undefined) out.problems.push('give only one quoted name');
+      if (out.name !== undefined) out.problems.push({ kind: 'twoNames' });
       else if (raw) out.name = raw;
       continue;
     }
@@ -125,7 +136,7 @@ export function parseConferenceRequest(text: string): ConferenceRequestText {
     } else if (mail || raw.includes('@')) {
       endWhen();
       const e = mail ?? raw;
-      if (!isEmail(e)) out.problems.push(`“${e}” is not an e-mail address (name@example.com)`);
+      if (!isEmail(e)) out.problems.push({ kind: 'notEmail', value: e });
       else if (!out.participants.includes(e)) out.participants.push(e);
     } else if (raw.toLowerCase() === 'in' && when.length === 0 && !whenDone && inPhrase(k)) {
       const phrase = inPhrase(k) as string;
@@ -133,12 +144,12 @@ export function parseConferenceRequest(text: string): ConferenceRequestText {
       k += phrase.includes(' ') ? 2 : 1;
       whenDone = true;
     } else if (isWhenWord(raw)) {
-      if (whenDone) out.problems.push(`give only one time (“${raw}” comes after another one)`);
+      if (whenDone) out.problems.push({ kind: 'twoTimes', value: raw });
       else when.push(raw);
     } else if (phoneText.startsWith('+') || /^[\d().-]{7,}$/.test(phoneText)) {
       endWhen();
       const p = asPhone(phoneText);
-      if (!p) out.problems.push(`“${phoneText}” is not an international phone number such as +33612345678`);
+      if (!p) out.problems.push({ kind: 'notPhone', value: phoneText });
       else if (!out.participants.includes(p)) out.participants.push(p);
     } else {
       endWhen();
@@ -147,15 +158,15 @@ export function parseConferenceRequest(text: string): ConferenceRequestText {
       const d = single.ok ? single : pair;
       if (d?.ok) {
         if (pair) k++;
-        if (out.duration !== undefined) out.problems.push('give only one duration');
+        if (out.duration !== undefined) out.problems.push({ kind: 'twoDurations' });
         else out.duration = d.value;
       } else out.unknown.push(raw);
     }
   }
   if (when.length) {
     out.when = when.join(' ');
-    const problem = whenProblem(out.when);
-    if (problem) out.problems.push(problem);
+    const fault = whenFault(out.when);
+    if (fault) out.problems.push({ kind: 'when', fault });
   }
   return out;
 }

@@ -47,7 +47,7 @@ const zoneOrUtc = (name: string): RememberingZone | string => {
   return zone;
 };
 
-export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string; fault?: WhenFault };
 
 /** The phrases `parseWhen` understands, for help texts and error messages. */
 export const whenExamples = '`now`, `in 2h`, `3pm`, `tomorrow 3pm`, `mon 09:30`, `2026-12-01 14:00`';
@@ -133,9 +133,28 @@ export interface WhenContext {
   now: Date;
 }
 
-const fail = (text: string, why = ''): { ok: false; error: string } => ({
+/**
+ * Why a time phrase cannot be read: `text` as typed, and `why` (no such date, no time of day, or
+ * anything else): blocks/ writes it in the reader's language.
+ */
+export interface WhenFault {
+  text: string;
+  why: 'unreadable' | 'noSuchDate' | 'noClock';
+}
+
+const whyText: Record<WhenFault['why'], string> = {
+  unreadable: '',
+  noSuchDate: ': that date does not exist',
+  noClock: ': add a time of day, e.g. 3pm or 09:30',
+};
+
+const fail = (
+  text: string,
+  why: WhenFault['why'] = 'unreadable',
+): { ok: false; error: string; fault: WhenFault } => ({
   ok: false,
-  error: `I could not read “${text.trim()}” as a time${why}. Try ${whenExamples}.`,
+  error: `I could not read “${text.trim()}” as a time${whyText[why]}. Try ${whenExamples}.`,
+  fault: { text: text.trim(), why },
 });
 
 /** A time phrase as read, before it is placed on the calendar in a zone (`readWhen`). */
@@ -180,13 +199,12 @@ function readWhen(text: string): Parsed<WhenWords> {
       day = w === 'today' ? 'today' : 'tomorrow';
     else if (!day && weekday === undefined && iso) {
       const [year, month, date] = [Number(iso[1]), Number(iso[2]), Number(iso[3])];
-      if (month < 1 || month > 12 || date < 1 || date > daysIn(year, month))
-        return fail(text, ': that date does not exist');
+      if (month < 1 || month > 12 || date < 1 || date > daysIn(year, month)) return fail(text, 'noSuchDate');
       day = { year, month, day: date };
     } else if (!day && weekday === undefined && wd !== undefined) weekday = wd;
     else return fail(text);
   }
-  if (!clock) return fail(text, ': add a time of day, e.g. 3pm or 09:30');
+  if (!clock) return fail(text, 'noClock');
   return { ok: true, value: { kind: 'at', clock, ...(day ? { day } : {}), ...(weekday ? { weekday } : {}) } };
 }
 
@@ -194,6 +212,12 @@ function readWhen(text: string): Parsed<WhenWords> {
 export function whenProblem(text: string): string | undefined {
   const r = readWhen(text);
   return r.ok ? undefined : r.error;
+}
+
+/** Why a time phrase cannot be read, as a code (`WhenFault`), or undefined when it can (in any zone). */
+export function whenFault(text: string): WhenFault | undefined {
+  const r = readWhen(text);
+  return r.ok ? undefined : (r.fault ?? { text: text.trim(), why: 'unreadable' });
 }
 
 /** A wall-clock time in a zone, as luxon's DateTime fields name it (`weekday`: 1 Monday … 7 Sunday). */

@@ -11,6 +11,7 @@ import {
   reminderMinutesOf,
   remindersOf,
 } from '../domain/reminders.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Logger } from '../observability/logger.js';
 import { type DirectMessages, SlackBusyError } from '../outbound/direct-messages.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -35,6 +36,11 @@ export interface ReminderJobOptions {
    */
   directory?: Pick<Directory, 'user' | 'snapshot' | 'within'> | undefined;
   logger: Logger;
+  /**
+   * Each recipient's language (their cached Slack profile's: no platform request); unset or failing:
+   * English. Written into the reminder's outbox item, which delivery renders.
+   */
+  localeOf?: ((user: string) => Promise<Locale>) | undefined;
   /** Until the next scan (the reminders due before it are written now, held until their time). */
   scanEveryMs: () => number;
   now?: () => Date;
@@ -228,6 +234,9 @@ export class ReminderJob {
     people: ReminderPeople,
     now: Date,
   ): Promise<NewOutboxItem> {
+    const locale = await (this.o.localeOf?.(r.user) ?? Promise.resolve<Locale>('en')).catch(
+      (): Locale => 'en',
+    );
     return {
       ...reminderKey(r),
       channel: await this.o.slack.channelOf(r.user),
@@ -240,6 +249,7 @@ export class ReminderJob {
         leadMinutes: r.leadMinutes,
         ...(c.joinUrl ? { joinUrl: c.joinUrl } : {}),
         ...(r.moderator ? { invited: inviteesOf(c, people) } : {}),
+        ...(locale !== 'en' ? { locale } : {}),
       },
     };
   }

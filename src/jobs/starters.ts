@@ -371,6 +371,8 @@ export function startReminders({ o, runner, pacing, owner }: JobCrew, slack: Web
     slack: new DirectMessages(slack),
     directory: o.directory,
     logger: o.logger.child({ job: 'reminders' }),
+    // Each recipient's language: their cached Slack profile (users.info, kept), no platform request.
+    localeOf: (user) => o.access.locale(user),
     scanEveryMs: () => scanMs,
   });
   runner.start({

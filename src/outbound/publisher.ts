@@ -115,12 +115,14 @@ const reminderPayload = z.object({
   leadMinutes: z.number().int().positive(),
   joinUrl: z.string().optional(),
   invited: z.object({ members: z.array(z.string()), outside: z.array(z.string()) }).optional(),
+  /** The recipient's language (their cached Slack profile's, when the job wrote it); unset: English. */
+  locale: z.enum(['en', 'fr']).optional(),
 });
 
 /** A conference reminder's DM, from its outbox item (`reminderPayload`). */
 function reminderMessage(p: Record<string, unknown>): OutgoingMessage {
-  const r = reminderPayload.parse(p);
-  return buildReminder({ ...r, start: new Date(r.start) });
+  const { locale, ...r } = reminderPayload.parse(p);
+  return buildReminder(locale ?? 'en', { ...r, start: new Date(r.start) });
 }
 
 /** A thread line's sentence in the channel's language: a state line, a person's line, or a platform event's. */
@@ -170,7 +172,10 @@ export class SlackPublisher {
   /** Posts a conference's card in a channel. Slack's refusals are thrown (see `isCannotPost`). */
   async postConferenceCard(channel: string, conference: ConferenceSummary): Promise<string> {
     const posted = await this.paced(channel, () =>
-      this.o.slack.chat.postMessage({ channel, ...buildConferenceCard(conference) }),
+      this.o.slack.chat.postMessage({
+        channel,
+        ...buildConferenceCard(this.o.channelLocale ?? 'en', conference),
+      }),
     );
     this.conferenceChanged(conference);
     // Its place, for a permalink (a workflow step's output).
@@ -192,7 +197,10 @@ export class SlackPublisher {
     place: { channel: string; ts: string },
     conference: ConferenceSummary,
   ): Promise<void> {
-    await this.o.slack.chat.update({ ...place, ...buildConferenceCard(conference) });
+    await this.o.slack.chat.update({
+      ...place,
+      ...buildConferenceCard(this.o.channelLocale ?? 'en', conference),
+    });
     this.conferenceChanged(conference);
   }
 

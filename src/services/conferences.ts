@@ -1,4 +1,5 @@
-import { joinMd, md, mention } from '../blocks/mrkdwn.js';
+import { joinMd, mention } from '../blocks/mrkdwn.js';
+import { phrase } from '../blocks/text.js';
 import {
   type ConferenceFormValues,
   type ConferenceSummary,
@@ -95,7 +96,10 @@ export class ConferenceService {
     if (fromSlack.missing.length)
       throw new ConfdeskError(
         'participant_without_email',
-        md`${joinMd(fromSlack.missing.map(mention), ', ')} ${fromSlack.missing.length === 1 ? 'has' : 'have'} no e-mail in Slack: add their e-mail or phone number instead.`,
+        phrase('conference.error.noSlackEmail', {
+          people: joinMd(fromSlack.missing.map(mention), ', '),
+          count: fromSlack.missing.length,
+        }),
         'people',
       );
     const participants = [...new Set([...v.participants, ...fromSlack.emails])];
@@ -109,7 +113,7 @@ export class ConferenceService {
         if (error instanceof ConfdeskError && error.code === 'no_platform_account')
           throw new ConfdeskError(
             'moderator_without_account',
-            md`${mention(v.moderator)} has no video platform account with their Slack e-mail, so they cannot moderate. Pick someone else or leave the field empty.`,
+            phrase('conference.error.moderatorNoAccount', { moderator: mention(v.moderator) }),
             'moderator',
           );
         throw error;
@@ -147,11 +151,7 @@ export class ConferenceService {
     this.access.check(asker, 'conference.create');
     const { input, participants, moderator } = await this.prepare(asker, v, password, 'create');
     if (participants.length === 0)
-      throw new ConfdeskError(
-        'no_participants',
-        md`Add at least one e-mail, phone number or Slack person to invite.`,
-        'participants',
-      );
+      throw new ConfdeskError('no_participants', phrase('conference.error.nobody'), 'participants');
     const created = await this.platform.createConference({
       ...input,
       language: input.language ?? this.defaults.language,

@@ -63,6 +63,8 @@ export interface TicketDeps {
 /** What the conference listeners need: the services, a logger and a clock. */
 export interface ConferenceDeps {
   conferences: ConferenceService;
+  /** The channel's language (cards) and each person's (replies, the form). */
+  locales: Locales;
   identity: IdentityService;
   /** The policy applied to a Slack person (`domain/policy.ts`). */
   access: AccessService;
@@ -92,6 +94,8 @@ export interface HomeDeps {
 /** What App Home's reminder settings need: the policy, where the choice is kept, the Homes to refresh. */
 export interface ReminderDeps {
   access: AccessService;
+  /** The person's language (a failure told on App Home). */
+  locales: Locales;
   store: Pick<ReminderRepository, 'setReminderPrefs'>;
   homes: Pick<HomeScreens, 'refresh'>;
   logger: Logger;

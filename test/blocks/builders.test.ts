@@ -42,11 +42,11 @@ const actionIds = (blocks: readonly object[]) =>
 describe('Block Kit builders stay within Slack’s limits', () => {
   it('the card, even for 2,000 participants and 255-character names, with its four buttons', () => {
     for (const c of [huge, small]) {
-      const card = buildConferenceCard(c);
+      const card = buildConferenceCard('en', c);
       expect(checkBlockKit(card, 'message')).toEqual([]);
       expect(card.text.length).toBeGreaterThan(0);
     }
-    const card = buildConferenceCard(huge);
+    const card = buildConferenceCard('en', huge);
     expect(actionIds(card.blocks)).toEqual([
       ids.actions.conferenceJoin,
       ids.actions.conferenceMedia,
@@ -54,27 +54,28 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       ids.actions.conferenceDelete,
     ]);
     expect(JSON.stringify(card.blocks)).toContain('and 19');
-    expect(actionIds(buildConferenceCard(small).blocks)).not.toContain(ids.actions.conferenceJoin);
-    expect(checkBlockKit(buildDeletedCard(huge, 'U1'), 'message')).toEqual([]);
+    expect(actionIds(buildConferenceCard('en', small).blocks)).not.toContain(ids.actions.conferenceJoin);
+    expect(checkBlockKit(buildDeletedCard('en', huge, 'U1'), 'message')).toEqual([]);
   });
 
   it('show pages through every participant, 100 a page, within Slack’s limits', () => {
-    const first = buildConferenceDetails(huge);
+    const first = buildConferenceDetails('en', huge);
     expect(checkBlockKit(first, 'message')).toEqual([]);
     expect(JSON.stringify(first.blocks)).toContain('Participants 1–100 of 2000');
     expect(actionIds(first.blocks)).toContain(`${ids.actions.conferenceShowPage}:next`);
     expect(actionIds(first.blocks)).not.toContain(`${ids.actions.conferenceShowPage}:prev`);
-    const last = buildConferenceDetails(huge, 19);
+    const last = buildConferenceDetails('en', huge, 19);
     expect(checkBlockKit(last, 'message')).toEqual([]);
     expect(JSON.stringify(last.blocks)).toContain('Participants 1901–2000 of 2000');
     expect(JSON.stringify(last.blocks)).toContain('person.number.1999@');
     expect(actionIds(last.blocks)).not.toContain(`${ids.actions.conferenceShowPage}:next`);
-    expect(buildConferenceDetails(small).blocks).toEqual(buildConferenceCard(small).blocks);
+    expect(buildConferenceDetails('en', small).blocks).toEqual(buildConferenceCard('en', small).blocks);
   });
 
   it('a list page: 10 conferences, unique Show action ids, and paging buttons', () => {
     const items = Array.from({ length: 10 }, (_, i) => ({ ...huge, id: String(i) }));
     const page = buildConferenceList(
+      'en',
       { filter: 'all', search: 'x'.repeat(500), offset: 10 },
       { items, total: 500, hasMore: true },
     );
@@ -83,7 +84,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
     expect(new Set(idsOnPage).size).toBe(idsOnPage.length);
     expect(idsOnPage).toContain(`${ids.actions.conferencePage}:prev`);
     expect(idsOnPage).toContain(`${ids.actions.conferencePage}:next`);
-    const empty = buildConferenceList({ filter: 'upcoming', offset: 0 }, { items: [], hasMore: false });
+    const empty = buildConferenceList('en', { filter: 'upcoming', offset: 0 }, { items: [], hasMore: false });
     expect(checkBlockKit(empty, 'message')).toEqual([]);
     expect(JSON.stringify(empty.blocks)).toContain('No conference found');
   });
@@ -96,7 +97,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       size: 1.5e9,
       created: new Date(),
     }));
-    const list = buildMediaList(huge, medias, 120);
+    const list = buildMediaList('en', huge, medias, 120);
     expect(checkBlockKit(list, 'message')).toEqual([]);
     expect(list.blocks.length).toBe(limits.messageBlocks);
     expect(JSON.stringify(list.blocks)).toContain('48 of 120 shown');
@@ -147,6 +148,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       templateId: 3,
     };
     const create = buildConferenceForm({
+      locale: 'en',
       mode: 'create',
       values,
       metadata: '{"mode":"create"}',
@@ -173,6 +175,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
       'scope',
     ]);
     const edit = buildConferenceForm({
+      locale: 'en',
       mode: 'edit',
       values,
       metadata: JSON.stringify({
@@ -194,7 +197,7 @@ describe('Block Kit builders stay within Slack’s limits', () => {
     expect(checkBlockKit(buildWorkingView('New conference', escaped('w'.repeat(4000))), 'modal')).toEqual([]);
     expect(
       checkBlockKit(
-        buildResultView('New conference', md`done`, buildConferenceDetails(huge).blocks),
+        buildResultView('New conference', md`done`, buildConferenceDetails('en', huge).blocks),
         'modal',
       ),
     ).toEqual([]);

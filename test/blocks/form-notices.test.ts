@@ -6,6 +6,7 @@ import { escaped } from '../../src/blocks/mrkdwn.js';
 type Json = Record<string, unknown>;
 const form = (notices: string[]) =>
   buildConferenceForm({
+    locale: 'en',
     mode: 'create',
     values: { participants: [], people: [] },
     metadata: '{}',

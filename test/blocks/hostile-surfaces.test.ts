@@ -264,9 +264,9 @@ const conferenceHelpLines = (Object.keys(en) as MessageKey[])
  * written in `locale` (each entry renders in both languages; French runs longer).
  */
 const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
-  buildReminder: (s) => [
+  buildReminder: (s, locale) => [
     msg(
-      buildReminder({
+      buildReminder(locale, {
         title: s,
         start: new Date('2027-03-26T10:10:00Z'),
         leadMinutes: 10,
@@ -274,11 +274,11 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
         invited: { members: ['UANN', s], outside: [s, s.repeat(3)] },
       }),
     ),
-    msg(buildReminder({ title: s, start: new Date('2027-03-26T10:10:00Z'), leadMinutes: 1 })),
+    msg(buildReminder(locale, { title: s, start: new Date('2027-03-26T10:10:00Z'), leadMinutes: 1 })),
   ],
-  buildReminderSettings: () => [
+  buildReminderSettings: (_, locale) => [
     {
-      payload: { type: 'home', blocks: buildReminderSettings({ enabled: true, leadMinutes: 15 }) },
+      payload: { type: 'home', blocks: buildReminderSettings(locale, { enabled: true, leadMinutes: 15 }) },
       surface: 'home',
     },
   ],
@@ -455,33 +455,36 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
   buildTicketExportForm: (_s, locale) => [
     modal(buildTicketExportForm(locale, JSON.stringify({ ticketId: '42', channel: 'C1', ts: '1.2' }))),
   ],
-  buildConferenceCard: (s) => [msg(buildConferenceCard(conferenceOf(s)))],
-  buildDeletedCard: (s) => [msg(buildDeletedCard(conferenceOf(s), s))],
-  buildConferenceDetails: (s) => [msg(buildConferenceDetails(conferenceOf(s, 300), 1))],
-  buildConferenceList: (s) => [
+  buildConferenceCard: (s, locale) => [msg(buildConferenceCard(locale, conferenceOf(s)))],
+  buildDeletedCard: (s, locale) => [msg(buildDeletedCard(locale, conferenceOf(s), s))],
+  buildConferenceDetails: (s, locale) => [msg(buildConferenceDetails(locale, conferenceOf(s, 300), 1))],
+  buildConferenceList: (s, locale) => [
     msg(
       buildConferenceList(
+        locale,
         { filter: 'all', search: s, offset: 10 },
         { items: [conferenceOf(s), { ...conferenceOf(s), id: '10' }], total: 40, hasMore: true },
       ),
     ),
   ],
-  buildMediaList: (s) => [
+  buildMediaList: (s, locale) => [
     msg(
       buildMediaList(
+        locale,
         conferenceOf(s),
         [{ id: s.slice(0, 60), type: s, title: s, format: s, size: 3_000, created: new Date() }],
         9,
       ),
     ),
   ],
-  buildJoinReply: (s) => [
-    msg(buildJoinReply({ name: s }, 'https://video.example.com/join/9')),
-    msg(buildJoinReply({ name: s }, undefined)),
+  buildJoinReply: (s, locale) => [
+    msg(buildJoinReply(locale, { name: s }, 'https://video.example.com/join/9')),
+    msg(buildJoinReply(locale, { name: s }, undefined)),
   ],
-  buildConferenceForm: (s) => [
+  buildConferenceForm: (s, locale) => [
     modal(
       buildConferenceForm({
+        locale,
         mode: 'create',
         values: { participants: [s], people: [], name: s, message: s, entryMode: s, serviceKey: s },
         metadata: '{}',
@@ -490,32 +493,38 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
       }),
     ),
   ],
-  buildConferenceFailure: (s) => [
-    msg(buildConferenceFailure(s, s)),
-    msg(buildConferenceFailure(escaped(s), s)),
+  buildConferenceFailure: (s, locale) => [
+    msg(buildConferenceFailure(locale, s, s)),
+    msg(buildConferenceFailure(locale, escaped(s), s)),
   ],
-  buildConferencePast: (s) => [msg(buildConferencePast(s, s, s))],
-  buildConferenceCreated: (s) => [
-    msg(buildConferenceCreated(conferenceOf(s), { dropped: escaped(s) })),
-    msg(buildConferenceCreated(conferenceOf(s), { dropped: escaped(s), problem: escaped(s) })),
+  buildConferencePast: (s, locale) => [msg(buildConferencePast(locale, s, s, s))],
+  buildConferenceCreated: (s, locale) => [
+    msg(buildConferenceCreated(locale, conferenceOf(s), { dropped: escaped(s) })),
+    msg(buildConferenceCreated(locale, conferenceOf(s), { dropped: escaped(s), problem: escaped(s) })),
   ],
-  buildConferenceDeletePrompt: (s) => [msg(buildConferenceDeletePrompt(conferenceOf(s)))],
-  buildConferenceOutcome: (s) => [
-    msg(buildConferenceOutcome(conferenceOf(s), { kind: 'saved' }, escaped(s))),
-    msg(buildConferenceOutcome(conferenceOf(s), { kind: 'planned', channel: s, posted: true })),
+  buildConferenceDeletePrompt: (s, locale) => [msg(buildConferenceDeletePrompt(locale, conferenceOf(s)))],
+  buildConferenceOutcome: (s, locale) => [
+    msg(buildConferenceOutcome(locale, conferenceOf(s), { kind: 'saved' }, escaped(s))),
+    msg(buildConferenceOutcome(locale, conferenceOf(s), { kind: 'planned', channel: s, posted: true })),
     msg(
-      buildConferenceOutcome(conferenceOf(s), {
+      buildConferenceOutcome(locale, conferenceOf(s), {
         kind: 'planned',
         channel: 'C1',
         posted: false,
         fix: escaped(s),
       }),
     ),
-    msg(buildConferenceOutcome(conferenceOf(s), { kind: 'card-failed', mode: 'create', why: escaped(s) })),
+    msg(
+      buildConferenceOutcome(locale, conferenceOf(s), {
+        kind: 'card-failed',
+        mode: 'create',
+        why: escaped(s),
+      }),
+    ),
   ],
   buildWorkingView: (s) => [modal(buildWorkingView(s, escaped(s)))],
   buildResultView: (s) => [
-    modal(buildResultView(s, escaped(s), buildConferenceCard(conferenceOf(s)).blocks)),
+    modal(buildResultView(s, escaped(s), buildConferenceCard('en', conferenceOf(s)).blocks)),
   ],
   // issue 23: distribution mode's settings (the workspace name and the saved values are outside text)
   buildWorkspaceSettingsView: (s) => [
@@ -958,20 +967,6 @@ const notYetFrench = new Set<string>([
   // tickets: cards, thread lines, subscriptions, reactions
   // ticket forms and prompts
   // conferences and reminders
-  'buildConferenceCard',
-  'buildDeletedCard',
-  'buildConferenceForm',
-  'buildConferenceDetails',
-  'buildConferenceList',
-  'buildJoinReply',
-  'buildMediaList',
-  'buildConferenceCreated',
-  'buildConferenceDeletePrompt',
-  'buildConferenceFailure',
-  'buildConferenceOutcome',
-  'buildConferencePast',
-  'buildReminder',
-  'buildReminderSettings',
   // home and workspace settings
   'buildHome',
   'buildSettingsSavedView',

@@ -61,7 +61,7 @@ describe('text from outside is text where it goes', () => {
     // A header is plain_text: Slack shows it as typed, nothing to escape there.
     expect(card.blocks[0]).toMatchObject({ type: 'header', text: { type: 'plain_text' } });
     expect(JSON.stringify(card.blocks[0])).toContain('<!channel>');
-    expect(buildConferenceCard(conferenceOf(s)).text).toContain(escapedForm);
+    expect(buildConferenceCard('en', conferenceOf(s)).text).toContain(escapedForm);
     expect(buildTicketList('en', s, 0, 10, { items: [], hasMore: false }).text).toContain(escapedForm);
     expect(buildTimeline('en', ticketOf(s), []).text).toContain(escapedForm);
     expect(eventText('en', { eventName: s })).toBe(`*${escapedForm}*`);
@@ -89,7 +89,7 @@ describe('text from outside is text where it goes', () => {
   });
 
   it('keeps the bot’s own mentions, channel links, dates and links live', () => {
-    const byAlice = JSON.stringify(buildDeletedCard(conferenceOf(corpus[0] as string), 'UALICE'));
+    const byAlice = JSON.stringify(buildDeletedCard('en', conferenceOf(corpus[0] as string), 'UALICE'));
     expect(byAlice).toContain('Deleted by <@UALICE>.');
     expect(JSON.stringify(buildDeletedTicketCard('en', ticketOf('x'), 'UBOB'))).toContain(
       'Deleted by <@UBOB>.',

@@ -14,7 +14,7 @@ const json = (v: unknown) => JSON.stringify(v);
 
 describe('a conference reminder in a person’s DM', () => {
   it('shows the title as text, the start as a date token, and a Join link button', () => {
-    const m = buildReminder({
+    const m = buildReminder('en', {
       title: '<!channel> *Weekly* & <https://evil.example|click>',
       start,
       leadMinutes: 10,
@@ -46,13 +46,13 @@ describe('a conference reminder in a person’s DM', () => {
     ])
       expect(joinButtonUrl(bad)).toBeUndefined();
     expect(joinButtonUrl('http://127.0.0.1:8080/join/x')).toBe('http://127.0.0.1:8080/join/x');
-    const m = buildReminder({ title: 'Weekly', start, leadMinutes: 5, joinUrl: 'javascript:alert(1)' });
+    const m = buildReminder('en', { title: 'Weekly', start, leadMinutes: 5, joinUrl: 'javascript:alert(1)' });
     expect(json(m.blocks)).not.toContain('javascript');
     expect(json(m.blocks)).toContain('gave no join link');
   });
 
   it('tells only the moderator who was invited: Slack people by mention, the others by the address entered', () => {
-    const m = buildReminder({
+    const m = buildReminder('en', {
       title: 'Weekly',
       start,
       leadMinutes: 10,
@@ -63,13 +63,13 @@ describe('a conference reminder in a person’s DM', () => {
     expect(text).toContain('carl@x.example');
     expect(text).toContain('&lt;@UFAKE&gt;');
     expect(text).toContain('only you see this list');
-    const plain = buildReminder({ title: 'Weekly', start, leadMinutes: 10 });
+    const plain = buildReminder('en', { title: 'Weekly', start, leadMinutes: 10 });
     expect(json(plain.blocks)).not.toContain('Invited');
   });
 
   it('names at most so many invitees of each kind and counts the rest, within Block Kit’s limits', () => {
     const many = Array.from({ length: 300 }, (_, i) => `person${i}@example.com`);
-    const m = buildReminder({
+    const m = buildReminder('en', {
       title: 'x'.repeat(400),
       start,
       leadMinutes: 30,
@@ -83,7 +83,7 @@ describe('a conference reminder in a person’s DM', () => {
 
 describe('App Home’s reminder settings', () => {
   it('offers off, each lead time and the conference’s, the person’s own highlighted', () => {
-    const blocks = buildReminderSettings({ enabled: true, leadMinutes: 15 });
+    const blocks = buildReminderSettings('en', { enabled: true, leadMinutes: 15 });
     const buttons = blocks.flatMap((b) => (b.type === 'actions' ? b.elements : [])) as unknown as Record<
       string,
       unknown
@@ -96,6 +96,6 @@ describe('App Home’s reminder settings', () => {
     expect(json(blocks)).toContain('15 minutes before');
     expect(reminderChoiceOf(undefined)).toBe('default');
     expect(reminderChoiceOf({ enabled: false, leadMinutes: 5 })).toBe('off');
-    expect(json(buildReminderSettings({ enabled: false }))).toContain('Off: no direct message');
+    expect(json(buildReminderSettings('en', { enabled: false }))).toContain('Off: no direct message');
   });
 });

@@ -285,8 +285,10 @@ export function conferenceDeps(platform: PlatformClient, slack: FakeSlack) {
       // A posted card's place (`C…/<n>.000000`, as ticketDeps' cards).
       return Promise.resolve(`${published.length}.000000`);
     };
+  const base = services(platform, slack);
   const deps: ConferenceDeps & MediaDeps = {
-    ...services(platform, slack),
+    ...base,
+    locales: { channel: 'en', person: (user) => base.identity.locale(user) },
     schedules: notUsed('schedules'),
     digests: notUsed('digests'),
     publisher: {

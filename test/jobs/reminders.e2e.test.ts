@@ -45,6 +45,8 @@ beforeAll(async () => {
   slack = await new SlackDouble().start();
   for (const p of [people.admin, people.alice, people.bob])
     slack.addUser({ id: p.id, tz: p.tz, ...(p.email ? { email: p.email } : {}) });
+  // Alice's Slack speaks French: her reminders are French, the others' English.
+  slack.addUser({ id: people.alice.id, tz: people.alice.tz, email: people.alice.email, locale: 'fr-FR' });
   dataDir = mkdtempSync(join(tmpdir(), 'confdesk-reminders-e2e-'));
   bot = await startConfdesk();
 });
@@ -90,6 +92,19 @@ describe('conference reminders, end to end', () => {
       event_type: 'confdesk_ticket_event',
       event_payload: { ticket_id: `conference:${conf.id}` },
     });
+  });
+
+  it('each reminder is in its recipient’s Slack language: French for a fr-FR person, English otherwise', () => {
+    const byChannel = new Map(reminders().map((m) => [m.channel, m]));
+    const alice = JSON.stringify(byChannel.get(dmChannelOf(people.alice.id)));
+    const bob = JSON.stringify(byChannel.get(dmChannelOf(people.bob.id)));
+    expect(alice).toContain('* commence <!date^');
+    expect(alice).toContain('"text":"Rejoindre"');
+    expect(alice).toContain('Rappel\u202f: Design review');
+    expect(alice).not.toContain(' starts ');
+    expect(bob).toContain('* starts <!date^');
+    expect(bob).toContain('"text":"Join"');
+    expect(bob).not.toContain('commence');
   });
 
   it('the bot stopped and started again over the same store reminds nobody twice', async () => {

@@ -8,8 +8,10 @@ import {
 } from '../../blocks/conference-list.js';
 import { ids } from '../../blocks/ids.js';
 import { buildWorkingView } from '../../blocks/modal.js';
+import { tPlain } from '../../blocks/text.js';
 import { buildDeletedUnfurl } from '../../blocks/unfurl.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
+import type { Locale } from '../../i18n/locale.js';
 import { within } from '../../util/within.js';
 import type { ConferenceDeps } from '../deps.js';
 import {
@@ -34,7 +36,11 @@ export const handleConferenceDelete =
     const c = await deps.conferences.remove(user, readValue(idValue, value));
     // On a link's unfurl, the unfurl says it (the message is the poster's, not the bot's to replace).
     if (container.unfurl) await showUnfurl(client, container.unfurl, buildDeletedUnfurl(c.name, c.id));
-    else await respond({ replace_original: true, ...buildDeletedCard(c, user) });
+    else {
+      // A card in a channel speaks the channel's language; one in a private reply, the person's.
+      const locale = container.isEphemeral ? await deps.locales.person(user) : deps.locales.channel;
+      await respond({ replace_original: true, ...buildDeletedCard(locale, c, user) });
+    }
     deps.publisher.conferenceChanged(c);
   };
 
@@ -44,11 +50,12 @@ export const handleConferenceMedia =
   async ({ user, value, respond }) => {
     const wait = deps.conferences.waitMs();
     if (wait >= 3_000) await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
+    const locale = deps.locales.person(user);
     const { conference, items, total } = await deps.conferences.medias(user, readValue(idValue, value));
     await respond({
       response_type: 'ephemeral',
       replace_original: false,
-      ...buildMediaList(conference, items, total),
+      ...buildMediaList(await locale, conference, items, total),
     });
   };
 
@@ -56,8 +63,13 @@ export const handleConferenceMedia =
 export const handleConferenceShow =
   (deps: ConferenceDeps): ClickHandler =>
   async ({ user, value, respond }) => {
+    const locale = deps.locales.person(user);
     const c = await deps.conferences.see(user, readValue(idValue, value));
-    await respond({ response_type: 'ephemeral', replace_original: false, ...buildConferenceDetails(c) });
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: false,
+      ...buildConferenceDetails(await locale, c),
+    });
   };
 
 /** The details' participant pages, in place. */
@@ -65,19 +77,25 @@ export const handleConferenceShowPage =
   (deps: ConferenceDeps): ClickHandler =>
   async ({ user, value, respond }) => {
     const { id, page } = readJson(participantsPage, value);
+    const locale = deps.locales.person(user);
     const c = await deps.conferences.see(user, id);
-    await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceDetails(c, page) });
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: true,
+      ...buildConferenceDetails(await locale, c, page),
+    });
   };
 
 /** Join: the link is given privately, on a click, to those the policy lets join. */
 export const handleConferenceJoin =
   (deps: ConferenceDeps): ClickHandler =>
   async ({ user, value, respond }) => {
+    const locale = deps.locales.person(user);
     const { conference, url } = await deps.conferences.joinLink(user, readValue(idValue, value));
     await respond({
       response_type: 'ephemeral',
       replace_original: false,
-      ...buildJoinReply(conference, url),
+      ...buildJoinReply(await locale, conference, url),
     });
   };
 
@@ -86,8 +104,13 @@ export const handleConferencePage =
   (deps: ConferenceDeps): ClickHandler =>
   async ({ user, value, respond }) => {
     const q = readJson(conferencePage, value);
+    const locale = deps.locales.person(user);
     const page = await deps.conferences.list(user, q);
-    await respond({ response_type: 'ephemeral', replace_original: true, ...buildConferenceList(q, page) });
+    await respond({
+      response_type: 'ephemeral',
+      replace_original: true,
+      ...buildConferenceList(await locale, q, page),
+    });
   };
 
 /** A failed command's "Open the form": the create form, prefilled from the command's words. */
@@ -109,29 +132,31 @@ export const handleConferenceEdit =
       : at.isEphemeral || !at.channel || !at.ts
         ? { mode: 'edit', conferenceId, responseUrl }
         : { mode: 'edit', conferenceId, channel: at.channel, ts: at.ts };
-    const form = ({ values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean }) =>
-      buildConferenceForm({ mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
+    // The person's language is asked for beside the conference (their cached profile: no platform request).
+    const asked = deps.locales.person(user);
+    const form = (
+      { values, hasPassword }: { values: ConferenceFormValues; hasPassword: boolean },
+      locale: Locale,
+    ) => buildConferenceForm({ locale, mode: 'edit', values, metadata: JSON.stringify(meta), hasPassword });
     // The trigger_id lasts 3 s: a refusal known quickly is an ephemeral reply; a slow platform gets a
     // "Working…" modal at once, then the form (or the refusal) in it.
     const loading = deps.conferences.forEditing(user, conferenceId);
     const early = await within(loading, gateMs);
     if (early && 'error' in early) throw early.error;
+    const locale = await asked;
     if (early) {
-      await client.views.open({ trigger_id: triggerId, view: form(early.value) });
+      await client.views.open({ trigger_id: triggerId, view: form(early.value, locale) });
       return;
     }
+    const title = tPlain(locale, 'conference.form.titleEdit');
     const opened = await client.views.open({
       trigger_id: triggerId,
-      view: buildWorkingView(
-        'Edit conference',
-        workingText('Loading the conference', deps.conferences.waitMs()),
-      ),
+      view: buildWorkingView(title, workingText('Loading the conference', deps.conferences.waitMs())),
     });
     const show = updateView(client, opened.view?.id as string);
     await loading.then(
-      (loaded) => show(form(loaded)),
-      (error: unknown) =>
-        replyError({ kind: 'modal', show, title: 'Edit conference', log, channel: at.channel }, error),
+      (loaded) => show(form(loaded, locale)),
+      (error: unknown) => replyError({ kind: 'modal', show, title, log, channel: at.channel, locale }, error),
     );
   };
 
@@ -142,13 +167,13 @@ export const handleConferenceEdit =
  * (the trigger) and say it in the modal; Recordings & snapshots says it itself.
  */
 export function registerConferenceActions(routes: ActionRoutes, deps: ConferenceDeps): void {
-  const working = { working: 'Working' };
+  const working = { working: 'Working', locale: deps.locales.person };
   routes.on(ids.actions.conferenceDelete, handleConferenceDelete(deps), working);
-  routes.on(ids.actions.conferenceMedia, handleConferenceMedia(deps));
+  routes.on(ids.actions.conferenceMedia, handleConferenceMedia(deps), { locale: deps.locales.person });
   routes.on(ids.actions.conferenceShow, handleConferenceShow(deps), working);
   routes.on(ids.actions.conferenceShowPage, handleConferenceShowPage(deps), working);
   routes.on(ids.actions.conferenceJoin, handleConferenceJoin(deps), working);
   routes.on(ids.actions.conferencePage, handleConferencePage(deps), working);
-  routes.on(ids.actions.conferenceOpenForm, handleConferenceOpenForm(deps));
-  routes.on(ids.actions.conferenceEdit, handleConferenceEdit(deps));
+  routes.on(ids.actions.conferenceOpenForm, handleConferenceOpenForm(deps), { locale: deps.locales.person });
+  routes.on(ids.actions.conferenceEdit, handleConferenceEdit(deps), { locale: deps.locales.person });
 }

@@ -1,3 +1,4 @@
+import { whenFaultText } from '../../blocks/conference-form.js';
 import { buildConferenceDetails, buildConferenceList } from '../../blocks/conference-list.js';
 import {
   buildConferenceCreated,
@@ -6,8 +7,8 @@ import {
   buildConferencePast,
 } from '../../blocks/conference-replies.js';
 import { ids } from '../../blocks/ids.js';
+import type { Reply } from '../../blocks/kit.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
-import { md } from '../../blocks/mrkdwn.js';
 import { t } from '../../blocks/text.js';
 import {
   type ConferenceCommand,
@@ -24,8 +25,14 @@ import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
 import { formFromText } from '../openers/forms.js';
 import { postConferenceCard } from '../openers/post-conference-card.js';
 import { describeError, inviteFix } from '../replies/describe-error.js';
-import type { Responder } from '../replies/reply-error.js';
-import { CommandRoutes, type VerbRun, type VerbTable, verbWords } from '../runtime/command-routes.js';
+import { type Responder, replyError } from '../replies/reply-error.js';
+import {
+  CommandRoutes,
+  type SlashCommand,
+  type VerbRun,
+  type VerbTable,
+  verbWords,
+} from '../runtime/command-routes.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { adminVerb, type SettingsDeps } from './conference-admin.js';
 import { digestVerb } from './digest.js';
@@ -36,28 +43,60 @@ import { passwordVerb } from './people.js';
 type ConferenceCommandDeps = ConferenceDeps & MediaDeps & LinkDeps & SettingsDeps;
 
 /** A failed `/conference`, replacing its "Working…", with the form button. */
-const failure = (problem: Mrkdwn | string, text: string) => ({
+const failure = (locale: Locale, problem: Mrkdwn | string, text: string) => ({
   response_type: 'ephemeral' as const,
   replace_original: true,
-  ...buildConferenceFailure(problem, text),
+  ...buildConferenceFailure(locale, problem, text),
 });
+
+/**
+ * A verb's work after the ack in the person's language (their cached profile, asked for after the
+ * ack: no ack waits for it), its failures told in that language too (`build`: the reply for one).
+ */
+const inTheirLanguage =
+  (
+    deps: Pick<ConferenceDeps, 'locales'>,
+    c: SlashCommand,
+    work: (locale: Locale) => Promise<unknown>,
+    build?: (locale: Locale, message: Mrkdwn) => Reply,
+  ) =>
+  async () => {
+    const locale = await deps.locales.person(c.user);
+    try {
+      await work(locale);
+    } catch (error) {
+      await replyError(
+        {
+          kind: 'command',
+          respond: c.respond,
+          channel: c.channel,
+          log: c.log,
+          locale,
+          ...(build ? { build: (message: Mrkdwn) => build(locale, message) } : {}),
+        },
+        error,
+      );
+    }
+  };
 
 async function createFromText(
   deps: ConferenceDeps,
   respond: Responder,
   cmd: { user: string; channel: string; text: string },
   req: ConferenceRequestText,
+  locale: Locale,
 ) {
   const now = deps.now();
   const profile = await deps.identity.profile(cmd.user);
   const when = parseWhen(req.when ?? 'now', { zone: profile.tz, now });
-  if (!when.ok) return respond(failure(when.error, cmd.text));
+  if (!when.ok)
+    return respond(failure(locale, when.fault ? whenFaultText(locale, when.fault) : when.error, cmd.text));
   const start = when.value.toJSDate();
   if (start.getTime() < now.getTime() - pastGraceMs)
     return respond({
       response_type: 'ephemeral',
       replace_original: true,
-      ...buildConferencePast(req.when ?? 'now', profile.tz, cmd.text),
+      ...buildConferencePast(locale, req.when ?? 'now', profile.tz, cmd.text),
     });
   const conference = await deps.conferences.create(cmd.user, {
     channel: cmd.channel,
@@ -79,18 +118,20 @@ async function createFromText(
           ? {
               response_type: 'ephemeral',
               replace_original: true,
-              ...buildConferenceCreated(conference, { dropped }),
+              ...buildConferenceCreated(locale, conference, { dropped }),
             }
           : { delete_original: true },
       );
     problem = inviteFix(cmd.channel);
   } catch (error) {
-    problem = md`I could not post its card: ${describeError(error, deps.logger, cmd.channel)}`;
+    problem = t(locale, 'conference.reply.cardFailed', {
+      why: describeError(error, deps.logger, cmd.channel, locale),
+    });
   }
   return respond({
     response_type: 'ephemeral',
     replace_original: true,
-    ...buildConferenceCreated(conference, { dropped, problem }),
+    ...buildConferenceCreated(locale, conference, { dropped, problem }),
   });
 }
 
@@ -103,14 +144,19 @@ const create: VerbRun<{ request: ConferenceRequestText }, ConferenceCommandDeps>
   if (text.trim() && isCompleteRequest(request))
     return {
       working: 'Creating the conference',
-      later: () => createFromText(deps, c.respond, { user, channel, text }, request),
-      failure: (message) => failure(message, text),
+      later: inTheirLanguage(
+        deps,
+        c,
+        (locale) => createFromText(deps, c.respond, { user, channel, text }, request, locale),
+        (locale, message) => failure(locale, message, text),
+      ),
+      failure: (message) => failure('en', message, text),
     };
   return {
-    later: async () => {
+    later: inTheirLanguage(deps, c, async () => {
       const view = await formFromText(deps, user, channel, text);
       await c.client.views.open({ trigger_id: c.triggerId, view });
-    },
+    }),
   };
 };
 
@@ -140,14 +186,14 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
       const q = { filter, search, offset: 0 };
       return {
         working: 'Looking up your conferences',
-        later: async () => {
+        later: inTheirLanguage(deps, c, async (locale) => {
           const page = await deps.conferences.list(c.user, q);
           await c.respond({
             response_type: 'ephemeral',
             replace_original: true,
-            ...buildConferenceList(q, page),
+            ...buildConferenceList(locale, q, page),
           });
-        },
+        }),
       };
     },
   },
@@ -156,14 +202,14 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
     usage: ['conference.help.show'],
     run: ({ ref }, c, deps) => ({
       working: 'Looking up the conference',
-      later: async () => {
+      later: inTheirLanguage(deps, c, async (locale) => {
         const conference = await deps.conferences.see(c.user, ref);
         await c.respond({
           response_type: 'ephemeral',
           replace_original: true,
-          ...buildConferenceDetails(conference),
+          ...buildConferenceDetails(locale, conference),
         });
-      },
+      }),
     }),
   },
   delete: {
@@ -171,15 +217,15 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
     usage: [],
     run: ({ ref }, c, deps) => ({
       working: 'Looking up the conference',
-      later: async () => {
+      later: inTheirLanguage(deps, c, async (locale) => {
         const conference = await deps.conferences.forManagement(c.user, ref, 'delete');
         // The card's own Delete button (with its confirmation dialog) does the deletion.
         await c.respond({
           response_type: 'ephemeral',
           replace_original: true,
-          ...buildConferenceDeletePrompt(conference),
+          ...buildConferenceDeletePrompt(locale, conference),
         });
-      },
+      }),
     }),
   },
   digest: digestVerb,

@@ -1,14 +1,15 @@
 import type { ModalView } from '@slack/types';
 import type { WebClient } from '@slack/web-api';
-import { buildConferenceForm } from '../../blocks/conference-form.js';
+import { buildConferenceForm, conferenceTextProblem } from '../../blocks/conference-form.js';
 import { buildWorkingView } from '../../blocks/modal.js';
-import { clipPlain, escaped, joinMd, type Mrkdwn, md } from '../../blocks/mrkdwn.js';
-import { tPlain } from '../../blocks/text.js';
+import { clipPlain, joinMd, type Mrkdwn } from '../../blocks/mrkdwn.js';
+import { t, tPlain } from '../../blocks/text.js';
 import { buildTicketForm } from '../../blocks/ticket-form.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
 import { parseConferenceRequest } from '../../domain/conference-text.js';
 import type { TicketFormValues } from '../../domain/ticket.js';
 import { parseWhen } from '../../domain/time.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { within } from '../../util/within.js';
 import type { ConferenceDeps, TicketFormDeps } from '../deps.js';
@@ -38,10 +39,14 @@ export async function gate(deps: Pick<ConferenceDeps, 'access'>, user: string, a
 const shownWords = 10;
 
 /** "I did not understand: “a”, “b” and 3 more.", each word clipped. */
-function notUnderstood(words: string[]): Mrkdwn {
-  const shown = words.slice(0, shownWords).map((w) => md`“${clipPlain(w, 40)}”`);
+function notUnderstood(locale: Locale, words: string[]): Mrkdwn {
+  const shown = words
+    .slice(0, shownWords)
+    .map((w) => t(locale, 'conference.form.word', { word: clipPlain(w, 40) }));
   const more = words.length - shown.length;
-  return md`I did not understand: ${joinMd(shown, ', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}.`;
+  return more > 0
+    ? t(locale, 'conference.form.notUnderstoodMore', { words: joinMd(shown, ', '), more })
+    : t(locale, 'conference.form.notUnderstood', { words: joinMd(shown, ', ') });
 }
 
 /**
@@ -54,6 +59,8 @@ export async function formFromText(
   channel: string | undefined,
   text: string,
 ) {
+  // The person's language (their cached profile), asked for beside the policy's answer.
+  const asked = deps.locales.person(user);
   await gate(deps, user, 'conference.create');
   const req = parseConferenceRequest(text);
   const values: ConferenceFormValues = {
@@ -72,8 +79,13 @@ export async function formFromText(
     const when = zone ? parseWhen(req.when, { zone, now: deps.now() }) : undefined;
     if (when?.ok) values.startTime = when.value.toJSDate();
   }
-  const notices = [...(req.unknown.length ? [notUnderstood(req.unknown)] : []), ...req.problems.map(escaped)];
+  const locale = await asked;
+  const notices = [
+    ...(req.unknown.length ? [notUnderstood(locale, req.unknown)] : []),
+    ...req.problems.map((p) => conferenceTextProblem(locale, p)),
+  ];
   return buildConferenceForm({
+    locale,
     mode: 'create',
     values,
     metadata: JSON.stringify({ mode: 'create' } satisfies FormMetadata),
@@ -137,7 +149,13 @@ export function openConferenceForm(
   who: { user: string; channel?: string | undefined; log: Logger },
 ): void {
   const show = (view: ModalView) => client.views.open({ trigger_id: triggerId, view });
-  afterAck({ kind: 'modal', show, title: 'New conference', log: who.log }, async () =>
-    show(await formFromText(deps, who.user, who.channel, '')),
-  );
+  // The person's language for a refusal too (their cached profile: the form asks for it as well).
+  void deps.locales
+    .person(who.user)
+    .then((locale) =>
+      afterAck(
+        { kind: 'modal', show, title: tPlain(locale, 'conference.form.titleCreate'), log: who.log, locale },
+        async () => show(await formFromText(deps, who.user, who.channel, '')),
+      ),
+    );
 }

@@ -4,8 +4,10 @@ import { buildConferenceOutcome, type ConferenceOutcome } from '../../blocks/con
 import { ids } from '../../blocks/ids.js';
 import type { Block } from '../../blocks/kit.js';
 import { buildResultView } from '../../blocks/modal.js';
-import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { t, tPlain } from '../../blocks/text.js';
 import type { ConferenceSummary } from '../../domain/conference.js';
+import type { Locale } from '../../i18n/locale.js';
 import { postToResponseUrl } from '../../outbound/respond.js';
 import { PlatformInputError } from '../../platform/errors.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -19,7 +21,7 @@ import { workingText } from '../replies/working-notice.js';
 import type { Listeners } from '../runtime/listener-tables.js';
 import { type FormRead, readConferenceForm } from './read-conference-form.js';
 
-const titles = { create: 'New conference', edit: 'Edit conference' } as const;
+const titles = { create: 'conference.form.titleCreate', edit: 'conference.form.titleEdit' } as const;
 
 /** The form input a failure belongs to, when it belongs to one. */
 function fieldOf(error: unknown): string | undefined {
@@ -39,15 +41,17 @@ async function refreshCard(
   deps: ConferenceDeps,
   meta: Extract<FormMetadata, { mode: 'edit' }>,
   conference: ConferenceSummary,
+  locale: Locale,
 ) {
   if (meta.channel && meta.ts)
     await deps.publisher.showConferenceCard({ channel: meta.channel, ts: meta.ts }, conference);
   else {
     deps.publisher.conferenceChanged(conference);
+    // A card in a private reply: the person's own language.
     if (meta.responseUrl)
       await postToResponseUrl(meta.responseUrl, {
         replace_original: true,
-        ...buildConferenceCard(conference),
+        ...buildConferenceCard(locale, conference),
       });
   }
 }
@@ -58,17 +62,19 @@ async function save(
   { user, show, log }: Submitted,
   meta: FormMetadata,
   read: Extract<FormRead, { ok: true }>,
+  locale: Locale,
 ) {
   const conference = await (meta.mode === 'create'
     ? deps.conferences.create(user, read.values, read.password)
     : deps.conferences.update(user, meta.conferenceId, read.values, read.password));
   // The platform has it now: from here on a failure only concerns the card, never the conference.
-  const card = buildConferenceCard(conference);
+  // Shown in the person's outcome view when it could not be posted: their language.
+  const card = buildConferenceCard(locale, conference);
   let outcome: ConferenceOutcome;
   let extra: Block[] = [];
   try {
     if (meta.mode === 'edit') {
-      await refreshCard(deps, meta, conference);
+      await refreshCard(deps, meta, conference, locale);
       outcome = { kind: 'saved' };
     } else {
       const channel = read.values.channel as string;
@@ -79,15 +85,15 @@ async function save(
       if (!posted) extra = card.blocks;
     }
   } catch (error) {
-    outcome = { kind: 'card-failed', mode: meta.mode, why: describeError(error, log) };
+    outcome = { kind: 'card-failed', mode: meta.mode, why: describeError(error, log, undefined, locale) };
     extra = card.blocks;
   }
   // A field the platform silently dropped is said, never lost (findings has it for the doctor).
   const dropped = 'notKept' in conference ? notKeptNotice(conference.notKept as string[]) : undefined;
-  const title = titles[meta.mode];
-  await show(buildResultView(title, buildConferenceOutcome(conference, outcome, dropped), extra)).catch(
-    (e: unknown) => deps.logger.warn({ err: e }, 'could not show the outcome'),
-  );
+  const title = tPlain(locale, titles[meta.mode]);
+  await show(
+    buildResultView(title, buildConferenceOutcome(locale, conference, outcome, dropped), extra),
+  ).catch((e: unknown) => deps.logger.warn({ err: e }, 'could not show the outcome'));
 }
 
 /**
@@ -100,19 +106,22 @@ export const handleConferenceForm =
   async (submission: ViewSubmission): Promise<void> => {
     const { view } = submission;
     const meta = readFormMetadata(view.private_metadata);
-    const read = readConferenceForm(view.state.values, meta.mode, deps.now());
+    // The person's language: their cached profile (the form's opener asked for it already).
+    const locale = await deps.locales.person(submission.body.user.id);
+    const read = readConferenceForm(view.state.values, meta.mode, deps.now(), locale);
     if (!read.ok) return submission.ack({ response_action: 'errors', errors: read.errors });
     // A refusal brings the form back with everything typed, the reason under the input it names.
     const again = (message: Mrkdwn, error: unknown) => {
       const field = fieldOf(error);
       return buildConferenceForm({
+        locale,
         mode: meta.mode,
         values: read.values,
         metadata: view.private_metadata,
         password: read.password,
         notices: field
-          ? [md`Nothing was saved: please check the field marked below.`]
-          : [md`Nothing was saved. ${message}`],
+          ? [t(locale, 'conference.form.nothingSavedField')]
+          : [t(locale, 'conference.form.nothingSaved', { message })],
         ...(field ? { problems: { [field]: message } } : {}),
       });
     };
@@ -120,13 +129,14 @@ export const handleConferenceForm =
     await submitThenWork(
       submission,
       {
-        title: titles[meta.mode],
+        title: tPlain(locale, titles[meta.mode]),
+        locale,
         working: workingText(action, deps.conferences.waitMs()),
         again,
         channel: read.values.channel,
         logger: deps.logger,
       },
-      (submitted) => save(deps, submitted, meta, read),
+      (submitted) => save(deps, submitted, meta, read, locale),
     );
   };
 

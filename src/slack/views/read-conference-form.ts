@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import { ids } from '../../blocks/ids.js';
+import { tPlain } from '../../blocks/text.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
 import { pastGraceMs } from '../../domain/time.js';
+import type { Locale } from '../../i18n/locale.js';
 import { conferenceFields } from '../../platform/endpoints.js';
 import { participants as participantsSchema, serviceKey } from '../../platform/schemas.js';
 import { problemOf, viewState } from '../input/view-state.js';
@@ -17,7 +19,12 @@ export type FormRead =
  * Reads the conference form's state and checks every rule the spec states, with the same schemas the
  * platform client applies, so that errors show under the inputs (`response_action: errors`).
  */
-export function readConferenceForm(rawState: unknown, mode: 'create' | 'edit', now: Date): FormRead {
+export function readConferenceForm(
+  rawState: unknown,
+  mode: 'create' | 'edit',
+  now: Date,
+  locale: Locale,
+): FormRead {
   const { get, str, int, list, date, chosen, option } = viewState(rawState);
   const options = chosen(f.options);
   const typed = list(f.participants);
@@ -48,10 +55,11 @@ export function readConferenceForm(rawState: unknown, mode: 'create' | 'edit', n
     const p = problemOf(schema, value);
     if (p) errors[blockId] = p;
   };
-  if (mode === 'create' && !values.channel) errors[f.channel] = 'Choose where to post the conference card.';
+  if (mode === 'create' && !values.channel)
+    errors[f.channel] = tPlain(locale, 'conference.form.errorChannel');
   if (typed.length) check(f.participants, participantsSchema, typed);
   else if (mode === 'create' && values.people.length === 0)
-    errors[f.participants] = 'Add at least one e-mail or phone number, or pick people from Slack below.';
+    errors[f.participants] = tPlain(locale, 'conference.form.errorNobody');
   check(f.name, conferenceFields.name, values.name);
   check(f.message, conferenceFields.message, values.message);
   check(f.password, conferenceFields.password, password);
@@ -60,6 +68,6 @@ export function readConferenceForm(rawState: unknown, mode: 'create' | 'edit', n
   check(f.templateId, conferenceFields.templateId, values.templateId);
   check(f.serviceKey, serviceKey, values.serviceKey);
   if (mode === 'create' && values.startTime && values.startTime.getTime() < now.getTime() - pastGraceMs)
-    errors[f.startTime] = 'This time has passed. Pick a time ahead, or leave empty to start now.';
+    errors[f.startTime] = tPlain(locale, 'conference.form.errorPast');
   return Object.keys(errors).length ? { ok: false, errors, values } : { ok: true, values, password };
 }

@@ -16,6 +16,7 @@ function reminderDeps(access?: (s: ReturnType<typeof services>) => AccessService
   const done: string[] = [];
   const deps: ReminderDeps = {
     access: access ? access(s) : s.access,
+    locales: { channel: 'en', person: (user) => s.identity.locale(user) },
     logger: silent,
     store: { setReminderPrefs: async (user, prefs) => void kept.set(user, prefs) },
     homes: { refresh: async (user) => void done.push(`refresh ${user}`) },

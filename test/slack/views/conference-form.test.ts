@@ -26,6 +26,7 @@ const conference = (name: string) =>
 
 function form(mode: 'create' | 'edit', changes: Record<string, string>) {
   const view = buildConferenceForm({
+    locale: 'en',
     mode,
     values: { channel: 'C1', participants: [], people: [] },
     metadata: '',
