@@ -20,6 +20,11 @@ export type Standing = 'anyone' | 'account' | 'participant' | 'member' | 'owner'
 export interface Rule {
   readonly who: readonly Standing[];
   readonly refusal: string;
+  /**
+   * The refusal's name in the catalogs (`policy.<name>`: the sentence in each language), when it is
+   * not the action's own (a workspace's row in place of the table's).
+   */
+  readonly refusalKey?: string;
 }
 
 const ticketTeam = ['owner', 'member', 'admin'] as const;
@@ -246,8 +251,19 @@ export function standingsOf(person: Person, subject: Subject = none): Set<Standi
   return out;
 }
 
-/** The decision for one action: allowed, or the sentence a person sees ("You cannot …"). */
-export type Decision = { allowed: true } | { allowed: false; why: string };
+/**
+ * The decision for one action: allowed, or the sentence a person sees ("You cannot …", in English:
+ * logs and tests) and its name in the catalogs (`policy.<refusal>`), which the services write in the
+ * person's language.
+ */
+export type Decision =
+  | { allowed: true }
+  | {
+      allowed: false;
+      why: string;
+      /** Its name in the catalogs; '' for a row of a workspace's own without one (`why` is then said). */
+      refusal: string;
+    };
 
 export function decide(
   action: Action,
@@ -257,5 +273,7 @@ export function decide(
 ): Decision {
   const has = standingsOf(person, subject);
   if (rule.who.some((s) => has.has(s))) return { allowed: true };
-  return { allowed: false, why: `You cannot ${rule.refusal}.` };
+  // A row in place of the table's, with a sentence of its own and no name: no catalog sentence ('').
+  const refusal = rule.refusalKey ?? (rule.refusal === policy[action].refusal ? action : '');
+  return { allowed: false, why: `You cannot ${rule.refusal}.`, refusal };
 }

@@ -115,6 +115,7 @@ export function workspaceRules(ticketCreators: TicketCreators): Partial<Record<A
           who: ['admin'],
           refusal:
             'create tickets: in this workspace only video platform admins can (the workspace’s confdesk settings)',
+          refusalKey: 'ticket.create-admins',
         },
       }
     : {};

@@ -43,7 +43,7 @@ export class AccessService {
     const decision = decide(action, asker, subject, this.rules[action]);
     if (decision.allowed) return;
     if (!asker.account && asker.noAccount) throw asker.noAccount;
-    throw notAllowed(decision.why);
+    throw notAllowed(decision);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { type Mrkdwn, md } from '../blocks/mrkdwn.js';
-import { type Phrase, sayIn } from '../blocks/text.js';
+import { type Phrase, phrase, sayIn } from '../blocks/text.js';
+import { catalogs, type MessageKey } from '../i18n/catalog.js';
 import type { Locale } from '../i18n/locale.js';
 
 /**
@@ -29,13 +30,21 @@ export class ConfdeskError extends Error {
   }
 }
 
+/** The person has no platform account with their Slack e-mail, or no e-mail in Slack. */
 export const noPlatformAccount = (email: string | undefined) =>
   new ConfdeskError(
     'no_platform_account',
-    email
-      ? md`Your Slack e-mail (${email}) has no account on the video platform. Ask a platform administrator to create one with this e-mail, then try again.`
-      : md`Your Slack profile has no e-mail address, so confdesk cannot find your video platform account. Add your e-mail to your Slack profile, or ask a workspace admin to make it visible to apps.`,
+    email ? phrase('identity.noAccount', { email }) : phrase('identity.noEmail'),
   );
 
-/** A refusal by the policy: its sentence is the policy's own (`domain/policy.ts`), escaped. */
-export const notAllowed = (message: string) => new ConfdeskError('not_allowed', md`${message}`);
+/**
+ * A refusal by the policy (`domain/policy.ts`): its sentence from the catalogs (`policy.<refusal>`),
+ * written in the person's language; a row the catalogs do not name keeps its English sentence, escaped.
+ */
+export const notAllowed = (decision: { why: string; refusal: string }) => {
+  const key = `policy.${decision.refusal}`;
+  return new ConfdeskError(
+    'not_allowed',
+    decision.refusal && key in catalogs.en ? phrase(key as MessageKey) : md`${decision.why}`,
+  );
+};

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import { md, mention } from '../blocks/mrkdwn.js';
+import { mention } from '../blocks/mrkdwn.js';
+import { phrase } from '../blocks/text.js';
 import { type Locale, localeOfSlack } from '../i18n/locale.js';
 import { TtlCache } from '../platform/cache.js';
 import type { PlatformClient } from '../platform/client.js';
@@ -62,7 +63,10 @@ export class IdentityService {
       // include_locale: Slack leaves `locale` (`fr-FR`) out of the answer without it.
       const u = (await this.slack.users.info({ user: userId, include_locale: true })).user;
       if (!u)
-        throw new ConfdeskError('slack_user_not_found', md`Slack does not know the user ${mention(userId)}.`);
+        throw new ConfdeskError(
+          'slack_user_not_found',
+          phrase('identity.unknownSlackUser', { user: mention(userId) }),
+        );
       return {
         id: userId,
         email: u.profile?.email || undefined,
@@ -106,10 +110,7 @@ export class IdentityService {
       return this.cache.getOrLoad(`account:${linked}`, 'platform', async () => {
         const account = await this.accountById(linked, undefined);
         if (!account)
-          throw new ConfdeskError(
-            'no_platform_account',
-            md`You are linked to the video platform account ${linked}, which no longer exists. Ask a platform admin to link you again (\`/conference admin link\`).`,
-          );
+          throw new ConfdeskError('no_platform_account', phrase('identity.linkGone', { id: linked }));
         return account;
       });
     const profile = await this.profile(userId);

@@ -146,10 +146,10 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   app.use(scope.middleware);
   const { deps, setup } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).
-  registerErrorHandler(app, options.logger);
+  registerErrorHandler(app, options.logger, (user) => options.deps.locales.person(user));
   // One registrar per Slack surface (the starter template's `listeners/<surface>/index.ts`), each
   // kind of request behind one Bolt listener (`ListenerTables`, `ActionRoutes`).
-  installSurfaces(app, { logger: deps.logger, waitMs: deps.waitMs }, (on) => {
+  installSurfaces(app, { logger: deps.logger, waitMs: deps.waitMs, locale: deps.locales.person }, (on) => {
     // Distribution mode supplies the admin table's settings row.
     registerCommands(
       on.listeners,

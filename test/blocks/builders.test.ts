@@ -194,10 +194,12 @@ describe('Block Kit builders stay within Slack’s limits', () => {
   });
 
   it('working, result and home views', () => {
-    expect(checkBlockKit(buildWorkingView('New conference', escaped('w'.repeat(4000))), 'modal')).toEqual([]);
+    expect(
+      checkBlockKit(buildWorkingView('en', 'New conference', escaped('w'.repeat(4000))), 'modal'),
+    ).toEqual([]);
     expect(
       checkBlockKit(
-        buildResultView('New conference', md`done`, buildConferenceDetails('en', huge).blocks),
+        buildResultView('en', 'New conference', md`done`, buildConferenceDetails('en', huge).blocks),
         'modal',
       ),
     ).toEqual([]);

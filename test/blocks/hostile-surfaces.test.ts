@@ -55,7 +55,7 @@ import {
 } from '../../src/blocks/reactions.js';
 import { buildReminder, buildReminderSettings } from '../../src/blocks/reminder.js';
 import { buildSubscriptionReply, buildSubscriptions } from '../../src/blocks/subscriptions.js';
-import { t } from '../../src/blocks/text.js';
+import { phrase, t } from '../../src/blocks/text.js';
 import {
   buildDeletedTicketCard,
   buildStateBroadcast,
@@ -109,6 +109,7 @@ import type { MessageKey } from '../../src/i18n/catalog.js';
 import { en } from '../../src/i18n/en.js';
 import { type Locale, locales } from '../../src/i18n/locale.js';
 import { digestVerb } from '../../src/slack/commands/digest.js';
+import { workingText } from '../../src/slack/replies/working-notice.js';
 import { englishLeft } from '../i18n/english-left.js';
 
 /*
@@ -522,9 +523,13 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
       }),
     ),
   ],
-  buildWorkingView: (s) => [modal(buildWorkingView(s, escaped(s)))],
-  buildResultView: (s) => [
-    modal(buildResultView(s, escaped(s), buildConferenceCard('en', conferenceOf(s)).blocks)),
+  buildWorkingView: (s, locale) => [
+    modal(buildWorkingView(locale, s, escaped(s))),
+    modal(buildWorkingView(locale, s, workingText(locale, s, 120_000))),
+    modal(buildWorkingView(locale, s, workingText(locale, phrase('working.creatingConference'), 45_000))),
+  ],
+  buildResultView: (s, locale) => [
+    modal(buildResultView(locale, s, escaped(s), buildConferenceCard(locale, conferenceOf(s)).blocks)),
   ],
   // issue 23: distribution mode's settings (the workspace name and the saved values are outside text)
   buildWorkspaceSettingsView: (s) => [
@@ -985,8 +990,6 @@ const notYetFrench = new Set<string>([
   'buildMediaUnfurl',
   'buildTicketUnfurl',
   // common: modals, usage
-  'buildResultView',
-  'buildWorkingView',
   'buildUsage',
 ]);
 

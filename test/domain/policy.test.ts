@@ -39,6 +39,7 @@ describe('the policy', () => {
     expect(decide('ticket.move', stranger, ticket)).toEqual({
       allowed: false,
       why: `You cannot ${policy['ticket.move'].refusal}.`,
+      refusal: 'ticket.move',
     });
     expect(decide('ticket.list-all', agent).allowed).toBe(false);
     expect(decide('digest.set', agent).allowed).toBe(false);
@@ -70,6 +71,7 @@ describe('the policy', () => {
     expect(decide('password.reset-own', nobody)).toEqual({
       allowed: false,
       why: 'You cannot reset a video platform password without a platform account.',
+      refusal: 'password.reset-own',
     });
   });
 

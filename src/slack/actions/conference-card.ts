@@ -49,8 +49,9 @@ export const handleConferenceMedia =
   (deps: ConferenceDeps): ClickHandler =>
   async ({ user, value, respond }) => {
     const wait = deps.conferences.waitMs();
-    if (wait >= 3_000) await respond(ephemeral(workingText('Looking up the recordings and snapshots', wait)));
     const locale = deps.locales.person(user);
+    if (wait >= 3_000)
+      await respond(ephemeral(workingText(await locale, 'Looking up the recordings and snapshots', wait)));
     const { conference, items, total } = await deps.conferences.medias(user, readValue(idValue, value));
     await respond({
       response_type: 'ephemeral',
@@ -151,7 +152,11 @@ export const handleConferenceEdit =
     const title = tPlain(locale, 'conference.form.titleEdit');
     const opened = await client.views.open({
       trigger_id: triggerId,
-      view: buildWorkingView(title, workingText('Loading the conference', deps.conferences.waitMs())),
+      view: buildWorkingView(
+        locale,
+        title,
+        workingText(locale, 'Loading the conference', deps.conferences.waitMs()),
+      ),
     });
     const show = updateView(client, opened.view?.id as string);
     await loading.then(

@@ -52,7 +52,7 @@ async function pushThenLoad(
 ) {
   const pushed = await c.client.views.push({
     trigger_id: c.triggerId,
-    view: buildWorkingView(title, lookingUp(deps, locale)),
+    view: buildWorkingView(locale, title, lookingUp(deps, locale)),
   });
   const show = updateView(c.client, pushed.view?.id as string);
   await load().then(show, (error: unknown) =>
@@ -139,8 +139,9 @@ export const handleMediaDelete =
     const locale = await deps.locales.person(c.user);
     await show(
       buildWorkingView(
+        locale,
         libraryTitle(locale),
-        workingText(tPlain(locale, 'media.delete.working'), deps.waitMs()),
+        workingText(locale, tPlain(locale, 'media.delete.working'), deps.waitMs()),
       ),
     );
     const gone = await deps.media.remove(c.user, mediaId);

@@ -106,7 +106,11 @@ export const handleEdit =
     const title = tPlain(locale, 'ticketEdit.title');
     const opened = await client.views.open({
       trigger_id: triggerId,
-      view: buildWorkingView(title, workingText(tPlain(locale, 'ticketEdit.loading'), deps.waitMs())),
+      view: buildWorkingView(
+        locale,
+        title,
+        workingText(locale, tPlain(locale, 'ticketEdit.loading'), deps.waitMs()),
+      ),
     });
     const show = updateView(client, opened.view?.id as string);
     await deps.tickets

@@ -1,7 +1,7 @@
 import { buildDoctorReport } from '../../blocks/doctor.js';
 import { textMessage } from '../../blocks/kit.js';
 import { joinMd, md } from '../../blocks/mrkdwn.js';
-import { t } from '../../blocks/text.js';
+import { phrase, t } from '../../blocks/text.js';
 import { parseLinkCommand } from '../../domain/identity-link-text.js';
 import type { ConferenceDeps, LinkDeps, MediaDeps } from '../deps.js';
 import { replyError } from '../replies/reply-error.js';
@@ -43,7 +43,7 @@ const adminUsage = (c: SlashCommand): VerbAnswer => {
 const doctor: VerbRun<AdminWords, AdminDeps> = ({ args }, c, deps) => {
   if (args.toLowerCase() !== 'doctor') return adminUsage(c);
   return {
-    working: 'Working through the doctor’s checks',
+    working: phrase('working.doctor'),
     later: async () => {
       await deps.access.require(c.user, 'admin.doctor');
       if (!deps.doctor) {
@@ -71,7 +71,7 @@ const link: VerbRun<AdminWords, AdminDeps> = ({ args }, c, deps) => {
     return { say: textMessage(t(c.locale, linking.problem)) };
   }
   return {
-    working: linking.kind === 'link' ? 'Looking up the platform account' : 'Working on the link',
+    working: phrase(linking.kind === 'link' ? 'working.lookingUpAccount' : 'working.link'),
     later: async () => {
       const locale = await personLocale((u) => deps.access.locale(u), c.user);
       try {

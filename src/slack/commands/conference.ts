@@ -9,7 +9,7 @@ import {
 import { ids } from '../../blocks/ids.js';
 import type { Reply } from '../../blocks/kit.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
-import { t } from '../../blocks/text.js';
+import { phrase, t } from '../../blocks/text.js';
 import {
   type ConferenceCommand,
   type ConferenceRequestText,
@@ -143,7 +143,7 @@ const create: VerbRun<{ request: ConferenceRequestText }, ConferenceCommandDeps>
   const { user, channel, text } = c;
   if (text.trim() && isCompleteRequest(request))
     return {
-      working: 'Creating the conference',
+      working: phrase('working.creatingConference'),
       later: inTheirLanguage(
         deps,
         c,
@@ -185,7 +185,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
     run: ({ filter, search }, c, deps) => {
       const q = { filter, search, offset: 0 };
       return {
-        working: 'Looking up your conferences',
+        working: phrase('working.lookingUpConferences'),
         later: inTheirLanguage(deps, c, async (locale) => {
           const page = await deps.conferences.list(c.user, q);
           await c.respond({
@@ -201,7 +201,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
     aliases: ['voir'],
     usage: ['conference.help.show'],
     run: ({ ref }, c, deps) => ({
-      working: 'Looking up the conference',
+      working: phrase('working.lookingUpConference'),
       later: inTheirLanguage(deps, c, async (locale) => {
         const conference = await deps.conferences.see(c.user, ref);
         await c.respond({
@@ -216,7 +216,7 @@ const conferenceVerbs: VerbTable<ConferenceCommand, ConferenceCommandDeps> = {
     aliases: ['supprimer'],
     usage: [],
     run: ({ ref }, c, deps) => ({
-      working: 'Looking up the conference',
+      working: phrase('working.lookingUpConference'),
       later: inTheirLanguage(deps, c, async (locale) => {
         const conference = await deps.conferences.forManagement(c.user, ref, 'delete');
         // The card's own Delete button (with its confirmation dialog) does the deletion.

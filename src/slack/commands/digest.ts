@@ -125,7 +125,7 @@ const working =
   ): VerbRun<P, DigestVerbDeps> =>
   (parsed, c, deps) => ({
     later: async () => {
-      await tellIfSlow(c.respond, 'Working on the digest', deps.waitMs());
+      await tellIfSlow(c.respond, 'Working on the digest', deps.waitMs(), 'en');
       await run(parsed, { user: c.user, channel: c.channel, respond: c.respond }, deps);
     },
   });

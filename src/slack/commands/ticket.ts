@@ -1,5 +1,5 @@
 import { ids } from '../../blocks/ids.js';
-import { t } from '../../blocks/text.js';
+import { phrase, t } from '../../blocks/text.js';
 import { buildTicketList } from '../../blocks/ticket-card.js';
 import type { TicketFormValues, TicketSummary } from '../../domain/ticket.js';
 import { parseTicketQuery, type TicketQueryProblem } from '../../domain/ticket-query.js';
@@ -59,7 +59,7 @@ const listProblem = (locale: Locale, p: TicketQueryProblem) =>
 const subscription =
   (verb: 'watch' | 'unwatch' | 'follow' | 'subscriptions') =>
   ({ ref }: TicketWords, c: SlashCommand, deps: TicketFormDeps): VerbAnswer => ({
-    working: 'Working',
+    working: phrase('working.working'),
     later: async () => {
       const postCard = async (channel: string, r: { seen: TicketSummary }, reply: Responder) => {
         await postTicketCard(deps, reply, { channel, user: c.user }, r);
@@ -98,7 +98,7 @@ const ticketVerbs = {
       const parsed = parseTicketQuery(args);
       if (!parsed.ok) return { say: c.usage(listProblem(c.locale, parsed.problem)) };
       return {
-        working: 'Looking up the tickets',
+        working: phrase('working.lookingUpTickets'),
         later: async () => {
           // The page in the person's language (`c.locale` is theirs only for the help).
           const [page, locale] = await Promise.all([
@@ -120,7 +120,7 @@ const ticketVerbs = {
     run: ({ ref }, c, deps) =>
       oneRef(ref)
         ? {
-            working: 'Looking up the ticket',
+            working: phrase('working.lookingUpTicket'),
             later: async () => {
               const done = await postTicketCard(deps, c.respond, { channel: c.channel, user: c.user }, ref, {
                 reuse: { replace: true },

@@ -67,7 +67,7 @@ export const handleReactionAdded =
     // The reactor's language, asked at once: what they are told waits for it at most a second, not on the platform.
     const locale = deps.locales.person(user);
     try {
-      await tellIfSlow(tell, working[kind], deps.waitMs());
+      await tellIfSlow(tell, working[kind], deps.waitMs(), 'en');
       if (kind === 'create') {
         await deps.access.require(user, 'ticket.create');
         await tell(ephemeral(buildReactionOffer(await locale, { c: channel, ts }, emoji)));

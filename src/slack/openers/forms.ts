@@ -111,7 +111,11 @@ export async function openTicketForm(
   const ticketTitle = tPlain(locale, 'ticketForm.title');
   const opened = await client.views.open({
     trigger_id: triggerId,
-    view: buildWorkingView(ticketTitle, workingText(tPlain(locale, 'ticketForm.loading'), deps.waitMs())),
+    view: buildWorkingView(
+      locale,
+      ticketTitle,
+      workingText(locale, tPlain(locale, 'ticketForm.loading'), deps.waitMs()),
+    ),
   });
   const viewId = opened.view?.id as string;
   const more = prefill?.();

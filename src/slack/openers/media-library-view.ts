@@ -27,7 +27,7 @@ export const libraryTitle = (locale: Locale) => tPlain(locale, 'media.library.ti
 
 /** "Looking up the media…" (with the rate budget's wait), in the person's language. */
 export const lookingUp = (deps: Pick<MediaDeps, 'waitMs'>, locale: Locale) =>
-  workingText(tPlain(locale, 'media.working'), deps.waitMs());
+  workingText(locale, tPlain(locale, 'media.working'), deps.waitMs());
 
 /** The library view for a query (`notice`: a line on top, e.g. what was just deleted), in `locale`. */
 export async function loadLibrary(

@@ -62,4 +62,4 @@ export function openGroupsBrowser(deps: BrowserDeps, o: BrowserOpen): Promise<vo
 
 /** The "working" sentence of a screen in `locale`, with the rate budget's wait. */
 export const peopleWorking = (deps: { waitMs: () => number }, locale: Locale, what: MessageKey): Mrkdwn =>
-  workingText(tPlain(locale, what), deps.waitMs());
+  workingText(locale, tPlain(locale, what), deps.waitMs());

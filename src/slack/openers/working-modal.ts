@@ -34,7 +34,7 @@ export async function openModalThenLoad(
 ): Promise<void> {
   const opened = await client.views.open({
     trigger_id: o.triggerId,
-    view: buildWorkingView(o.title, o.working),
+    view: buildWorkingView(o.locale ?? 'en', o.title, o.working),
   });
   const viewId = opened.view?.id;
   if (!viewId) return;
@@ -56,7 +56,7 @@ export async function pushThenLoad(
 ): Promise<void> {
   const pushed = await client.views.push({
     trigger_id: o.triggerId,
-    view: buildWorkingView(o.title, o.working),
+    view: buildWorkingView(o.locale ?? 'en', o.title, o.working),
   });
   const viewId = pushed.view?.id;
   if (!viewId) return;
@@ -91,7 +91,7 @@ export async function submitThenWork(
   },
   work: (s: Submitted) => Promise<unknown>,
 ): Promise<void> {
-  await ack({ response_action: 'update', view: buildWorkingView(o.title, o.working) });
+  await ack({ response_action: 'update', view: buildWorkingView(o.locale ?? 'en', o.title, o.working) });
   const user = body.user.id;
   const show = updateView(client, view.id);
   const log = requestLog(o.logger, { user, team: body.team?.id, callback: view.callback_id });

@@ -31,8 +31,11 @@ export type Responder = (message: Reply) => Promise<unknown>;
 export type Surface = {
   log: Logger;
   channel?: string | undefined;
-  /** The language of the person told (their Slack locale); English when unknown. */
-  locale?: Locale | undefined;
+  /**
+   * The language of the person told (their Slack locale), or how to ask for it (at most a second:
+   * `deps.locales.person`), asked only when there is a failure to tell; English when unknown.
+   */
+  locale?: Locale | (() => Promise<Locale>) | undefined;
 } & (
   | {
       kind: 'command';
@@ -70,7 +73,11 @@ export type Surface = {
  * one log line. A failure to tell is logged, never thrown (it would only reach Bolt's default handler).
  */
 export async function replyError(surface: Surface, error: unknown): Promise<void> {
-  const { log, channel, locale } = surface;
+  const { log, channel } = surface;
+  const locale =
+    typeof surface.locale === 'function'
+      ? await surface.locale().catch((): Locale => 'en')
+      : (surface.locale ?? 'en');
   const message = describeError(error, log, channel, locale);
   // Known refusals (policy, platform, stale values) are normal answers: one line, at info.
   if (error instanceof ConfdeskError || (error as { userMessage?: unknown })?.userMessage !== undefined)
@@ -100,7 +107,7 @@ export async function replyError(surface: Surface, error: unknown): Promise<void
         const field = (error as { field?: unknown } | undefined)?.field;
         if (typeof field === 'string' && (await surface.inline?.(field, message))) return;
         await surface.show(
-          (await surface.again?.(message, error)) ?? buildResultView(surface.title, message),
+          (await surface.again?.(message, error)) ?? buildResultView(locale, surface.title, message),
         );
         await surface.tell?.(ephemeral(message));
         return;

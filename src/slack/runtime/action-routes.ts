@@ -3,8 +3,9 @@ import type { WebClient } from '@slack/web-api';
 import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { type Responder, replyError, updateView } from '../replies/reply-error.js';
-import { tellIfSlow } from '../replies/working-notice.js';
+import { tellIfSlow, type WorkingAction } from '../replies/working-notice.js';
 import { detach, requestLog } from './after-ack.js';
+import { personLocale } from './person-locale.js';
 
 /** What a button or menu handler gets of a click, copied out of Bolt's request so the request can go. */
 export interface Click {
@@ -47,7 +48,7 @@ export type ClickHandler = (c: Click) => Promise<unknown>;
 interface Route {
   run: ClickHandler;
   /** Said privately when the platform's rate budget will hold the request (a door that answers later). */
-  working?: string | undefined;
+  working?: WorkingAction | undefined;
   /** Runs after a failure was told (e.g. re-render the card the click was refused on). */
   afterReply?: ((c: Click, error: unknown) => Promise<unknown>) | undefined;
   /** The clicker's language, that a failure is told in (unset: English). */
@@ -66,6 +67,8 @@ export class ActionRoutes {
   constructor(
     private readonly logger: Logger,
     private readonly waitMs: () => number,
+    /** The person's language (their cached Slack profile's, `deps.locales.person`); unset, English. */
+    private readonly locale?: (user: string) => Promise<Locale>,
   ) {}
 
   /** `run` answers the clicks on `actionId` (and `actionId:<anything>`). */
@@ -132,8 +135,11 @@ export class ActionRoutes {
           log: requestLog(this.logger, { user: body.user.id, team: body.team?.id, action: action.action_id }),
         };
         const threadTs = container?.thread_ts !== container?.message_ts ? container?.thread_ts : undefined;
+        // The clicker's language, asked for only when something is said (at most a second).
+        const locale = () => personLocale(this.locale, click.user);
         detach(this.logger, async () => {
-          if (route.working && where === 'message') await tellIfSlow(respond, route.working, this.waitMs());
+          if (route.working && where === 'message')
+            await tellIfSlow(respond, route.working, this.waitMs(), locale);
           // A route that throws before its first await fails like one that rejects: the person is told.
           await Promise.resolve()
             .then(() => route.run(click))

@@ -6,7 +6,7 @@ import { buildUsage, type HelpLine, helpIn } from '../../blocks/usage.js';
 import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import type { Responder } from '../replies/reply-error.js';
-import { workingText } from '../replies/working-notice.js';
+import { slowMs, type WorkingAction, workingText } from '../replies/working-notice.js';
 import { afterAck, requestLog } from './after-ack.js';
 import { personLocale } from './person-locale.js';
 
@@ -39,8 +39,11 @@ export interface SlashCommand {
 export type VerbAnswer =
   | { say: Reply }
   | {
-      /** The "Working…" the ack says privately (with the rate budget's wait); unset, an empty ack. */
-      working?: string;
+      /**
+       * The "Working…" the ack says privately (with the rate budget's wait), in the person's language
+       * when it is a catalog `Phrase`; unset, an empty ack.
+       */
+      working?: WorkingAction;
       /** Runs after the ack, detached; what it throws is told privately (`replyError`'s command surface). */
       later: () => Promise<unknown>;
       /** The reply for a failure, when it is more than the sentence (e.g. with the form's button). */
@@ -183,16 +186,28 @@ export class CommandRoutes<P extends { kind: string }, D> {
     }
     if ('say' in answer) return ack({ response_type: 'ephemeral', ...answer.say });
     if (answer.working === undefined) await ack();
-    else
+    else {
+      // The "Working…" in the person's language: the language already known (a cached profile), or,
+      // when the notice tells a long wait for the platform's budget, their language asked for (at
+      // most a second: the request waits far longer anyway).
+      const waitMs = this.o.waitMs();
+      const locale =
+        c.locale !== 'en'
+          ? c.locale
+          : await personLocale(this.o.locale, command.user_id, waitMs >= slowMs ? 'bounded' : 'known');
       await ack({
         response_type: 'ephemeral',
-        ...textMessage(workingText(answer.working, this.o.waitMs())),
+        ...textMessage(workingText(locale, answer.working, waitMs)),
       });
+    }
+    const user = command.user_id;
     afterAck(
       {
         kind: 'command',
         respond,
         channel: c.channel,
+        // A failure is told in the person's language (asked for then, at most a second).
+        locale: c.locale !== 'en' ? c.locale : () => personLocale(this.o.locale, user),
         log,
         ...(answer.replace === false ? { replace: false } : {}),
         ...(answer.failure ? { build: answer.failure } : {}),

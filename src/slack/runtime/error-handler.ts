@@ -1,9 +1,11 @@
 import type { AckFn, AllMiddlewareArgs, AnyMiddlewareArgs, App } from '@slack/bolt';
 import type { ExtendedErrorHandlerArgs } from '@slack/bolt/dist/App.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { responderFor } from '../../outbound/respond.js';
 import { type Responder, replyError, type Surface, updateView } from '../replies/reply-error.js';
 import { requestLog } from './after-ack.js';
+import { personLocale } from './person-locale.js';
 
 const ackKey = 'confdeskAck';
 
@@ -60,7 +62,12 @@ export function keepAck(args: AnyMiddlewareArgs & AllMiddlewareArgs): string {
  * request itself when the listener did not (a command's ack carries the sentence; a submission's
  * shows it in the modal); otherwise the request's response_url or the modal is used, as after the ack.
  */
-export function registerErrorHandler(app: App, logger: Logger): void {
+export function registerErrorHandler(
+  app: App,
+  logger: Logger,
+  /** The person's language (`deps.locales.person`); unset, English. */
+  personOf?: (user: string) => Promise<Locale>,
+): void {
   // Needs the App built with `extendedErrorHandler: true` (the handler then gets the body and context).
   app.error(async ({ error: coded, body, context }: ExtendedErrorHandlerArgs) => {
     const error = unwrap(coded);
@@ -87,6 +94,8 @@ export function registerErrorHandler(app: App, logger: Logger): void {
         : false;
     const channel = b.channel_id ?? b.channel?.id ?? b.container?.channel_id;
     const client = app.client;
+    // The sentence in the person's language (asked for at most a second, before an ack if need be).
+    const locale = (): Promise<Locale> => (user ? personLocale(personOf, user) : Promise.resolve('en'));
     if (b.type === 'view_submission' && b.view?.id) {
       const viewId = b.view.id;
       const blocks = new Set((b.view.blocks ?? []).map((x) => x.block_id));
@@ -100,6 +109,7 @@ export function registerErrorHandler(app: App, logger: Logger): void {
             blocks.has(field) && acked({ response_action: 'errors', errors: { [field]: message.text } }),
           log,
           channel,
+          locale,
         },
         error,
       );
@@ -112,7 +122,7 @@ export function registerErrorHandler(app: App, logger: Logger): void {
     const url = responderFor(b.response_url);
     const respond: Responder = async (message) => (await acked(message)) || url(message);
     const surface: Surface = b.command
-      ? { kind: 'command', respond, replace: false, log, channel }
+      ? { kind: 'command', respond, replace: false, log, channel, locale }
       : {
           kind: 'button',
           respond: async (message) => {
@@ -124,6 +134,7 @@ export function registerErrorHandler(app: App, logger: Logger): void {
           threadTs: b.container?.thread_ts !== b.container?.message_ts ? b.container?.thread_ts : undefined,
           log,
           channel,
+          locale,
         };
     await replyError(surface, error);
     await acked();

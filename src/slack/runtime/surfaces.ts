@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { ActionRoutes } from './action-routes.js';
 import { type Listeners, ListenerTables } from './listener-tables.js';
@@ -15,15 +16,16 @@ export interface Surfaces {
 
 /**
  * Builds the tables, lets `register` add every surface's rows, then gives Bolt each kind's one
- * listener. `logger` and `waitMs` are the buttons' (their requests' lines, their "Working…").
+ * listener. `logger`, `waitMs` and `locale` are the buttons' (their requests' lines, their "Working…",
+ * the clicker's language).
  */
 export function installSurfaces(
   app: App,
-  o: { logger: Logger; waitMs: () => number },
+  o: { logger: Logger; waitMs: () => number; locale?: (user: string) => Promise<Locale> },
   register: (on: Surfaces) => void,
 ): void {
   const tables = new ListenerTables();
-  const actions = new ActionRoutes(o.logger, o.waitMs);
+  const actions = new ActionRoutes(o.logger, o.waitMs, o.locale);
   register({ listeners: tables.listeners, actions });
   actions.install(app);
   tables.install(app);

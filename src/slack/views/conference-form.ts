@@ -92,7 +92,7 @@ async function save(
   const dropped = 'notKept' in conference ? notKeptNotice(conference.notKept as string[]) : undefined;
   const title = tPlain(locale, titles[meta.mode]);
   await show(
-    buildResultView(title, buildConferenceOutcome(locale, conference, outcome, dropped), extra),
+    buildResultView(locale, title, buildConferenceOutcome(locale, conference, outcome, dropped), extra),
   ).catch((e: unknown) => deps.logger.warn({ err: e }, 'could not show the outcome'));
 }
 
@@ -131,7 +131,7 @@ export const handleConferenceForm =
       {
         title: tPlain(locale, titles[meta.mode]),
         locale,
-        working: workingText(action, deps.conferences.waitMs()),
+        working: workingText(locale, action, deps.conferences.waitMs()),
         again,
         channel: read.values.channel,
         logger: deps.logger,

@@ -39,7 +39,7 @@ export const handleMediaFilterForm =
     const log = requestLog(deps.logger, { user, team: body.team?.id, callback: view.callback_id });
     const title = libraryTitle(locale);
     afterAck({ kind: 'modal', show, title, log, locale }, async () => {
-      await show(buildWorkingView(title, lookingUp(deps, locale)));
+      await show(buildWorkingView(locale, title, lookingUp(deps, locale)));
       await show(await loadLibrary(deps, locale, user, { q: text, o: 0 }));
     });
   };
@@ -64,7 +64,7 @@ export const handleMediaEditForm =
     }
     const locale = await deps.locales.person(body.user.id);
     const title = tPlain(locale, 'media.edit.title');
-    const working = workingText(tPlain(locale, 'media.edit.working'), deps.waitMs());
+    const working = workingText(locale, tPlain(locale, 'media.edit.working'), deps.waitMs());
     await submitThenWork(
       submission,
       { title, working, logger: deps.logger, locale },
@@ -74,7 +74,7 @@ export const handleMediaEditForm =
         const saved = await deps.media.edit(user, m, read.values);
         const name =
           saved.title || saved.filename || tPlain(locale, 'media.untitledInSentence', { id: saved.id });
-        await show(buildResultView(title, t(locale, 'media.edit.saved', { name })));
+        await show(buildResultView(locale, title, t(locale, 'media.edit.saved', { name })));
         await reloadLibrary(deps, locale, client, v, user, q).catch((error: unknown) =>
           log.warn({ err: error }, 'could not refresh the media library'),
         );
@@ -111,7 +111,7 @@ export const handleMediaShareForm =
       return;
     }
     const title = tPlain(locale, 'media.share.title');
-    const working = workingText(tPlain(locale, 'media.share.working'), deps.waitMs());
+    const working = workingText(locale, tPlain(locale, 'media.share.working'), deps.waitMs());
     await submitThenWork(
       submission,
       { title, working, logger: deps.logger, channel, locale },
@@ -127,7 +127,7 @@ export const handleMediaShareForm =
           locale,
           channelLocale: deps.locales.channel,
         });
-        await show(buildResultView(title, message));
+        await show(buildResultView('en', title, message));
       },
     );
   };

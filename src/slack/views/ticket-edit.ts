@@ -44,7 +44,7 @@ export const handleTicketEdit =
         metadata,
         notices: [t(locale, 'ticketEdit.nothingSaved', { message })],
       });
-    const working = workingText(tPlain(locale, 'ticketEdit.saving'), deps.waitMs());
+    const working = workingText(locale, tPlain(locale, 'ticketEdit.saving'), deps.waitMs());
     await submitThenWork(
       submission,
       { title, working, again, logger: deps.logger, locale },
@@ -53,7 +53,7 @@ export const handleTicketEdit =
         const { after, changed } = await deps.tickets.edit(user, place.ticketId, values);
         // Every card of the ticket, and one line naming the person in each card's thread.
         if (changed.length) await deps.publisher.ticketChanged({ kind: 'edited', after, changed }, user);
-        await show(buildResultView(title, buildTicketEdited(locale, changed)));
+        await show(buildResultView(locale, title, buildTicketEdited(locale, changed)));
       },
     );
   };

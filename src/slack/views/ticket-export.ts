@@ -24,8 +24,9 @@ export const handleTicketExport =
     const { option, chosen } = viewState(view.state.values);
     const format = option('format') ?? 'json';
     const timeline = chosen('timeline').has('timeline');
-    const working = workingText(tPlain(locale, 'ticketExport.exporting'), deps.waitMs());
-    const again = (message: Mrkdwn) => buildResultView(title, t(locale, 'ticketExport.failed', { message }));
+    const working = workingText(locale, tPlain(locale, 'ticketExport.exporting'), deps.waitMs());
+    const again = (message: Mrkdwn) =>
+      buildResultView(locale, title, t(locale, 'ticketExport.failed', { message }));
     await submitThenWork(
       submission,
       { title, working, again, logger: deps.logger, locale },
@@ -34,7 +35,7 @@ export const handleTicketExport =
         // A card whose thread the store no longer knows (an older card of a ticket shown again): the
         // file would have nowhere to go, so nothing is asked of the platform.
         if (!place.channel || !place.ts) {
-          await show(buildResultView(title, buildTicketExported(locale, false)));
+          await show(buildResultView(locale, title, buildTicketExported(locale, false)));
           return;
         }
         const { ticket, file } = await deps.tickets.export(user, place.ticketId, format, timeline);
@@ -46,7 +47,7 @@ export const handleTicketExport =
           title: name,
           comment: buildTicketFileComment(deps.locales.channel, user, 'exported'),
         });
-        await show(buildResultView(title, buildTicketExported(locale, true)));
+        await show(buildResultView(locale, title, buildTicketExported(locale, true)));
       },
     );
   };

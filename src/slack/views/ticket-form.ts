@@ -54,7 +54,7 @@ export const handleTicketForm =
         ...(field ? { problems: { [field]: message } } : {}),
       });
     };
-    const working = workingText(tPlain(locale, 'ticketForm.creating'), deps.waitMs());
+    const working = workingText(locale, tPlain(locale, 'ticketForm.creating'), deps.waitMs());
     await submitThenWork(
       submission,
       { title, working, again, channel, logger: deps.logger, locale },
@@ -83,7 +83,12 @@ export const handleTicketForm =
         const dropped = notKeptNotice(ticket.notKept);
         // Not through `again`: the ticket exists, and the form would say that nothing was created.
         await show(
-          buildResultView(title, buildTicketCreated(locale, ticket, { channel, problem, dropped }), extra),
+          buildResultView(
+            locale,
+            title,
+            buildTicketCreated(locale, ticket, { channel, problem, dropped }),
+            extra,
+          ),
         ).catch((e: unknown) => log.warn({ err: e }, 'could not show the outcome'));
       },
     );
