@@ -166,6 +166,8 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
       reminders: o.jobs?.reminderScanMs ? o.store : undefined,
       now,
     }),
+    // Each person's Home in their language, from their cached Slack profile (no platform request).
+    locale: (user) => identity.locale(user),
     logger: o.logger.child({ component: 'home' }),
   });
   // Each channel's Slack pace, shared by people's posts and delivery's (people first).

@@ -5,18 +5,22 @@ import { type DigestSchedule, describeWeekdays } from '../domain/digest-schedule
 import { describeFilter } from '../domain/follow-filter.js';
 import type { ReminderPrefs } from '../domain/reminders.js';
 import type { TicketSummary } from '../domain/ticket.js';
-import { stateIcon } from '../domain/ticket-workflow.js';
+import { stateIcon, ticketStates } from '../domain/ticket-workflow.js';
+import { formatNumber } from '../i18n/format.js';
+import type { Locale } from '../i18n/locale.js';
+
 import { whenText } from './conference-card.js';
 import { formatMetric, metricLabels } from './digest.js';
 import { ids } from './ids.js';
 import { actions, type Block, button, context, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
-import { channelLink, clipPlain, date, escaped, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
+import { channelLink, clipPlain, date, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
 import { buildReminderSettings } from './reminder.js';
+import { type Phrase, sayIn, t, tPlain } from './text.js';
 import { ticketMoveButtons, ticketTitle } from './ticket-card.js';
 
 /** A list on Home: what was read (the first few, and whether there are more), or why it could not be. */
-export type HomeList<T> = { items: T[]; more: boolean } | { failed: Mrkdwn };
+export type HomeList<T> = { items: T[]; more: boolean } | { failed: Mrkdwn | Phrase };
 
 /** A subscription the person set up, in whichever channel. */
 export interface HomeSubscription {
@@ -44,7 +48,7 @@ export interface HomeData {
   account?:
     | { id: string; username?: string | undefined; role?: string | undefined; email: string }
     | undefined;
-  noAccount?: Mrkdwn | undefined;
+  noAccount?: Mrkdwn | Phrase | undefined;
   /** The admin who linked this person to their account by hand (absent: matched by Slack e-mail). */
   linkedBy?: string | undefined;
   /** The platform lists are being read (the first look): they show in a moment. */
@@ -55,7 +59,7 @@ export interface HomeData {
   digests: readonly DigestSchedule[];
   admin?: HomeAdmin | undefined;
   /** The buttons of the tools the person may open (People, Groups, Media library…), policy-checked. */
-  tools?: readonly { label: string; actionId: string }[] | undefined;
+  tools?: readonly { label: Phrase; actionId: string }[] | undefined;
   /** Their conference reminders (absent: Home has no reminder settings); `prefs` absent: the default. */
   reminders?: { prefs: ReminderPrefs | undefined } | undefined;
 }
@@ -67,88 +71,126 @@ const overviewMetrics: readonly Metric[] = ['session_count', 'session_duration',
 
 const heading = (text: Mrkdwn): Block => section(md`*${text}*`);
 
+/** The command that lists the dead letters, as it is typed. */
+const outboxDead = md`\`npm run outbox -- dead\``;
+
 /** A list's state when it has no items to show: loading, failed, or empty with what to type. */
-function listNotice<T>(list: HomeList<T> | undefined, loading: boolean, empty: Mrkdwn): Block | undefined {
-  if (!list) return loading ? context(md`:hourglass_flowing_sand: Loading…`) : undefined;
-  if ('failed' in list) return context(md`:warning: ${list.failed}`);
+function listNotice<T>(
+  locale: Locale,
+  list: HomeList<T> | undefined,
+  loading: boolean,
+  empty: Mrkdwn,
+): Block | undefined {
+  if (!list) return loading ? context(t(locale, 'home.loading')) : undefined;
+  if ('failed' in list) return context(md`:warning: ${sayIn(locale, list.failed)}`);
   return list.items.length === 0 ? context(empty) : undefined;
 }
 
-function conferenceBlocks(list: HomeList<ConferenceSummary> | undefined, loading: boolean): Block[] {
-  const out: Block[] = [heading(md`Your upcoming conferences`)];
-  const notice = listNotice(list, loading, md`Nothing planned. \`/conference\` plans one.`);
+function conferenceBlocks(
+  locale: Locale,
+  list: HomeList<ConferenceSummary> | undefined,
+  loading: boolean,
+): Block[] {
+  const out: Block[] = [heading(t(locale, 'home.conferences.heading'))];
+  const notice = listNotice(locale, list, loading, t(locale, 'home.conferences.empty'));
   if (notice) return [...out, notice];
   const { items, more } = list as { items: ConferenceSummary[]; more: boolean };
+  const join = tPlain(locale, 'home.conferences.join');
   for (const c of items.slice(0, homeLimits.conferences))
     out.push(
       section(md`*${clipPlain(c.name, 200)}*\n${whenText('en', c)}`, {
         // Home is the person's own: their link can be on it (cards in channels never carry it).
         accessory: c.joinUrl
-          ? button('Join', `${ids.actions.conferenceJoinLink}:${c.id}`, { url: c.joinUrl, style: 'primary' })
-          : button('Join', `${ids.actions.conferenceJoin}:${c.id}`, { value: c.id }),
+          ? button(join, `${ids.actions.conferenceJoinLink}:${c.id}`, { url: c.joinUrl, style: 'primary' })
+          : button(join, `${ids.actions.conferenceJoin}:${c.id}`, { value: c.id }),
       }),
     );
-  if (more || items.length > homeLimits.conferences) out.push(context(md`More in \`/conference list\`.`));
+  if (more || items.length > homeLimits.conferences) out.push(context(t(locale, 'home.conferences.more')));
   return out;
 }
 
-function ticketBlocks(list: HomeList<TicketSummary> | undefined, loading: boolean): Block[] {
-  const out: Block[] = [heading(md`Your open tickets`)];
-  const notice = listNotice(list, loading, md`None open. \`/ticket\` opens one.`);
+/** A ticket's state as Home names it (the raw value for a state the catalog does not know). */
+const stateText = (locale: Locale, state: string | undefined): Mrkdwn =>
+  state === undefined
+    ? t(locale, 'home.tickets.unknownState')
+    : t(locale, 'home.tickets.state', {
+        state: (ticketStates as readonly string[]).includes(state) ? state : 'other',
+        raw: state,
+      });
+
+function ticketBlocks(locale: Locale, list: HomeList<TicketSummary> | undefined, loading: boolean): Block[] {
+  const out: Block[] = [heading(t(locale, 'home.tickets.heading'))];
+  const notice = listNotice(locale, list, loading, t(locale, 'home.tickets.empty'));
   if (notice) return [...out, notice];
   const { items, more } = list as { items: TicketSummary[]; more: boolean };
-  for (const t of items.slice(0, homeLimits.tickets)) {
+  for (const k of items.slice(0, homeLimits.tickets)) {
     const facts = joinMd(
       [
-        md`${t.state ?? 'unknown state'}`,
-        t.group ? md`${clipPlain(t.group.name ?? `group ${t.group.id}`, 100)}` : undefined,
-        t.modified ? md`updated ${date(t.modified, '{date_short_pretty} {time}')}` : undefined,
+        stateText(locale, k.state),
+        k.group
+          ? md`${clipPlain(k.group.name ?? tPlain(locale, 'home.tickets.group', { id: k.group.id }), 100)}`
+          : undefined,
+        k.modified
+          ? t(locale, 'home.tickets.updated', { when: date(k.modified, '{date_short_pretty} {time}') })
+          : undefined,
       ].filter((x) => x !== undefined),
       ' · ',
     );
-    out.push(section(md`${stateIcon(t.state)} *${clipPlain(ticketTitle(t), 200)}*\n${facts}`));
-    const moves = ticketMoveButtons('en', t, true);
-    if (moves.length) out.push(actions(moves, `home_ticket_${t.id}`));
+    out.push(section(md`${stateIcon(k.state)} *${clipPlain(ticketTitle(k), 200)}*\n${facts}`));
+    const moves = ticketMoveButtons(locale, k, true);
+    if (moves.length) out.push(actions(moves, `home_ticket_${k.id}`));
   }
-  if (more || items.length > homeLimits.tickets) out.push(context(md`More in \`/ticket list\`.`));
+  if (more || items.length > homeLimits.tickets) out.push(context(t(locale, 'home.tickets.more')));
   return out;
 }
 
-function setUpBlocks(subs: readonly HomeSubscription[], digests: readonly DigestSchedule[]): Block[] {
+function setUpBlocks(
+  locale: Locale,
+  subs: readonly HomeSubscription[],
+  digests: readonly DigestSchedule[],
+): Block[] {
   if (!subs.length && !digests.length) return [];
-  const out: Block[] = [heading(md`What you set up`)];
-  for (const s of subs.slice(0, homeLimits.subscriptions))
+  const out: Block[] = [heading(t(locale, 'home.setUp.heading'))];
+  const remove = tPlain(locale, 'home.setUp.remove');
+  for (const s of subs.slice(0, homeLimits.subscriptions)) {
+    const channel = channelLink(s.channel);
+    const filter = describeFilter(s.filter);
     out.push(
       section(
         s.kind === 'watch'
-          ? md`👁 ${channelLink(s.channel)} watches ${typeof s.filter.reference === 'string' ? escaped(s.filter.reference) : md`ticket ${s.ticketId ?? '?'}`}`
+          ? typeof s.filter.reference === 'string'
+            ? t(locale, 'home.setUp.watchReference', { channel, reference: s.filter.reference })
+            : t(locale, 'home.setUp.watchTicket', { channel, id: s.ticketId ?? '?' })
           : s.kind === 'reactions'
-            ? md`🎫 ${channelLink(s.channel)}: reactions act on tickets`
-            : md`📡 ${channelLink(s.channel)} follows ${describeFilter(s.filter)}`,
-        { accessory: button('Remove', `${ids.actions.homeSubscriptionRemove}:${s.id}`, { value: s.id }) },
+            ? t(locale, 'home.setUp.reactions', { channel })
+            : Object.keys(s.filter).some((k) => k !== 'groupId')
+              ? t(locale, 'home.setUp.follow', { channel, filter })
+              : t(locale, 'home.setUp.followAll', { channel }),
+        { accessory: button(remove, `${ids.actions.homeSubscriptionRemove}:${s.id}`, { value: s.id }) },
       ),
     );
+  }
   for (const d of digests.slice(0, homeLimits.digests))
     out.push(
       section(
-        md`📊 Daily digest in ${channelLink(d.channel)} at ${d.time} (${d.zone}), ${describeWeekdays(d.weekdays)}`,
+        t(locale, 'home.setUp.digest', {
+          channel: channelLink(d.channel),
+          time: d.time,
+          zone: d.zone,
+          days: describeWeekdays(d.weekdays),
+        }),
         {
-          accessory: button('Remove', `${ids.actions.homeDigestRemove}:${d.id}`, { value: d.id }),
+          accessory: button(remove, `${ids.actions.homeDigestRemove}:${d.id}`, { value: d.id }),
         },
       ),
     );
   const hidden =
     Math.max(0, subs.length - homeLimits.subscriptions) + Math.max(0, digests.length - homeLimits.digests);
-  if (hidden)
-    out.push(
-      context(
-        md`And ${hidden} more: \`/ticket subscriptions\` and \`/conference digest list\` in each channel.`,
-      ),
-    );
+  if (hidden) out.push(context(t(locale, 'home.setUp.more', { count: formatNumber(locale, hidden) })));
   return out;
 }
 
-function adminBlocks(a: HomeAdmin): Block[] {
+function adminBlocks(locale: Locale, a: HomeAdmin): Block[] {
   const stats = a.yesterday?.stats;
   const figures = overviewMetrics.flatMap((m) => {
     const v = stats?.[m];
@@ -156,83 +198,93 @@ function adminBlocks(a: HomeAdmin): Block[] {
       ? [mrkdwn(md`*${metricLabels[m]}*\n${formatMetric(m, v)}`, limits.fieldText)]
       : [];
   });
+  const count = (n: number | undefined) => (n === undefined ? '—' : formatNumber(locale, n));
+  const at = (d: { at: Date }) => date(d.at, '{date_short_pretty} {time}');
   const doctor =
     a.doctor === undefined
       ? undefined
       : a.doctor === 'checking'
-        ? md`:hourglass_flowing_sand: The doctor is checking the set-up.`
+        ? t(locale, 'home.admin.doctorChecking')
         : a.doctor.blocking
-          ? md`⛔ The doctor finds ${a.doctor.blocking} blocking problem(s) and ${a.doctor.warnings} warning(s) (${date(a.doctor.at, '{date_short_pretty} {time}')}).`
+          ? t(locale, 'home.admin.doctorBlocking', {
+              blocking: a.doctor.blocking,
+              warnings: a.doctor.warnings,
+              at: at(a.doctor),
+            })
           : a.doctor.warnings
-            ? md`⚠️ The doctor finds ${a.doctor.warnings} warning(s) (${date(a.doctor.at, '{date_short_pretty} {time}')}).`
-            : md`✅ The doctor finds nothing wrong (${date(a.doctor.at, '{date_short_pretty} {time}')}).`;
+            ? t(locale, 'home.admin.doctorWarnings', { warnings: a.doctor.warnings, at: at(a.doctor) })
+            : t(locale, 'home.admin.doctorFine', { at: at(a.doctor) });
   return [
-    heading(md`Your enterprise`),
+    heading(t(locale, 'home.admin.heading')),
     {
       type: 'section',
       fields: [
-        mrkdwn(md`*Users*\n${a.users ?? '—'}`, limits.fieldText),
-        mrkdwn(md`*Groups*\n${a.groups ?? '—'}`, limits.fieldText),
+        mrkdwn(t(locale, 'home.admin.users', { count: count(a.users) }), limits.fieldText),
+        mrkdwn(t(locale, 'home.admin.groups', { count: count(a.groups) }), limits.fieldText),
         ...figures,
       ],
     },
     context(
       stats
-        ? md`Figures of ${a.yesterday?.date ?? 'yesterday'} (UTC).`
-        : md`Yesterday's figures are not available from the platform.`,
+        ? a.yesterday?.date
+          ? t(locale, 'home.admin.figuresOf', { date: a.yesterday.date })
+          : t(locale, 'home.admin.figuresOfYesterday')
+        : t(locale, 'home.admin.noFigures'),
     ),
-    ...(doctor ? [context(md`${doctor} \`/conference admin doctor\` gives the report.`)] : []),
+    ...(doctor ? [context(doctor)] : []),
     ...(a.deadLetters
       ? [
-          section(
-            md`⚠️ ${a.deadLetters} ticket message(s) Slack refused for good (\`npm run outbox -- dead\` lists them with the reason). Once the cause is fixed, give them another try.`,
-            { accessory: button('Requeue all', ids.actions.homeRequeueDead) },
-          ),
+          section(t(locale, 'home.admin.deadLetters', { count: a.deadLetters, command: outboxDead }), {
+            accessory: button(tPlain(locale, 'home.admin.requeue'), ids.actions.homeRequeueDead),
+          }),
         ]
       : []),
   ];
 }
 
 /**
- * A person's App Home: their account, their upcoming conferences (Join), their open tickets (the
- * card's move buttons), what they set up (Remove), and for admins the enterprise at a glance and the
- * doctor's verdict. Each list shows its first few, so Home stays within Slack's 100 blocks however
- * much there is; without an account, how to get one.
+ * A person's App Home, in their language: their account, their upcoming conferences (Join), their
+ * open tickets (the card's move buttons), what they set up (Remove), and for admins the enterprise at
+ * a glance and the doctor's verdict. Each list shows its first few, so Home stays within Slack's 100
+ * blocks however much there is; without an account, how to get one.
  */
-export function buildHome(data: HomeData): HomeView {
+export function buildHome(locale: Locale, data: HomeData): HomeView {
   const a = data.account;
   const blocks: Block[] = [
     { type: 'header', text: plain('confdesk', limits.headerText) },
-    section(md`Plan video conferences and follow remote-assistance tickets without leaving Slack.`),
+    section(t(locale, 'home.intro')),
   ];
   if (!a) {
-    blocks.push(section(data.noAccount ?? md`confdesk needs your video platform account to act for you.`));
+    blocks.push(section(sayIn(locale, data.noAccount ?? { key: 'home.noAccount' })));
   } else {
     blocks.push(
       context(
-        md`You act on the video platform as *${clipPlain(a.username ?? a.email, 100)}* (${clipPlain(a.email, 100)})${a.role ? md` · role ${clipPlain(a.role, 40)}` : ''} · ${data.linkedBy ? md`linked by hand by ${mention(data.linkedBy)}` : 'found by your Slack e-mail'}.`,
+        t(locale, 'home.account', {
+          name: clipPlain(a.username ?? a.email, 100),
+          email: clipPlain(a.email, 100),
+          hasRole: a.role ? 'yes' : 'no',
+          role: clipPlain(a.role ?? '', 40),
+          linked: data.linkedBy ? 'yes' : 'no',
+          admin: data.linkedBy ? mention(data.linkedBy) : '',
+        }),
       ),
       actions(
         [
-          button('New conference', ids.actions.conferenceNew, { style: 'primary' }),
-          ...(data.tools ?? []).map((t) => button(t.label, t.actionId)),
+          button(tPlain(locale, 'home.newConference'), ids.actions.conferenceNew, { style: 'primary' }),
+          ...(data.tools ?? []).map((k) => button(tPlain(locale, k.label.key), k.actionId)),
         ].slice(0, 25),
         'home_tools',
       ),
       { type: 'divider' },
-      ...conferenceBlocks(data.conferences, data.loading),
+      ...conferenceBlocks(locale, data.conferences, data.loading),
       { type: 'divider' },
-      ...ticketBlocks(data.tickets, data.loading),
+      ...ticketBlocks(locale, data.tickets, data.loading),
     );
   }
-  if (data.reminders) blocks.push({ type: 'divider' }, ...buildReminderSettings('en', data.reminders.prefs));
-  const setUp = setUpBlocks(data.subscriptions, data.digests);
+  if (data.reminders) blocks.push({ type: 'divider' }, ...buildReminderSettings(locale, data.reminders.prefs));
+  const setUp = setUpBlocks(locale, data.subscriptions, data.digests);
   if (setUp.length) blocks.push({ type: 'divider' }, ...setUp);
-  if (data.admin) blocks.push({ type: 'divider' }, ...adminBlocks(data.admin));
-  blocks.push(
-    context(
-      md`\`/conference help\` and \`/ticket help\` list every command. Times are read in your Slack time zone and shown in each viewer’s own.`,
-    ),
-  );
+  if (data.admin) blocks.push({ type: 'divider' }, ...adminBlocks(locale, data.admin));
+  blocks.push(context(t(locale, 'home.footer')));
   return { type: 'home', blocks: blocks.slice(0, limits.viewBlocks) };
 }

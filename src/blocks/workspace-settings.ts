@@ -1,11 +1,13 @@
 import type { HomeView, ModalView } from '@slack/types';
 import type { TicketCreators } from '../domain/workspace-settings.js';
+import type { Locale } from '../i18n/locale.js';
 import { languages } from './conference-form.js';
 import { ids } from './ids.js';
 import { input, option, textInput } from './inputs.js';
 import { actions, button, context, header, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { date, escaped, type Mrkdwn, md, mention } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 /*
  * Distribution mode: a workspace's platform settings, for its Slack admins. The credentials
@@ -21,6 +23,7 @@ export const settingsFields = {
   password: 'platform_password',
   serviceKey: 'service_key',
   language: 'language',
+  channelLanguage: 'channel_language',
   ticketCreators: 'ticket_creators',
   webhookSecret: 'webhook_secret',
 } as const;
@@ -31,6 +34,8 @@ export interface SettingsShown {
   credentialsKind: 'token' | 'password';
   serviceKey: string | undefined;
   language: string | undefined;
+  /** The language of what confdesk writes in the workspace's channels (undefined: English). */
+  channelLanguage?: Locale | undefined;
   ticketCreators: TicketCreators;
   updatedBy: string;
   updatedAt: Date;
@@ -38,32 +43,48 @@ export interface SettingsShown {
   webhooks: boolean;
 }
 
-const creators: Record<TicketCreators, string> = {
-  account: 'Anyone with a platform account',
-  admin: 'Video platform admins only',
-};
+/** The languages of channel messages, each named in itself. */
+const channelLanguages: Record<Locale, string> = { en: 'English', fr: 'Français' };
 
-/** The settings modal; `problem`: why the last save was refused (the platform's answer), on top. */
-export function buildWorkspaceSettingsView(saved: SettingsShown | undefined, problem?: Mrkdwn): ModalView {
+/**
+ * The settings modal in the admin's language; `problem`: why the last save was refused (the
+ * platform's answer), on top.
+ */
+export function buildWorkspaceSettingsView(
+  locale: Locale,
+  saved: SettingsShown | undefined,
+  problem?: Mrkdwn,
+): ModalView {
   const kind = saved?.credentialsKind ?? 'token';
-  const keep = saved ? ' Leave it empty to keep the saved one.' : '';
   const lang = languages.find((l) => l.value === saved?.language);
+  const channelLanguage = saved?.channelLanguage ?? 'en';
+  const creators: Record<TicketCreators, string> = {
+    account: tPlain(locale, 'settings.creators.account'),
+    admin: tPlain(locale, 'settings.creators.admin'),
+  };
+  const kinds = {
+    token: tPlain(locale, 'settings.kind.token'),
+    password: tPlain(locale, 'settings.kind.password'),
+  };
   return {
     type: 'modal',
     callback_id: ids.views.workspaceSettings,
-    title: plain('confdesk settings', limits.viewTitle),
-    submit: plain('Save', limits.viewButton),
-    close: plain('Cancel', limits.viewButton),
+    title: plain(tPlain(locale, 'settings.title'), limits.viewTitle),
+    submit: plain(tPlain(locale, 'settings.save'), limits.viewButton),
+    close: plain(tPlain(locale, 'settings.cancel'), limits.viewButton),
     blocks: [
       ...(problem ? [section(md`:warning: ${problem}`)] : []),
       context(
         saved
-          ? md`Saved by ${mention(saved.updatedBy)} on ${date(saved.updatedAt)}. Credentials are kept encrypted and never shown: type new ones to replace them.`
-          : md`confdesk acts on the video platform with one account of yours: an admin account, so that it can see every ticket and conference it is asked about. Credentials are kept encrypted and never shown.`,
+          ? t(locale, 'settings.savedBy', {
+              admin: mention(saved.updatedBy),
+              when: date(saved.updatedAt, '{date_short_pretty} {time}'),
+            })
+          : t(locale, 'settings.intro'),
       ),
       input(
         settingsFields.platformUrl,
-        'Platform address',
+        tPlain(locale, 'settings.platformUrl'),
         textInput(saved?.platformUrl, { placeholder: plain('https://cloud.apizee.com', 150) }),
         {
           optional: false,
@@ -71,37 +92,58 @@ export function buildWorkspaceSettingsView(saved: SettingsShown | undefined, pro
       ),
       input(
         settingsFields.kind,
-        'Sign in with',
+        tPlain(locale, 'settings.kind'),
         {
           type: 'radio_buttons',
-          options: [option('token', 'An API token'), option('password', 'A username and password')],
-          initial_option: option(kind, kind === 'token' ? 'An API token' : 'A username and password'),
+          options: [option('token', kinds.token), option('password', kinds.password)],
+          initial_option: option(kind, kinds[kind]),
         },
         { optional: false },
       ),
-      input(settingsFields.token, 'API token', textInput(undefined), {
-        hint: `With "An API token".${saved?.credentialsKind === 'token' ? keep : ''}`,
+      input(settingsFields.token, tPlain(locale, 'settings.token'), textInput(undefined), {
+        hint: tPlain(
+          locale,
+          saved?.credentialsKind === 'token' ? 'settings.token.hintKeep' : 'settings.token.hint',
+        ),
       }),
-      input(settingsFields.username, 'Username', textInput(undefined), {
-        hint: `With "A username and password".${saved?.credentialsKind === 'password' ? keep : ''}`,
+      input(settingsFields.username, tPlain(locale, 'settings.username'), textInput(undefined), {
+        hint: tPlain(
+          locale,
+          saved?.credentialsKind === 'password' ? 'settings.username.hintKeep' : 'settings.username.hint',
+        ),
       }),
-      input(settingsFields.password, 'Password', textInput(undefined)),
+      input(settingsFields.password, tPlain(locale, 'settings.password'), textInput(undefined)),
       input(
         settingsFields.serviceKey,
-        'Default service key',
+        tPlain(locale, 'settings.serviceKey'),
         textInput(saved?.serviceKey, { max_length: 32 }),
         {
-          hint: 'Used for conferences and tickets created without one.',
+          hint: tPlain(locale, 'settings.serviceKey.hint'),
         },
       ),
-      input(settingsFields.language, 'Default notification language', {
-        type: 'static_select',
-        options: languages.map((l) => option(l.value, l.label)),
-        ...(lang ? { initial_option: option(lang.value, lang.label) } : {}),
-      }),
+      input(
+        settingsFields.language,
+        tPlain(locale, 'settings.language'),
+        {
+          type: 'static_select',
+          options: languages.map((l) => option(l.value, l.label)),
+          ...(lang ? { initial_option: option(lang.value, lang.label) } : {}),
+        },
+        { hint: tPlain(locale, 'settings.language.hint') },
+      ),
+      input(
+        settingsFields.channelLanguage,
+        tPlain(locale, 'settings.channelLanguage'),
+        {
+          type: 'static_select',
+          options: Object.entries(channelLanguages).map(([v, label]) => option(v, label)),
+          initial_option: option(channelLanguage, channelLanguages[channelLanguage]),
+        },
+        { optional: false, hint: tPlain(locale, 'settings.channelLanguage.hint') },
+      ),
       input(
         settingsFields.ticketCreators,
-        'Who may create tickets',
+        tPlain(locale, 'settings.creators'),
         {
           type: 'radio_buttons',
           options: Object.entries(creators).map(([v, label]) => option(v, label)),
@@ -112,53 +154,52 @@ export function buildWorkspaceSettingsView(saved: SettingsShown | undefined, pro
         },
         { optional: false },
       ),
-      input(settingsFields.webhookSecret, 'Webhook secret', textInput(undefined), {
-        hint: `Any long random string (openssl rand -hex 24): type the same in the platform's webhook settings, so that confdesk hears of ticket events within seconds. Empty: ${
-          saved?.webhooks ? 'keep the saved one' : 'no webhooks, confdesk polls'
-        }.`,
+      input(settingsFields.webhookSecret, tPlain(locale, 'settings.webhook'), textInput(undefined), {
+        hint: tPlain(locale, saved?.webhooks ? 'settings.webhook.hintKeep' : 'settings.webhook.hint'),
       }),
     ],
   };
 }
 
-/** After a save: where the platform's webhooks for this workspace go, and the header carrying the secret. */
-export function buildSettingsSavedView(webhook: { url: string; header: string; secret: boolean }): ModalView {
+/**
+ * After a save, in the admin's language: where the platform's webhooks for this workspace go, and the
+ * header carrying the secret.
+ */
+export function buildSettingsSavedView(
+  locale: Locale,
+  webhook: { url: string; header: string; secret: boolean },
+): ModalView {
   return {
     type: 'modal',
     callback_id: ids.views.working,
-    title: plain('confdesk settings', limits.viewTitle),
-    close: plain('Done', limits.viewButton),
+    title: plain(tPlain(locale, 'settings.title'), limits.viewTitle),
+    close: plain(tPlain(locale, 'settings.done'), limits.viewButton),
     blocks: [
-      section(
-        md`:white_check_mark: Saved: the platform took the credentials, and confdesk now works in this workspace.`,
-      ),
+      section(t(locale, 'settings.savedOk')),
       section(
         webhook.secret
-          ? md`*Webhooks*: in the platform's console, add a webhook to ${escaped(webhook.url)} for the ticket events, with the header \`${escaped(webhook.header)}\` set to the secret you typed.`
-          : md`*Webhooks* are off (no secret saved): confdesk finds ticket changes by polling. To hear of them within seconds, type a webhook secret here, then add a webhook to ${escaped(webhook.url)} in the platform's console.`,
+          ? t(locale, 'settings.webhooksOn', { url: escaped(webhook.url), header: webhook.header })
+          : t(locale, 'settings.webhooksOff', { url: escaped(webhook.url) }),
       ),
-      context(md`Only this workspace's Slack admins can open these settings.`),
+      context(t(locale, 'settings.adminsOnly')),
     ],
   };
 }
 
-/** Home in a workspace where confdesk is installed but not set up yet. */
-export function buildSetupHome(o: { teamName: string; admin: boolean }): HomeView {
+/** Home in a workspace where confdesk is installed but not set up yet, in the person's language. */
+export function buildSetupHome(o: { locale: Locale; teamName: string; admin: boolean }): HomeView {
   return {
     type: 'home',
     blocks: [
-      header('confdesk is not set up yet'),
-      section(
-        md`confdesk is installed in ${escaped(o.teamName)} but does not know your video platform account yet. ${
-          o.admin
-            ? md`As a workspace admin, open the settings and give it the platform's address and an admin account's credentials.`
-            : md`A workspace admin sets it up from this Home tab (or with \`/conference admin settings\`).`
-        }`,
-      ),
+      header(tPlain(o.locale, 'setup.header')),
+      section(t(o.locale, o.admin ? 'setup.admin' : 'setup.member', { team: o.teamName })),
       ...(o.admin
         ? [
             actions([
-              button('Open settings', ids.actions.workspaceSettingsOpen, { value: 'open', style: 'primary' }),
+              button(tPlain(o.locale, 'setup.open'), ids.actions.workspaceSettingsOpen, {
+                value: 'open',
+                style: 'primary',
+              }),
             ]),
           ]
         : []),
@@ -166,8 +207,6 @@ export function buildSetupHome(o: { teamName: string; admin: boolean }): HomeVie
   };
 }
 
-/** The answer to any command before the workspace is set up. */
-export const notSetUp = (admin: boolean): Mrkdwn =>
-  admin
-    ? md`confdesk is not set up in this workspace yet: run \`/conference admin settings\` (or open its Home tab) and give it your video platform's address and an admin account.`
-    : md`confdesk is not set up in this workspace yet: ask a workspace admin to open its settings (\`/conference admin settings\`).`;
+/** The answer to any command before the workspace is set up, in the person's language. */
+export const notSetUp = (locale: Locale, admin: boolean): Mrkdwn =>
+  t(locale, admin ? 'setup.notSetUp.admin' : 'setup.notSetUp.member');

@@ -159,6 +159,8 @@ export class Launcher {
       // Fixed per app: the vendor's patterns (and its platform domains in the app's unfurl_domains).
       unfurlPatterns: compilePatterns(config.unfurls),
       reactions: config.reactions,
+      // Its admins' choice in the settings (issue 39): cards, threads, unfurls, digests.
+      channelLocale: settings.channelLanguage ?? 'en',
       workspace: team,
       ...(metrics ? { metrics: { registry: metrics } } : {}),
       jobs: this.o.jobs,

@@ -1,3 +1,4 @@
+import { isLocale, type Locale } from '../i18n/locale.js';
 import { serviceKey } from '../platform/schemas.js';
 import type { Action, Rule } from './policy.js';
 
@@ -18,6 +19,8 @@ export interface SettingsForm {
   password: string;
   serviceKey: string;
   language: string;
+  /** The language of channel messages (`en`, `fr`); empty: English. */
+  channelLanguage?: string | undefined;
   ticketCreators: string;
   /** Typed by the admin, the same in the platform's webhook settings; empty: keep the saved one. */
   webhookSecret: string;
@@ -35,6 +38,8 @@ export type FormCheck =
         | undefined;
       serviceKey: string | undefined;
       language: string | undefined;
+      /** What confdesk writes in the workspace's channels is in this language. */
+      channelLanguage: Locale;
       ticketCreators: TicketCreators;
       /** Undefined: keep the saved one (or none: webhooks off, the poller finds the changes). */
       webhookSecret: string | undefined;
@@ -83,6 +88,8 @@ export function checkSettingsForm(form: SettingsForm, saved: { platformUrl: stri
     errors.serviceKey = 'A service key is 32 lowercase letters and digits (leave it empty for none).';
   const language = form.language.trim() || undefined;
   if (language && !/^[a-z]{2}$/.test(language)) errors.language = 'Choose a language from the list.';
+  const channelLanguage = form.channelLanguage?.trim() || 'en';
+  if (!isLocale(channelLanguage)) errors.channelLanguage = 'Choose a language from the list.';
   const creators = form.ticketCreators || 'account';
   if (creators !== 'account' && creators !== 'admin')
     errors.ticketCreators = 'Choose who may create tickets.';
@@ -96,6 +103,7 @@ export function checkSettingsForm(form: SettingsForm, saved: { platformUrl: stri
     credentials,
     serviceKey: key || undefined,
     language,
+    channelLanguage: channelLanguage as Locale,
     ticketCreators: creators as TicketCreators,
     webhookSecret,
   };

@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { buildHome } from '../blocks/home.js';
 import type { ConferenceSummary } from '../domain/conference.js';
 import type { TicketSummary } from '../domain/ticket.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Logger } from '../observability/logger.js';
 import type { HomeService } from '../services/home.js';
 
@@ -21,28 +22,31 @@ export class HomeScreens {
        */
       background?: WebClient | undefined;
       home: HomeService;
+      /** Each person's language (their cached Slack profile): their Home is written in it. */
+      locale: (slackId: string) => Promise<Locale>;
       logger: Logger;
     },
   ) {}
 
   /** Home was opened: the kept view at once, then the fresh one if it differs. */
   async opened(slackId: string): Promise<void> {
-    const first = buildHome(await this.o.home.data(slackId, true));
+    const locale = await this.o.locale(slackId);
+    const first = buildHome(locale, await this.o.home.data(slackId, true));
     await this.publish(slackId, first);
     const data = await this.o.home.data(slackId);
-    const fresh = buildHome(data);
+    const fresh = buildHome(locale, data);
     if (JSON.stringify(fresh) !== JSON.stringify(first)) await this.publish(slackId, fresh);
     // An admin's first look starts the doctor: its verdict follows when it is in.
     if (data.admin?.doctor === 'checking') {
       await this.o.home.runDoctor();
-      await this.publish(slackId, buildHome(await this.o.home.data(slackId, true)));
+      await this.publish(slackId, buildHome(locale, await this.o.home.data(slackId, true)));
     }
   }
 
   /** Publishes a person's Home again, read afresh (`forget` first to read their lists again too). */
   async refresh(slackId: string, forget = false): Promise<void> {
     if (forget) this.o.home.forget(slackId);
-    await this.publish(slackId, buildHome(await this.o.home.data(slackId)));
+    await this.publish(slackId, buildHome(await this.o.locale(slackId), await this.o.home.data(slackId)));
   }
 
   /** Whether some Home shows this ticket (so its change is worth a summary). */
@@ -54,7 +58,12 @@ export class HomeScreens {
   async ticketChanged(ticket: TicketSummary): Promise<void> {
     for (const slackId of this.o.home.ticketChanged(ticket)) {
       try {
-        await this.publish(slackId, buildHome(await this.o.home.data(slackId, true)), this.o.background);
+        const locale = await this.o.locale(slackId);
+        await this.publish(
+          slackId,
+          buildHome(locale, await this.o.home.data(slackId, true)),
+          this.o.background,
+        );
       } catch (error) {
         this.o.logger.warn({ err: error, user: slackId }, 'could not refresh a Home tab');
       }
@@ -66,7 +75,8 @@ export class HomeScreens {
     const moderatorId = 'moderator' in c ? c.moderator?.id : undefined;
     for (const slackId of this.o.home.conferenceChanged({ ...c, moderatorId })) {
       try {
-        await this.publish(slackId, buildHome(await this.o.home.data(slackId)), this.o.background);
+        const locale = await this.o.locale(slackId);
+        await this.publish(slackId, buildHome(locale, await this.o.home.data(slackId)), this.o.background);
       } catch (error) {
         this.o.logger.warn({ err: error, user: slackId }, 'could not refresh a Home tab');
       }

@@ -1,6 +1,7 @@
 import { type HomeAdmin, type HomeData, type HomeList, homeLimits } from '../blocks/home.js';
 import { ids } from '../blocks/ids.js';
-import { escaped, type Mrkdwn, md } from '../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../blocks/mrkdwn.js';
+import { type Phrase, phrase } from '../blocks/text.js';
 import type { ConferenceSummary } from '../domain/conference.js';
 import type { DoctorReport } from '../domain/doctor-report.js';
 import type { Action } from '../domain/policy.js';
@@ -50,20 +51,24 @@ interface Kept<T> {
 }
 
 /** The tools Home offers, each to those the policy lets open it. */
-const homeTools: readonly { label: string; actionId: string; action: Action }[] = [
-  { label: 'Media library', actionId: ids.actions.mediaOpen, action: 'media.list' },
-  { label: 'People', actionId: ids.actions.peopleOpen, action: 'people.list' },
-  { label: 'Groups', actionId: ids.actions.groupsOpen, action: 'groups.list' },
-  { label: 'Reset my password', actionId: ids.actions.passwordResetOwn, action: 'password.reset-own' },
+const homeTools: readonly { label: Phrase; actionId: string; action: Action }[] = [
+  { label: phrase('home.tool.media'), actionId: ids.actions.mediaOpen, action: 'media.list' },
+  { label: phrase('home.tool.people'), actionId: ids.actions.peopleOpen, action: 'people.list' },
+  { label: phrase('home.tool.groups'), actionId: ids.actions.groupsOpen, action: 'groups.list' },
+  {
+    label: phrase('home.tool.passwordReset'),
+    actionId: ids.actions.passwordResetOwn,
+    action: 'password.reset-own',
+  },
 ];
 
-/** Why a Home list is missing, in a sentence (the rest of Home still shows). */
-const unreadable = (error: unknown): Mrkdwn =>
+/** Why a Home list is missing, in a sentence written in the reader's language (the rest of Home still shows). */
+const unreadable = (error: unknown): Mrkdwn | Phrase =>
   error instanceof ConfdeskError
-    ? error.userMessage
+    ? error.said
     : error instanceof PlatformError
-      ? md`The video platform did not give it: ${escaped(error.userMessage)}`
-      : md`It could not be read just now; it shows again when you next open Home.`;
+      ? phrase('home.unreadable.platform', { reason: error.userMessage })
+      : phrase('home.unreadable.other');
 
 /**
  * What each person's App Home shows, read within the budget: every platform read runs in the
@@ -104,8 +109,7 @@ export class HomeService {
         return {
           ...base,
           loading: false,
-          noAccount:
-            asker.noAccount?.userMessage ?? md`confdesk needs your video platform account to act for you.`,
+          noAccount: asker.noAccount?.said ?? phrase('home.noAccount'),
         };
       const admin = this.o.access.may(asker, 'admin.doctor');
       const now = this.o.now().getTime();

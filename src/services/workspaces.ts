@@ -1,6 +1,7 @@
 import type { Installation, InstallationQuery, InstallationStore } from '@slack/oauth';
 import type { PlatformCredentials } from '../config/config.js';
 import type { TicketCreators } from '../domain/workspace-settings.js';
+import { isLocale, type Locale } from '../i18n/locale.js';
 import type { WorkspaceRepository } from '../store/store.js';
 import { bindingOf, type SecretBox, type SecretField } from '../util/secret-box.js';
 
@@ -28,6 +29,8 @@ export interface WorkspaceSettings {
   credentials: PlatformCredentials;
   serviceKey: string | undefined;
   language: string | undefined;
+  /** The language of what confdesk writes in the workspace's channels (undefined, saved before it existed: English). */
+  channelLanguage?: Locale | undefined;
   ticketCreators: TicketCreators;
   /**
    * The secret the platform's webhooks for this workspace carry, as the admin typed it (confdesk never
@@ -138,6 +141,8 @@ export class WorkspaceRegistry {
     const s = JSON.parse(raw) as StoredSettings;
     return {
       ...s,
+      // Settings saved before the channel language existed (or holding an unknown one): English.
+      channelLanguage: isLocale(s.channelLanguage) ? s.channelLanguage : undefined,
       credentials: JSON.parse(await this.open(team, 'credentials', s.credentials)) as PlatformCredentials,
       webhookSecret:
         s.webhookSecret === undefined ? undefined : await this.open(team, 'webhook-secret', s.webhookSecret),
@@ -164,6 +169,7 @@ export class WorkspaceRegistry {
       credentials: PlatformCredentials | undefined;
       serviceKey: string | undefined;
       language: string | undefined;
+      channelLanguage: Locale;
       ticketCreators: TicketCreators;
       webhookSecret: string | undefined;
     },

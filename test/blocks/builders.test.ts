@@ -203,7 +203,9 @@ describe('Block Kit builders stay within Slack’s limits', () => {
         'modal',
       ),
     ).toEqual([]);
-    expect(checkBlockKit(buildHome({ loading: false, subscriptions: [], digests: [] }), 'home')).toEqual([]);
+    expect(
+      checkBlockKit(buildHome('en', { loading: false, subscriptions: [], digests: [] }), 'home'),
+    ).toEqual([]);
   });
 });
 

@@ -3,6 +3,7 @@ import { buildHome, type HomeData, homeLimits } from '../../src/blocks/home.js';
 import { ids } from '../../src/blocks/ids.js';
 import { checkBlockKit, limits } from '../../src/blocks/limits.js';
 import { md } from '../../src/blocks/mrkdwn.js';
+import { phrase } from '../../src/blocks/text.js';
 import type { ConferenceSummary } from '../../src/domain/conference.js';
 import type { TicketSummary } from '../../src/domain/ticket.js';
 
@@ -49,8 +50,8 @@ const busy: HomeData = {
     doctor: { blocking: 1, warnings: 2, at: new Date('2027-03-26T09:00:00Z') },
   },
   tools: [
-    { label: 'People', actionId: 'people_open' },
-    { label: 'Media library', actionId: 'media_open' },
+    { label: phrase('home.tool.people'), actionId: 'people_open' },
+    { label: phrase('home.tool.media'), actionId: 'media_open' },
   ],
 };
 
@@ -71,7 +72,7 @@ const actionIds = (view: ReturnType<typeof buildHome>) =>
 
 describe('App Home', () => {
   it('stays within Slack’s 100 blocks with 500 tickets, 200 conferences, 60 subscriptions and 30 digests', () => {
-    const view = buildHome(busy);
+    const view = buildHome('en', busy);
     expect(checkBlockKit(view, 'home')).toEqual([]);
     expect(view.blocks.length).toBeLessThanOrEqual(limits.viewBlocks);
     const ids_ = actionIds(view);
@@ -89,17 +90,39 @@ describe('App Home', () => {
     expect(text).toContain('More in `/ticket list`');
     expect(text).toContain(`And ${60 - homeLimits.subscriptions + 30 - homeLimits.digests} more`);
     expect(text).toContain('1 blocking problem');
-    expect(text).toContain('2000');
+    // Counts are written for the reader's locale.
+    expect(text).toContain('2,000');
+  });
+
+  it('is written in the reader’s language: French sentences, plurals and numbers, the raw state only when unknown', () => {
+    const fr = JSON.stringify(
+      buildHome('fr', { ...busy, tickets: { items: [ticket(1), ticket(2, 'odd')], more: false } }),
+    );
+    expect(fr).toContain('Vos prochaines conférences');
+    expect(fr).toContain('Vos tickets ouverts');
+    expect(fr).toContain('Le docteur trouve 1 problème bloquant et 2 avertissements');
+    expect(fr).toContain('2\u202f000');
+    expect(fr).toContain('ouvert · Level 1');
+    expect(fr).toContain('odd · Level 1');
+    expect(fr).toContain('"text":"Rejoindre"');
+    expect(fr).toContain('"text":"Utilisateurs"');
+    expect(fr).not.toContain('Your open tickets');
+    const en = JSON.stringify(buildHome('en', { ...busy, tickets: { items: [ticket(1)], more: false } }));
+    expect(en).toContain('open · Level 1');
+    expect(en).toContain('"text":"People"');
   });
 
   it('gives a ticket the card’s move buttons for its state, on the same route as the card', () => {
-    const view = buildHome({ ...busy, tickets: { items: [ticket(1, 'new')], more: false } });
+    const view = buildHome('en', { ...busy, tickets: { items: [ticket(1, 'new')], more: false } });
     const moves = actionIds(view).filter((a) => a.startsWith(`${ids.actions.ticketMove}:`));
     expect(moves).toContain(`${ids.actions.ticketMove}:accept:1`);
   });
 
   it('puts a conference’s own link on the Join button when it has one, else the Join route', () => {
-    const view = buildHome({ ...busy, conferences: { items: [conference(1), conference(2)], more: false } });
+    const view = buildHome('en', {
+      ...busy,
+      conferences: { items: [conference(1), conference(2)], more: false },
+    });
     const joins = accessories(view);
     expect(joins[0]).toMatchObject({
       action_id: `${ids.actions.conferenceJoinLink}:1`,
@@ -109,7 +132,7 @@ describe('App Home', () => {
   });
 
   it('says a list could not be read and still shows the rest', () => {
-    const view = buildHome({
+    const view = buildHome('en', {
       ...busy,
       tickets: { failed: md`The platform is down` },
     });
@@ -119,7 +142,7 @@ describe('App Home', () => {
   });
 
   it('shows a person without an account how to get one, and no lists', () => {
-    const view = buildHome({ loading: false, subscriptions: [], digests: [] });
+    const view = buildHome('en', { loading: false, subscriptions: [], digests: [] });
     const text = JSON.stringify(view);
     expect(text).toContain('needs your video platform account');
     expect(text).not.toContain('Your open tickets');
@@ -127,14 +150,14 @@ describe('App Home', () => {
   });
 
   it('says how the person’s account was found: by their Slack e-mail, or linked by hand by an admin', () => {
-    expect(JSON.stringify(buildHome(busy))).toContain('found by your Slack e-mail');
-    expect(JSON.stringify(buildHome({ ...busy, linkedBy: 'UADMIN' }))).toContain(
+    expect(JSON.stringify(buildHome('en', busy))).toContain('found by your Slack e-mail');
+    expect(JSON.stringify(buildHome('en', { ...busy, linkedBy: 'UADMIN' }))).toContain(
       'linked by hand by <@UADMIN>',
     );
   });
 
   it('shows no enterprise part to a person who is not an admin', () => {
     const { admin: _admin, ...plain } = busy;
-    expect(JSON.stringify(buildHome(plain))).not.toContain('Your enterprise');
+    expect(JSON.stringify(buildHome('en', plain))).not.toContain('Your enterprise');
   });
 });

@@ -532,15 +532,17 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     modal(buildResultView(locale, s, escaped(s), buildConferenceCard(locale, conferenceOf(s)).blocks)),
   ],
   // issue 23: distribution mode's settings (the workspace name and the saved values are outside text)
-  buildWorkspaceSettingsView: (s) => [
-    modal(buildWorkspaceSettingsView(undefined)),
+  buildWorkspaceSettingsView: (s, locale) => [
+    modal(buildWorkspaceSettingsView(locale, undefined)),
     modal(
       buildWorkspaceSettingsView(
+        locale,
         {
           platformUrl: s,
           credentialsKind: 'password',
           serviceKey: s,
           language: s,
+          channelLanguage: 'fr',
           ticketCreators: 'admin',
           updatedBy: 'U1',
           updatedAt: new Date('2026-11-25T10:00:00Z'),
@@ -550,17 +552,17 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
       ),
     ),
   ],
-  buildSettingsSavedView: (s) => [
-    modal(buildSettingsSavedView({ url: s, header: s, secret: true })),
-    modal(buildSettingsSavedView({ url: s, header: s, secret: false })),
+  buildSettingsSavedView: (s, locale) => [
+    modal(buildSettingsSavedView(locale, { url: s, header: s, secret: true })),
+    modal(buildSettingsSavedView(locale, { url: s, header: s, secret: false })),
   ],
-  buildSetupHome: (s) => [
-    { payload: buildSetupHome({ teamName: s, admin: true }), surface: 'home' },
-    { payload: buildSetupHome({ teamName: s, admin: false }), surface: 'home' },
+  buildSetupHome: (s, locale) => [
+    { payload: buildSetupHome({ locale, teamName: s, admin: true }), surface: 'home' },
+    { payload: buildSetupHome({ locale, teamName: s, admin: false }), surface: 'home' },
   ],
-  buildHome: (s) => [
+  buildHome: (s, locale) => [
     {
-      payload: buildHome({
+      payload: buildHome(locale, {
         account: { id: '1', username: s, role: s, email: s },
         loading: false,
         conferences: { items: [conferenceOf(s), { ...conferenceOf(s), joinUrl: undefined }], more: true },
@@ -577,16 +579,16 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
           yesterday: { date: '2026-11-24', stats: undefined },
           doctor: 'checking',
         },
-        tools: [{ label: s, actionId: 'people_open' }],
+        tools: [{ label: phrase('home.tool.people'), actionId: 'people_open' }],
       }),
       surface: 'home',
     },
     {
-      payload: buildHome({ loading: false, noAccount: escaped(s), subscriptions: [], digests: [] }),
+      payload: buildHome(locale, { loading: false, noAccount: escaped(s), subscriptions: [], digests: [] }),
       surface: 'home',
     },
     {
-      payload: buildHome({
+      payload: buildHome(locale, {
         account: { id: '1', email: 'a@b.c' },
         loading: false,
         conferences: { failed: escaped(s) },
@@ -974,9 +976,6 @@ const notYetFrench = new Set<string>([
   // conferences and reminders
   // home and workspace settings
   'buildHome',
-  'buildSettingsSavedView',
-  'buildSetupHome',
-  'buildWorkspaceSettingsView',
   // people
   // media
   // digest, doctor, job notices, unfurls

@@ -23,8 +23,24 @@ describe('the workspace settings form', () => {
       credentials: { kind: 'token', token: 'tok' },
       serviceKey: 'a'.repeat(32),
       language: 'fr',
+      channelLanguage: 'en',
       ticketCreators: 'account',
       webhookSecret: undefined,
+    });
+  });
+
+  it('takes the language of channel messages from the list (English when left empty), apart from the platform’s', () => {
+    expect(checkSettingsForm(form({ channelLanguage: 'fr', language: 'en' }), undefined)).toMatchObject({
+      ok: true,
+      channelLanguage: 'fr',
+      language: 'en',
+    });
+    expect(checkSettingsForm(form({ channelLanguage: '' }), undefined)).toMatchObject({
+      channelLanguage: 'en',
+    });
+    expect(checkSettingsForm(form({ channelLanguage: 'de' }), undefined)).toMatchObject({
+      ok: false,
+      errors: { channelLanguage: expect.any(String) },
     });
   });
 

@@ -3,6 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import { ids } from '../../blocks/ids.js';
 import { textMessage } from '../../blocks/kit.js';
 import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import { t, tPlain } from '../../blocks/text.js';
 import {
   buildSettingsSavedView,
   buildSetupHome,
@@ -12,6 +13,7 @@ import {
   settingsFields,
 } from '../../blocks/workspace-settings.js';
 import { checkSettingsForm, type FormCheck } from '../../domain/workspace-settings.js';
+import { type Locale, localeOfSlack } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import type { ViewSubmission } from '../deps.js';
 import { viewState } from '../input/view-state.js';
@@ -45,17 +47,36 @@ export interface WorkspaceSetupDeps {
   logger: Logger;
 }
 
-/** Whether Slack says the person administers the workspace (admin, owner or primary owner). */
-export async function isWorkspaceAdmin(client: WebClient, user: string): Promise<boolean> {
-  const r = await client.users.info({ user });
-  const u = r.user as { is_admin?: boolean; is_owner?: boolean; is_primary_owner?: boolean } | undefined;
-  return Boolean(u?.is_admin || u?.is_owner || u?.is_primary_owner);
+/**
+ * Whether Slack says the person administers the workspace (admin, owner or primary owner), and their
+ * language, from the same `users.info` (what they see here is written in it).
+ */
+export async function workspaceAdmin(
+  client: WebClient,
+  user: string,
+): Promise<{ admin: boolean; locale: Locale }> {
+  const r = await client.users.info({ user, include_locale: true });
+  const u = r.user as
+    | { is_admin?: boolean; is_owner?: boolean; is_primary_owner?: boolean; locale?: string }
+    | undefined;
+  return {
+    admin: Boolean(u?.is_admin || u?.is_owner || u?.is_primary_owner),
+    locale: localeOfSlack(u?.locale),
+  };
 }
 
-const refusal = md`Only this workspace's Slack admins and owners can change confdesk's settings.`;
+const refusal = (locale: Locale) => t(locale, 'settings.refused');
 
-async function openSettings(deps: WorkspaceSetupDeps, client: WebClient, triggerId: string): Promise<void> {
-  await client.views.open({ trigger_id: triggerId, view: buildWorkspaceSettingsView(await deps.summary()) });
+async function openSettings(
+  deps: WorkspaceSetupDeps,
+  client: WebClient,
+  triggerId: string,
+  locale: Locale,
+): Promise<void> {
+  await client.views.open({
+    trigger_id: triggerId,
+    view: buildWorkspaceSettingsView(locale, await deps.summary()),
+  });
 }
 
 /**
@@ -65,15 +86,17 @@ async function openSettings(deps: WorkspaceSetupDeps, client: WebClient, trigger
 export const handleSettingsCommand =
   (deps: WorkspaceSetupDeps): VerbRun<unknown, unknown> =>
   async (_, c) => {
-    if (!(await isWorkspaceAdmin(c.client, c.user))) return { say: textMessage(refusal) };
-    return { later: () => openSettings(deps, c.client, c.triggerId) };
+    const { admin, locale } = await workspaceAdmin(c.client, c.user);
+    if (!admin) return { say: textMessage(refusal(locale)) };
+    return { later: () => openSettings(deps, c.client, c.triggerId, locale) };
   };
 
 /** Home's *Set up* button: the form, for a Slack admin (the button shows to admins only). */
 export const handleSettingsOpen =
   (deps: WorkspaceSetupDeps): ClickHandler =>
   async ({ user, client, triggerId }) => {
-    if (await isWorkspaceAdmin(client, user)) await openSettings(deps, client, triggerId);
+    const { admin, locale } = await workspaceAdmin(client, user);
+    if (admin) await openSettings(deps, client, triggerId, locale);
   };
 
 /**
@@ -87,8 +110,12 @@ export const handleSettingsSubmit =
     const { ack, body, view, client } = submission;
     const user = body.user.id;
     // A forged submission from someone else is refused like the command: nothing is read or saved.
-    if (!(await isWorkspaceAdmin(client, user)))
-      return ack({ response_action: 'errors', errors: { [settingsFields.platformUrl]: refusal.text } });
+    const { admin, locale } = await workspaceAdmin(client, user);
+    if (!admin)
+      return ack({
+        response_action: 'errors',
+        errors: { [settingsFields.platformUrl]: tPlain(locale, 'settings.refused') },
+      });
     const { str, get, option } = viewState(view.state.values);
     const saved = await deps.summary();
     const check = checkSettingsForm(
@@ -100,6 +127,7 @@ export const handleSettingsSubmit =
         password: get(settingsFields.password)?.value ?? '',
         serviceKey: str(settingsFields.serviceKey) ?? '',
         language: option(settingsFields.language) ?? '',
+        channelLanguage: option(settingsFields.channelLanguage) ?? '',
         ticketCreators: option(settingsFields.ticketCreators) ?? '',
         webhookSecret: str(settingsFields.webhookSecret) ?? '',
       },
@@ -117,16 +145,16 @@ export const handleSettingsSubmit =
     await submitThenWork(
       submission,
       {
-        title: 'confdesk settings',
-        working: md`Signing in to the platform with these settings…`,
+        title: tPlain(locale, 'settings.title'),
+        working: t(locale, 'settings.signingIn'),
         logger: deps.logger,
       },
       async ({ show, log }) => {
         const outcome = await deps.save(check, user);
         await show(
           outcome.ok
-            ? buildSettingsSavedView(outcome.webhook)
-            : buildWorkspaceSettingsView(await deps.summary(), outcome.problem),
+            ? buildSettingsSavedView(locale, outcome.webhook)
+            : buildWorkspaceSettingsView(locale, await deps.summary(), outcome.problem),
         );
         log.info(
           { saved: outcome.ok },
@@ -144,10 +172,13 @@ export const handleSetupHome =
     client,
   }: SlackEventMiddlewareArgs<'app_home_opened'> & AllMiddlewareArgs): Promise<void> => {
     if (event.tab !== 'home') return;
-    const admin = await isWorkspaceAdmin(client, event.user).catch(() => false);
+    const { admin, locale } = await workspaceAdmin(client, event.user).catch(() => ({
+      admin: false,
+      locale: 'en' as const,
+    }));
     await client.views.publish({
       user_id: event.user,
-      view: buildSetupHome({ teamName: deps.teamName, admin }),
+      view: buildSetupHome({ locale, teamName: deps.teamName, admin }),
     });
   };
 
@@ -160,7 +191,11 @@ export const handleNotSetUp =
   async (_, c) => {
     const notStarted = deps.notStarted?.();
     if (notStarted) return { say: textMessage(notStarted) };
-    return { say: textMessage(notSetUp(await isWorkspaceAdmin(c.client, c.user).catch(() => false))) };
+    const { admin, locale } = await workspaceAdmin(c.client, c.user).catch(() => ({
+      admin: false,
+      locale: 'en' as const,
+    }));
+    return { say: textMessage(notSetUp(locale, admin)) };
   };
 
 /** What a command says before set-up: the settings (`/conference admin settings`), or anything else. */
