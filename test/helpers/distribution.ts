@@ -36,6 +36,8 @@ export interface SettingsFields {
   token?: string;
   serviceKey?: string;
   language?: string;
+  /** The language of channel messages (`en`, `fr`); unset: left empty (English). */
+  channelLanguage?: string;
   creators?: string;
   webhook?: string;
 }
@@ -68,6 +70,7 @@ export function settingsSubmission(team: string, user: string, viewId: string, f
           platform_password: { value: text(undefined) },
           service_key: { value: text(fields.serviceKey) },
           language: { value: pick(fields.language) },
+          channel_language: { value: pick(fields.channelLanguage) },
           ticket_creators: { value: pick(fields.creators ?? 'account') },
           webhook_secret: { value: text(fields.webhook) },
         },

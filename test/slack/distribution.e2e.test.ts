@@ -381,19 +381,37 @@ describe('distribution mode: two workspaces on one process', () => {
     expect((await storeA?.subscriptionsBy(alpha.admin))?.map((x) => x.id)).toContain(sub?.id);
   });
 
-  it('a workspace’s own settings apply: there, only platform admins may create tickets, with its service key', async () => {
+  it('a workspace’s own settings apply: there, only platform admins may create tickets, with its service key, and its channels’ language', async () => {
+    const channelLocaleOf = (ws: Ws) => running.workspaces().get(ws.team)?.confdesk?.deps.locales.channel;
+    expect(channelLocaleOf(alpha)).toBe('en');
     const { modal } = await openSettings(alpha, alpha.admin);
     if (!modal) throw new Error('no settings modal');
+    // The two languages are two fields: the platform's e-mails and SMS, and confdesk's channel messages.
+    const shown = JSON.stringify(modal.view);
+    expect(shown).toContain('Default notification language (the platform’s e-mails and SMS)');
+    expect(shown).toContain('Language of channel messages');
     // The credentials left empty: the saved ones are kept (same platform).
     await submitSettings(alpha, alpha.admin, modal.id, {
       url: simA.url,
       creators: 'admin',
       serviceKey: defaultKey,
+      language: 'en',
+      channelLanguage: 'fr',
     });
     await eventually(() =>
       JSON.stringify(slack.views.get(modal.id)?.view ?? {}).includes('Saved: the platform took'),
     );
     expect((await running.registry.settings(alpha.team))?.ticketCreators).toBe('admin');
+    expect((await running.registry.settings(alpha.team))?.channelLanguage).toBe('fr');
+    // Alpha's restarted confdesk writes its channels in French; Beta's, never set, in English.
+    await eventually(() => channelLocaleOf(alpha) === 'fr');
+    expect(channelLocaleOf(beta)).toBe('en');
+    // The form shows the saved choice when opened again.
+    const again = await openSettings(alpha, alpha.admin);
+    const blocks = (again.modal?.view as { blocks?: { block_id?: string; element?: unknown }[] }).blocks;
+    expect(blocks?.find((b) => b.block_id === 'channel_language')?.element).toMatchObject({
+      initial_option: { value: 'fr' },
+    });
     const alphaToken = slack.tokenOf(alpha.team);
     const said = () =>
       JSON.stringify([slack.responses, slack.calls.filter((c) => c.token === alphaToken).map((c) => c.args)]);
@@ -430,6 +448,17 @@ describe('distribution mode: two workspaces on one process', () => {
           JSON.stringify(c.args).includes('"callback_id":"ticket_form"'),
       ),
     );
+    // Back to English channels for the tests after this one (the rest of the settings kept).
+    const last = await openSettings(alpha, alpha.admin);
+    if (!last.modal) throw new Error('no settings modal');
+    await submitSettings(alpha, alpha.admin, last.modal.id, {
+      url: simA.url,
+      creators: 'admin',
+      serviceKey: defaultKey,
+      language: 'en',
+      channelLanguage: 'en',
+    });
+    await eventually(() => channelLocaleOf(alpha) === 'en');
   });
 
   it('each workspace has its own webhook address and secret', async () => {

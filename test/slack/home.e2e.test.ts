@@ -246,6 +246,26 @@ describe('App Home', () => {
     );
   });
 
+  it('is written in each person’s Slack language: French for a fr-FR person, English for an en-US one', async () => {
+    // Bob's platform account, under a Slack id whose profile says French.
+    f.slack.addUser({ id: 'UBOBFR', email: people.bob.email, locale: 'fr-FR' });
+    f.slack.addUser({ id: 'UBOBEN', email: people.bob.email, locale: 'en-US' });
+    const fr = await openHome(
+      'UBOBFR',
+      (j) => j.includes('Vos tickets ouverts') && !j.includes('Chargement'),
+    );
+    expect(fr.json).toContain('Planifiez des visioconférences');
+    expect(fr.json).toContain('Vos prochaines conférences');
+    expect(fr.json).toContain('"text":"Nouvelle conférence"');
+    expect(fr.json).toContain('trouvé par votre e-mail Slack');
+    expect(fr.json).not.toContain('Your open tickets');
+    expect(fr.json).not.toContain('New conference');
+    const en = await openHome('UBOBEN', (j) => j.includes('Your open tickets') && !j.includes('Loading'));
+    expect(en.json).toContain('"text":"New conference"');
+    expect(en.json).toContain('found by your Slack e-mail');
+    expect(en.json).not.toContain('Vos tickets ouverts');
+  });
+
   it('shows a person without a platform account how to get one, and nothing else of the platform', async () => {
     const { json } = await openHome(people.nobody.id, (j) => j.includes('confdesk'));
     expect(json).toContain('has no account on the video platform');
