@@ -48,7 +48,7 @@ const pct = (sorted: number[], p: number) =>
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
 // 1. One chart.
-for (let i = 0; i < 10; i++) await renderDigestChart(sample(i));
+for (let i = 0; i < 10; i++) await renderDigestChart(sample(i), 'en');
 gc();
 const before = process.memoryUsage();
 const times: number[] = [];
@@ -56,7 +56,7 @@ let bytes = 0;
 let peakRss = before.rss;
 for (let i = 0; i < runs; i++) {
   const t = performance.now();
-  const { png } = await renderDigestChart(sample(i));
+  const { png } = await renderDigestChart(sample(i), 'en');
   times.push(performance.now() - t);
   bytes = png.length;
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
@@ -92,7 +92,7 @@ const ack = () =>
 /** The synchronous render on the main thread, yielding to the loop between charts. */
 const syncRender = async (data: DigestData) => {
   await new Promise((r) => setImmediate(r));
-  const svg = chartSvg(chartSeries(data));
+  const svg = chartSvg(chartSeries(data, 'en'), 'en');
   new Resvg(svg, {
     font: { loadSystemFonts: false, fontFiles: chartFonts, defaultFontFamily: 'DejaVu Sans' },
   })
@@ -138,7 +138,7 @@ const idle: number[] = [];
 for (let i = 0; i < 100; i++) idle.push(await ack());
 idle.sort((a, b) => a - b);
 console.log(`  no render: ack p50 ${pct(idle, 0.5).toFixed(1)} ms, p99 ${pct(idle, 0.99).toFixed(1)} ms`);
-const asyncP99 = await underLoad('renderAsync (thread pool, as the job)', renderDigestChart);
+const asyncP99 = await underLoad('renderAsync (thread pool, as the job)', (d) => renderDigestChart(d, 'en'));
 gc();
 console.log(`  rss after these ${workspaces} more renders: ${mb(process.memoryUsage().rss)} MB`);
 await underLoad('Resvg.render() on the main thread, yielding between charts (for comparison)', syncRender);

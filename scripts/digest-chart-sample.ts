@@ -10,11 +10,14 @@ const days = sessions.map((s, i) => ({
   date: new Date(Date.UTC(2026, 10, 13 + i)).toISOString().slice(0, 10),
   stats: { session_count: s, session_duration: s * (1500 + ((i * 7) % 5) * 240) },
 }));
-const { png } = await renderDigestChart({
-  date: '2026-11-26',
-  days: days as DigestData['days'],
-  report: undefined,
-  missing: [],
-});
+const { png } = await renderDigestChart(
+  {
+    date: '2026-11-26',
+    days: days as DigestData['days'],
+    report: undefined,
+    missing: [],
+  },
+  'en',
+);
 writeFileSync('docs/screenshots/digest-chart.png', png);
 console.log(`docs/screenshots/digest-chart.png: ${png.length} bytes`);

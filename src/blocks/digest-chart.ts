@@ -1,5 +1,8 @@
 import { DateTime } from 'luxon';
 import type { DigestData } from '../domain/digest.js';
+import { formatNumber } from '../i18n/format.js';
+import type { Locale } from '../i18n/locale.js';
+import { tPlain } from './text.js';
 
 /*
  * The digest's chart as an SVG (rendered to PNG by outbound/digest-chart.ts): the last 7 days'
@@ -7,28 +10,38 @@ import type { DigestData } from '../domain/digest.js';
  * Drawn on an opaque light card, so it reads the same in Slack's light and dark themes.
  */
 
-/** Every text the chart shows or says (its alt text too): the one place to translate them. */
-export const chartTexts = {
-  title: 'Last 7 days',
-  sessions: 'Sessions',
-  minutes: 'Session minutes',
-  weekBefore: 'dashed: the week before',
-  noFigure: 'no figure',
-  noData: 'No figures for these days',
+/**
+ * Every text the chart shows or says (its alt text too), in the channel's language: the one place to
+ * translate them (the catalog's `digest.chart.*`).
+ */
+export const chartTexts = (locale: Locale) => ({
+  title: tPlain(locale, 'digest.chart.title'),
+  sessions: tPlain(locale, 'digest.chart.sessions'),
+  minutes: tPlain(locale, 'digest.chart.minutes'),
+  weekBefore: tPlain(locale, 'digest.chart.weekBefore'),
+  noFigure: tPlain(locale, 'digest.chart.noFigure'),
+  noData: tPlain(locale, 'digest.chart.noData'),
   /** The image's alt text: the figures the bars show, for screen readers. */
   alt: (days: { label: string; sessions?: number | undefined; minutes?: number | undefined }[]) =>
-    `Chart of the last 7 days. ${days
-      .map(
-        (d) =>
-          `${d.label}: ${d.sessions === undefined ? 'no figure' : `${d.sessions} sessions, ${d.minutes ?? 0} minutes`}`,
-      )
-      .join('; ')}.`,
+    tPlain(locale, 'digest.chart.alt', {
+      days: days
+        .map((d) =>
+          d.sessions === undefined
+            ? tPlain(locale, 'digest.chart.altDayNone', { day: d.label })
+            : tPlain(locale, 'digest.chart.altDay', {
+                day: d.label,
+                sessions: d.sessions,
+                minutes: d.minutes ?? 0,
+              }),
+        )
+        .join(tPlain(locale, 'digest.chart.altJoin')),
+    }),
   /** The uploaded PNG's title (Slack shows it when the image is opened). */
-  fileTitle: (day: string) => `Daily digest ${day}: last 7 days`,
-  /** A day under its bar (luxon format, English). */
+  fileTitle: (day: string) => tPlain(locale, 'digest.chart.fileTitle', { day }),
+  /** A day under its bar (luxon's format, written in the locale: `Thu 26`, `jeu. 26`). */
   dayFormat: 'ccc d',
-  locale: 'en-US',
-} as const;
+  locale,
+});
 
 /** The chart's geometry, in pixels (the PNG is this size): tests sample pixels from it. */
 export const chartGeometry = {
@@ -71,7 +84,7 @@ export interface ChartSeries {
 const finite = (v: unknown): Value => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined);
 
 /** The chart's figures from the digest's: its last 7 days, and the 7 before them where it has them. */
-export function chartSeries(data: DigestData): ChartSeries {
+export function chartSeries(data: DigestData, locale: Locale): ChartSeries {
   const byDate = new Map(data.days.map((d) => [d.date, d.stats]));
   const end = DateTime.fromISO(data.date, { zone: 'utc' });
   const dates = (from: number) =>
@@ -85,7 +98,7 @@ export function chartSeries(data: DigestData): ChartSeries {
   };
   return {
     // Days are the digest's local days (its time zone's), named as such: no conversion here.
-    labels: week.map((d) => DateTime.fromISO(d).setLocale(chartTexts.locale).toFormat(chartTexts.dayFormat)),
+    labels: week.map((d) => DateTime.fromISO(d).setLocale(locale).toFormat(chartTexts(locale).dayFormat)),
     sessions: week.map(sessions),
     minutes: week.map(minutes),
     sessionsBefore: before.map(sessions),
@@ -93,15 +106,17 @@ export function chartSeries(data: DigestData): ChartSeries {
   };
 }
 
-export const chartAlt = (s: ChartSeries): string =>
-  chartTexts.alt(s.labels.map((label, i) => ({ label, sessions: s.sessions[i], minutes: s.minutes[i] })));
+export const chartAlt = (s: ChartSeries, locale: Locale): string =>
+  chartTexts(locale).alt(
+    s.labels.map((label, i) => ({ label, sessions: s.sessions[i], minutes: s.minutes[i] })),
+  );
 
 const xml = (s: string) =>
   s.replace(
     /[<>&"']/g,
     (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c,
   );
-const fmt = (n: number) => Math.round(n).toLocaleString(chartTexts.locale);
+const fmt = (locale: Locale, n: number) => formatNumber(locale, Math.round(n));
 const px = (n: number) => Number(n.toFixed(1));
 
 /** The top of the scale: the highest figure, or 3× the second highest when one day towers over the rest. */
@@ -119,6 +134,7 @@ export const barCentre = (i: number) => {
 };
 
 function panel(
+  locale: Locale,
   p: { top: number; bottom: number },
   title: string,
   colour: string,
@@ -132,7 +148,7 @@ function panel(
   const y = (v: number) => p.bottom - (Math.min(v, top) / top) * h;
   const out: string[] = [
     `<text x="${g.plotLeft}" y="${p.top - 14}" font-size="16" font-weight="bold" fill="${chartColours.text}">${xml(title)}</text>`,
-    `<text x="${g.plotLeft - 8}" y="${p.top + 5}" font-size="12" text-anchor="end" fill="${chartColours.muted}">${fmt(top)}</text>`,
+    `<text x="${g.plotLeft - 8}" y="${p.top + 5}" font-size="12" text-anchor="end" fill="${chartColours.muted}">${fmt(locale, top)}</text>`,
     `<text x="${g.plotLeft - 8}" y="${p.bottom + 4}" font-size="12" text-anchor="end" fill="${chartColours.muted}">0</text>`,
     `<line x1="${g.plotLeft}" y1="${p.top}" x2="${g.plotRight}" y2="${p.top}" stroke="${chartColours.grid}" stroke-width="1"/>`,
     `<line x1="${g.plotLeft}" y1="${px((p.top + p.bottom) / 2)}" x2="${g.plotRight}" y2="${px((p.top + p.bottom) / 2)}" stroke="${chartColours.grid}" stroke-width="1"/>`,
@@ -141,7 +157,7 @@ function panel(
     const x = barCentre(i);
     if (v === undefined) {
       out.push(
-        `<text x="${px(x)}" y="${p.bottom - 6}" font-size="12" text-anchor="middle" fill="${chartColours.muted}">${xml(chartTexts.noFigure)}</text>`,
+        `<text x="${px(x)}" y="${p.bottom - 6}" font-size="12" text-anchor="middle" fill="${chartColours.muted}">${xml(chartTexts(locale).noFigure)}</text>`,
       );
       return;
     }
@@ -155,7 +171,7 @@ function panel(
         `<path d="M${px(x - g.barWidth / 2)} ${p.top + 10} l${g.barWidth} -6 v5 l-${g.barWidth} 6 z" fill="${chartColours.card}"/>`,
       );
     out.push(
-      `<text x="${px(x)}" y="${px(Math.max(yTop - 5, p.top - 2))}" font-size="12" text-anchor="middle" fill="${chartColours.text}">${fmt(v)}</text>`,
+      `<text x="${px(x)}" y="${px(Math.max(yTop - 5, p.top - 2))}" font-size="12" text-anchor="middle" fill="${chartColours.text}">${fmt(locale, v)}</text>`,
     );
   });
   const points = before
@@ -178,19 +194,28 @@ function panel(
 }
 
 /** The chart as SVG text (font family: DejaVu Sans, shipped from npm with the renderer). */
-export function chartSvg(s: ChartSeries): string {
+export function chartSvg(s: ChartSeries, locale: Locale): string {
   const g = chartGeometry;
+  const texts = chartTexts(locale);
   const [sessionsPanel, minutesPanel] = g.panels;
   const empty = [...s.sessions, ...s.minutes].every((v) => v === undefined);
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${g.width}" height="${g.height}" viewBox="0 0 ${g.width} ${g.height}" font-family="DejaVu Sans">`,
     `<rect width="${g.width}" height="${g.height}" rx="12" fill="${chartColours.card}"/>`,
-    `<text x="${g.plotLeft}" y="40" font-size="20" font-weight="bold" fill="${chartColours.text}">${xml(chartTexts.title)}</text>`,
-    `<text x="${g.plotRight}" y="40" font-size="13" text-anchor="end" fill="${chartColours.muted}">${xml(chartTexts.weekBefore)}</text>`,
-    panel(sessionsPanel, chartTexts.sessions, chartColours.sessions, s.sessions, s.sessionsBefore, s.labels),
-    panel(minutesPanel, chartTexts.minutes, chartColours.minutes, s.minutes, s.minutesBefore, s.labels),
+    `<text x="${g.plotLeft}" y="40" font-size="20" font-weight="bold" fill="${chartColours.text}">${xml(texts.title)}</text>`,
+    `<text x="${g.plotRight}" y="40" font-size="13" text-anchor="end" fill="${chartColours.muted}">${xml(texts.weekBefore)}</text>`,
+    panel(
+      locale,
+      sessionsPanel,
+      texts.sessions,
+      chartColours.sessions,
+      s.sessions,
+      s.sessionsBefore,
+      s.labels,
+    ),
+    panel(locale, minutesPanel, texts.minutes, chartColours.minutes, s.minutes, s.minutesBefore, s.labels),
     empty
-      ? `<text x="${g.width / 2}" y="${g.height / 2}" font-size="18" text-anchor="middle" fill="${chartColours.muted}">${xml(chartTexts.noData)}</text>`
+      ? `<text x="${g.width / 2}" y="${g.height / 2}" font-size="18" text-anchor="middle" fill="${chartColours.muted}">${xml(texts.noData)}</text>`
       : '',
     '</svg>',
   ].join('');

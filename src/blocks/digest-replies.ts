@@ -1,6 +1,8 @@
-import { describeWeekdays } from '../domain/digest-schedule.js';
+import type { Locale } from '../i18n/locale.js';
+import { dateAt } from './digest.js';
 import { type TextMessage, textMessage } from './kit.js';
-import { channelLink, date, empty, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
+import { channelLink, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 /*
  * The private replies of `/conference digest` and of the digest form.
@@ -31,47 +33,74 @@ export type DigestReply =
   | { kind: 'not-understood'; words: string; help: Mrkdwn }
   | { kind: 'saved'; schedule: DigestScheduleItem; next: Date | undefined; replaced: boolean };
 
-/** The sentence for a digest command's outcome (every outside value escaped). */
-export function buildDigestReply(r: DigestReply): TextMessage {
+/** A schedule's weekdays in `locale`: `every day`, `Mon–Fri`, `weekends` or the days' names. */
+export function weekdaysText(locale: Locale, days: readonly number[]): string {
+  const key = days.join(',');
+  if (key === '1,2,3,4,5,6,7') return tPlain(locale, 'digest.weekdays.every');
+  if (key === '1,2,3,4,5') return tPlain(locale, 'digest.weekdays.monFri');
+  if (key === '6,7') return tPlain(locale, 'digest.weekdays.weekends');
+  return days
+    .filter((d) => d >= 1 && d <= 7)
+    .map((d) => tPlain(locale, `digest.weekday.${d as 1 | 2 | 3 | 4 | 5 | 6 | 7}`))
+    .join(', ');
+}
+
+/** The sentence for a digest command's outcome, in the person's `locale` (every outside value escaped). */
+export function buildDigestReply(locale: Locale, r: DigestReply): TextMessage {
   switch (r.kind) {
-    case 'list':
+    case 'list': {
+      const channel = channelLink(r.channel);
       return textMessage(
         r.schedules.length
-          ? md`Digests of ${channelLink(r.channel)}:\n${joinMd(
-              r.schedules.map(
-                (s) =>
-                  md`• \`${s.id.slice(0, 8)}\` ${s.time} ${s.zone}, ${describeWeekdays(s.weekdays)} (set up by ${mention(s.createdBy)})`,
+          ? t(locale, 'digestReply.list', {
+              channel,
+              lines: joinMd(
+                r.schedules.map((s) =>
+                  t(locale, 'digestReply.listLine', {
+                    id: s.id.slice(0, 8),
+                    time: s.time,
+                    zone: s.zone,
+                    days: weekdaysText(locale, s.weekdays),
+                    by: mention(s.createdBy),
+                  }),
+                ),
+                md`\n`,
               ),
-              md`\n`,
-            )}`
-          : md`${channelLink(r.channel)} has no daily digest. ${r.help}`,
+            })
+          : t(locale, 'digestReply.noneHelp', { channel, help: r.help }),
       );
+    }
     case 'no-such-id':
-      return textMessage(md`No digest of ${channelLink(r.channel)} has the id \`${r.id}\`.`);
+      return textMessage(t(locale, 'digestReply.noSuchId', { channel: channelLink(r.channel), id: r.id }));
     case 'none':
-      return textMessage(md`${channelLink(r.channel)} has no daily digest.`);
+      return textMessage(t(locale, 'digestReply.none', { channel: channelLink(r.channel) }));
     case 'removed':
       return textMessage(
-        md`Removed ${r.count === 1 ? 'the daily digest' : `${r.count} daily digests`} of ${channelLink(r.channel)}.`,
+        t(locale, 'digestReply.removed', { count: r.count, channel: channelLink(r.channel) }),
       );
     case 'bad-time':
-      return textMessage(md`I could not read the time in “${r.words}”. Try \`/conference digest at 9:00\`.`);
+      return textMessage(t(locale, 'digestReply.badTime', { words: r.words }));
     case 'bad-days':
-      return textMessage(
-        md`I could not read the days “${r.words}”. Try \`daily\`, \`weekdays\`, \`mon-fri\` or \`mon,wed,fri\`.`,
-      );
+      return textMessage(t(locale, 'digestReply.badDays', { words: r.words }));
     case 'problem':
       return textMessage(md`${r.problem}`);
     case 'not-understood':
-      return textMessage(md`I did not understand “${r.words}”.\n${r.help}`);
+      return textMessage(t(locale, 'digestReply.notUnderstood', { words: r.words, help: r.help }));
     case 'saved': {
       const s = r.schedule;
+      const values = {
+        channel: channelLink(s.channel),
+        time: s.time,
+        zone: s.zone,
+        days: weekdaysText(locale, s.weekdays),
+      };
       return textMessage(
-        md`📊 ${channelLink(s.channel)} will get the daily digest at ${s.time} ${s.zone}, ${describeWeekdays(s.weekdays)}.${
-          r.next
-            ? md` The ${r.replaced ? 'next' : 'first'}: ${date(r.next, '{date_short_pretty} at {time}')}.`
-            : empty
-        }`,
+        r.next
+          ? t(locale, r.replaced ? 'digestReply.savedNext' : 'digestReply.savedFirst', {
+              ...values,
+              date: dateAt(locale, r.next),
+            })
+          : t(locale, 'digestReply.saved', values),
       );
     }
   }

@@ -1,12 +1,15 @@
 import { DateTime } from 'luxon';
 import { type DayStatistics, type DigestData, type Metric, metrics } from '../domain/digest.js';
-import { stateIcon } from '../domain/ticket-workflow.js';
+import { isKnownState, stateIcon } from '../domain/ticket-workflow.js';
+import { formatMinutes as formatMinutesIn, formatNumber } from '../i18n/format.js';
+import type { Locale } from '../i18n/locale.js';
 import { formatMinutes, humanSize } from './format.js';
 import { type Block, context, type MessagePayload, message, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { clipPlain, date, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
-/** What people call each metric (the digest's and App Home's). */
+/** What people call each metric (the digest's and App Home's), in English. */
 export const metricLabels: Record<Metric, string> = {
   session_count: 'Sessions',
   session_duration: 'Session time',
@@ -15,6 +18,11 @@ export const metricLabels: Record<Metric, string> = {
   disk_usage: 'Disk used',
   sms_count: 'SMS sent',
 };
+
+/** What people call a metric, in `locale`. */
+export const metricLabel = (locale: Locale, metric: Metric): string =>
+  tPlain(locale, `digest.metric.${metric}`);
+
 /** Which quota of the enterprise a metric counts against, where it carries one. */
 const quotaOf: Partial<Record<Metric, string>> = {
   session_count: 'sessions',
@@ -23,15 +31,30 @@ const quotaOf: Partial<Record<Metric, string>> = {
   sms_count: 'sms',
 };
 
-const count = (n: number) => n.toLocaleString('en-US');
-const duration = (seconds: number) =>
-  seconds < 60 ? `${Math.round(seconds)} s` : formatMinutes(Math.round(seconds / 60));
+const count = (locale: Locale, n: number) => formatNumber(locale, n);
+const duration = (locale: Locale, seconds: number) =>
+  locale === 'en'
+    ? seconds < 60
+      ? `${Math.round(seconds)} s`
+      : formatMinutes(Math.round(seconds / 60))
+    : seconds < 60
+      ? `${formatNumber(locale, Math.round(seconds))}\u00a0s`
+      : formatMinutesIn(locale, Math.round(seconds / 60));
 
-/** A metric's value for people: counts, `3 h 12 min`, `1.4 GB` (disk usage is given in MB). */
-export function formatMetric(metric: Metric, value: number): string {
-  if (metric === 'session_duration' || metric === 'session_billing_duration') return duration(value);
-  if (metric === 'disk_usage') return humanSize(value * 1e6);
-  return count(value);
+/** A size in `locale` (disk usage is given in MB): `1.4 GB`, `1,4 Go`. */
+const sizeIn = (locale: Locale, bytes: number) => {
+  if (locale === 'en') return humanSize(bytes);
+  const [n, unit] = bytes >= 1e9 ? [bytes / 1e9, 'Go'] : bytes >= 1e6 ? [bytes / 1e6, 'Mo'] : [0, 'ko'];
+  return unit === 'ko'
+    ? `${formatNumber(locale, Math.ceil(bytes / 1e3))}\u00a0ko`
+    : `${formatNumber(locale, n, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}\u00a0${unit}`;
+};
+
+/** A metric's value for people: counts, `3 h 12 min`, `1.4 GB` (disk usage is given in MB), in `locale` (English by default). */
+export function formatMetric(metric: Metric, value: number, locale: Locale = 'en'): string {
+  if (metric === 'session_duration' || metric === 'session_billing_duration') return duration(locale, value);
+  if (metric === 'disk_usage') return sizeIn(locale, value * 1e6);
+  return count(locale, value);
 }
 
 const metricValue = (stats: DayStatistics | undefined, metric: Metric) => {
@@ -50,49 +73,59 @@ export function sparkline(values: (number | undefined)[]): string {
     .join('');
 }
 
-function metricField(metric: Metric, data: DigestData): Mrkdwn {
+function metricField(locale: Locale, metric: Metric, data: DigestData): Mrkdwn {
   const today = data.days.at(-1)?.stats;
   const value = metricValue(today, metric);
-  const title = md`*${metricLabels[metric]}*`;
-  if (value === undefined) return md`${title}\n_not available: the platform did not give it_`;
+  const label = metricLabel(locale, metric);
+  if (value === undefined) return t(locale, 'digest.metric.unavailable', { label });
   const before = metricValue(data.days.at(-2)?.stats, metric);
   const change =
     before === undefined
-      ? 'no figure the day before'
+      ? t(locale, 'digest.change.none')
       : value === before
-        ? '= as the day before'
-        : `${value > before ? '▲' : '▼'} ${formatMetric(metric, Math.abs(value - before))} vs the day before`;
+        ? t(locale, 'digest.change.same')
+        : t(locale, 'digest.change.diff', {
+            arrow: value > before ? '▲' : '▼',
+            amount: formatMetric(metric, Math.abs(value - before), locale),
+          });
   const quotas = (today as { quotas?: Record<string, unknown> } | undefined)?.quotas;
   const quota = quotaOf[metric] ? quotas?.[quotaOf[metric] as string] : undefined;
-  const ofQuota =
+  const shown =
     typeof quota === 'number' && quota > 0
-      ? ` of ${formatMetric(metric, quota)} (${Math.round((value / quota) * 100)} %)`
-      : '';
+      ? t(locale, 'digest.metric.ofQuota', {
+          value: formatMetric(metric, value, locale),
+          quota: formatMetric(metric, quota, locale),
+          percent: Math.round((value / quota) * 100),
+        })
+      : formatMetric(metric, value, locale);
   const trend = sparkline(data.days.slice(-7).map((d) => metricValue(d.stats, metric)));
-  return md`${title}\n${formatMetric(metric, value)}${ofQuota}\n${change}\n\`${trend}\` 7 days`;
+  return t(locale, 'digest.metric.field', { label, value: shown, change, trend });
 }
 
 /** `[{username|name|…, count}]` of the report, most first; the report's field names are unpublished. */
-function tally(list: unknown, names: string[]): { name: string; n: number }[] {
+function tally(locale: Locale, list: unknown, names: string[]): { name: string; n: number }[] {
   if (!Array.isArray(list)) return [];
   return list
     .map((row) => {
       const r = row as Record<string, unknown>;
       const name = names.map((k) => r[k]).find((v) => v !== undefined && v !== null);
-      return { name: name === undefined ? 'none' : String(name), n: Number(r.count ?? 0) };
+      return {
+        name: name === undefined ? tPlain(locale, 'digest.tickets.nameless') : String(name),
+        n: Number(r.count ?? 0),
+      };
     })
     .sort((a, b) => b.n - a.n);
 }
 
 /** "alice 4 · bob 2 · and 12 more", within a section's text. */
-function ranked(title: string, rows: { name: string; n: number }[]): Block | undefined {
+function ranked(locale: Locale, title: string, rows: { name: string; n: number }[]): Block | undefined {
   if (!rows.length) return undefined;
   const parts: Mrkdwn[] = [];
   let length = title.length + 40;
   for (const [i, r] of rows.entries()) {
-    const part = md`${r.name} ${count(r.n)}`;
+    const part = md`${r.name} ${count(locale, r.n)}`;
     if (length + part.text.length + 3 > limits.sectionText - 40) {
-      parts.push(md`and ${rows.length - i} more`);
+      parts.push(t(locale, 'digest.tickets.more', { count: rows.length - i }));
       break;
     }
     parts.push(part);
@@ -101,49 +134,78 @@ function ranked(title: string, rows: { name: string; n: number }[]): Block | und
   return section(md`*${title}*\n${joinMd(parts, ' · ')}`);
 }
 
-function ticketBlocks(data: DigestData): Block[] {
+/** A ticket's state as the channel reads it (its label; the raw value for a state the bot does not know). */
+export const stateLabel = (locale: Locale, state: string | undefined): string =>
+  state === undefined
+    ? tPlain(locale, 'digest.state.unknown')
+    : isKnownState(state)
+      ? tPlain(locale, `digest.state.${state}`)
+      : state;
+
+function ticketBlocks(locale: Locale, data: DigestData): Block[] {
   const r = data.report as Record<string, unknown> | undefined;
-  if (!r) return [section(md`*Tickets*\n_not available: the platform did not give the tickets report_`)];
+  if (!r) return [section(t(locale, 'digest.tickets.unavailable'))];
   const total = typeof r.total === 'number' ? r.total : undefined;
   const states =
     r.by_state && typeof r.by_state === 'object'
       ? Object.entries(r.by_state as Record<string, unknown>)
           .filter(([, n]) => Number(n) > 0)
           .sort(([, a], [, b]) => Number(b) - Number(a))
-          .map(([state, n]) => md`${stateIcon(state)} ${state} ${count(Number(n))}`)
+          .map(
+            ([state, n]) => md`${stateIcon(state)} ${stateLabel(locale, state)} ${count(locale, Number(n))}`,
+          )
       : [];
-  const blocks: Block[] = [
-    section(
-      md`*Tickets created*: ${total === undefined ? md`_not in the report_` : count(total)}${
-        states.length ? md`\n${joinMd(states, ' · ')}` : ''
-      }`,
-    ),
-  ];
-  const agents = ranked('By agent', tally(r.by_agent, ['username', 'agent_id']));
-  const groups = ranked('By group', tally(r.by_group, ['name', 'group_id']));
+  const created =
+    total === undefined
+      ? t(locale, 'digest.tickets.createdUnknown')
+      : t(locale, 'digest.tickets.created', { total: count(locale, total) });
+  const blocks: Block[] = [section(md`${created}${states.length ? md`\n${joinMd(states, ' · ')}` : ''}`)];
+  const agents = ranked(
+    locale,
+    tPlain(locale, 'digest.tickets.byAgent'),
+    tally(locale, r.by_agent, ['username', 'agent_id']),
+  );
+  const groups = ranked(
+    locale,
+    tPlain(locale, 'digest.tickets.byGroup'),
+    tally(locale, r.by_group, ['name', 'group_id']),
+  );
   for (const b of [agents, groups]) if (b) blocks.push(b);
   return blocks;
 }
 
+/** A Slack date token (`{date_short_pretty} at {time}`) whose words are `locale`'s. */
+export const dateAt = (locale: Locale, at: Date): Mrkdwn => date(at, tPlain(locale, 'digest.slackDateAt'));
+
 /**
- * The daily digest message: the six metrics with their change against the day before, a 7-day
- * sparkline and the quota where the enterprise carries one; the day's tickets by state, agent and
- * group; what is missing said as missing, never shown as zero; late digests say so. With `chart` (a
- * PNG the bot uploaded, see outbound/digest-chart.ts), the chart is shown in the message as an image
- * block, its figures in its alt text; the text figures stay (screen readers, notifications).
+ * The daily digest message, in the channel's language (`o.locale`): the six metrics with their change
+ * against the day before, a 7-day sparkline and the quota where the enterprise carries one; the day's
+ * tickets by state, agent and group; what is missing said as missing, never shown as zero; late
+ * digests say so. With `chart` (a PNG the bot uploaded, see outbound/digest-chart.ts), the chart is
+ * shown in the message as an image block, its figures in its alt text; the text figures stay (screen
+ * readers, notifications).
  */
 export function buildDigest(
   data: DigestData,
-  o: { late?: boolean; next?: Date; preview?: boolean; chart?: { fileId: string; alt: string } } = {},
+  o: {
+    locale: Locale;
+    late?: boolean;
+    next?: Date;
+    preview?: boolean;
+    chart?: { fileId: string; alt: string };
+  },
 ): MessagePayload {
-  const day = DateTime.fromISO(data.date).toFormat('cccc d LLLL yyyy');
+  const { locale } = o;
+  const day = DateTime.fromISO(data.date).setLocale(locale).toFormat('cccc d LLLL yyyy');
   const notes = [
-    ...(o.preview ? ['A preview, only you can see it.'] : []),
-    ...(o.late ? ['Late: confdesk was not running at the scheduled time.'] : []),
-    ...(data.missing.length ? [`Missing: ${data.missing.join(', ')}; I will try again later today.`] : []),
+    ...(o.preview ? [tPlain(locale, 'digest.note.preview')] : []),
+    ...(o.late ? [tPlain(locale, 'digest.note.late')] : []),
+    ...(data.missing.length
+      ? [tPlain(locale, 'digest.note.missing', { missing: data.missing.join(', ') })]
+      : []),
   ];
   const blocks: Block[] = [
-    { type: 'header', text: plain(`📊 Daily digest · ${day}`, limits.headerText) },
+    { type: 'header', text: plain(tPlain(locale, 'digest.header', { day }), limits.headerText) },
     ...(notes.length ? [context(escaped(notes.join(' ')))] : []),
     ...(o.chart
       ? [
@@ -154,10 +216,13 @@ export function buildDigest(
           },
         ]
       : []),
-    { type: 'section', fields: metrics.map((m) => mrkdwn(metricField(m, data), limits.fieldText)) },
+    {
+      type: 'section',
+      fields: metrics.map((m) => mrkdwn(metricField(locale, m, data), limits.fieldText)),
+    },
     { type: 'divider' },
-    ...ticketBlocks(data),
-    ...(o.next ? [context(md`Next digest ${date(o.next, '{date_short_pretty} at {time}')}`)] : []),
+    ...ticketBlocks(locale, data),
+    ...(o.next ? [context(t(locale, 'digest.next', { date: dateAt(locale, o.next) }))] : []),
   ];
-  return message(md`Daily digest for ${day}`, blocks);
+  return message(t(locale, 'digest.fallback', { day }), blocks);
 }

@@ -1,7 +1,10 @@
 import type { Check, DoctorReport, Section } from '../domain/doctor-report.js';
+import type { Locale } from '../i18n/locale.js';
+import { dateAt } from './digest.js';
 import { type Block, context, type MessagePayload, message, plain, section } from './kit.js';
 import { limits } from './limits.js';
-import { date, joinMd, md } from './mrkdwn.js';
+import { joinMd, md } from './mrkdwn.js';
+import { t, tPlain } from './text.js';
 
 /*
  * The doctor's report for a platform admin, privately in Slack: one section per part, one line per
@@ -19,39 +22,49 @@ const icons: Record<Check['status'], string> = {
   blocking: '⛔',
 };
 
-const titles: Record<Section, string> = {
-  configuration: 'Configuration',
-  slack: 'Slack',
-  platform: 'Video platform',
-  guesses: 'Guesses of the endpoint table (probed read-only)',
-  store: 'Store',
-  webhooks: 'Webhooks',
-};
+/** The report's sections, in its order. */
+const sections: readonly Section[] = ['configuration', 'slack', 'platform', 'guesses', 'store', 'webhooks'];
 
-const line = (c: Check) =>
-  md`${c.blocking ? '⛔' : icons[c.status]} *${c.name}* ${c.status}${c.blocking && c.status !== 'blocking' ? ' (blocking)' : ''} — ${c.detail}`;
+/** A check's status as the admin reads it (the raw value for one the report does not name). */
+const statusLabel = (locale: Locale, status: string): string =>
+  status in icons ? tPlain(locale, `doctor.status.${status as Check['status']}`) : status;
 
-export function buildDoctorReport(report: DoctorReport): MessagePayload {
+const line = (locale: Locale, c: Check) =>
+  t(locale, c.blocking && c.status !== 'blocking' ? 'doctor.lineBlocking' : 'doctor.line', {
+    icon: c.blocking ? '⛔' : icons[c.status],
+    name: c.name,
+    status: statusLabel(locale, c.status),
+    detail: c.detail,
+  });
+
+/**
+ * The doctor's report in the admin's language: what the bot writes around the checks is translated;
+ * each check's name and detail are the doctor's own (English, the same as `npm run doctor` prints).
+ */
+export function buildDoctorReport(locale: Locale, report: DoctorReport): MessagePayload {
   const blocking = report.checks.filter((c) => c.blocking).length;
-  const verdict = blocking
-    ? md`⛔ ${blocking} blocking problem(s): the rows marked ⛔ say what to fix.`
-    : md`✅ Nothing blocking. Read the ⚠️ and ℹ️ rows all the same.`;
+  const verdict = blocking ? t(locale, 'doctor.blocking', { count: blocking }) : t(locale, 'doctor.clear');
   const blocks: Block[] = [
-    { type: 'header', text: plain('🩺 confdesk doctor', limits.headerText) },
+    { type: 'header', text: plain(tPlain(locale, 'doctor.header'), limits.headerText) },
     section(verdict),
   ];
-  for (const s of Object.keys(titles) as Section[]) {
+  for (const s of sections) {
     const rows = report.checks.filter((c) => c.section === s);
     if (!rows.length) continue;
-    blocks.push(section(md`*${titles[s]}*\n${joinMd(rows.map(line), '\n')}`));
+    blocks.push(
+      section(
+        md`*${tPlain(locale, `doctor.section.${s}`)}*\n${joinMd(
+          rows.map((c) => line(locale, c)),
+          '\n',
+        )}`,
+      ),
+    );
   }
   blocks.push(
-    context(
-      md`${report.platformRequests} platform request(s), none a write · ${date(report.at)} · \`npm run doctor\` prints the same table`,
-    ),
+    context(t(locale, 'doctor.footer', { requests: report.platformRequests, at: dateAt(locale, report.at) })),
   );
   return message(
-    md`confdesk doctor: ${blocking ? `${blocking} blocking problem(s)` : 'nothing blocking'}`,
+    blocking ? t(locale, 'doctor.fallbackBlocking', { count: blocking }) : t(locale, 'doctor.fallbackClear'),
     blocks,
   );
 }

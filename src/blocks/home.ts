@@ -281,7 +281,8 @@ export function buildHome(locale: Locale, data: HomeData): HomeView {
       ...ticketBlocks(locale, data.tickets, data.loading),
     );
   }
-  if (data.reminders) blocks.push({ type: 'divider' }, ...buildReminderSettings(locale, data.reminders.prefs));
+  if (data.reminders)
+    blocks.push({ type: 'divider' }, ...buildReminderSettings(locale, data.reminders.prefs));
   const setUp = setUpBlocks(locale, data.subscriptions, data.digests);
   if (setUp.length) blocks.push({ type: 'divider' }, ...setUp);
   if (data.admin) blocks.push({ type: 'divider' }, ...adminBlocks(locale, data.admin));

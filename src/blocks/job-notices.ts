@@ -1,5 +1,7 @@
+import type { Locale } from '../i18n/locale.js';
 import { type TextMessage, textMessage } from './kit.js';
-import { channelLink, md } from './mrkdwn.js';
+import { channelLink } from './mrkdwn.js';
+import { t } from './text.js';
 
 /**
  * A private notice the background jobs send a person once: to a channel's subscribers when delivery
@@ -20,32 +22,22 @@ export type JobNotice =
   | { kind: 'digest-refused'; channel: string; reason: string }
   | { kind: 'digest-paused'; channel: string };
 
-const whats = { card: 'a ticket card', broadcast: 'a ticket state change', event: 'a ticket event' } as const;
-
-/** The sentence of a job's notice (a direct message to the person). */
-export function buildJobNotice(n: JobNotice): TextMessage {
+/** The sentence of a job's notice (a direct message to the person), in `locale` (the channel's language). */
+export function buildJobNotice(locale: Locale, n: JobNotice): TextMessage {
   const where = channelLink(n.channel);
   switch (n.kind) {
     case 'set-aside': {
       const help =
         n.fix === 'channel'
-          ? md`A channel or workspace setting stops me posting there: a workspace admin can allow apps to post in ${where}, or remove the subscription with \`/ticket subscriptions\` there.`
-          : md`Nothing to do in the channel: ask your confdesk operator to look at the set-aside messages (\`npm run outbox -- dead\`) and report them.`;
-      return textMessage(
-        md`Slack refused ${whats[n.what]} I was posting in ${where} and would refuse it again (Slack says \`${n.reason}\`): I set it aside and went on with the channel's next messages. ${help} (I tell you this once for this channel and reason.)`,
-      );
+          ? t(locale, 'jobNotice.fixChannel', { where })
+          : t(locale, 'jobNotice.fixOperator');
+      return textMessage(t(locale, 'jobNotice.setAside', { what: n.what, where, reason: n.reason, help }));
     }
     case 'parked':
-      return textMessage(
-        md`I can no longer post ticket events in ${where} (Slack says \`${n.reason}\`: I was removed or the channel was archived). I keep them: invite me back with \`/invite @confdesk\` and they will follow; to stop, remove the subscription with \`/ticket subscriptions\` there.`,
-      );
+      return textMessage(t(locale, 'jobNotice.parked', { where, reason: n.reason }));
     case 'digest-refused':
-      return textMessage(
-        md`I cannot post the daily digest in ${where} (Slack says \`${n.reason}\`). Invite me there with \`/invite @confdesk\`, or remove the digest with \`/conference digest off\` in that channel.`,
-      );
+      return textMessage(t(locale, 'jobNotice.digestRefused', { where, reason: n.reason }));
     case 'digest-paused':
-      return textMessage(
-        md`The daily digest you set up in ${where} is paused: the enterprise's statistics are for video platform admins, and your account is not one. An admin can set it up again with \`/conference digest\`, or remove it with \`/conference digest off\` there.`,
-      );
+      return textMessage(t(locale, 'jobNotice.digestPaused', { where }));
   }
 }

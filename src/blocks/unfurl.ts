@@ -3,11 +3,14 @@ import type { ConferenceSummary } from '../domain/conference.js';
 import type { MediaItem } from '../domain/media.js';
 import type { TicketSummary } from '../domain/ticket.js';
 import { stateIcon } from '../domain/ticket-workflow.js';
+import type { Locale } from '../i18n/locale.js';
 import { conferenceButtons, whenText } from './conference-card.js';
+import { dateAt, stateLabel } from './digest.js';
 import { ids } from './ids.js';
 import { actions, button, context, section } from './kit.js';
 import { mediaLine } from './media.js';
 import { clipPlain, date, empty, joinMd, md } from './mrkdwn.js';
+import { tPlain, t as tr } from './text.js';
 import { ticketMoveButtons, ticketTitle, ticketToolButtons } from './ticket-card.js';
 
 /*
@@ -24,19 +27,26 @@ export interface Unfurl {
   blocks: KnownBlock[];
 }
 
-/** A ticket's unfurl: reference and subject, state, start (or last change), the card's buttons. */
-export function buildTicketUnfurl(t: TicketSummary): Unfurl {
-  const moves = ticketMoveButtons('en', t);
+/** A ticket's unfurl, in `locale` (the channel's): reference and subject, state, start (or last change), the card's buttons. */
+export function buildTicketUnfurl(locale: Locale, t: TicketSummary): Unfurl {
+  const moves = ticketMoveButtons(locale, t);
   const when = t.start
-    ? md`starts ${date(t.start)}`
+    ? tr(locale, 'unfurl.ticket.starts', { date: dateAt(locale, t.start) })
     : t.modified
-      ? md`updated ${date(t.modified, '{date_short_pretty} {time}')}`
+      ? tr(locale, 'unfurl.ticket.updated', { date: date(t.modified, '{date_short_pretty} {time}') })
       : empty;
   return {
     blocks: [
       section(md`${stateIcon(t.state)} *${clipPlain(ticketTitle(t), 500)}*`),
       context(
-        joinMd([md`*${t.state ?? 'unknown'}*`, ...(when.text ? [when] : []), md`Ticket ${t.id}`], ' · '),
+        joinMd(
+          [
+            md`*${stateLabel(locale, t.state)}*`,
+            ...(when.text ? [when] : []),
+            tr(locale, 'unfurl.ticket.id', { id: String(t.id) }),
+          ],
+          ' · ',
+        ),
       ),
       ...(moves.length ? [actions(moves, `ticket_moves_${t.id}`)] : []),
       actions(ticketToolButtons('en', t), `ticket_tools_${t.id}`),
@@ -44,30 +54,42 @@ export function buildTicketUnfurl(t: TicketSummary): Unfurl {
   };
 }
 
-/** A conference's unfurl: name, status, when (each viewer's zone), the card's buttons. */
-export function buildConferenceUnfurl(c: ConferenceSummary): Unfurl {
+/** A conference's unfurl, in `locale` (the channel's): name, status, when (each viewer's zone), the card's buttons. */
+export function buildConferenceUnfurl(locale: Locale, c: ConferenceSummary): Unfurl {
+  const status = c.status ?? tPlain(locale, 'unfurl.conference.planned');
   return {
     blocks: [
       section(md`📹 *${clipPlain(c.name, 500)}*`),
-      context(joinMd([md`*${c.status ?? 'planned'}*`, whenText('en', c), md`Conference ${c.id}`], ' · ')),
-      actions(conferenceButtons('en', c), `conference_${c.id}`),
+      context(
+        joinMd(
+          [md`*${status}*`, whenText(locale, c), tr(locale, 'unfurl.conference.id', { id: String(c.id) })],
+          ' · ',
+        ),
+      ),
+      actions(conferenceButtons(locale, c), `conference_${c.id}`),
     ],
   };
 }
 
-/** A media's unfurl: its line as the library shows it, and Share… (the share form). */
-export function buildMediaUnfurl(m: MediaItem): Unfurl {
+/** A media's unfurl, in `locale` (the channel's): its line as the library shows it, and Share… (the share form). */
+export function buildMediaUnfurl(locale: Locale, m: MediaItem): Unfurl {
   return {
     blocks: [
       section(mediaLine(m)),
-      actions([button('Share…', ids.actions.mediaShareOpen, { value: m.id })], `media_${m.id}`),
+      actions(
+        [button(tPlain(locale, 'unfurl.media.share'), ids.actions.mediaShareOpen, { value: m.id })],
+        `media_${m.id}`,
+      ),
     ],
   };
 }
 
-/** What an unfurl of a deleted conference becomes: its name struck, no button. */
-export function buildDeletedUnfurl(name: string, id: string): Unfurl {
+/** What an unfurl of a deleted conference becomes, in `locale` (the channel's): its name struck, no button. */
+export function buildDeletedUnfurl(locale: Locale, name: string, id: string): Unfurl {
   return {
-    blocks: [section(md`~${clipPlain(name, 500)}~`), context(md`:wastebasket: Deleted · Conference ${id}`)],
+    blocks: [
+      section(md`~${clipPlain(name, 500)}~`),
+      context(tr(locale, 'unfurl.deleted', { id: String(id) })),
+    ],
   };
 }

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import type { DigestData } from '../domain/digest.js';
 import { dueRun, nextRunAfter, reportedDay } from '../domain/digest-schedule.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Logger } from '../observability/logger.js';
 import type { WorkspaceMetrics } from '../observability/metrics.js';
 import type { ChannelPace } from '../outbound/channel-pace.js';
@@ -54,6 +55,8 @@ export interface DigestJobOptions {
    * that fails leaves the digest as text.
    */
   chart?: ((data: DigestData, period: string) => Promise<DigestChart>) | false | undefined;
+  /** The language of the channels' digests (and their charts); unset: English. */
+  channelLocale?: Locale | undefined;
   /** When Slack says a just-uploaded chart is not ready to show (`invalid_blocks`), the wait before one more try (default 3 s). */
   chartWaitMs?: number;
 }
@@ -233,7 +236,7 @@ export class DigestJob {
     period: string,
   ): Promise<DigestChart | undefined> {
     const key = `${scheduleId}/${period}`;
-    const figures = chartFigures(data);
+    const figures = chartFigures(data, this.o.channelLocale ?? 'en');
     const kept = this.charts.get(key);
     if (kept?.figures === figures) return kept.chart;
     try {
@@ -241,7 +244,7 @@ export class DigestJob {
         ? await this.o.chart(data, period)
         : this.o.chart === false
           ? undefined
-          : await digestChart(this.o.slack, data, period);
+          : await digestChart(this.o.slack, data, period, this.o.channelLocale ?? 'en');
       if (chart) this.charts.set(key, { figures, chart });
       return chart;
     } catch (error) {

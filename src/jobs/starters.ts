@@ -195,6 +195,7 @@ export function startDigests(c: JobCrew, slack: WebClient): DigestJob {
     mayPost: async (user) => o.access.may(await o.access.asker(user), 'digest.set'),
     metrics: o.metrics,
     pace: o.channelPace,
+    channelLocale: o.channelLocale,
   });
   c.runner.start({
     name: 'digest',

@@ -4,6 +4,7 @@ import { renderAsync } from '@resvg/resvg-js';
 import type { WebClient } from '@slack/web-api';
 import { chartAlt, chartSeries, chartSvg, chartTexts } from '../blocks/digest-chart.js';
 import type { DigestData } from '../domain/digest.js';
+import type { Locale } from '../i18n/locale.js';
 import { uploadFile } from './upload.js';
 
 const require = createRequire(import.meta.url);
@@ -40,9 +41,12 @@ export function renderSvg(svg: string): Promise<Buffer> {
 }
 
 /** The digest's chart: its PNG and the alt text that says its figures. */
-export async function renderDigestChart(data: DigestData): Promise<{ png: Buffer; alt: string }> {
-  const series = chartSeries(data);
-  return { png: await renderSvg(chartSvg(series)), alt: chartAlt(series) };
+export async function renderDigestChart(
+  data: DigestData,
+  locale: Locale,
+): Promise<{ png: Buffer; alt: string }> {
+  const series = chartSeries(data, locale);
+  return { png: await renderSvg(chartSvg(series, locale)), alt: chartAlt(series, locale) };
 }
 
 /**
@@ -70,14 +74,20 @@ export interface DigestChart {
 }
 
 /** What a digest's chart shows, as one string: the same figures make the same chart. */
-export const chartFigures = (data: DigestData): string => JSON.stringify(chartSeries(data));
+export const chartFigures = (data: DigestData, locale: Locale): string =>
+  JSON.stringify(chartSeries(data, locale));
 
-/** The digest's chart of local day `period`'s run, rendered and uploaded (no channel). */
-export async function digestChart(client: WebClient, data: DigestData, period: string): Promise<DigestChart> {
-  const { png, alt } = await renderDigestChart(data);
+/** The digest's chart of local day `period`'s run in the channel's language, rendered and uploaded (no channel). */
+export async function digestChart(
+  client: WebClient,
+  data: DigestData,
+  period: string,
+  locale: Locale,
+): Promise<DigestChart> {
+  const { png, alt } = await renderDigestChart(data, locale);
   const { fileId } = await uploadChart(client, png, {
     filename: `digest-${period}.png`,
-    title: chartTexts.fileTitle(data.date),
+    title: chartTexts(locale).fileTitle(data.date),
   });
   return { fileId, alt };
 }

@@ -336,7 +336,7 @@ export class SlackPublisher {
 
   /** A job's private notice to a person (the jobs' port). */
   notice(n: JobNotice): OutgoingMessage {
-    return buildJobNotice(n);
+    return buildJobNotice(this.o.channelLocale ?? 'en', n);
   }
 
   /** A daily digest (the digest job's port). */
@@ -344,7 +344,7 @@ export class SlackPublisher {
     data: DigestData,
     o: { late?: boolean; next?: Date; chart?: { fileId: string; alt: string } },
   ): OutgoingMessage {
-    return buildDigest(data, o);
+    return buildDigest(data, { ...o, locale: this.o.channelLocale ?? 'en' });
   }
 
   /**

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { IANAZone } from 'luxon';
 import { nextRunAfter } from '../domain/digest-schedule.js';
+import { formatPlain } from '../i18n/catalog.js';
+import type { Locale } from '../i18n/locale.js';
 import type { DigestRepository, StoredDigestSchedule } from '../store/store.js';
 
 /** A schedule as a person gives it, from the command or the form: unchecked. */
@@ -30,14 +32,17 @@ export class DigestScheduleService {
     private readonly now: () => Date,
   ) {}
 
-  /** Plain text (the form shows it under its input; the command escapes it). Empty: it can be saved. */
-  problems(d: DigestScheduleDraft): DigestScheduleProblems {
+  /**
+   * Plain text in the person's `locale` (the form shows it under its input; the command escapes it).
+   * Empty: it can be saved.
+   */
+  problems(d: DigestScheduleDraft, locale: Locale): DigestScheduleProblems {
     const problems: DigestScheduleProblems = {};
     if (!IANAZone.isValidZone(d.zone))
-      problems.zone = `“${d.zone}” is not a time zone I know. Use an IANA name such as Europe/Paris or America/New_York.`;
-    if (!d.weekdays.length) problems.days = 'Pick at least one day.';
-    if (!d.time) problems.time = 'Pick a time.';
-    if (!d.channel) problems.channel = 'Pick a channel.';
+      problems.zone = formatPlain(locale, 'digestSchedule.zone', { zone: d.zone });
+    if (!d.weekdays.length) problems.days = formatPlain(locale, 'digestSchedule.days');
+    if (!d.time) problems.time = formatPlain(locale, 'digestSchedule.time');
+    if (!d.channel) problems.channel = formatPlain(locale, 'digestSchedule.channel');
     return problems;
   }
 
@@ -49,7 +54,7 @@ export class DigestScheduleService {
   async save(
     d: DigestScheduleDraft,
   ): Promise<{ schedule: StoredDigestSchedule; next: Date | undefined; replaced: boolean }> {
-    const problem = Object.values(this.problems(d))[0];
+    const problem = Object.values(this.problems(d, 'en'))[0];
     if (problem) throw new Error(`digest schedule not saved: ${problem}`);
     const s: StoredDigestSchedule = {
       id: d.id ?? randomUUID(),

@@ -11,6 +11,7 @@ import {
   type UnfurlKind,
   type UnfurlPatterns,
 } from '../domain/unfurl-links.js';
+import type { Locale } from '../i18n/locale.js';
 import { TtlCache } from '../platform/cache.js';
 import type { PlatformClient } from '../platform/client.js';
 import { PlatformHttpError } from '../platform/errors.js';
@@ -77,9 +78,10 @@ export class UnfurlService {
   /**
    * The unfurl of `url` as `posterSlackId` may see it, or undefined: not a link of ours, no such
    * object, a poster without a platform account or without the right to see it. Platform and Slack
-   * failures are thrown (the caller logs them; the link stays plain).
+   * failures are thrown (the caller logs them; the link stays plain). Written in `locale`, the
+   * channel's language.
    */
-  async preview(posterSlackId: string, url: string): Promise<Unfurl | undefined> {
+  async preview(posterSlackId: string, url: string, locale: Locale): Promise<Unfurl | undefined> {
     const target = this.target(url);
     if (!target) return undefined;
     return runInLane('background', async () => {
@@ -88,7 +90,7 @@ export class UnfurlService {
       const found = await this.find(target);
       if (!found) return undefined;
       if (!this.o.access.may(asker, seeAction[found.kind], subjectOf(found))) return undefined;
-      return render(found);
+      return render(locale, found);
     });
   }
 
@@ -192,13 +194,13 @@ const subjectOf = (f: Found): Subject => {
   }
 };
 
-const render = (f: Found): Unfurl => {
+const render = (locale: Locale, f: Found): Unfurl => {
   switch (f.kind) {
     case 'ticket':
-      return buildTicketUnfurl(f.object);
+      return buildTicketUnfurl(locale, f.object);
     case 'conference':
-      return buildConferenceUnfurl(f.object);
+      return buildConferenceUnfurl(locale, f.object);
     case 'media':
-      return buildMediaUnfurl(f.object);
+      return buildMediaUnfurl(locale, f.object);
   }
 };

@@ -63,7 +63,7 @@ export interface TicketDeps {
 /** What the conference listeners need: the services, a logger and a clock. */
 export interface ConferenceDeps {
   conferences: ConferenceService;
-  /** The channel's language (cards) and each person's (replies, the form). */
+  /** The channel's language (cards, the digest preview) and each person's (replies, the form, the doctor's report). */
   locales: Locales;
   identity: IdentityService;
   /** The policy applied to a Slack person (`domain/policy.ts`). */
@@ -109,6 +109,8 @@ export interface DigestDeps {
   digests: DigestService;
   logger: Logger;
   now: () => Date;
+  /** The channel's language (the digest preview) and each person's (replies, the form). */
+  locales: Locales;
 }
 
 /** What the People and Groups screens and the password reset need. */
@@ -174,6 +176,8 @@ export interface StepDeps {
 export interface UnfurlDeps {
   unfurls: Pick<UnfurlService, 'target' | 'preview' | 'forget'>;
   logger: Logger;
+  /** The unfurls are the channel's: its language. */
+  locales: Pick<Locales, 'channel'>;
 }
 
 /** What the listeners need, as `app.ts` builds it once: the services, the store, a logger, a clock. */

@@ -32,7 +32,7 @@ describe('the daily digest', () => {
     expect(data.missing).toEqual([]);
     const stats = data.days.at(-1)?.stats;
     expect(stats?.session_count).toBeGreaterThan(0);
-    const digest = buildDigest(data, { next: new Date(Date.now() + 86_400_000) });
+    const digest = buildDigest(data, { locale: 'en', next: new Date(Date.now() + 86_400_000) });
     expect(checkBlockKit(digest, 'message')).toEqual([]);
     const all = text(digest);
     expect(all).toContain(`*Sessions*\\n${formatMetric('session_count', stats?.session_count as number)}`);
@@ -72,6 +72,7 @@ describe('the daily digest', () => {
   it('shows its chart inside the message as an image block of the uploaded file, with its alt text', async () => {
     const data = await new DigestService(platform.client, store).collect(today);
     const digest = buildDigest(data, {
+      locale: 'en',
       chart: { fileId: 'F0CHART01', alt: 'Chart of the last 7 days. Thu 26: 7 sessions' },
     });
     expect(checkBlockKit(digest, 'message')).toEqual([]);
@@ -82,7 +83,7 @@ describe('the daily digest', () => {
     });
     // The text figures stay; without a chart there is no image block.
     expect(text(digest)).toContain('*Sessions*');
-    expect(buildDigest(data).blocks.some((b) => b.type === 'image')).toBe(false);
+    expect(buildDigest(data, { locale: 'en' }).blocks.some((b) => b.type === 'image')).toBe(false);
     // An image block without alt text, or with both sources, is refused as Slack does.
     expect(
       checkBlockKit({ text: 'x', blocks: [{ type: 'image', slack_file: { id: 'F1' } }] }, 'message'),
@@ -105,7 +106,7 @@ describe('the daily digest', () => {
     try {
       const data = await new DigestService(platform.client, store).collect('2027-01-15');
       expect(data.missing).toEqual(['the statistics of the day', 'the tickets report']);
-      const all = text(buildDigest(data));
+      const all = text(buildDigest(data, { locale: 'en' }));
       expect(all).toContain('not available: the platform did not give it');
       expect(all).toContain('I will try again later today');
       expect(all).not.toMatch(/\*Sessions\*\\n0/);
@@ -137,7 +138,7 @@ describe('the daily digest', () => {
       report: { total: 3, by_state: { open: 2, done: 1 } },
       missing: [],
     };
-    const all = text(buildDigest(data, { late: true }));
+    const all = text(buildDigest(data, { locale: 'en', late: true }));
     expect(all).toContain('*Sessions*\\n15 of 100 (15 %)\\n▲ 5 vs the day before');
     expect(all).toContain('*Session time*\\n3 h 12 min');
     expect(all).toContain('*Disk used*\\n1.4 GB');
@@ -162,7 +163,7 @@ describe('the daily digest', () => {
       },
       missing: [],
     };
-    const digest = buildDigest(data);
+    const digest = buildDigest(data, { locale: 'en' });
     expect(checkBlockKit(digest, 'message')).toEqual([]);
     const all = text(digest);
     expect(all).toMatch(/By agent\*\\nagent-with-a-long-name-599 599 · agent-with-a-long-name-598 598/);

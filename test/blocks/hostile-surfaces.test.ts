@@ -108,7 +108,7 @@ import type { TicketSummary } from '../../src/domain/ticket.js';
 import type { MessageKey } from '../../src/i18n/catalog.js';
 import { en } from '../../src/i18n/en.js';
 import { type Locale, locales } from '../../src/i18n/locale.js';
-import { digestVerb } from '../../src/slack/commands/digest.js';
+import { digestHelp, digestVerb } from '../../src/slack/commands/digest.js';
 import { workingText } from '../../src/slack/replies/working-notice.js';
 import { englishLeft } from '../i18n/english-left.js';
 
@@ -222,10 +222,11 @@ const msg = (payload: unknown): Rendered => ({
 const modal = (payload: unknown): Rendered => ({ payload, surface: 'modal' });
 /**
  * A link's unfurl (`chat.unfurl`): blocks under someone else's message, held to a message's limits.
- * It has no text of its own (the message it is under has), so the check gets a stand-in fallback.
+ * It has no text of its own (the message it is under has), so the check gets a stand-in fallback:
+ * the pasted link (no word in any language, for the no-English-left check).
  */
 const unfurl = (u: { blocks: unknown[] }): Rendered =>
-  msg({ text: 'the message it is under', blocks: u.blocks });
+  msg({ text: 'https://video.example/t/42', blocks: u.blocks });
 
 /**
  * A type-ahead answer (issue 22) checked as the menu Slack shows it: its options in a select of a
@@ -599,7 +600,7 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
       surface: 'home',
     },
   ],
-  buildDigest: (s) => [
+  buildDigest: (s, locale) => [
     msg(
       buildDigest(
         {
@@ -613,46 +614,46 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
           } as never,
           missing: [s],
         },
-        { next: new Date('2027-04-02T07:00:00Z') },
+        { locale, next: new Date('2027-04-02T07:00:00Z') },
       ),
     ),
     // With its chart: the alt text (plain, never parsed) clipped to Slack's 2,000 characters.
     msg(
       buildDigest(
         { date: '2027-04-01', days: [], report: undefined, missing: [] },
-        { chart: { fileId: 'F0CHART01', alt: `${s} `.repeat(400) } },
+        { locale, chart: { fileId: 'F0CHART01', alt: `${s} `.repeat(400) } },
       ),
     ),
   ],
-  buildDigestForm: (s) => [
+  buildDigestForm: (s, locale) => [
     // The channel is a Slack id and the time is parsed: only the zone is as the person typed it.
-    modal(buildDigestForm({ channel: 'C1', time: '09:00', zone: s.slice(0, 100), weekdays: [1] })),
+    modal(buildDigestForm({ locale, channel: 'C1', time: '09:00', zone: s.slice(0, 100), weekdays: [1] })),
   ],
-  buildDigestReply: (s) => {
+  buildDigestReply: (s, locale) => {
     const schedule = { id: s, channel: s, time: s, zone: s, weekdays: [1, 2], createdBy: s };
     return [
       msg(
-        buildDigestReply({
+        buildDigestReply(locale, {
           kind: 'list',
           channel: s,
           schedules: [schedule, schedule],
-          help: digestVerb.help,
+          help: digestHelp(locale),
         }),
       ),
-      msg(buildDigestReply({ kind: 'list', channel: s, schedules: [], help: digestVerb.help })),
-      msg(buildDigestReply({ kind: 'no-such-id', channel: s, id: s })),
-      msg(buildDigestReply({ kind: 'none', channel: s })),
-      msg(buildDigestReply({ kind: 'removed', channel: s, count: 2 })),
-      msg(buildDigestReply({ kind: 'bad-time', words: s })),
-      msg(buildDigestReply({ kind: 'bad-days', words: s })),
-      msg(buildDigestReply({ kind: 'problem', problem: s })),
-      msg(buildDigestReply({ kind: 'not-understood', words: s, help: digestVerb.help })),
-      msg(buildDigestReply({ kind: 'saved', schedule, next: new Date(0), replaced: true })),
+      msg(buildDigestReply(locale, { kind: 'list', channel: s, schedules: [], help: digestHelp(locale) })),
+      msg(buildDigestReply(locale, { kind: 'no-such-id', channel: s, id: s })),
+      msg(buildDigestReply(locale, { kind: 'none', channel: s })),
+      msg(buildDigestReply(locale, { kind: 'removed', channel: s, count: 2 })),
+      msg(buildDigestReply(locale, { kind: 'bad-time', words: s })),
+      msg(buildDigestReply(locale, { kind: 'bad-days', words: s })),
+      msg(buildDigestReply(locale, { kind: 'problem', problem: s })),
+      msg(buildDigestReply(locale, { kind: 'not-understood', words: s, help: digestHelp(locale) })),
+      msg(buildDigestReply(locale, { kind: 'saved', schedule, next: new Date(0), replaced: true })),
     ];
   },
-  buildDoctorReport: (s) => [
+  buildDoctorReport: (s, locale) => [
     msg(
-      buildDoctorReport({
+      buildDoctorReport(locale, {
         checks: (['configuration', 'slack', 'platform', 'store'] as const).map((section) => ({
           section,
           name: s,
@@ -708,19 +709,21 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
   buildAlreadyAgent: (s, l) => [msg(buildAlreadyAgent(l, ticketOf(s), { create: s, take: s, done: s }))],
   buildNotTakable: (s, l) => [msg(buildNotTakable(l, { ...ticketOf(s), state: s }, defaultReactionEmoji))],
   // Link unfurls: seen by the whole channel (checked as a message's blocks).
-  buildTicketUnfurl: (s) => [
-    unfurl(buildTicketUnfurl(ticketOf(s))),
-    unfurl(buildTicketUnfurl({ ...ticketOf(s), state: 'inprogress', start: undefined })),
+  buildTicketUnfurl: (s, locale) => [
+    unfurl(buildTicketUnfurl(locale, ticketOf(s))),
+    unfurl(buildTicketUnfurl(locale, { ...ticketOf(s), state: 'inprogress', start: undefined })),
   ],
-  buildConferenceUnfurl: (s) => [unfurl(buildConferenceUnfurl(conferenceOf(s, 300)))],
-  buildMediaUnfurl: (s) => [unfurl(buildMediaUnfurl(mediaOf(s)))],
-  buildDeletedUnfurl: (s) => [unfurl(buildDeletedUnfurl(s, s))],
-  buildJobNotice: (s) => [
-    msg(buildJobNotice({ kind: 'set-aside', channel: s, what: 'event', reason: s, fix: 'channel' })),
-    msg(buildJobNotice({ kind: 'set-aside', channel: 'C1', what: 'card', reason: s, fix: 'operator' })),
-    msg(buildJobNotice({ kind: 'parked', channel: s, reason: s })),
-    msg(buildJobNotice({ kind: 'digest-refused', channel: s, reason: s })),
-    msg(buildJobNotice({ kind: 'digest-paused', channel: s })),
+  buildConferenceUnfurl: (s, locale) => [unfurl(buildConferenceUnfurl(locale, conferenceOf(s, 300)))],
+  buildMediaUnfurl: (s, locale) => [unfurl(buildMediaUnfurl(locale, mediaOf(s)))],
+  buildDeletedUnfurl: (s, locale) => [unfurl(buildDeletedUnfurl(locale, s, s))],
+  buildJobNotice: (s, locale) => [
+    msg(buildJobNotice(locale, { kind: 'set-aside', channel: s, what: 'event', reason: s, fix: 'channel' })),
+    msg(
+      buildJobNotice(locale, { kind: 'set-aside', channel: 'C1', what: 'card', reason: s, fix: 'operator' }),
+    ),
+    msg(buildJobNotice(locale, { kind: 'parked', channel: s, reason: s })),
+    msg(buildJobNotice(locale, { kind: 'digest-refused', channel: s, reason: s })),
+    msg(buildJobNotice(locale, { kind: 'digest-paused', channel: s })),
   ],
   // issue 22: pickers. 150 people named `s` (past Slack's 100), one with an id past 75 characters.
   buildOptions: (s) => [
@@ -979,14 +982,8 @@ const notYetFrench = new Set<string>([
   // people
   // media
   // digest, doctor, job notices, unfurls
-  'buildDigest',
-  'buildDigestForm',
-  'buildDigestReply',
-  'buildDoctorReport',
-  'buildJobNotice',
+  // (their own words are French; the card's buttons and times are the tickets' and conferences' helpers)
   'buildConferenceUnfurl',
-  'buildDeletedUnfurl',
-  'buildMediaUnfurl',
   'buildTicketUnfurl',
   // common: modals, usage
   'buildUsage',

@@ -444,7 +444,7 @@ describe('the delivery worker', () => {
       await worker(0, {
         publisher: {
           render: (item) => outboxMessage(item, renderCard, 'en'),
-          notice: buildJobNotice,
+          notice: (n) => buildJobNotice('en', n),
           gather: (items) => gatheredMessage(items, 'en'),
         },
       }).runOnce(),

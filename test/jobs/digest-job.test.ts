@@ -62,7 +62,10 @@ const digestJob = (
       logger: createLogger('silent'),
     }),
     logger: createLogger('silent'),
-    publisher: { digest: buildDigest, notice: buildJobNotice },
+    publisher: {
+      digest: (data, o) => buildDigest(data, { ...o, locale: 'en' }),
+      notice: (n) => buildJobNotice('en', n),
+    },
     owner,
     now,
   });
@@ -258,7 +261,10 @@ describe('the digest’s chart', () => {
         logger: createLogger('silent'),
       }),
       logger: createLogger('silent'),
-      publisher: { digest: buildDigest, notice: buildJobNotice },
+      publisher: {
+        digest: (data, o) => buildDigest(data, { ...o, locale: 'en' }),
+        notice: (n) => buildJobNotice('en', n),
+      },
       owner: 'chart',
       now: () => now,
       chartWaitMs: o.chartWaitMs ?? 50,
@@ -392,7 +398,10 @@ describe('a digest job that posts for someone', () => {
         logger: createLogger('silent'),
       }),
       logger: createLogger('silent'),
-      publisher: { digest: buildDigest, notice: buildJobNotice },
+      publisher: {
+        digest: (data, o) => buildDigest(data, { ...o, locale: 'en' }),
+        notice: (n) => buildJobNotice('en', n),
+      },
       owner: 'one',
       now: () => now,
       mayPost: async (user) => access.may(await access.asker(user), 'digest.set'),

@@ -54,6 +54,7 @@ describe('the digest chart', () => {
   it('is a PNG of the chart’s size, with an opaque light card', async () => {
     const { png } = await renderDigestChart(
       data(Array.from({ length: 8 }, () => ({ sessions: 5, minutes: 50 }))),
+      'en',
     );
     expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
     const image = PNG.sync.read(png);
@@ -68,7 +69,7 @@ describe('the digest chart', () => {
     const sessions = [10, 20, 30, 40, 15, 5, 25];
     const minutes = [100, 400, 200, 300, 0, 50, 350];
     const week = sessions.map((s, i) => ({ sessions: s, minutes: minutes[i] as number }));
-    const image = PNG.sync.read((await renderDigestChart(data(week))).png);
+    const image = PNG.sync.read((await renderDigestChart(data(week), 'en')).png);
     const [p0, p1] = chartGeometry.panels;
     sessions.forEach((s, i) => {
       expect(
@@ -87,31 +88,31 @@ describe('the digest chart', () => {
 
   it('shows the week before as a line and labels the days in the digest’s days', () => {
     const fortnight = Array.from({ length: 14 }, (_, i) => ({ sessions: i + 1, minutes: 10 * (i + 1) }));
-    const series = chartSeries(data(fortnight));
+    const series = chartSeries(data(fortnight), 'en');
     expect(series.labels).toEqual(['Fri 20', 'Sat 21', 'Sun 22', 'Mon 23', 'Tue 24', 'Wed 25', 'Thu 26']);
     expect(series.sessions).toEqual([8, 9, 10, 11, 12, 13, 14]);
     expect(series.sessionsBefore).toEqual([1, 2, 3, 4, 5, 6, 7]);
-    const svg = chartSvg(series);
+    const svg = chartSvg(series, 'en');
     expect(svg.match(/<polyline/g)).toHaveLength(2);
     expect(svg).toContain('>Thu 26<');
   });
 
   it('draws a week with no figures sensibly: no bar, no NaN, says so', async () => {
-    const svg = chartSvg(chartSeries(data([])));
+    const svg = chartSvg(chartSeries(data([]), 'en'), 'en');
     expect(svg).not.toMatch(/NaN|Infinity|undefined/);
-    expect(svg).toContain(chartTexts.noData);
+    expect(svg).toContain(chartTexts('en').noData);
     expect(svg).not.toContain('<rect x=');
-    const image = PNG.sync.read((await renderDigestChart(data([]))).png);
+    const image = PNG.sync.read((await renderDigestChart(data([]), 'en')).png);
     expect(image.width).toBe(chartGeometry.width);
     for (let i = 0; i < 7; i++) expect(barHeight(image, i, 0, chartColours.sessions)).toBe(0);
   });
 
   it('clips one huge day so the other days stay readable', async () => {
     const week = [3, 4, 5, 1_000_000, 2, 6, 4].map((s) => ({ sessions: s, minutes: s }));
-    const svg = chartSvg(chartSeries(data(week)));
+    const svg = chartSvg(chartSeries(data(week), 'en'), 'en');
     expect(svg).not.toMatch(/NaN|Infinity/);
     expect(svg).toContain('>1,000,000<'); // the huge day's figure is said over its clipped bar
-    const image = PNG.sync.read((await renderDigestChart(data(week))).png);
+    const image = PNG.sync.read((await renderDigestChart(data(week), 'en')).png);
     const { top, bottom } = chartGeometry.panels[0];
     // The scale tops at 3× the second-highest day (6 → 18): a day of 6 is a third of the panel, not a pixel.
     expect(
@@ -124,10 +125,10 @@ describe('the digest chart', () => {
 
   it('says every figure in its alt text', () => {
     const week = [1, 2, 3, 4, 5, 6, 7].map((s) => ({ sessions: s, minutes: s * 10 }));
-    const alt = chartTexts.alt([]);
-    expect(alt).toContain(chartTexts.title.replace('Last', 'last'));
-    const series = chartSeries(data(week));
-    const text = chartTexts.alt(
+    const alt = chartTexts('en').alt([]);
+    expect(alt).toContain(chartTexts('en').title.replace('Last', 'last'));
+    const series = chartSeries(data(week), 'en');
+    const text = chartTexts('en').alt(
       series.labels.map((label, i) => ({ label, sessions: series.sessions[i], minutes: series.minutes[i] })),
     );
     expect(text).toContain('Thu 26: 7 sessions, 70 minutes');

@@ -189,12 +189,20 @@ describe('[] where an object is expected (a PHP backend’s empty object)', () =
 
   it('lets a digest say "not available" for statistics sent as []', () => {
     const stats = endpoints.getStatistics.output.parse([]);
-    const digest = buildDigest({
-      date: '2027-03-25',
-      days: [{ date: '2027-03-25', stats }],
-      report: endpoints.getTicketsReport.output.parse({ total: 0, by_state: [], by_agent: [], by_group: [] }),
-      missing: [],
-    });
+    const digest = buildDigest(
+      {
+        date: '2027-03-25',
+        days: [{ date: '2027-03-25', stats }],
+        report: endpoints.getTicketsReport.output.parse({
+          total: 0,
+          by_state: [],
+          by_agent: [],
+          by_group: [],
+        }),
+        missing: [],
+      },
+      { locale: 'en' },
+    );
     const text = JSON.stringify(digest.blocks);
     expect(text).toContain('not available: the platform did not give it');
     expect(text).toContain('*Tickets created*: 0');

@@ -35,7 +35,8 @@ export const handleConferenceDelete =
   async ({ user, value, respond, container, client }) => {
     const c = await deps.conferences.remove(user, readValue(idValue, value));
     // On a link's unfurl, the unfurl says it (the message is the poster's, not the bot's to replace).
-    if (container.unfurl) await showUnfurl(client, container.unfurl, buildDeletedUnfurl(c.name, c.id));
+    if (container.unfurl)
+      await showUnfurl(client, container.unfurl, buildDeletedUnfurl(deps.locales.channel, c.name, c.id));
     else {
       // A card in a channel speaks the channel's language; one in a private reply, the person's.
       const locale = container.isEphemeral ? await deps.locales.person(user) : deps.locales.channel;

@@ -12,7 +12,8 @@ import type { ActionRoutes, Click, ClickHandler } from '../runtime/action-routes
 const renderCard = async (deps: TicketDeps, c: Click, ticketId: string) => {
   const place = c.container;
   const ticket = await deps.tickets.forAction(c.user, ticketId, 'ticket.see');
-  if (place.unfurl) await showUnfurl(c.client, place.unfurl, buildTicketUnfurl(ticket));
+  if (place.unfurl)
+    await showUnfurl(c.client, place.unfurl, buildTicketUnfurl(deps.locales?.channel ?? 'en', ticket));
   else if (place.channel && place.ts)
     await deps.publisher.showCard({ channel: place.channel, ts: place.ts }, ticket);
 };
@@ -27,7 +28,12 @@ export const handleTicketMove =
     const moved = await deps.tickets.move(user, ticketId, moveId);
     await deps.publisher.ticketChanged({ kind: 'moved', ...moved }, user);
     // Clicked on a link's unfurl: it shows the new state too (the ticket's cards already do).
-    if (container.unfurl) await showUnfurl(client, container.unfurl, buildTicketUnfurl(moved.after));
+    if (container.unfurl)
+      await showUnfurl(
+        client,
+        container.unfurl,
+        buildTicketUnfurl(deps.locales?.channel ?? 'en', moved.after),
+      );
   };
 
 /** Refresh: the card as the ticket is now. */

@@ -56,8 +56,12 @@ const doctor: VerbRun<AdminWords, AdminDeps> = ({ args }, c, deps) => {
         });
         return;
       }
-      const report = await deps.doctor();
-      await c.respond({ response_type: 'ephemeral', replace_original: true, ...buildDoctorReport(report) });
+      const [report, locale] = await Promise.all([deps.doctor(), deps.locales.person(c.user)]);
+      await c.respond({
+        response_type: 'ephemeral',
+        replace_original: true,
+        ...buildDoctorReport(locale, report),
+      });
     },
   };
 };

@@ -2,8 +2,10 @@ import { buildDigest } from '../../blocks/digest.js';
 import { buildDigestForm } from '../../blocks/digest-form.js';
 import { buildDigestReply } from '../../blocks/digest-replies.js';
 import type { Reply, TextMessage } from '../../blocks/kit.js';
-import { md } from '../../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { helpIn } from '../../blocks/usage.js';
 import { parseDigestTime, parseWeekdays, periodOf, reportedDay } from '../../domain/digest-schedule.js';
+import type { Locale } from '../../i18n/locale.js';
 import { within } from '../../util/within.js';
 import type { DigestDeps } from '../deps.js';
 import { gateMs } from '../openers/forms.js';
@@ -21,17 +23,24 @@ export async function digestFormFor(
   who: { user: string; channel: string },
 ): Promise<ReturnType<typeof buildDigestForm> | TextMessage> {
   // The trigger lasts 3 s: a quick refusal is said at once; a slow answer opens the form, whose
-  // submission is checked again.
+  // submission is checked again. The person's language is asked for meanwhile.
+  const language = deps.locales.person(who.user);
   const early = await within(deps.access.require(who.user, 'digest.set'), gateMs);
   if (early && 'error' in early) throw early.error;
   if (!id) {
-    const zone = (await deps.identity.profile(who.user)).tz;
-    return buildDigestForm({ channel: who.channel, time: '09:00', zone, weekdays: [1, 2, 3, 4, 5, 6, 7] });
+    const [zone, locale] = await Promise.all([deps.identity.profile(who.user).then((p) => p.tz), language]);
+    return buildDigestForm({
+      locale,
+      channel: who.channel,
+      time: '09:00',
+      zone,
+      weekdays: [1, 2, 3, 4, 5, 6, 7],
+    });
   }
-  const s = await deps.schedules.find(who.channel, id);
+  const [s, locale] = await Promise.all([deps.schedules.find(who.channel, id), language]);
   return s
-    ? buildDigestForm({ ...s, scheduleId: s.id })
-    : buildDigestReply({ kind: 'no-such-id', channel: who.channel, id });
+    ? buildDigestForm({ ...s, locale, scheduleId: s.id })
+    : buildDigestReply(locale, { kind: 'no-such-id', channel: who.channel, id });
 }
 
 /** What `/conference digest …` asks for, as `readDigestCommand` tells it from the words after `digest`. */
@@ -69,47 +78,66 @@ const say = (respond: Responder, reply: Reply) =>
 
 /** `digest list`: the channel's schedules. */
 export async function handleDigestList(deps: DigestDeps, { user, channel, respond }: DigestAsker) {
+  const language = deps.locales.person(user);
   await deps.access.require(user, 'digest.list');
   const schedules = await deps.schedules.list(channel);
-  await say(respond, buildDigestReply({ kind: 'list', channel, schedules, help: digestVerb.help }));
+  const locale = await language;
+  await say(
+    respond,
+    buildDigestReply(locale, { kind: 'list', channel, schedules, help: digestHelp(locale) }),
+  );
 }
 
 /** `digest off [id]`: removes the channel's schedules (or the one whose id starts with `id`). */
 export async function handleDigestOff(deps: DigestDeps, id: string | undefined, asker: DigestAsker) {
   const { user, channel, respond } = asker;
+  const language = deps.locales.person(user);
   await deps.access.require(user, 'digest.remove');
   const count = await deps.schedules.remove(channel, id);
+  const locale = await language;
   if (!count)
     return say(
       respond,
-      buildDigestReply(id ? { kind: 'no-such-id', channel, id } : { kind: 'none', channel }),
+      buildDigestReply(locale, id ? { kind: 'no-such-id', channel, id } : { kind: 'none', channel }),
     );
-  return say(respond, buildDigestReply({ kind: 'removed', channel, count }));
+  return say(respond, buildDigestReply(locale, { kind: 'removed', channel, count }));
 }
 
-/** `digest now`: today's digest, privately (the day reported is the person's yesterday). */
+/**
+ * `digest now`: today's digest, privately (the day reported is the person's yesterday), in the
+ * channel's language as the posted digest is.
+ */
 export async function handleDigestNow(deps: DigestDeps, { user, respond }: DigestAsker) {
   await deps.access.require(user, 'digest.preview');
   const zone = (await deps.identity.profile(user)).tz;
   const day = reportedDay(periodOf(zone, deps.now()));
-  await say(respond, buildDigest(await deps.digests.collect(day, { chart: false }), { preview: true }));
+  await say(
+    respond,
+    buildDigest(await deps.digests.collect(day, { chart: false }), {
+      locale: deps.locales.channel,
+      preview: true,
+    }),
+  );
 }
 
 /** `digest at <time> [days] [in <zone>]`: a schedule at that local time (the person's zone unless named). */
 export async function handleDigestAt(deps: DigestDeps, words: string, asker: DigestAsker) {
   const { user, channel, respond } = asker;
   const { schedules } = deps;
+  const language = deps.locales.person(user);
   await deps.access.require(user, 'digest.set');
   const m = /^(\S+(?:\s*[ap]m)?)(?:\s+(.*?))?(?:\s+in\s+(\S+))?$/i.exec(words);
   const time = m?.[1] ? parseDigestTime(m[1]) : undefined;
-  if (!time) return say(respond, buildDigestReply({ kind: 'bad-time', words }));
+  const locale = await language;
+  if (!time) return say(respond, buildDigestReply(locale, { kind: 'bad-time', words }));
   const weekdays = m?.[2] ? parseWeekdays(m[2]) : [1, 2, 3, 4, 5, 6, 7];
-  if (!weekdays?.length) return say(respond, buildDigestReply({ kind: 'bad-days', words: m?.[2] ?? '' }));
+  if (!weekdays?.length)
+    return say(respond, buildDigestReply(locale, { kind: 'bad-days', words: m?.[2] ?? '' }));
   const zone = m?.[3] ?? (await deps.identity.profile(user)).tz;
   const draft = { channel, zone, time, weekdays, createdBy: user };
-  const problem = schedules.problems(draft).zone;
-  if (problem) return say(respond, buildDigestReply({ kind: 'problem', problem }));
-  return say(respond, buildDigestReply({ kind: 'saved', ...(await schedules.save(draft)) }));
+  const problem = schedules.problems(draft, locale).zone;
+  if (problem) return say(respond, buildDigestReply(locale, { kind: 'problem', problem }));
+  return say(respond, buildDigestReply(locale, { kind: 'saved', ...(await schedules.save(draft)) }));
 }
 
 /** What the digest's verbs need: its services, and how long the platform's budget will hold a request. */
@@ -133,14 +161,12 @@ const working =
 /** `/conference digest`'s verbs, in the order of its help: each one's lines there and its handler. */
 const digestVerbs: VerbTable<DigestCommand, DigestVerbDeps> = {
   at: {
-    usage: [
-      md`• \`/conference digest at 9:00 [daily|weekdays|mon-fri|mon,wed,fri] [in Europe/Paris]\` — schedule it (your time zone unless given)`,
-    ],
+    usage: ['digest.help.at'],
     run: working(({ words }, asker, deps) => handleDigestAt(deps, words, asker)),
   },
   // The trigger lasts 3 s: the form opens after an empty ack, with no "Working…" before it.
   form: {
-    usage: [md`• \`/conference digest\` opens the form · \`digest edit <id>\` changes one`],
+    usage: ['digest.help.form'],
     run: ({ id }, c, deps) => ({
       later: async () => {
         const view = await digestFormFor(deps, id, { user: c.user, channel: c.channel });
@@ -153,9 +179,7 @@ const digestVerbs: VerbTable<DigestCommand, DigestVerbDeps> = {
     }),
   },
   list: {
-    usage: [
-      md`• \`/conference digest list\` · \`/conference digest off [id]\` · \`/conference digest now\` (a private preview)`,
-    ],
+    usage: ['digest.help.list'],
     run: working((_, asker, deps) => handleDigestList(deps, asker)),
   },
   off: { usage: [], run: working(({ id }, asker, deps) => handleDigestOff(deps, id, asker)) },
@@ -163,7 +187,13 @@ const digestVerbs: VerbTable<DigestCommand, DigestVerbDeps> = {
   help: { usage: [], run: (_, c) => ({ say: c.usage() }) },
   unknown: {
     usage: [],
-    run: ({ words }) => ({ say: buildDigestReply({ kind: 'not-understood', words, help: digestVerb.help }) }),
+    // Its answer is the words read back with the help: `c.usage()` has it written in the person's language.
+    run: ({ words }, c) => {
+      c.usage();
+      return {
+        say: buildDigestReply(c.locale, { kind: 'not-understood', words, help: digestHelp(c.locale) }),
+      };
+    },
   },
 };
 
@@ -174,7 +204,15 @@ const digestVerbs: VerbTable<DigestCommand, DigestVerbDeps> = {
  */
 export const digestVerb = verbTableVerb<DigestCommand, DigestVerbDeps>({
   usage: ['conference.help.digest'],
-  title: md`*\`/conference digest\`* — the enterprise’s daily statistics in this channel`,
+  title: 'digest.help.title',
   read: readDigestCommand,
   verbs: digestVerbs,
 });
+
+/** `/conference digest`'s help in `locale` (`digestVerb.help` is the English one). */
+export const digestHelp = (locale: Locale): Mrkdwn =>
+  helpIn(
+    locale,
+    'digest.help.title',
+    Object.values(digestVerbs).flatMap((v) => v.usage),
+  );

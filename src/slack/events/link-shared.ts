@@ -25,7 +25,7 @@ export const handleLinkShared =
     const unfurls: Record<string, Unfurl> = {};
     for (const url of links) {
       try {
-        const unfurl = await deps.unfurls.preview(user, url);
+        const unfurl = await deps.unfurls.preview(user, url, deps.locales.channel);
         if (unfurl) unfurls[url] = unfurl;
       } catch (error) {
         // A platform or Slack failure leaves the link plain; the channel is told nothing.

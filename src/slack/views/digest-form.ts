@@ -22,16 +22,17 @@ export const handleDigestForm =
     const zone = v.str(digestFields.zone) ?? '';
     const weekdays = [...v.chosen(digestFields.days)].map(Number).sort();
     const draft = { channel: channel ?? undefined, time, zone, weekdays, createdBy: body.user.id };
-    const problems = deps.schedules.problems(draft);
+    // Only admins set digests up: a quick refusal goes under the channel input; a slow answer is
+    // awaited after the ack (Slack waits 3 s), and a refusal is then told privately, nothing saved.
+    // The person's language (at most a second) is asked for meanwhile.
+    const check = deps.access.require(body.user.id, 'digest.set');
+    const [early, locale] = await Promise.all([within(check, gateMs), deps.locales.person(body.user.id)]);
+    const problems = deps.schedules.problems(draft, locale);
     const errors: Record<string, string> = {};
     for (const [input, problem] of Object.entries(problems))
       errors[digestFields[input as keyof typeof problems]] = problem;
-    // Only admins set digests up: a quick refusal goes under the channel input; a slow answer is
-    // awaited after the ack (Slack waits 3 s), and a refusal is then told privately, nothing saved.
-    const check = deps.access.require(body.user.id, 'digest.set');
-    const early = await within(check, gateMs);
     if (early && 'error' in early)
-      errors[digestFields.channel] = describeError(early.error, deps.logger).text;
+      errors[digestFields.channel] = describeError(early.error, deps.logger, undefined, locale).text;
     if (Object.keys(errors).length) return void (await ack({ response_action: 'errors', errors }));
     await ack();
     try {
@@ -41,7 +42,7 @@ export const handleDigestForm =
         .postEphemeral({
           channel: channel as string,
           user: body.user.id,
-          text: fallbackText(describeError(error, deps.logger)),
+          text: fallbackText(describeError(error, deps.logger, undefined, locale)),
         })
         .catch((e: unknown) => deps.logger.warn({ err: e }, 'could not refuse a digest schedule'));
       return;
@@ -51,7 +52,7 @@ export const handleDigestForm =
       .postEphemeral({
         channel: channel as string,
         user: body.user.id,
-        ...buildDigestReply({ kind: 'saved', ...saved }),
+        ...buildDigestReply(locale, { kind: 'saved', ...saved }),
       })
       .catch((error: unknown) => deps.logger.warn({ err: error }, 'could not confirm a digest schedule'));
   };

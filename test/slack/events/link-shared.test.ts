@@ -48,6 +48,7 @@ describe('link_shared', () => {
     const deps: UnfurlDeps = {
       unfurls: new UnfurlService({ platform: platform.client, access: s.access, store, patterns }),
       logger: silent,
+      locales: { channel: 'en' },
     };
     return { slack, deps };
   };

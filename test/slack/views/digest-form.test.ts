@@ -39,6 +39,7 @@ function world() {
 }
 
 const form = buildDigestForm({
+  locale: 'en',
   channel: 'C1',
   time: '09:00',
   zone: 'Europe/Paris',
