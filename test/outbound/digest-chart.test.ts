@@ -135,3 +135,20 @@ describe('the digest chart', () => {
     expect(text).toContain('Fri 20: 1 sessions, 10 minutes');
   });
 });
+
+describe('the digest chart in French', () => {
+  it('names the days, the panels and the figures in French, and says them in its alt text', async () => {
+    const week = [1, 2, 3, 4, 5, 6, 1_234].map((s) => ({ sessions: s, minutes: s * 10 }));
+    const series = chartSeries(data(week), 'fr');
+    expect(series.labels.at(-1)).toBe('jeu. 26');
+    const svg = chartSvg(series, 'fr');
+    expect(svg).toContain('>Les 7 derniers jours<');
+    expect(svg).toContain('>Minutes de session<');
+    expect(svg).toContain('>1\u202f234<');
+    expect(svg).not.toContain('Last 7 days');
+    const { png, alt } = await renderDigestChart(data(week), 'fr');
+    expect(PNG.sync.read(png).width).toBe(chartGeometry.width);
+    expect(alt).toContain('Graphique des 7 derniers jours');
+    expect(alt).toContain('ven. 20\u202f: 1 session, 10 minutes');
+  });
+});

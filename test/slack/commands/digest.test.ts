@@ -206,6 +206,28 @@ describe('/conference digest now', () => {
     expect(JSON.stringify(replies.given)).toContain('preview');
   });
 
+  it('writes the preview in the channel’s language: French in a French workspace, English otherwise', async () => {
+    const { deps } = world();
+    const fr = asker(people.admin.id);
+    await handleDigestNow({ ...deps, locales: { ...deps.locales, channel: 'fr' } }, fr.who);
+    const french = JSON.stringify(fr.replies.given);
+    expect(french).toContain('Résumé quotidien');
+    expect(french).toContain('Un aperçu, vous seul le voyez.');
+    expect(french).not.toContain('Daily digest');
+    const en = asker(people.admin.id);
+    await handleDigestNow(deps, en.who);
+    const english = JSON.stringify(en.replies.given);
+    expect(english).toContain('Daily digest');
+    expect(english).not.toContain('Résumé quotidien');
+  });
+
+  it('answers a French person’s `digest list` in French', async () => {
+    const { deps } = world();
+    const { who, replies } = asker(people.admin.id);
+    await handleDigestList({ ...deps, locales: { ...deps.locales, person: async () => 'fr' } }, who);
+    expect(JSON.stringify(replies.given)).toContain('n’a pas de résumé quotidien');
+  });
+
   it('refuses an agent the preview', async () => {
     const { deps } = world();
     const { who, replies } = asker(people.alice.id);
