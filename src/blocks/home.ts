@@ -98,7 +98,7 @@ function conferenceBlocks(
   const join = tPlain(locale, 'home.conferences.join');
   for (const c of items.slice(0, homeLimits.conferences))
     out.push(
-      section(md`*${clipPlain(c.name, 200)}*\n${whenText('en', c)}`, {
+      section(md`*${clipPlain(c.name, 200)}*\n${whenText(locale, c)}`, {
         // Home is the person's own: their link can be on it (cards in channels never carry it).
         accessory: c.joinUrl
           ? button(join, `${ids.actions.conferenceJoinLink}:${c.id}`, { url: c.joinUrl, style: 'primary' })

@@ -119,8 +119,8 @@ export const buildTicketMediaTooBig = (
  * A ticket's card that could not be posted in the channel, privately: why and how to fix it (`fix`),
  * then the card's details without its buttons (they would act on a card that is not there).
  */
-export function buildTicketCardNotPosted(ticket: TicketSummary, fix: Mrkdwn): MessagePayload {
-  const card = buildTicketCard('en', ticket);
+export function buildTicketCardNotPosted(locale: Locale, ticket: TicketSummary, fix: Mrkdwn): MessagePayload {
+  const card = buildTicketCard(locale, ticket);
   return message(fix, [section(fix), ...card.blocks.filter((b) => b.type !== 'actions')]);
 }
 

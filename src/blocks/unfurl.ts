@@ -49,7 +49,7 @@ export function buildTicketUnfurl(locale: Locale, t: TicketSummary): Unfurl {
         ),
       ),
       ...(moves.length ? [actions(moves, `ticket_moves_${t.id}`)] : []),
-      actions(ticketToolButtons('en', t), `ticket_tools_${t.id}`),
+      actions(ticketToolButtons(locale, t), `ticket_tools_${t.id}`),
     ],
   };
 }

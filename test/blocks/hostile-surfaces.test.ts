@@ -403,7 +403,7 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     msg(buildTicketExported(locale, true)),
     msg(buildTicketExported(locale, false)),
   ],
-  buildTicketCardNotPosted: (s) => [msg(buildTicketCardNotPosted(ticketOf(s), escaped(s)))],
+  buildTicketCardNotPosted: (s, locale) => [msg(buildTicketCardNotPosted(locale, ticketOf(s), escaped(s)))],
   // The permalink is Slack's, but goes through the same link rule as any outside URL.
   buildTicketCardHere: (s, locale) => [
     msg(buildTicketCardHere(locale, ticketOf(s), `https://x.slack.com/archives/C1/p1?${s}`)),
@@ -978,13 +978,9 @@ const notYetFrench = new Set<string>([
   // ticket forms and prompts
   // conferences and reminders
   // home and workspace settings
-  'buildHome',
   // people
   // media
   // digest, doctor, job notices, unfurls
-  // (their own words are French; the card's buttons and times are the tickets' and conferences' helpers)
-  'buildConferenceUnfurl',
-  'buildTicketUnfurl',
   // common: modals, usage
   'buildUsage',
 ]);

@@ -122,7 +122,7 @@ async function createFromText(
             }
           : { delete_original: true },
       );
-    problem = inviteFix(cmd.channel);
+    problem = inviteFix(cmd.channel, locale);
   } catch (error) {
     problem = t(locale, 'conference.reply.cardFailed', {
       why: describeError(error, deps.logger, cmd.channel, locale),

@@ -58,10 +58,11 @@ export async function postTicketCard(
     return 'posted';
   } catch (error) {
     if (!isCannotPost(error)) throw error;
+    const locale = await deps.locales.person(where.user);
     await respond({
       response_type: 'ephemeral',
       replace_original: false,
-      ...buildTicketCardNotPosted(ticket, inviteFix(channel)),
+      ...buildTicketCardNotPosted(locale, ticket, inviteFix(channel, locale)),
     });
     return 'refused';
   }

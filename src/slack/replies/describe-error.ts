@@ -19,7 +19,7 @@ import { ConfdeskError } from '../../services/errors.js';
 import { classifySlackError } from '../../util/slack-errors.js';
 
 /** The exact fix when the bot may not post in a channel, in `locale`. */
-export const inviteFix = (channel: string | undefined, locale: Locale = 'en'): Mrkdwn =>
+export const inviteFix = (channel: string | undefined, locale: Locale): Mrkdwn =>
   channel
     ? t(locale, 'error.notMember', { channel: channelLink(channel) })
     : t(locale, 'error.notMemberHere');

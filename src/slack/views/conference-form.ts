@@ -81,7 +81,7 @@ async function save(
       const posted = await postConferenceCard(deps, channel, conference);
       outcome = posted
         ? { kind: 'planned', channel, posted }
-        : { kind: 'planned', channel, posted, fix: inviteFix(channel) };
+        : { kind: 'planned', channel, posted, fix: inviteFix(channel, locale) };
       if (!posted) extra = card.blocks;
     }
   } catch (error) {

@@ -127,7 +127,7 @@ export const handleMediaShareForm =
           locale,
           channelLocale: deps.locales.channel,
         });
-        await show(buildResultView('en', title, message));
+        await show(buildResultView(locale, title, message));
       },
     );
   };

@@ -61,7 +61,7 @@ export const handleTicketForm =
       async ({ user, show, log }) => {
         const ticket = await deps.tickets.create(user, values);
         // The platform has the ticket now: from here on a failure concerns only its card.
-        const card = buildTicketCard('en', ticket);
+        const card = buildTicketCard(locale, ticket);
         let problem: Mrkdwn | undefined;
         let extra = [] as typeof card.blocks;
         try {
@@ -73,7 +73,7 @@ export const handleTicketForm =
           await deps.subscriptions.watch(channel, ticket, user);
         } catch (error) {
           problem = isCannotPost(error)
-            ? inviteFix(channel)
+            ? inviteFix(channel, locale)
             : t(locale, 'ticketPrompt.cardNotPosted', {
                 reason: describeError(error, log, undefined, locale),
               });
