@@ -2,6 +2,7 @@
 // (Debian's chromium, as the page tests use). Writes docs/screenshots/*.png.
 import { mkdirSync } from 'node:fs';
 import type { Locator } from 'playwright-core';
+import { tPlain } from '../src/blocks/text.js';
 import { createLogger } from '../src/observability/logger.js';
 import { runPlayground } from '../src/playground/start.js';
 import { browserPath, hasBrowser, launchBrowser, PageDriver } from '../test/helpers/browser.js';
@@ -183,4 +184,42 @@ try {
 } finally {
   await browser.close();
   await pg.stop();
+}
+
+// A French card and its thread: a workspace whose channels speak French (CHANNEL_LANGUAGE=fr), the
+// ticket created by Ada, taken and started by Alice, whose Slack is switched to French.
+const fr = await runPlayground({ env: { CHANNEL_LANGUAGE: 'fr' }, port: 0, logger: createLogger('silent') });
+const frBrowser = await launchBrowser();
+try {
+  const page = await frBrowser.newPage({
+    viewport: { width: 1280, height: 800 },
+    deviceScaleFactor: 1,
+    timezoneId: 'Europe/Paris',
+  });
+  page.setDefaultTimeout(15_000);
+  await page.goto(fr.url);
+  const ui = new PageDriver(page);
+  await ui.openChannel('support');
+  await ui.say('/ticket new jane.doe@example.com Le routeur ne démarre pas');
+  const form = ui.dialog('New ticket');
+  await form.getByLabel(/^Group/).fill('lev');
+  await form.getByRole('button', { name: 'Level 1', exact: true }).click();
+  await form.getByLabel(/^Agent(?! notification)/).fill('mar');
+  await form.getByRole('button', { name: 'Alice Martin (alice)' }).click();
+  await form.getByRole('button', { name: 'Create' }).click();
+  await ui.closeConfirmation('is created');
+  await ui.actAs('Alice Martin');
+  await page.getByLabel('Slack language').selectOption({ label: 'Français' });
+  const ticket = ui.message('Le routeur ne démarre pas');
+  await ticket.getByRole('button', { name: tPlain('fr', 'ticket.move.start') }).click();
+  await ticket.getByRole('button', { name: tPlain('fr', 'ticket.move.done') }).waitFor();
+  await ticket.getByRole('button', { name: /réponse|repl(y|ies)/ }).click();
+  const thread = page.getByRole('complementary', { name: 'Thread' });
+  await thread.getByText(/a fait passer le ticket/).waitFor();
+  const path = `${out}/ticket-thread-fr.png`;
+  await thread.screenshot({ path });
+  console.log(`wrote ${path}`);
+} finally {
+  await frBrowser.close();
+  await fr.stop();
 }

@@ -18,6 +18,17 @@ describe('Slack date tokens in the page', () => {
     expect(f('{date_num} {time}', 'America/New_York')).toBe('2027-03-27 5:00 AM');
   });
 
+  it('writes French for a person whose Slack is in French: words, 24-hour clock, aujourd’hui', () => {
+    const f = (format: string, at = now) => formatSlackDate(epoch, format, 'Europe/Paris', at, 'fr-FR');
+    expect(f('{date_short_pretty} à {time}')).toBe('demain à 10:00');
+    expect(f('{date_long}')).toBe('samedi 27 mars 2027');
+    expect(f('{date_pretty}', new Date(epoch * 1000))).toBe('aujourd’hui');
+    expect(f('{date_num}')).toBe('2027-03-27');
+    expect(f('{ago}', new Date(epoch * 1000 + 5 * 60_000))).toBe('il y a 5 minutes');
+    // English when the person's Slack is not French.
+    expect(formatSlackDate(epoch, '{time}', 'Europe/Paris', now, 'en-GB')).toBe('10:00 AM');
+  });
+
   it('says Today, Tomorrow or Yesterday in the viewer’s calendar', () => {
     expect(formatSlackDate(epoch, '{date_short_pretty} at {time}', 'UTC', now)).toBe('Tomorrow at 9:00 AM');
     expect(formatSlackDate(epoch, '{date_pretty}', 'UTC', new Date(epoch * 1000))).toBe('Today');

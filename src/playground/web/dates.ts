@@ -90,10 +90,46 @@ function ago(seconds: number): string {
 }
 
 /**
- * A date token's format with each `{token}` replaced, as seen in `zone` at `now`; unknown tokens
- * are left as written.
+ * The tokens in French, as Slack's client shows them to a person whose Slack is in French (24-hour
+ * clock, `27 novembre 2026`, « aujourd’hui »); `Intl` knows the words.
  */
-export function formatSlackDate(epoch: number, format: string, zone: string, now: Date): string {
+function frenchTokens(epoch: number, zone: string, diff: number, now: Date): Record<string, string> {
+  const ms = epoch * 1000;
+  const f = (o: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('fr-FR', { timeZone: zone, ...o }).format(ms);
+  const date = f({ day: 'numeric', month: 'long', year: 'numeric' });
+  const short = f({ day: 'numeric', month: 'short', year: 'numeric' });
+  const long = f({ weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+  const pretty = (otherwise: string) =>
+    diff === 0 ? 'aujourd’hui' : diff === -1 ? 'hier' : diff === 1 ? 'demain' : otherwise;
+  const rel = new Intl.RelativeTimeFormat('fr', { numeric: 'always' });
+  const minutes = Math.round((ms - now.getTime()) / 60_000);
+  return {
+    date,
+    date_short: short,
+    date_long: long,
+    date_pretty: pretty(date),
+    date_short_pretty: pretty(short),
+    date_long_pretty: pretty(long),
+    time: f({ hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }),
+    time_secs: f({ hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }),
+    ago:
+      Math.abs(minutes) < 60 ? rel.format(minutes, 'minute') : rel.format(Math.round(minutes / 60), 'hour'),
+  };
+}
+
+/**
+ * A date token's format with each `{token}` replaced, as seen in `zone` at `now` by a person whose
+ * Slack speaks `locale` (`fr-FR`: French words and a 24-hour clock; anything else English); unknown
+ * tokens are left as written.
+ */
+export function formatSlackDate(
+  epoch: number,
+  format: string,
+  zone: string,
+  now: Date,
+  locale = 'en-US',
+): string {
   const p = partsIn(epoch * 1000, zone);
   const diff = dayDiff(p, partsIn(now.getTime(), zone));
   const month = months[p.month - 1] ?? '';
@@ -113,6 +149,7 @@ export function formatSlackDate(epoch: number, format: string, zone: string, now
     time: clock(p, false),
     time_secs: clock(p, true),
     ago: ago(Math.round(now.getTime() / 1000 - epoch)),
+    ...(locale.startsWith('fr') ? frenchTokens(epoch, zone, diff, now) : {}),
   };
   return format.replace(/\{(\w+)\}/g, (whole, name: string) => tokens[name] ?? whole);
 }

@@ -48,7 +48,7 @@ function InlineNode({ node }: { node: Inline }) {
       return <span class="mention broadcast">@{node.name.split('|')[0]}</span>;
     case 'date': {
       const shown = Number.isFinite(node.epoch)
-        ? formatSlackDate(node.epoch, node.format, env.zone, env.now())
+        ? formatSlackDate(node.epoch, node.format, env.zone, env.now(), env.as?.locale)
         : node.fallback;
       return (
         <time dateTime={new Date(node.epoch * 1000).toISOString()} title={node.fallback}>
