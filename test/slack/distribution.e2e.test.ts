@@ -408,7 +408,8 @@ describe('distribution mode: two workspaces on one process', () => {
     expect(channelLocaleOf(beta)).toBe('en');
     // The form shows the saved choice when opened again.
     const again = await openSettings(alpha, alpha.admin);
-    const blocks = (again.modal?.view as { blocks?: { block_id?: string; element?: unknown }[] }).blocks;
+    const blocks = (again.modal?.view as { blocks?: { block_id?: string; element?: unknown }[] } | undefined)
+      ?.blocks;
     expect(blocks?.find((b) => b.block_id === 'channel_language')?.element).toMatchObject({
       initial_option: { value: 'fr' },
     });
