@@ -14,7 +14,7 @@ import { runStep, type StepArgs } from '../runtime/step-runner.js';
 export const handleCreateConferenceStep = (deps: StepDeps) => async (args: StepArgs) =>
   runStep(
     args,
-    { logger: deps.logger, grantMs: deps.stepGrantMs, receipts: deps.receipts },
+    { logger: deps.logger, grantMs: deps.stepGrantMs, receipts: deps.receipts, locale: deps.locales.channel },
     async (person, inputs) => {
       const v = readStepInputs(conferenceStepInputs, inputs);
       const conference = await deps.conferences.create(person, {

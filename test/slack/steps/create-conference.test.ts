@@ -70,4 +70,23 @@ describe('the Create a video conference step', () => {
     await handleCreateConferenceStep(stepDeps(platform.client, slack).deps)(args);
     expect(failed).toEqual([expect.stringMatching(/input “start” is not valid: The start is missing/)]);
   });
+
+  it('fails in the channel’s language: French in a French channel, English in an English one', async () => {
+    const run = async (channel: 'en' | 'fr') => {
+      const slack = fakeSlack();
+      const { deps } = stepDeps(platform.client, slack);
+      const { args, completed, failed } = stepRun(slack, {
+        callbackId: stepIds.createConference,
+        // Nobody to invite: the service refuses it.
+        inputs: { run_as: userContext(people.alice.id), title: 'Nobody', start, channel: 'C1' },
+      });
+      await handleCreateConferenceStep({ ...deps, locales: { ...deps.locales, channel } })(args);
+      expect(completed).toEqual([]);
+      return failed;
+    };
+    expect(await run('fr')).toEqual([
+      'Ajoutez au moins un e-mail, un numéro de téléphone ou une personne de Slack à inviter.',
+    ]);
+    expect(await run('en')).toEqual(['Add at least one e-mail, phone number or Slack person to invite.']);
+  });
 });
