@@ -498,7 +498,7 @@ async function pace(threads: 'apart' | 'one'): Promise<void> {
     // Events only here: no card to render.
     publisher: {
       render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards here')), 'en'),
-      notice: (n) => buildJobNotice('en', n),
+      notice: async (n) => buildJobNotice('en', n),
       gather: (items) => gatheredMessage(items, 'en'),
     },
   });

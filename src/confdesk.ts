@@ -183,6 +183,8 @@ export function createConfdesk(given: ConfdeskOptions): Confdesk {
     logger: o.logger.child({ component: 'publisher' }),
     homes,
     channelLocale: o.channelLocale,
+    // A job's notice is a DM: in its person's language, from their cached Slack profile.
+    personLocale: (user) => personLocale((u) => identity.locale(u), user),
   });
   const deps: Deps = {
     locales: {

@@ -22,7 +22,7 @@ export type JobNotice =
   | { kind: 'digest-refused'; channel: string; reason: string }
   | { kind: 'digest-paused'; channel: string };
 
-/** The sentence of a job's notice (a direct message to the person), in `locale` (the channel's language). */
+/** The sentence of a job's notice (a direct message to the person), in `locale` (the person's language). */
 export function buildJobNotice(locale: Locale, n: JobNotice): TextMessage {
   const where = channelLink(n.channel);
   switch (n.kind) {

@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import type { JobNotice } from '../blocks/job-notices.js';
 import type { Logger } from '../observability/logger.js';
 import type { DeliveryOutcome, WorkspaceMetrics } from '../observability/metrics.js';
 import { ChannelPace } from '../outbound/channel-pace.js';
@@ -374,15 +375,16 @@ export class DeliveryWorker {
     if (!(await store.markDeadLetterTold(channel, reason))) return 'dead';
     const what =
       item.payload.card === true ? 'card' : item.payload.broadcast === true ? 'broadcast' : 'event';
-    const notice = this.o.publisher.notice({
+    const notice: JobNotice = {
       kind: 'set-aside',
       channel,
       what,
       reason,
       fix: hint === 'channel' ? 'channel' : 'operator',
-    });
+    };
     const people = new Set((await store.subscriptionsOf(channel)).map((s) => s.createdBy));
-    for (const user of people) await tellPerson(slack, user, notice, logger);
+    for (const user of people)
+      await tellPerson(slack, user, await this.o.publisher.notice(notice, user), logger);
     return 'dead';
   }
 
@@ -394,8 +396,9 @@ export class DeliveryWorker {
     if (!(await store.markGone(channel, reason))) return;
     logger.warn({ channel, error: reason }, 'channel cannot receive ticket events any more; keeping them');
     const people = new Set((await store.subscriptionsOf(channel)).map((s) => s.createdBy));
-    const notice = this.o.publisher.notice({ kind: 'parked', channel, reason });
-    for (const user of people) await tellPerson(slack, user, notice, logger);
+    const notice: JobNotice = { kind: 'parked', channel, reason };
+    for (const user of people)
+      await tellPerson(slack, user, await this.o.publisher.notice(notice, user), logger);
   }
 }
 

@@ -109,7 +109,10 @@ export class DigestJob {
           await tellPerson(
             this.o.slack,
             s.createdBy,
-            this.o.publisher.notice({ kind: 'digest-refused', channel: s.channel, reason: failure.code }),
+            await this.o.publisher.notice(
+              { kind: 'digest-refused', channel: s.channel, reason: failure.code },
+              s.createdBy,
+            ),
             this.o.logger,
           );
         await this.o.store.settleDigestRun(s.id, due.period, {
@@ -162,7 +165,7 @@ export class DigestJob {
       await tellPerson(
         this.o.slack,
         s.createdBy,
-        this.o.publisher.notice({ kind: 'digest-paused', channel: s.channel }),
+        await this.o.publisher.notice({ kind: 'digest-paused', channel: s.channel }, s.createdBy),
         this.o.logger,
       );
     }

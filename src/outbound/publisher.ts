@@ -82,6 +82,8 @@ export interface PublisherOptions {
   pace?: ChannelPace | undefined;
   /** The language of what channels see (cards, thread lines); unset: English. */
   channelLocale?: Locale | undefined;
+  /** A person's language, for what they alone are sent (job notices): their cached Slack profile; unset: English. */
+  personLocale?: ((user: string) => Promise<Locale>) | undefined;
 }
 
 const iso = (d: Date | undefined) => (d && !Number.isNaN(d.getTime()) ? d.toISOString() : undefined);
@@ -334,9 +336,10 @@ export class SlackPublisher {
     return gatheredMessage(items, this.locale);
   }
 
-  /** A job's private notice to a person (the jobs' port). */
-  notice(n: JobNotice): OutgoingMessage {
-    return buildJobNotice(this.o.channelLocale ?? 'en', n);
+  /** A job's private notice to `user` (the jobs' port), in their language. */
+  async notice(n: JobNotice, user: string): Promise<OutgoingMessage> {
+    const locale = this.o.personLocale ? await this.o.personLocale(user).catch((): Locale => 'en') : 'en';
+    return buildJobNotice(locale, n);
   }
 
   /** A daily digest (the digest job's port). */

@@ -38,7 +38,7 @@ export function testDeliveryWorker(
     sleep: async (ms) => clock.advance(ms),
     publisher: {
       render: (item) => outboxMessage(item, async (id) => message(md`Ticket ${id}`, []), 'en'),
-      notice: (n) => buildJobNotice('en', n),
+      notice: async (n) => buildJobNotice('en', n),
       gather: (items) => gatheredMessage(items, 'en'),
     },
     ...more,

@@ -9,7 +9,8 @@ import { md } from '../../src/blocks/mrkdwn.js';
 import { SlackDouble } from '../../src/dev/slack-double.js';
 import { type DeliveryOptions, eventMetadataType, gatherable } from '../../src/jobs/delivery.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
-import { gatheredMessage, outboxMessage } from '../../src/outbound/publisher.js';
+import { deliveryClient } from '../../src/outbound/clients.js';
+import { gatheredMessage, outboxMessage, SlackPublisher } from '../../src/outbound/publisher.js';
 import { openStore, type Store } from '../../src/store/store.js';
 import { testDeliveryWorker } from '../helpers/delivery-worker.js';
 
@@ -306,6 +307,43 @@ describe('the delivery worker', () => {
     expect(['e1', 'e2', 'e3'].map((id) => postsOf(id).length)).toEqual([1, 1, 1]);
   });
 
+  it('tells each subscriber of a channel it lost in their own language, not the channel’s', async () => {
+    await card('CGONE');
+    for (const user of ['UFR', 'UEN'])
+      await store.addSubscription({
+        id: `s-${user}`,
+        channel: 'CGONE',
+        kind: 'watch',
+        ticketId: '7',
+        filter: {},
+        createdBy: user,
+      });
+    slack.notInChannel.add('CGONE');
+    await store.advance([event('e1', 'CGONE')]);
+    // The real publisher, in a French workspace; each person's language as their Slack profile says.
+    const publisher = new SlackPublisher({
+      slack: deliveryClient({ token: 'xoxb-delivery', apiUrl: slack.apiUrl }),
+      store,
+      tickets: { summary: () => Promise.reject(new Error('no cards here')) },
+      logger: createLogger('silent'),
+      channelLocale: 'fr',
+      personLocale: async (user) => (user === 'UFR' ? 'fr' : 'en'),
+    });
+    await worker(0, {
+      publisher: {
+        render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards here')), 'fr'),
+        notice: (n, user) => publisher.notice(n, user),
+        gather: (items) => gatheredMessage(items, 'fr'),
+      },
+    }).runOnce();
+    expect(toldTo('UFR')).toHaveLength(1);
+    expect(String(toldTo('UFR')[0]?.args.text)).toContain(
+      'Je ne peux plus publier les événements des tickets',
+    );
+    expect(toldTo('UEN')).toHaveLength(1);
+    expect(String(toldTo('UEN')[0]?.args.text)).toContain('I can no longer post ticket events');
+  });
+
   it('posts a queued card first, saves its link, and threads the events after it under it', async () => {
     await store.advance([
       { ticketId: '7', eventId: 'card', channel: 'CNEW', payload: { card: true } },
@@ -444,7 +482,7 @@ describe('the delivery worker', () => {
       await worker(0, {
         publisher: {
           render: (item) => outboxMessage(item, renderCard, 'en'),
-          notice: (n) => buildJobNotice('en', n),
+          notice: async (n) => buildJobNotice('en', n),
           gather: (items) => gatheredMessage(items, 'en'),
         },
       }).runOnce(),

@@ -64,7 +64,7 @@ const digestJob = (
     logger: createLogger('silent'),
     publisher: {
       digest: (data, o) => buildDigest(data, { ...o, locale: 'en' }),
-      notice: (n) => buildJobNotice('en', n),
+      notice: async (n) => buildJobNotice('en', n),
     },
     owner,
     now,
@@ -263,7 +263,7 @@ describe('the digest’s chart', () => {
       logger: createLogger('silent'),
       publisher: {
         digest: (data, o) => buildDigest(data, { ...o, locale: 'en' }),
-        notice: (n) => buildJobNotice('en', n),
+        notice: async (n) => buildJobNotice('en', n),
       },
       owner: 'chart',
       now: () => now,
@@ -400,7 +400,7 @@ describe('a digest job that posts for someone', () => {
       logger: createLogger('silent'),
       publisher: {
         digest: (data, o) => buildDigest(data, { ...o, locale: 'en' }),
-        notice: (n) => buildJobNotice('en', n),
+        notice: async (n) => buildJobNotice('en', n),
       },
       owner: 'one',
       now: () => now,

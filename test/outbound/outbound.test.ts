@@ -87,7 +87,7 @@ describe('a token Slack refuses', () => {
       sleep: async () => undefined,
       publisher: {
         render: (item) => outboxMessage(item, () => Promise.reject(new Error('no cards')), 'en'),
-        notice: (n) => buildJobNotice('en', n),
+        notice: async (n) => buildJobNotice('en', n),
         gather: (items) => gatheredMessage(items, 'en'),
       },
     });
