@@ -1,5 +1,4 @@
 import type { WebClient } from '@slack/web-api';
-import type { JobNotice } from '../blocks/job-notices.js';
 import type { Logger } from '../observability/logger.js';
 import type { DeliveryOutcome, WorkspaceMetrics } from '../observability/metrics.js';
 import { ChannelPace } from '../outbound/channel-pace.js';
@@ -375,7 +374,7 @@ export class DeliveryWorker {
     if (!(await store.markDeadLetterTold(channel, reason))) return 'dead';
     const what =
       item.payload.card === true ? 'card' : item.payload.broadcast === true ? 'broadcast' : 'event';
-    const notice: JobNotice = {
+    const notice: Parameters<SlackPublisher['notice']>[0] = {
       kind: 'set-aside',
       channel,
       what,
@@ -396,7 +395,7 @@ export class DeliveryWorker {
     if (!(await store.markGone(channel, reason))) return;
     logger.warn({ channel, error: reason }, 'channel cannot receive ticket events any more; keeping them');
     const people = new Set((await store.subscriptionsOf(channel)).map((s) => s.createdBy));
-    const notice: JobNotice = { kind: 'parked', channel, reason };
+    const notice: Parameters<SlackPublisher['notice']>[0] = { kind: 'parked', channel, reason };
     for (const user of people)
       await tellPerson(slack, user, await this.o.publisher.notice(notice, user), logger);
   }
