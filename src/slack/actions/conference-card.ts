@@ -8,7 +8,7 @@ import {
 } from '../../blocks/conference-list.js';
 import { ids } from '../../blocks/ids.js';
 import { buildWorkingView } from '../../blocks/modal.js';
-import { tPlain } from '../../blocks/text.js';
+import { phrase, tPlain } from '../../blocks/text.js';
 import { buildDeletedUnfurl } from '../../blocks/unfurl.js';
 import type { ConferenceFormValues } from '../../domain/conference.js';
 import type { Locale } from '../../i18n/locale.js';
@@ -52,7 +52,7 @@ export const handleConferenceMedia =
     const wait = deps.conferences.waitMs();
     const locale = deps.locales.person(user);
     if (wait >= 3_000)
-      await respond(ephemeral(workingText(await locale, 'Looking up the recordings and snapshots', wait)));
+      await respond(ephemeral(workingText(await locale, phrase('working.recordings'), wait)));
     const { conference, items, total } = await deps.conferences.medias(user, readValue(idValue, value));
     await respond({
       response_type: 'ephemeral',
@@ -156,7 +156,7 @@ export const handleConferenceEdit =
       view: buildWorkingView(
         locale,
         title,
-        workingText(locale, 'Loading the conference', deps.conferences.waitMs()),
+        workingText(locale, phrase('working.loadingConference'), deps.conferences.waitMs()),
       ),
     });
     const show = updateView(client, opened.view?.id as string);
@@ -173,7 +173,7 @@ export const handleConferenceEdit =
  * (the trigger) and say it in the modal; Recordings & snapshots says it itself.
  */
 export function registerConferenceActions(routes: ActionRoutes, deps: ConferenceDeps): void {
-  const working = { working: 'Working', locale: deps.locales.person };
+  const working = { working: phrase('working.working'), locale: deps.locales.person };
   routes.on(ids.actions.conferenceDelete, handleConferenceDelete(deps), working);
   routes.on(ids.actions.conferenceMedia, handleConferenceMedia(deps), { locale: deps.locales.person });
   routes.on(ids.actions.conferenceShow, handleConferenceShow(deps), working);

@@ -9,7 +9,7 @@ import {
   buildPersonForm,
   personNameIn,
 } from '../../blocks/people.js';
-import { tPlain } from '../../blocks/text.js';
+import { phrase, tPlain } from '../../blocks/text.js';
 import type { MessageKey } from '../../i18n/catalog.js';
 import type { PeopleDeps } from '../deps.js';
 import {
@@ -227,7 +227,7 @@ export function registerPeopleActions(routes: ActionRoutes, deps: PeopleDeps): v
   routes.on(ids.actions.peopleOpen, handlePeopleOpen(deps), { locale });
   routes.on(ids.actions.groupsOpen, handleGroupsOpen(deps), { locale });
   routes.on(ids.actions.passwordResetOwn, handlePasswordResetOwn(deps), {
-    working: 'Sending the password reset',
+    working: phrase('working.sendingPasswordReset'),
     locale,
   });
   routes.on(ids.actions.peopleSearch, handlePeopleSearch(deps), { locale });

@@ -1,4 +1,5 @@
 import { ids } from '../../blocks/ids.js';
+import { phrase } from '../../blocks/text.js';
 import { buildTicketJoinReply } from '../../blocks/ticket-card.js';
 import { buildTicketUnfurl } from '../../blocks/unfurl.js';
 import { ConfdeskError } from '../../services/errors.js';
@@ -61,7 +62,7 @@ export const handleTicketJoin =
  */
 export function registerTicketActions(routes: ActionRoutes, deps: TicketDeps): void {
   routes.on(ids.actions.ticketMove, handleTicketMove(deps), {
-    working: 'Moving the ticket',
+    working: phrase('working.movingTicket'),
     // A move the ticket's true state no longer offers: once that is told, show that state.
     afterReply: async (c, error) => {
       if (!(error instanceof ConfdeskError && error.code === 'move_not_offered')) return;
@@ -70,8 +71,10 @@ export function registerTicketActions(routes: ActionRoutes, deps: TicketDeps): v
       );
     },
   });
-  routes.on(ids.actions.ticketRefresh, handleTicketRefresh(deps), { working: 'Loading the ticket' });
-  routes.on(ids.actions.ticketJoin, handleTicketJoin(deps), { working: 'Loading the ticket' });
+  routes.on(ids.actions.ticketRefresh, handleTicketRefresh(deps), {
+    working: phrase('working.loadingTicket'),
+  });
+  routes.on(ids.actions.ticketJoin, handleTicketJoin(deps), { working: phrase('working.loadingTicket') });
   // The private link buttons: Slack opens the URL; the click is only acked.
   routes.on(ids.actions.ticketJoinLink, async () => undefined);
 }

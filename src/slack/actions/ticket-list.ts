@@ -1,4 +1,5 @@
 import { ids } from '../../blocks/ids.js';
+import { phrase } from '../../blocks/text.js';
 import { buildTicketList } from '../../blocks/ticket-card.js';
 import { parseTicketQuery } from '../../domain/ticket-query.js';
 import { ticketPageSize } from '../../services/tickets.js';
@@ -35,6 +36,6 @@ export const handleTicketPage =
   };
 
 export function registerTicketList(routes: ActionRoutes, deps: TicketDeps): void {
-  routes.on(ids.actions.ticketShow, handleTicketShow(deps), { working: 'Looking up the ticket' });
-  routes.on(ids.actions.ticketPage, handleTicketPage(deps), { working: 'Looking up the tickets' });
+  routes.on(ids.actions.ticketShow, handleTicketShow(deps), { working: phrase('working.lookingUpTicket') });
+  routes.on(ids.actions.ticketPage, handleTicketPage(deps), { working: phrase('working.lookingUpTickets') });
 }

@@ -1,6 +1,6 @@
 import { ids } from '../../blocks/ids.js';
 import { buildWorkingView } from '../../blocks/modal.js';
-import { tPlain } from '../../blocks/text.js';
+import { phrase, tPlain } from '../../blocks/text.js';
 import { buildTicketMediaList, buildTimeline } from '../../blocks/ticket-card.js';
 import { buildTicketEditForm, buildTicketExportForm } from '../../blocks/ticket-form.js';
 import {
@@ -227,9 +227,13 @@ export function registerTicketMenu(
   deps: TicketFormDeps & Pick<MediaDeps, 'media' | 'locales'>,
 ): void {
   routes.on(ids.actions.ticketMenu, handleTicketMenu(deps));
-  routes.on(ids.actions.ticketDelete, handleTicketDelete(deps), { working: 'Deleting the ticket' });
-  routes.on(ids.actions.ticketMediaPost, handleTicketMediaPost(deps), { working: 'Fetching the file' });
+  routes.on(ids.actions.ticketDelete, handleTicketDelete(deps), {
+    working: phrase('working.deletingTicket'),
+  });
+  routes.on(ids.actions.ticketMediaPost, handleTicketMediaPost(deps), {
+    working: phrase('working.fetchingFile'),
+  });
   routes.on(ids.actions.ticketMediaPostAll, handleTicketMediaPostAll(deps), {
-    working: 'Fetching the ticket’s media',
+    working: phrase('working.fetchingTicketMedia'),
   });
 }

@@ -1,5 +1,6 @@
 import { ids } from '../../blocks/ids.js';
 import { buildSubscriptions } from '../../blocks/subscriptions.js';
+import { phrase } from '../../blocks/text.js';
 import type { TicketDeps } from '../deps.js';
 import { readValue, staleValue, subscriptionId } from '../input/payloads.js';
 import type { ActionRoutes, ClickHandler } from '../runtime/action-routes.js';
@@ -28,6 +29,6 @@ export const handleTicketUnsubscribe =
 
 export function registerTicketUnsubscribe(routes: ActionRoutes, deps: TicketDeps): void {
   routes.on(ids.actions.ticketUnsubscribe, handleTicketUnsubscribe(deps), {
-    working: 'Removing the subscription',
+    working: phrase('working.removingSubscription'),
   });
 }

@@ -3,6 +3,7 @@ import { buildDigestForm } from '../../blocks/digest-form.js';
 import { buildDigestReply } from '../../blocks/digest-replies.js';
 import type { Reply, TextMessage } from '../../blocks/kit.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
+import { phrase } from '../../blocks/text.js';
 import { helpIn } from '../../blocks/usage.js';
 import { parseDigestTime, parseWeekdays, periodOf, reportedDay } from '../../domain/digest-schedule.js';
 import type { Locale } from '../../i18n/locale.js';
@@ -153,7 +154,7 @@ const working =
   ): VerbRun<P, DigestVerbDeps> =>
   (parsed, c, deps) => ({
     later: async () => {
-      await tellIfSlow(c.respond, 'Working on the digest', deps.waitMs(), 'en');
+      await tellIfSlow(c.respond, phrase('working.digest'), deps.waitMs(), () => deps.locales.person(c.user));
       await run(parsed, { user: c.user, channel: c.channel, respond: c.respond }, deps);
     },
   });

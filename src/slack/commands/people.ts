@@ -86,7 +86,7 @@ export async function handlePasswordCommand(
 
 /** `/conference password [login]`, after a "Working…"; its failure told in the person's language. */
 export const passwordVerb: VerbRun<{ login?: string }, PeopleCommandDeps> = ({ login }, c, deps) => ({
-  working: 'Working on the password reset',
+  working: phrase('working.passwordReset'),
   later: async () => {
     const locale = await localeOf(deps, c.user);
     try {

@@ -5,6 +5,7 @@ import {
   buildNotTakable,
   buildReactionOffer,
 } from '../../blocks/reactions.js';
+import { type Phrase, phrase } from '../../blocks/text.js';
 import { defaultReactionEmoji, type ReactionKind, reactionKind } from '../../domain/reactions.js';
 import type { SettingsRepository } from '../../store/store.js';
 import type { TicketDeps } from '../deps.js';
@@ -23,10 +24,10 @@ export type ReactionDeps = TicketDeps & {
 };
 
 /** The "Working…" of each reaction, said privately when the platform's budget makes it wait. */
-const working: Record<ReactionKind, string> = {
-  create: 'Checking that you may create tickets',
-  take: 'Taking the ticket',
-  done: 'Moving the ticket to done',
+const working: Record<ReactionKind, Phrase> = {
+  create: phrase('working.checkingCreateTickets'),
+  take: phrase('working.takingTicket'),
+  done: phrase('working.movingTicketToDone'),
 };
 
 /**
@@ -67,7 +68,7 @@ export const handleReactionAdded =
     // The reactor's language, asked at once: what they are told waits for it at most a second, not on the platform.
     const locale = deps.locales.person(user);
     try {
-      await tellIfSlow(tell, working[kind], deps.waitMs(), 'en');
+      await tellIfSlow(tell, working[kind], deps.waitMs(), () => locale);
       if (kind === 'create') {
         await deps.access.require(user, 'ticket.create');
         await tell(ephemeral(buildReactionOffer(await locale, { c: channel, ts }, emoji)));

@@ -5,7 +5,7 @@ import { ids } from '../../blocks/ids.js';
 import type { Block } from '../../blocks/kit.js';
 import { buildResultView } from '../../blocks/modal.js';
 import type { Mrkdwn } from '../../blocks/mrkdwn.js';
-import { t, tPlain } from '../../blocks/text.js';
+import { phrase, t, tPlain } from '../../blocks/text.js';
 import type { ConferenceSummary } from '../../domain/conference.js';
 import type { Locale } from '../../i18n/locale.js';
 import { postToResponseUrl } from '../../outbound/respond.js';
@@ -125,7 +125,7 @@ export const handleConferenceForm =
         ...(field ? { problems: { [field]: message } } : {}),
       });
     };
-    const action = meta.mode === 'create' ? 'Creating the conference' : 'Saving the conference';
+    const action = phrase(meta.mode === 'create' ? 'working.creatingConference' : 'working.savingConference');
     await submitThenWork(
       submission,
       {
