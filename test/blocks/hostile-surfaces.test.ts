@@ -108,7 +108,7 @@ import type { TicketSummary } from '../../src/domain/ticket.js';
 import type { MessageKey } from '../../src/i18n/catalog.js';
 import { en } from '../../src/i18n/en.js';
 import { type Locale, locales } from '../../src/i18n/locale.js';
-import { digestHelp, digestVerb } from '../../src/slack/commands/digest.js';
+import { digestHelp } from '../../src/slack/commands/digest.js';
 import { workingText } from '../../src/slack/replies/working-notice.js';
 import { englishLeft } from '../i18n/english-left.js';
 
@@ -735,10 +735,11 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     ),
   ],
   buildOptionsNotice: (s) => [menuOf(buildOptionsNotice(s))],
-  buildUsage: (s) => [
+  buildUsage: (s, locale) => [
     msg(buildUsage(helpOf(escaped(s), [escaped(s)]), s)),
-    msg(buildUsage(digestVerb.help, escaped(s))),
-    msg(buildUsage(digestVerb.help)),
+    // /conference digest's help in the reader's language (`digestHelp`, as its replies show it).
+    msg(buildUsage(digestHelp(locale), escaped(s))),
+    msg(buildUsage(digestHelp(locale))),
     // Translated: /ticket's help and problems in French (every line of its table), within the same limits.
     msg(
       buildUsage(
@@ -766,8 +767,8 @@ const surfaces: Record<string, (s: string, locale: Locale) => Rendered[]> = {
     ),
     msg(
       buildUsage(
-        helpIn('en', 'ticket.help.title', ticketHelpKeys),
-        t('en', 'ticket.list.requestor', { value: s }),
+        helpIn(locale, 'ticket.help.title', ticketHelpKeys),
+        t(locale, 'ticket.list.requestor', { value: s }),
       ),
     ),
   ],
@@ -982,7 +983,6 @@ const notYetFrench = new Set<string>([
   // media
   // digest, doctor, job notices, unfurls
   // common: modals, usage
-  'buildUsage',
 ]);
 
 /** Outside data of a benign render: a French name, so what is left is the bot's own words. */
