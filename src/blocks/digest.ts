@@ -175,7 +175,8 @@ function ticketBlocks(locale: Locale, data: DigestData): Block[] {
 }
 
 /** A Slack date token (`{date_short_pretty} at {time}`) whose words are `locale`'s. */
-export const dateAt = (locale: Locale, at: Date): Mrkdwn => date(at, tPlain(locale, 'digest.slackDateAt'));
+export const dateAt = (locale: Locale, at: Date): Mrkdwn =>
+  date(locale, at, tPlain(locale, 'digest.slackDateAt'));
 
 /**
  * The daily digest message, in the channel's language (`o.locale`): the six metrics with their change

@@ -131,7 +131,9 @@ function ticketBlocks(locale: Locale, list: HomeList<TicketSummary> | undefined,
           ? md`${clipPlain(k.group.name ?? tPlain(locale, 'home.tickets.group', { id: k.group.id }), 100)}`
           : undefined,
         k.modified
-          ? t(locale, 'home.tickets.updated', { when: date(k.modified, '{date_short_pretty} {time}') })
+          ? t(locale, 'home.tickets.updated', {
+              when: date(locale, k.modified, '{date_short_pretty} {time}'),
+            })
           : undefined,
       ].filter((x) => x !== undefined),
       ' · ',
@@ -199,7 +201,7 @@ function adminBlocks(locale: Locale, a: HomeAdmin): Block[] {
       : [];
   });
   const count = (n: number | undefined) => (n === undefined ? '—' : formatNumber(locale, n));
-  const at = (d: { at: Date }) => date(d.at, '{date_short_pretty} {time}');
+  const at = (d: { at: Date }) => date(locale, d.at, '{date_short_pretty} {time}');
   const doctor =
     a.doctor === undefined
       ? undefined

@@ -72,7 +72,7 @@ export function mediaLine(m: MediaLineItem, locale: Locale = 'en'): Mrkdwn {
   const bits = [
     m.type ? typeLabel(locale, m.type) : undefined,
     m.status && m.status !== 'completed' ? statusLabel(locale, m.status) : undefined,
-    m.created ? date(m.created, '{date_short_pretty} {time}') : undefined,
+    m.created ? date(locale, m.created, '{date_short_pretty} {time}') : undefined,
     m.size !== undefined ? formatSize(locale, m.size) : undefined,
     m.format ? clipPlain(m.format, 100) : undefined,
   ].filter((x) => x !== undefined);
@@ -200,7 +200,7 @@ export function buildMediaDetails(locale: Locale, m: MediaItem): ModalView {
     section(md`*${nameOf(m, locale)}*${m.description ? md`\n${clipPlain(m.description, 2_000)}` : md``}`),
     section(
       m.created
-        ? t(locale, 'media.details.created', { when: date(m.created, '{date_long_pretty} {time}') })
+        ? t(locale, 'media.details.created', { when: date(locale, m.created, '{date_long_pretty} {time}') })
         : t(locale, 'media.details.createdUnknown'),
       {
         fields: fields

@@ -1,4 +1,6 @@
 import { slackDate } from '../domain/time.js';
+import type { Locale } from '../i18n/locale.js';
+import { en as common, fr as commonFr } from '../i18n/messages/common.js';
 
 /*
  * Slack mrkdwn the bot can vouch for. Slack reads `&`, `<` and `>` as control characters: a `<!channel>`
@@ -97,9 +99,15 @@ export const mention = (userId: string): Mrkdwn =>
 export const channelLink = (channelId: string): Mrkdwn =>
   /^[CGD][A-Z0-9]{1,30}$/.test(channelId) ? trust(`<#${channelId}>`) : escaped(channelId);
 
-/** A date token every viewer sees in their own zone (see `slackDate`); `format` is the bot's own. */
-export const date = (value: Date, format?: string): Mrkdwn =>
-  Number.isNaN(value.getTime()) ? escaped('unknown time') : trust(slackDate(value, format));
+/** "unknown time", from the catalog (this module is below `text.ts`, so it reads the message itself). */
+const unknownTime: Record<Locale, string> = { en: common['date.unknown'], fr: commonFr['date.unknown'] };
+
+/**
+ * A date token every viewer sees in their own zone (see `slackDate`); `format` is the bot's own.
+ * Not a date: "unknown time" in `locale`.
+ */
+export const date = (locale: Locale, value: Date, format?: string): Mrkdwn =>
+  Number.isNaN(value.getTime()) ? escaped(unknownTime[locale]) : trust(slackDate(value, format));
 
 /**
  * A live link with a label; a URL that is not http(s) is not linked (only the label is shown). The

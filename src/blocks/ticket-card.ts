@@ -132,7 +132,7 @@ export function buildTicketCard(locale: Locale, t: TicketSummary): MessagePayloa
             ? clipPlain(t.group.name ?? tPlain(locale, 'ticket.card.groupNumber', { id: t.group.id }), 200)
             : say(locale, 'ticket.card.none'),
         ),
-        field(label('ticket.card.start'), t.start ? date(t.start, dateTimeFormat(locale)) : notSet),
+        field(label('ticket.card.start'), t.start ? date(locale, t.start, dateTimeFormat(locale)) : notSet),
         field(label('ticket.card.duration'), t.duration ? formatMinutes(t.duration) : notSet),
       ],
     },
@@ -144,7 +144,9 @@ export function buildTicketCard(locale: Locale, t: TicketSummary): MessagePayloa
           say(locale, 'ticket.card.number', { id: t.id }),
           t.type ? clipPlain(t.type, 200) : undefined,
           t.modified
-            ? say(locale, 'ticket.card.updated', { date: date(t.modified, '{date_short_pretty} {time}') })
+            ? say(locale, 'ticket.card.updated', {
+                date: date(locale, t.modified, '{date_short_pretty} {time}'),
+              })
             : undefined,
         ].filter((x) => x !== undefined),
         ' · ',
@@ -185,7 +187,7 @@ export interface TicketEventLine {
  * catalog knows them), all escaped.
  */
 export const eventLine = (locale: Locale, e: TicketEventLine): Mrkdwn =>
-  md`${e.timestamp && !Number.isNaN(e.timestamp.getTime()) ? md`${date(e.timestamp, '{date_short_pretty} {time}')} · ` : empty}*${clipPlain(eventLabel(locale, e.eventName), 500)}*${e.source ? md` · ${clipPlain(sourceLabel(locale, e.source), 500)}` : empty}`;
+  md`${e.timestamp && !Number.isNaN(e.timestamp.getTime()) ? md`${date(locale, e.timestamp, '{date_short_pretty} {time}')} · ` : empty}*${clipPlain(eventLabel(locale, e.eventName), 500)}*${e.source ? md` · ${clipPlain(sourceLabel(locale, e.source), 500)}` : empty}`;
 
 /** One line of a ticket's thread for a platform event, from the event's outbox payload. */
 export function eventText(locale: Locale, payload: Record<string, unknown>): MrkdwnText {
@@ -280,7 +282,7 @@ export function buildTicketList(
       [
         stateLabel(locale, t.state),
         t.agent ? clipPlain(t.agent.label, 200) : tPlain(locale, 'ticket.page.unassigned'),
-        ...(t.start ? [date(t.start, dateTimeFormat(locale))] : []),
+        ...(t.start ? [date(locale, t.start, dateTimeFormat(locale))] : []),
       ],
       ' · ',
     );

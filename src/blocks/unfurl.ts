@@ -33,7 +33,7 @@ export function buildTicketUnfurl(locale: Locale, t: TicketSummary): Unfurl {
   const when = t.start
     ? tr(locale, 'unfurl.ticket.starts', { date: dateAt(locale, t.start) })
     : t.modified
-      ? tr(locale, 'unfurl.ticket.updated', { date: date(t.modified, '{date_short_pretty} {time}') })
+      ? tr(locale, 'unfurl.ticket.updated', { date: date(locale, t.modified, '{date_short_pretty} {time}') })
       : empty;
   return {
     blocks: [

@@ -78,7 +78,7 @@ export function buildWorkspaceSettingsView(
         saved
           ? t(locale, 'settings.savedBy', {
               admin: mention(saved.updatedBy),
-              when: date(saved.updatedAt, '{date_short_pretty} {time}'),
+              when: date(locale, saved.updatedAt, '{date_short_pretty} {time}'),
             })
           : t(locale, 'settings.intro'),
       ),

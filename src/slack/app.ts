@@ -142,7 +142,7 @@ export function createSlackApp(options: SlackAppOptions): SlackApp {
   const watchClient = options.metrics ? measureAcks(app, options.metrics) : undefined;
   // Around every listener, as one middleware: the count a shutdown waits for, a command's text
   // clipped, the ack kept for the error handler, the listener named for the last resort.
-  const scope = requestScope(options.logger, watchClient);
+  const scope = requestScope(options.logger, watchClient, (user) => options.deps.locales.person(user));
   app.use(scope.middleware);
   const { deps, setup } = options;
   // One reply for failures, also for throws before a listener's ack (`reply-error.ts`).

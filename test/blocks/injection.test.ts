@@ -101,8 +101,11 @@ describe('text from outside is text where it goes', () => {
     expect(join).toContain('"url":"https://video.example.com/guest/42"');
     expect(join).not.toContain('<!channel>');
     expect(card).toMatch(/<!date\^\d+\^\{date_short_pretty\} at \{time\}\|2027-04-02 14:30 UTC>/);
-    const own = md`${mention('UALICE')} in ${channelLink('C123')} at ${date(new Date(0))}: ${link('https://x.example/a|b>c', 'see <here>')}`;
+    const own = md`${mention('UALICE')} in ${channelLink('C123')} at ${date('en', new Date(0))}: ${link('https://x.example/a|b>c', 'see <here>')}`;
     expect(strayTokens(own.text)).toEqual([]);
+    // Not a date: said in the reader's language.
+    expect(date('en', new Date(Number.NaN)).text).toBe('unknown time');
+    expect(date('fr', new Date(Number.NaN)).text).toBe('date inconnue');
     expect(own.text).toBe(
       '<@UALICE> in <#C123> at <!date^0^{date_short_pretty} at {time}|1970-01-01 00:00 UTC>: <https://x.example/a%7Cb%3Ec|see &lt;here&gt;>',
     );

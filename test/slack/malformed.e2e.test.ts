@@ -205,6 +205,21 @@ describe('40 KB of command text', () => {
     expect(said.body.text).toMatch(/cut|first/);
   });
 
+  it('tells a French person, in French, that the text was cut (an English one is told in English above)', async () => {
+    f.slack.addUser({ id: 'UAMELIE', email: 'amelie@example.com', locale: 'fr-FR' });
+    const res = await f.command(`list ${long}`, 'UAMELIE', 'C1', '/ticket');
+    expect(res.status).toBe(200);
+    const said = await eventually(() =>
+      f.slack.responses
+        .filter((r) => r.path === new URL(res.responseUrl).pathname)
+        .map((r) => String(r.body.text))
+        .find((t) => t.includes('caractères')),
+    );
+    expect(said).toBe(
+      `Le texte de votre commande faisait ${`list ${long}`.length.toLocaleString('fr-FR')}\u202fcaractères\u202f: je n’en ai lu que les ${commandTextLimit.toLocaleString('fr-FR')}\u202fpremiers.`,
+    );
+  });
+
   it.each([
     { what: '/conference list', name: '/conference', text: `list ${long}` },
     { what: '/conference show', name: '/conference', text: `show ${'x'.repeat(40_000)}` },

@@ -37,6 +37,11 @@ export const en = {
   'working.checkingCreateTickets': 'Checking that you may create tickets',
   'working.takingTicket': 'Taking the ticket',
   'working.movingTicketToDone': 'Moving the ticket to done',
+  // A command's text longer than Slack's limit (slack/runtime/clip-command-text.ts).
+  'clip.commandText':
+    'Your command text was {length} characters long: I read only its first {limit} characters.',
+  // A date token's text when its date is not a date (blocks/mrkdwn.ts `date`).
+  'date.unknown': 'unknown time',
   // The one sentence of a failure (slack/replies/describe-error.ts).
   'error.notMember':
     'I am not a member of {channel}, so I cannot post there: type `/invite @confdesk` in the channel.',
@@ -242,6 +247,9 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
   'working.checkingCreateTickets': 'Vérification de votre droit de créer des tickets',
   'working.takingTicket': 'Prise en charge du ticket',
   'working.movingTicketToDone': 'Passage du ticket à l’état «\u202fterminé\u202f»',
+  'clip.commandText':
+    'Le texte de votre commande faisait {length}\u202fcaractères\u202f: je n’en ai lu que les {limit}\u202fpremiers.',
+  'date.unknown': 'date inconnue',
   'error.notMember':
     'Je ne suis pas membre de {channel}, je ne peux donc pas y publier\u202f: tapez `/invite @confdesk` dans le canal.',
   'error.notMemberHere':

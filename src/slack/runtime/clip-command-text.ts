@@ -1,9 +1,12 @@
 import type { AnyMiddlewareArgs } from '@slack/bolt';
-import { md } from '../../blocks/mrkdwn.js';
+import { t } from '../../blocks/text.js';
+import { formatNumber } from '../../i18n/format.js';
+import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { ephemeral } from '../replies/ephemeral.js';
 import type { Responder } from '../replies/reply-error.js';
 import { detach } from './after-ack.js';
+import { personLocale } from './person-locale.js';
 
 /**
  * The most of a slash command's text any listener reads. Slack lets a command carry tens of
@@ -24,7 +27,11 @@ export function cutText(text: string, max: number): string {
  * `request-scope.ts`). Answers what to do once the listeners ran (their ack comes first): tell the
  * person, privately, that only the beginning was read. Other requests pass untouched (undefined).
  */
-export function clipCommandText(args: AnyMiddlewareArgs, logger: Logger): (() => void) | undefined {
+export function clipCommandText(
+  args: AnyMiddlewareArgs,
+  logger: Logger,
+  personLocaleOf?: (user: string) => Promise<Locale>,
+): (() => void) | undefined {
   const body = args.body as { command?: unknown; text?: unknown };
   const text = body.text;
   if (typeof body.command !== 'string' || typeof text !== 'string' || text.length <= commandTextLimit)
@@ -33,13 +40,18 @@ export function clipCommandText(args: AnyMiddlewareArgs, logger: Logger): (() =>
   logger.info({ command: body.command, length: text.length }, 'clipped a command text');
   if (!('respond' in args) || !args.respond) return undefined;
   const respond: Responder = args.respond;
-  const n = (x: number) => x.toLocaleString('en-US');
+  const user = (args.body as { user_id?: unknown }).user_id;
   return () =>
-    detach(logger, () =>
-      respond(
+    detach(logger, async () => {
+      // The person's language, asked for only now (at most a second; English if unknown).
+      const locale = typeof user === 'string' ? await personLocale(personLocaleOf, user) : 'en';
+      await respond(
         ephemeral(
-          md`Your command text was ${n(text.length)} characters long: I read only its first ${n(commandTextLimit)} characters.`,
+          t(locale, 'clip.commandText', {
+            length: formatNumber(locale, text.length),
+            limit: formatNumber(locale, commandTextLimit),
+          }),
         ),
-      ),
-    );
+      );
+    });
 }

@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, AnyMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
+import type { Locale } from '../../i18n/locale.js';
 import { runAs } from '../../observability/last-resort.js';
 import type { Logger } from '../../observability/logger.js';
 import { clipCommandText } from './clip-command-text.js';
@@ -16,7 +17,11 @@ import { keepAck } from './error-handler.js';
  * - runs the rest of the chain as the listener's name, for the last resort's log (`runAs`),
  * - with metrics on, has the request's Slack client watched for 429s (`watch`, from `measureAcks`).
  */
-export function requestScope(logger: Logger, watch?: (client: WebClient) => void) {
+export function requestScope(
+  logger: Logger,
+  watch?: (client: WebClient) => void,
+  personLocaleOf?: (user: string) => Promise<Locale>,
+) {
   let handling = 0;
   let idle: (() => void) | undefined;
   return {
@@ -24,7 +29,7 @@ export function requestScope(logger: Logger, watch?: (client: WebClient) => void
       handling++;
       try {
         watch?.(args.client);
-        const clipped = clipCommandText(args, logger);
+        const clipped = clipCommandText(args, logger, personLocaleOf);
         await runAs(keepAck(args), args.next);
         clipped?.();
       } finally {
