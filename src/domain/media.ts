@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import type { MediaRecord } from '../platform/schemas.js';
 import type { Subject } from './policy.js';
+import { type Problem, problem } from './problem.js';
 
 /*
  * The media library's decisions, pure: reading `/conference media …` filters, what a media record
@@ -126,11 +127,11 @@ const unquote = (s: string) => s.replace(/"/g, '').trim();
 /**
  * Reads the library's filters: `type:snapshot status:completed tag:x user:alice@… group:"Level 1"
  * conversation:… since:2026-11-01 until:… free words`. Free words are the search. Answers the
- * filters, or a sentence naming what to fix.
+ * filters, or what to fix (a catalog key and its values).
  */
 export function parseMediaFilters(
   text: string,
-): { ok: true; filters: MediaFilterText } | { ok: false; error: string } {
+): { ok: true; filters: MediaFilterText } | { ok: false; problem: Problem } {
   const filters: MediaFilterText = {};
   const search: string[] = [];
   for (const w of words(text.trim())) {
@@ -140,31 +141,32 @@ export function parseMediaFilters(
       if (m && /^[a-z_]+$/i.test(m[1] ?? '') && !/^https?$/i.test(m[1] ?? ''))
         return {
           ok: false,
-          error: `“${m[1]}:” is not a media filter. Use ${mediaFilterSyntax}.`,
+          problem: problem('media.filters.notAFilter', { key: m[1] ?? '', syntax: mediaFilterSyntax }),
         };
       search.push(unquote(w));
       continue;
     }
     const field = filterKeys[key as keyof typeof filterKeys];
     const value = unquote(m[2] ?? '');
-    if (!value) return { ok: false, error: `${key}: needs a value, e.g. ${example[field]}.` };
+    if (!value)
+      return { ok: false, problem: problem('media.filters.noValue', { key, example: example[field] }) };
     if (field === 'since' || field === 'until') {
       if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || !DateTime.fromISO(value).isValid)
-        return { ok: false, error: `${key}: takes a date written YYYY-MM-DD, not “${value}”.` };
+        return { ok: false, problem: problem('media.filters.badDate', { key, value }) };
     }
     if (field === 'user' && !/^(me|all|\d{1,20}|[^\s@]+@[^\s@]+\.[^\s@]+|[\w.+-]{1,100})$/i.test(value))
-      return {
-        ok: false,
-        error: `user: takes a login, an e-mail, a user id, me or all, not “${value}”.`,
-      };
+      return { ok: false, problem: problem('media.filters.badUser', { value }) };
     if (field === 'group' && value.length > 100)
-      return { ok: false, error: 'group: takes a group’s name or id (at most 100 characters).' };
+      return { ok: false, problem: problem('media.filters.longGroup') };
     if (field === 'conversation' && !/^[\w-]{1,100}$/.test(value))
-      return { ok: false, error: `conversation: takes a conversation id (letters, digits), not “${value}”.` };
+      return { ok: false, problem: problem('media.filters.badConversation', { value }) };
     filters[field] = value;
   }
   if (filters.since && filters.until && filters.since > filters.until)
-    return { ok: false, error: `since: (${filters.since}) is after until: (${filters.until}): swap them.` };
+    return {
+      ok: false,
+      problem: problem('media.filters.sinceAfterUntil', { since: filters.since, until: filters.until }),
+    };
   const s = search.join(' ').trim();
   if (s) filters.search = s.slice(0, 200);
   return { ok: true, filters };
@@ -196,28 +198,29 @@ export function readMediaEdit(
   v: MediaEditText,
 ):
   | { ok: true; values: { title?: string; description?: string; lat?: number; lng?: number } }
-  | { ok: false; errors: Partial<Record<keyof MediaEditText, string>> } {
-  const errors: Partial<Record<keyof MediaEditText, string>> = {};
+  | { ok: false; errors: Partial<Record<keyof MediaEditText, Problem>> } {
+  const errors: Partial<Record<keyof MediaEditText, Problem>> = {};
   const values: { title?: string; description?: string; lat?: number; lng?: number } = {};
   if (v.title !== undefined) {
-    if (v.title.length > 255) errors.title = 'A title is at most 255 characters.';
+    if (v.title.length > 255) errors.title = problem('media.edit.titleTooLong');
     else values.title = v.title;
   }
   if (v.description !== undefined) values.description = v.description;
-  const coordinate = (key: 'lat' | 'lng', max: number, name: string) => {
+  const coordinate = (key: 'lat' | 'lng', max: number) => {
     const raw = v[key]?.trim();
     if (raw === undefined || raw === '') return;
     const n = /^[-+]?\d+(\.\d+)?$/.test(raw) ? Number(raw) : Number.NaN;
     if (!Number.isFinite(n))
-      errors[key] = `The ${name} is a number, like ${key === 'lat' ? '48.8566' : '2.3522'}.`;
-    else if (n < -max || n > max) errors[key] = `The ${name} is between -${max} and ${max}.`;
+      errors[key] = problem(key === 'lat' ? 'media.edit.latNotNumber' : 'media.edit.lngNotNumber');
+    else if (n < -max || n > max)
+      errors[key] = problem(key === 'lat' ? 'media.edit.latRange' : 'media.edit.lngRange');
     else values[key] = n;
   };
-  coordinate('lat', 90, 'latitude');
-  coordinate('lng', 180, 'longitude');
+  coordinate('lat', 90);
+  coordinate('lng', 180);
   if ((values.lat === undefined) !== (values.lng === undefined) && !errors.lat && !errors.lng) {
     const missing = values.lat === undefined ? 'lat' : 'lng';
-    errors[missing] = 'A location needs both the latitude and the longitude.';
+    errors[missing] = problem('media.edit.bothCoordinates');
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, values };
 }
@@ -225,7 +228,7 @@ export function readMediaEdit(
 /** The thread a share goes to: empty (the channel itself), a message link or a message ts. */
 export function readThreadRef(
   text: string | undefined,
-): { ok: true; ts: string | undefined; channel?: string | undefined } | { ok: false; error: string } {
+): { ok: true; ts: string | undefined; channel?: string | undefined } | { ok: false; problem: Problem } {
   const t = text?.trim() ?? '';
   if (!t) return { ok: true, ts: undefined };
   if (/^\d{9,12}\.\d{1,8}$/.test(t)) return { ok: true, ts: t };
@@ -235,11 +238,7 @@ export function readThreadRef(
     const threadTs = /(?:^|&)thread_ts=(\d{9,12}\.\d{1,8})/.exec(link[4] ?? '')?.[1];
     return { ok: true, ts: threadTs ?? `${link[2]}.${link[3]}`, channel: link[1] };
   }
-  return {
-    ok: false,
-    error:
-      'Paste a message’s link (Copy link in its menu) or its timestamp like 1700000000.123456, or leave it empty.',
-  };
+  return { ok: false, problem: problem('media.share.badThread') };
 }
 
 /** Whether a file of `size` bytes is past the upload limit (unknown sizes are tried: Slack will say). */

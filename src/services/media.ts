@@ -1,6 +1,5 @@
 import { slackFileMaxBytes } from '../blocks/limits.js';
 import type { MediaPage } from '../blocks/media.js';
-import { md } from '../blocks/mrkdwn.js';
 import { phrase } from '../blocks/text.js';
 import {
   type MediaFilterText,
@@ -54,7 +53,8 @@ export class MediaService {
     offset: number,
   ): Promise<MediaPage & { filters: MediaFilterText }> {
     const parsed = parseMediaFilters(text);
-    if (!parsed.ok) throw new ConfdeskError('bad_media_filter', md`${parsed.error}`);
+    if (!parsed.ok)
+      throw new ConfdeskError('bad_media_filter', phrase(parsed.problem.key, parsed.problem.values));
     const f = parsed.filters;
     const asker = await this.access.asker(actorId);
     this.access.check(asker, 'media.list');

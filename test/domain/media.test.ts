@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { tPlain } from '../../src/blocks/text.js';
 import {
   mediaItemOf,
   mediaSubject,
@@ -8,17 +9,32 @@ import {
   readThreadRef,
 } from '../../src/domain/media.js';
 import { decide, type Person } from '../../src/domain/policy.js';
+import type { Problem } from '../../src/domain/problem.js';
+import type { Locale } from '../../src/i18n/locale.js';
 import { mediaRecord } from '../../src/platform/schemas.js';
+
+/** A domain problem as a person reads it. */
+const said = (p: Problem, locale: Locale = 'en') => tPlain(locale, p.key, p.values);
+const saidAll = (errors: Partial<Record<string, Problem>>, locale: Locale = 'en') =>
+  Object.fromEntries(Object.entries(errors).map(([k, p]) => [k, said(p as Problem, locale)]));
 
 const ok = (text: string) => {
   const r = parseMediaFilters(text);
-  if (!r.ok) throw new Error(r.error);
+  if (!r.ok) throw new Error(said(r.problem));
   return r.filters;
 };
-const error = (text: string) => {
+const error = (text: string, locale: Locale = 'en') => {
   const r = parseMediaFilters(text);
   if (r.ok) throw new Error(`accepted ${text}`);
-  return r.error;
+  return said(r.problem, locale);
+};
+const editErrors = (v: Parameters<typeof readMediaEdit>[0], locale: Locale = 'en') => {
+  const r = readMediaEdit(v);
+  return r.ok ? r : { ok: false, errors: saidAll(r.errors, locale) };
+};
+const thread = (text: string, locale: Locale = 'en') => {
+  const r = readThreadRef(text);
+  return r.ok ? r : { ok: false, error: said(r.problem, locale) };
 };
 
 describe('the media library’s filters', () => {
@@ -118,24 +134,24 @@ describe('the edit form', () => {
   });
 
   it('refuses a latitude or longitude out of range or not a number, by field', () => {
-    expect(readMediaEdit({ lat: '91', lng: '0' })).toEqual({
+    expect(editErrors({ lat: '91', lng: '0' })).toEqual({
       ok: false,
       errors: { lat: 'The latitude is between -90 and 90.' },
     });
-    expect(readMediaEdit({ lat: '0', lng: '-180.5' })).toMatchObject({
+    expect(editErrors({ lat: '0', lng: '-180.5' })).toMatchObject({
       ok: false,
       errors: { lng: expect.any(String) },
     });
-    expect(readMediaEdit({ lat: 'north', lng: 'east' })).toMatchObject({
+    expect(editErrors({ lat: 'north', lng: 'east' })).toMatchObject({
       ok: false,
       errors: { lat: expect.stringContaining('is a number'), lng: expect.stringContaining('is a number') },
     });
-    expect(readMediaEdit({ lat: '1e2', lng: '0' })).toMatchObject({ ok: false });
-    expect(readMediaEdit({ lat: '10' })).toMatchObject({
+    expect(editErrors({ lat: '1e2', lng: '0' })).toMatchObject({ ok: false });
+    expect(editErrors({ lat: '10' })).toMatchObject({
       ok: false,
       errors: { lng: expect.stringContaining('both') },
     });
-    expect(readMediaEdit({ title: 'x'.repeat(256) })).toMatchObject({
+    expect(editErrors({ title: 'x'.repeat(256) })).toMatchObject({
       ok: false,
       errors: { title: expect.any(String) },
     });
@@ -156,7 +172,7 @@ describe('the share’s thread', () => {
         'https://acme.slack.com/archives/C0123ABC/p1700000001000200?thread_ts=1700000000.123456&cid=C0123ABC',
       ),
     ).toMatchObject({ ok: true, ts: '1700000000.123456' });
-    expect(readThreadRef('yesterday’s message')).toMatchObject({
+    expect(thread('yesterday’s message')).toMatchObject({
       ok: false,
       error: expect.stringContaining('link'),
     });
@@ -166,5 +182,26 @@ describe('the share’s thread', () => {
     expect(pastUploadLimit(undefined, 10)).toBe(false);
     expect(pastUploadLimit(10, 10)).toBe(false);
     expect(pastUploadLimit(11, 10)).toBe(true);
+  });
+});
+
+describe('the problems in French', () => {
+  it('are written in the reader’s language, the values kept as typed', () => {
+    expect(error('since:yesterday', 'fr')).toBe(
+      '`since:` attend une date écrite AAAA-MM-JJ, pas «\u202fyesterday\u202f».',
+    );
+    expect(error('colour:red', 'fr')).toContain('`colour:` n’est pas un filtre de médias');
+    expect(editErrors({ lat: '91', lng: '0' }, 'fr')).toEqual({
+      ok: false,
+      errors: { lat: 'La latitude est comprise entre -90 et 90.' },
+    });
+    expect(editErrors({ lat: '10' }, 'fr')).toEqual({
+      ok: false,
+      errors: { lng: 'Un lieu demande à la fois la latitude et la longitude.' },
+    });
+    expect(thread('hier', 'fr')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Collez le lien'),
+    });
   });
 });

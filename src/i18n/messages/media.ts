@@ -122,6 +122,24 @@ export const en = {
   // A ticket's media list's "Post all in the thread (zip)" (blocks/ticket-card.ts, slack/actions/ticket-menu.ts).
   'media.postAll.button': 'Post all in the thread (zip)',
   'media.postAll.working': 'Fetching the ticket’s media',
+  // What the library's filters, the edit form and the share's thread cannot take (domain/media.ts's
+  // problems), inline in the forms and before `/conference media`'s help.
+  'media.filters.notAFilter':
+    '“{key}:” is not a media filter. Use type:<snapshot|capture|recording|document> status:<completed|…> source:<s> tag:<t> user:<login or e-mail> group:<name or id> conversation:<id> since:YYYY-MM-DD until:YYYY-MM-DD, other words search.',
+  'media.filters.noValue': '{key}: needs a value, e.g. {example}.',
+  'media.filters.badDate': '{key}: takes a date written YYYY-MM-DD, not “{value}”.',
+  'media.filters.badUser': 'user: takes a login, an e-mail, a user id, me or all, not “{value}”.',
+  'media.filters.longGroup': 'group: takes a group’s name or id (at most 100 characters).',
+  'media.filters.badConversation': 'conversation: takes a conversation id (letters, digits), not “{value}”.',
+  'media.filters.sinceAfterUntil': 'since: ({since}) is after until: ({until}): swap them.',
+  'media.edit.titleTooLong': 'A title is at most 255 characters.',
+  'media.edit.latNotNumber': 'The latitude is a number, like 48.8566.',
+  'media.edit.lngNotNumber': 'The longitude is a number, like 2.3522.',
+  'media.edit.latRange': 'The latitude is between -90 and 90.',
+  'media.edit.lngRange': 'The longitude is between -180 and 180.',
+  'media.edit.bothCoordinates': 'A location needs both the latitude and the longitude.',
+  'media.share.badThread':
+    'Paste a message’s link (Copy link in its menu) or its timestamp like 1700000000.123456, or leave it empty.',
 } as const;
 
 export const fr: Readonly<Record<keyof typeof en, string>> = {
@@ -240,4 +258,22 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
     'L’adresse d’envoi de Slack a répondu {status}, rien n’a donc été publié. Veuillez réessayer dans un instant.',
   'media.postAll.button': 'Tout publier dans le fil (zip)',
   'media.postAll.working': 'Récupération des médias du ticket',
+  'media.filters.notAFilter':
+    '`{key}:` n’est pas un filtre de médias. Utilisez `type:<snapshot|capture|recording|document> status:<completed|…> source:<s> tag:<t> user:<identifiant ou e-mail> group:<nom ou numéro> conversation:<numéro> since:AAAA-MM-JJ until:AAAA-MM-JJ`, les autres mots sont cherchés.',
+  'media.filters.noValue': '`{key}:` demande une valeur, par exemple `{example}`.',
+  'media.filters.badDate': '`{key}:` attend une date écrite AAAA-MM-JJ, pas «\u202f{value}\u202f».',
+  'media.filters.badUser':
+    '`user:` attend un identifiant de connexion, un e-mail, un numéro d’utilisateur, me ou all, pas «\u202f{value}\u202f».',
+  'media.filters.longGroup': '`group:` attend le nom ou le numéro d’un groupe (100 caractères au plus).',
+  'media.filters.badConversation':
+    '`conversation:` attend un numéro de conversation (lettres, chiffres), pas «\u202f{value}\u202f».',
+  'media.filters.sinceAfterUntil': '`since:` ({since}) est après `until:` ({until})\u202f: inversez-les.',
+  'media.edit.titleTooLong': 'Un titre fait 255 caractères au plus.',
+  'media.edit.latNotNumber': 'La latitude est un nombre, comme 48.8566.',
+  'media.edit.lngNotNumber': 'La longitude est un nombre, comme 2.3522.',
+  'media.edit.latRange': 'La latitude est comprise entre -90 et 90.',
+  'media.edit.lngRange': 'La longitude est comprise entre -180 et 180.',
+  'media.edit.bothCoordinates': 'Un lieu demande à la fois la latitude et la longitude.',
+  'media.share.badThread':
+    'Collez le lien d’un message (Copier le lien, dans son menu) ou son horodatage, comme 1700000000.123456, ou laissez vide.',
 };

@@ -1,3 +1,4 @@
+import { t } from '../../blocks/text.js';
 import { parseMediaFilters } from '../../domain/media.js';
 import type { MediaDeps } from '../deps.js';
 import { openMediaLibrary } from '../openers/media-library-view.js';
@@ -9,7 +10,7 @@ import type { VerbRun } from '../runtime/command-routes.js';
  */
 export const mediaVerb: VerbRun<{ args: string }, MediaDeps> = ({ args }, c, deps) => {
   const filters = parseMediaFilters(args);
-  if (!filters.ok) return { say: c.usage(filters.error) };
+  if (!filters.ok) return { say: c.usage(t(c.locale, filters.problem.key, filters.problem.values)) };
   return {
     later: () =>
       openMediaLibrary(deps, {

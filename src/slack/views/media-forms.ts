@@ -26,12 +26,13 @@ export const handleMediaFilterForm =
   async ({ ack, body, view, client }: ViewSubmission): Promise<void> => {
     const text = viewState(view.state.values).str(ids.mediaFilter.filters) ?? '';
     const parsed = parseMediaFilters(text);
-    if (!parsed.ok) {
-      await ack({ response_action: 'errors', errors: { [ids.mediaFilter.filters]: parsed.error } });
-      return;
-    }
     const user = body.user.id;
     const locale = await deps.locales.person(user);
+    if (!parsed.ok) {
+      const error = tPlain(locale, parsed.problem.key, parsed.problem.values);
+      await ack({ response_action: 'errors', errors: { [ids.mediaFilter.filters]: error } });
+      return;
+    }
     await ack();
     const { v } = readJson(mediaFormMetadata, view.private_metadata);
     if (!v) throw staleValue();
@@ -58,11 +59,14 @@ export const handleMediaEditForm =
       lat: str(e.lat),
       lng: str(e.lng),
     });
+    const locale = await deps.locales.person(body.user.id);
     if (!read.ok) {
-      await ack({ response_action: 'errors', errors: read.errors });
+      const errors = Object.fromEntries(
+        Object.entries(read.errors).map(([field, p]) => [field, tPlain(locale, p.key, p.values)]),
+      );
+      await ack({ response_action: 'errors', errors });
       return;
     }
-    const locale = await deps.locales.person(body.user.id);
     const title = tPlain(locale, 'media.edit.title');
     const working = workingText(locale, tPlain(locale, 'media.edit.working'), deps.waitMs());
     await submitThenWork(
@@ -100,7 +104,10 @@ export const handleMediaShareForm =
       return;
     }
     if (!thread.ok) {
-      await ack({ response_action: 'errors', errors: { [s.thread]: thread.error } });
+      await ack({
+        response_action: 'errors',
+        errors: { [s.thread]: tPlain(locale, thread.problem.key, thread.problem.values) },
+      });
       return;
     }
     if (thread.channel && thread.channel !== channel) {

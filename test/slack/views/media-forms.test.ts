@@ -24,9 +24,17 @@ import { people } from '../../helpers/people.js';
 const platform = usePlatform();
 const uploads = useUploadTarget();
 
-function world() {
+/** `french`: every person's Slack profile says fr-FR. */
+function world(french = false) {
   const slack = fakeSlack({
     'files.getUploadURLExternal': () => ({ upload_url: uploads.url, file_id: 'F1' }),
+    ...(french
+      ? {
+          'users.info': (a: Record<string, unknown>) => ({
+            user: { id: a.user, tz: 'Europe/Paris', locale: 'fr-FR' },
+          }),
+        }
+      : {}),
   });
   const deps: MediaDeps = services(platform.client, slack);
   return { slack, deps };
@@ -63,7 +71,22 @@ describe('the Filter form', () => {
     expect(acks.given).toEqual([
       { response_action: 'errors', errors: { [ids.mediaFilter.filters]: expect.stringContaining('colour') } },
     ]);
-    expect(slack.calls).toEqual([]);
+    // Only the person's language was asked (their Slack profile): nothing else.
+    expect(slack.calls.map((c) => c.method)).toEqual(['users.info']);
+  });
+
+  it('answers it in a French person’s language', async () => {
+    const { slack, deps } = world(true);
+    const { args, acks } = submitted(slack, { user: people.admin.id, values: filters('colour:blue') });
+    await handleMediaFilterForm(deps)(args);
+    expect(acks.given).toEqual([
+      {
+        response_action: 'errors',
+        errors: {
+          [ids.mediaFilter.filters]: expect.stringMatching(/^`colour:` n’est pas un filtre de médias/),
+        },
+      },
+    ]);
   });
 });
 
@@ -81,7 +104,22 @@ describe('the Edit form', () => {
     expect(acks.given).toEqual([
       { response_action: 'errors', errors: { lng: expect.stringContaining('both') } },
     ]);
-    expect(slack.calls).toEqual([]);
+    expect(slack.calls.map((c) => c.method)).toEqual(['users.info']);
+  });
+
+  it('answers it in a French person’s language', async () => {
+    const { slack, deps } = world(true);
+    const { args, acks } = submitted(slack, {
+      user: people.admin.id,
+      values: edit({ [ids.mediaEdit.lat]: '48.85' }),
+    });
+    await handleMediaEditForm(deps)(args);
+    expect(acks.given).toEqual([
+      {
+        response_action: 'errors',
+        errors: { lng: 'Un lieu demande à la fois la latitude et la longitude.' },
+      },
+    ]);
   });
 
   it('saves the title, says so, and refreshes the library beneath', async () => {
