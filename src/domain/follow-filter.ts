@@ -1,4 +1,5 @@
 import { type TicketRecord, ticketStates } from '../platform/schemas.js';
+import { type Problem, problem } from './problem.js';
 
 /** What a channel's `/ticket follow` asks for: new tickets and events matching all the given fields. */
 export interface FollowFilter {
@@ -22,7 +23,7 @@ const words = (text: string) =>
  */
 export function parseFollowFilter(
   text: string,
-): { ok: true; filter: FollowFilter } | { ok: false; error: string } {
+): { ok: true; filter: FollowFilter } | { ok: false; problem: Problem } {
   const filter: FollowFilter = {};
   for (const w of words(text)) {
     if (w.toLowerCase() === 'broadcast') {
@@ -30,7 +31,7 @@ export function parseFollowFilter(
       continue;
     }
     const m = /^(group|agent|type|states|events):(.+)$/i.exec(w);
-    if (!m) return { ok: false, error: `I did not understand “${w}” in the filter.` };
+    if (!m) return { ok: false, problem: problem('ticket.follow.notUnderstood', { word: w }) };
     const key = (m[1] as string).toLowerCase() as 'group' | 'agent' | 'type' | 'states' | 'events';
     const value = (m[2] as string).trim();
     if (key === 'states' || key === 'events') {
@@ -43,7 +44,11 @@ export function parseFollowFilter(
       if (unknown.length)
         return {
           ok: false,
-          error: `Unknown state${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. States: ${ticketStates.join(', ')}.`,
+          problem: problem('ticket.follow.unknownStates', {
+            count: unknown.length,
+            unknown: unknown.join(', '),
+            states: ticketStates.join(', '),
+          }),
         };
       filter[key] = list;
     } else filter[key] = value;

@@ -185,6 +185,10 @@ export const en = {
   'ticket.reaction.alreadyAgent': '{emoji} You are already the agent of {ticket}: nothing changed.',
   'ticket.reaction.notTakable':
     '{emoji} {ticket} is *{state}*: it cannot be taken any more, so nothing changed.',
+  // What `/ticket follow`'s filter cannot take (domain/follow-filter.ts's problems); states as typed.
+  'ticket.follow.notUnderstood': 'I did not understand “{word}” in the filter.',
+  'ticket.follow.unknownStates':
+    'Unknown {count, plural, one {state} other {states}}: {unknown}. States: {states}.',
 } as const;
 
 export const fr: Readonly<Record<keyof typeof en, string>> = {
@@ -356,4 +360,7 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
   'ticket.reaction.alreadyAgent': '{emoji} Vous êtes déjà l’agent de {ticket}\u202f: rien n’a changé.',
   'ticket.reaction.notTakable':
     '{emoji} {ticket} est *{state}*\u202f: il ne peut plus être pris en charge, rien n’a donc changé.',
+  'ticket.follow.notUnderstood': 'Je n’ai pas compris «\u202f{word}\u202f» dans le filtre.',
+  'ticket.follow.unknownStates':
+    '{count, plural, one {État inconnu} other {États inconnus}}\u202f: {unknown}. États\u202f: {states}.',
 };

@@ -1,6 +1,6 @@
 import { textMessage } from '../../blocks/kit.js';
-import { escaped } from '../../blocks/mrkdwn.js';
 import { buildSubscriptionReply, buildSubscriptions } from '../../blocks/subscriptions.js';
+import { t } from '../../blocks/text.js';
 import { ticketName } from '../../blocks/ticket-prompts.js';
 import { parseFollowFilter } from '../../domain/follow-filter.js';
 import { defaultReactionEmoji, takeReactionsWords } from '../../domain/reactions.js';
@@ -42,7 +42,8 @@ export async function handleSubscriptionCommand(
       if (!words.rest) return;
     }
     const parsed = parseFollowFilter(words.rest);
-    if (!parsed.ok) return void (await say(textMessage(escaped(parsed.error))));
+    if (!parsed.ok)
+      return void (await say(textMessage(t(locale, parsed.problem.key, parsed.problem.values))));
     // Follows reach only the groups the person belongs to; every group's tickets are for admins.
     const asker = await deps.access.asker(user);
     const filter: Record<string, unknown> = { ...parsed.filter };
