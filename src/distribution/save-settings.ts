@@ -1,5 +1,6 @@
-import { md } from '../blocks/mrkdwn.js';
+import { t } from '../blocks/text.js';
 import type { Config } from '../config/config.js';
+import type { Locale } from '../i18n/locale.js';
 import type { Logger } from '../observability/logger.js';
 import { platformAddressProblem } from '../platform/host-guard.js';
 import type { WorkspaceRegistry } from '../services/workspaces.js';
@@ -26,23 +27,30 @@ export const setupDepsFor =
   (team: string, teamName: string): WorkspaceSetupDeps => ({
     teamName,
     summary: () => o.registry.summary(team),
-    save: (settings, by) => saveSettings(o, team, settings, by),
-    notStarted: () => {
+    save: (settings, by, locale) => saveSettings(o, team, settings, by, locale),
+    notStarted: (locale) => {
       const failure = o.tenants.failures.get(team);
       if (!failure) return undefined;
       const next = inWords(failure.retryAt - Date.now());
-      return md`confdesk is set up in this workspace but could not start: ${failure.problem}. It tries again by itself (next in ${next}); please try again later.`;
+      return t(locale, 'setup.notStarted', { problem: failure.problem, next });
     },
     logger: o.logger.child({ team }),
   });
 
 /** Tries the settings on the platform; keeps them and restarts the workspace only if it signs in. */
-async function saveSettings(o: SettingsOptions, team: string, checked: CheckedSettings, by: string) {
+async function saveSettings(
+  o: SettingsOptions,
+  team: string,
+  checked: CheckedSettings,
+  by: string,
+  locale: Locale,
+) {
   const { config, registry, tenants } = o;
   const { ok: _, ...form } = checked;
   const settings = await registry.merge(team, form, by);
   const refused = await platformAddressProblem(settings.platformUrl, platformHostsOf(config));
-  if (refused) return { ok: false as const, problem: md`Not saved: Platform address: ${refused}.` };
+  if (refused)
+    return { ok: false as const, problem: t(locale, 'settings.notSaved.address', { problem: refused }) };
   const probe = workspacePlatform(config, settings, team, o.logger);
   try {
     const check = await checkPlatform(probe, {
@@ -56,7 +64,11 @@ async function saveSettings(o: SettingsOptions, team: string, checked: CheckedSe
         renew: 'sign in with a username and password instead (renewed automatically)',
       },
     });
-    if (!check.ok) return { ok: false as const, problem: md`Not saved: ${check.problem}` };
+    if (!check.ok)
+      return {
+        ok: false as const,
+        problem: t(locale, 'settings.notSaved.check', { problem: check.problem }),
+      };
   } finally {
     await probe.close();
   }
@@ -70,19 +82,22 @@ async function saveSettings(o: SettingsOptions, team: string, checked: CheckedSe
     await tenants.restart(team);
     return true;
   });
-  if (!kept)
-    return { ok: false as const, problem: md`Not saved: confdesk was uninstalled from this workspace.` };
+  if (!kept) return { ok: false as const, problem: t(locale, 'settings.notSaved.uninstalled') };
   // "Saved" only when the workspace runs with them: the platform took them, but its store or jobs
   // may still fail here (the database full), and the admin would otherwise wait for nothing.
   const failure = tenants.failures.get(team);
   if (failure)
     return {
       ok: false as const,
-      problem: md`Saved (the platform took these settings), but confdesk could not start in this workspace: ${failure.problem}. It tries again by itself in ${inWords(failure.retryAt - Date.now())}, then less often (at least every ${inWords(o.retryMaxMs)}); nothing to do here unless this stays. The people who run confdesk see it too.`,
+      problem: t(locale, 'settings.savedNotStarted', {
+        problem: failure.problem,
+        next: inWords(failure.retryAt - Date.now()),
+        max: inWords(o.retryMaxMs),
+      }),
     };
   const notWorking = tenants.running.get(team)?.problem;
   if (notWorking)
-    return { ok: false as const, problem: md`Saved, but confdesk could not start: ${notWorking}.` };
+    return { ok: false as const, problem: t(locale, 'settings.savedNotRunning', { problem: notWorking }) };
   const publicUrl = config.distribution?.publicUrl;
   return {
     ok: true as const,

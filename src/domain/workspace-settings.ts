@@ -1,6 +1,7 @@
 import { isLocale, type Locale } from '../i18n/locale.js';
 import { serviceKey } from '../platform/schemas.js';
 import type { Action, Rule } from './policy.js';
+import { type Problem, problem } from './problem.js';
 
 /*
  * A workspace's platform settings in distribution mode: what its Slack admins type in the
@@ -26,7 +27,7 @@ export interface SettingsForm {
   webhookSecret: string;
 }
 
-/** What a form check answers: the settings, or a sentence under each field to fix. */
+/** What a form check answers: the settings, or what to fix under each field (a catalog key). */
 export type FormCheck =
   | {
       ok: true;
@@ -44,14 +45,14 @@ export type FormCheck =
       /** Undefined: keep the saved one (or none: webhooks off, the poller finds the changes). */
       webhookSecret: string | undefined;
     }
-  | { ok: false; errors: Partial<Record<keyof SettingsForm, string>> };
+  | { ok: false; errors: Partial<Record<keyof SettingsForm, Problem>> };
 
 /**
  * Checks the form. `hasSaved`: credentials are already saved for this platform URL, so empty
  * credential fields keep them; a new URL needs new credentials (they would not be valid there).
  */
 export function checkSettingsForm(form: SettingsForm, saved: { platformUrl: string } | undefined): FormCheck {
-  const errors: Partial<Record<keyof SettingsForm, string>> = {};
+  const errors: Partial<Record<keyof SettingsForm, Problem>> = {};
   const url = form.platformUrl.trim().replace(/\/+$/, '');
   let parsed: URL | undefined;
   try {
@@ -68,34 +69,30 @@ export function checkSettingsForm(form: SettingsForm, saved: { platformUrl: stri
     parsed.hash ||
     /[?#]/.test(url)
   )
-    errors.platformUrl =
-      'Type the platform’s address, such as https://cloud.apizee.com (no user, password, ? or # in it).';
+    errors.platformUrl = problem('settings.error.platformUrl');
   const keep = saved !== undefined && saved.platformUrl === url;
   let credentials: Extract<FormCheck, { ok: true }>['credentials'];
   if (form.kind === 'token') {
     if (form.token.trim()) credentials = { kind: 'token', token: form.token.trim() };
-    else if (!keep)
-      errors.token = 'Paste the platform account’s API token (or choose username and password).';
+    else if (!keep) errors.token = problem('settings.error.token');
   } else {
     const username = form.username.trim();
     if (username && form.password) credentials = { kind: 'password', username, password: form.password };
     else if (username || form.password || !keep)
-      errors[username ? 'password' : 'username'] =
-        'Type both the platform account’s username and its password.';
+      errors[username ? 'password' : 'username'] = problem('settings.error.credentials');
   }
   const key = form.serviceKey.trim();
-  if (key && !serviceKey.safeParse(key).success)
-    errors.serviceKey = 'A service key is 32 lowercase letters and digits (leave it empty for none).';
+  if (key && !serviceKey.safeParse(key).success) errors.serviceKey = problem('settings.error.serviceKey');
   const language = form.language.trim() || undefined;
-  if (language && !/^[a-z]{2}$/.test(language)) errors.language = 'Choose a language from the list.';
+  if (language && !/^[a-z]{2}$/.test(language)) errors.language = problem('settings.error.language');
   const channelLanguage = form.channelLanguage?.trim() || 'en';
-  if (!isLocale(channelLanguage)) errors.channelLanguage = 'Choose a language from the list.';
+  if (!isLocale(channelLanguage)) errors.channelLanguage = problem('settings.error.language');
   const creators = form.ticketCreators || 'account';
   if (creators !== 'account' && creators !== 'admin')
-    errors.ticketCreators = 'Choose who may create tickets.';
+    errors.ticketCreators = problem('settings.error.creators');
   const webhookSecret = form.webhookSecret.trim() || undefined;
   if (webhookSecret && (webhookSecret.length < 16 || /\s/.test(webhookSecret)))
-    errors.webhookSecret = 'Use 16 characters at least, without spaces (openssl rand -hex 24 makes one).';
+    errors.webhookSecret = problem('settings.error.webhook');
   if (Object.keys(errors).length) return { ok: false, errors };
   return {
     ok: true,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { tPlain } from '../../src/blocks/text.js';
 import { decide } from '../../src/domain/policy.js';
 import { checkSettingsForm, type SettingsForm, workspaceRules } from '../../src/domain/workspace-settings.js';
+import type { Locale } from '../../src/i18n/locale.js';
 
 const form = (over: Partial<SettingsForm> = {}): SettingsForm => ({
   platformUrl: 'https://cloud.apizee.com/',
@@ -40,7 +42,7 @@ describe('the workspace settings form', () => {
     });
     expect(checkSettingsForm(form({ channelLanguage: 'de' }), undefined)).toMatchObject({
       ok: false,
-      errors: { channelLanguage: expect.any(String) },
+      errors: { channelLanguage: expect.objectContaining({ key: 'settings.error.language' }) },
     });
   });
 
@@ -51,7 +53,7 @@ describe('the workspace settings form', () => {
     });
     expect(checkSettingsForm(form({ webhookSecret: 'short' }), undefined)).toMatchObject({
       ok: false,
-      errors: { webhookSecret: expect.any(String) },
+      errors: { webhookSecret: expect.objectContaining({ key: 'settings.error.webhook' }) },
     });
     expect(checkSettingsForm(form({ webhookSecret: 'with a space in it!' }), undefined).ok).toBe(false);
   });
@@ -64,6 +66,19 @@ describe('the workspace settings form', () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(Object.keys(r.errors).sort()).toEqual(['platformUrl', 'serviceKey', 'ticketCreators', 'token']);
+    const said = (locale: Locale) =>
+      Object.fromEntries(Object.entries(r.errors).map(([k, p]) => [k, p && tPlain(locale, p.key, p.values)]));
+    expect(said('en')).toEqual({
+      platformUrl:
+        'Type the platform’s address, such as https://cloud.apizee.com (no user, password, ? or # in it).',
+      token: 'Paste the platform account’s API token (or choose username and password).',
+      serviceKey: 'A service key is 32 lowercase letters and digits (leave it empty for none).',
+      ticketCreators: 'Choose who may create tickets.',
+    });
+    expect(said('fr')).toMatchObject({
+      token: 'Collez le jeton d’API du compte de la plateforme (ou choisissez identifiant et mot de passe).',
+      ticketCreators: 'Choisissez qui peut créer des tickets.',
+    });
     expect(checkSettingsForm(form({ platformUrl: 'https://u:p@x.example' }), undefined).ok).toBe(false);
     // A query or fragment would push the API's path aside (https://host/internal/#/api/v3/…).
     expect(checkSettingsForm(form({ platformUrl: 'https://x.example/internal/#' }), undefined).ok).toBe(
@@ -83,7 +98,10 @@ describe('the workspace settings form', () => {
 
   it('wants both username and password together', () => {
     const r = checkSettingsForm(form({ kind: 'password', token: '', username: 'bot' }), undefined);
-    expect(r).toMatchObject({ ok: false, errors: { password: expect.any(String) } });
+    expect(r).toMatchObject({
+      ok: false,
+      errors: { password: expect.objectContaining({ key: 'settings.error.credentials' }) },
+    });
     expect(
       checkSettingsForm(form({ kind: 'password', username: 'bot', password: ' p w ' }), undefined),
     ).toMatchObject({

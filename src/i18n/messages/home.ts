@@ -113,6 +113,28 @@ export const en = {
     'confdesk is not set up in this workspace yet: run `/conference admin settings` (or open its Home tab) and give it your video platform’s address and an admin account.',
   'setup.notSetUp.member':
     'confdesk is not set up in this workspace yet: ask a workspace admin to open its settings (`/conference admin settings`).',
+  // The settings form's inline errors (domain/workspace-settings.ts's problems).
+  'settings.error.platformUrl':
+    'Type the platform’s address, such as https://cloud.apizee.com (no user, password, ? or # in it).',
+  'settings.error.token': 'Paste the platform account’s API token (or choose username and password).',
+  'settings.error.credentials': 'Type both the platform account’s username and its password.',
+  'settings.error.serviceKey': 'A service key is 32 lowercase letters and digits (leave it empty for none).',
+  'settings.error.language': 'Choose a language from the list.',
+  'settings.error.creators': 'Choose who may create tickets.',
+  'settings.error.webhook': 'Use 16 characters at least, without spaces (openssl rand -hex 24 makes one).',
+  // Why the settings were not saved, or saved but not running (distribution/save-settings.ts); the
+  // problems themselves are the platform's or the start's words ({problem}), durations as `12 s`, `3 min`.
+  'settings.notSaved.address': 'Not saved: Platform address: {problem}.',
+  'settings.notSaved.check': 'Not saved: {problem}',
+  'settings.notSaved.uninstalled': 'Not saved: confdesk was uninstalled from this workspace.',
+  'settings.savedNotStarted':
+    'Saved (the platform took these settings), but confdesk could not start in this workspace: {problem}. It tries again by itself in {next}, then less often (at least every {max}); nothing to do here unless this stays. The people who run confdesk see it too.',
+  'settings.savedNotRunning': 'Saved, but confdesk could not start: {problem}.',
+  // A set-up workspace whose start failed, to any command (distribution/save-settings.ts notStarted).
+  'setup.notStarted':
+    'confdesk is set up in this workspace but could not start: {problem}. It tries again by itself (next in {next}); please try again later.',
+  // The title of a not-set-up workspace's commands' help (slack/setup/index.ts).
+  'setup.commandTitle': '*`{command}`* — confdesk is not set up in this workspace yet',
 } as const;
 
 export const fr: Readonly<Record<keyof typeof en, string>> = {
@@ -227,4 +249,26 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
     'confdesk n’est pas encore configuré dans cet espace de travail\u202f: lancez `/conference admin settings` (ou ouvrez son onglet Accueil) et donnez-lui l’adresse de votre plateforme vidéo et un compte administrateur.',
   'setup.notSetUp.member':
     'confdesk n’est pas encore configuré dans cet espace de travail\u202f: demandez à un administrateur de l’espace de travail d’ouvrir ses réglages (`/conference admin settings`).',
+  'settings.error.platformUrl':
+    'Saisissez l’adresse de la plateforme, par exemple https://cloud.apizee.com (sans utilisateur, mot de passe, `?` ni `#`).',
+  'settings.error.token':
+    'Collez le jeton d’API du compte de la plateforme (ou choisissez identifiant et mot de passe).',
+  'settings.error.credentials':
+    'Saisissez à la fois l’identifiant du compte de la plateforme et son mot de passe.',
+  'settings.error.serviceKey':
+    'Une clé de service compte 32 lettres minuscules et chiffres (laissez vide pour n’en utiliser aucune).',
+  'settings.error.language': 'Choisissez une langue dans la liste.',
+  'settings.error.creators': 'Choisissez qui peut créer des tickets.',
+  'settings.error.webhook':
+    'Utilisez au moins 16 caractères, sans espace (`openssl rand -hex 24` en produit un).',
+  'settings.notSaved.address': 'Non enregistré\u202f: adresse de la plateforme\u202f: {problem}.',
+  'settings.notSaved.check': 'Non enregistré\u202f: {problem}',
+  'settings.notSaved.uninstalled':
+    'Non enregistré\u202f: confdesk a été désinstallé de cet espace de travail.',
+  'settings.savedNotStarted':
+    'Enregistré (la plateforme a accepté ces réglages), mais confdesk n’a pas pu démarrer dans cet espace de travail\u202f: {problem}. Il réessaie de lui-même dans {next}, puis moins souvent (au moins toutes les {max})\u202f; rien à faire ici, sauf si cela persiste. Les personnes qui exploitent confdesk le voient aussi.',
+  'settings.savedNotRunning': 'Enregistré, mais confdesk n’a pas pu démarrer\u202f: {problem}.',
+  'setup.notStarted':
+    'confdesk est configuré dans cet espace de travail mais n’a pas pu démarrer\u202f: {problem}. Il réessaie de lui-même (prochain essai dans {next})\u202f; veuillez réessayer plus tard.',
+  'setup.commandTitle': '*`{command}`* — confdesk n’est pas encore configuré dans cet espace de travail',
 };

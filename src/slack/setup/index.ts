@@ -2,7 +2,7 @@ import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { ids } from '../../blocks/ids.js';
 import { textMessage } from '../../blocks/kit.js';
-import { type Mrkdwn, md } from '../../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../../blocks/mrkdwn.js';
 import { t, tPlain } from '../../blocks/text.js';
 import {
   buildSettingsSavedView,
@@ -34,13 +34,14 @@ export type CheckedSettings = Extract<FormCheck, { ok: true }>;
 export interface WorkspaceSetupDeps {
   teamName: string;
   /** Why the set-up workspace is not running now (its start failed and is retried), if it is not. */
-  notStarted?(): Mrkdwn | undefined;
+  notStarted?(locale: Locale): Mrkdwn | undefined;
   /** What the form shows of the saved settings. */
   summary(): Promise<SettingsShown | undefined>;
-  /** Checks the settings on the platform, saves them and (re)starts the workspace. */
+  /** Checks the settings on the platform, saves them and (re)starts the workspace; says why not in `locale`. */
   save(
     settings: CheckedSettings,
     by: string,
+    locale: Locale,
   ): Promise<
     { ok: true; webhook: { url: string; header: string; secret: boolean } } | { ok: false; problem: Mrkdwn }
   >;
@@ -135,9 +136,9 @@ export const handleSettingsSubmit =
     );
     if (!check.ok) {
       const errors = Object.fromEntries(
-        Object.entries(check.errors).map(([field, message]) => [
+        Object.entries(check.errors).map(([field, p]) => [
           settingsFields[field as keyof typeof settingsFields],
-          message,
+          tPlain(locale, p.key, p.values),
         ]),
       );
       return ack({ response_action: 'errors', errors });
@@ -150,7 +151,7 @@ export const handleSettingsSubmit =
         logger: deps.logger,
       },
       async ({ show, log }) => {
-        const outcome = await deps.save(check, user);
+        const outcome = await deps.save(check, user, locale);
         await show(
           outcome.ok
             ? buildSettingsSavedView(locale, outcome.webhook)
@@ -189,12 +190,12 @@ export const handleSetupHome =
 export const handleNotSetUp =
   (deps: Pick<WorkspaceSetupDeps, 'notStarted'>): VerbRun<unknown, unknown> =>
   async (_, c) => {
-    const notStarted = deps.notStarted?.();
-    if (notStarted) return { say: textMessage(notStarted) };
     const { admin, locale } = await workspaceAdmin(c.client, c.user).catch(() => ({
       admin: false,
       locale: 'en' as const,
     }));
+    const notStarted = deps.notStarted?.(locale);
+    if (notStarted) return { say: textMessage(notStarted) };
     return { say: textMessage(notSetUp(locale, admin)) };
   };
 
@@ -227,7 +228,7 @@ export function registerWorkspaceSettings(on: Surfaces, deps: WorkspaceSetupDeps
 export function registerSetupOnly(on: Surfaces, deps: WorkspaceSetupDeps): void {
   for (const command of Object.values(ids.commands)) {
     const routes = new CommandRoutes<SetupCommand, WorkspaceSetupDeps>({
-      title: md`*\`${command}\`* — confdesk is not set up in this workspace yet`,
+      title: (locale) => t(locale, 'setup.commandTitle', { command }),
       // `/ticket admin settings` is not the settings' command: only `/conference`'s words are read.
       read: command === ids.commands.conference ? readSetupCommand : () => ({ kind: 'notSetUp' }),
       verbs: setupVerbs,

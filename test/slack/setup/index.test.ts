@@ -2,6 +2,7 @@ import type { AllMiddlewareArgs, SlackCommandMiddlewareArgs } from '@slack/bolt'
 import { describe, expect, it } from 'vitest';
 import { ids } from '../../../src/blocks/ids.js';
 import { md } from '../../../src/blocks/mrkdwn.js';
+import type { Locale } from '../../../src/i18n/locale.js';
 import { handleConferenceCommand } from '../../../src/slack/commands/conference.js';
 import type { Click } from '../../../src/slack/runtime/action-routes.js';
 import type { SlashCommand } from '../../../src/slack/runtime/command-routes.js';
@@ -38,32 +39,42 @@ import { people } from '../../helpers/people.js';
 const platform = usePlatform();
 
 /** Slack's profiles of the test people, where `people.admin` administers the workspace and nobody else does. */
-const slackOf = () =>
+const slackOf = (locale?: string) =>
   fakeSlack({
     'users.info': (a) => {
       const p = Object.values(people).find((x) => x.id === a.user);
       const profile = p && { id: p.id, tz: p.tz, profile: p.email ? { email: p.email } : {} };
-      return { user: { ...profile, is_admin: a.user === people.admin.id } };
+      return { user: { ...profile, is_admin: a.user === people.admin.id, ...(locale ? { locale } : {}) } };
     },
   });
 
 function setupDeps(o: { notStarted?: string } = {}) {
   const saves: { settings: CheckedSettings; by: string }[] = [];
+  const languages: { saved: Locale[]; notStarted: Locale[] } = { saved: [], notStarted: [] };
   let answer: Awaited<ReturnType<WorkspaceSetupDeps['save']>> = {
     ok: true,
     webhook: { url: 'https://confdesk.example/webhooks/platform/T1', header: 'X-Secret', secret: true },
   };
   const deps: WorkspaceSetupDeps = {
     teamName: 'Acme',
-    notStarted: () => (o.notStarted ? md`${o.notStarted}` : undefined),
+    notStarted: (locale) => {
+      languages.notStarted.push(locale);
+      return o.notStarted ? md`${o.notStarted}` : undefined;
+    },
     summary: async () => undefined,
-    save: async (settings, by) => {
+    save: async (settings, by, locale) => {
       saves.push({ settings, by });
+      languages.saved.push(locale);
       return answer;
     },
     logger: silent,
   };
-  return { deps, saves, refuse: (problem: string) => (answer = { ok: false, problem: md`${problem}` }) };
+  return {
+    deps,
+    saves,
+    languages,
+    refuse: (problem: string) => (answer = { ok: false, problem: md`${problem}` }),
+  };
 }
 
 /** What `registerSetupOnly` adds to the tables, by kind and id. */
@@ -214,6 +225,47 @@ describe('the settings form', () => {
     expect(JSON.stringify(forged.acks.given)).toContain('Only this workspace');
     expect(saves).toEqual([]);
     expect(slack.callsOf('views.update')).toEqual([]);
+  });
+});
+
+describe('the settings in a French admin’s language', () => {
+  it('answers a form with mistakes inline in French, and asks the save to say why not in French', async () => {
+    const slack = slackOf('fr-FR');
+    const { deps, languages } = setupDeps();
+    const bad = submitted(slack, {
+      user: people.admin.id,
+      callbackId: ids.views.workspaceSettings,
+      values: settingsValues({ url: 'not a url', token: 'tok' }),
+    });
+    await handleSettingsSubmit(deps)(bad.args);
+    expect(bad.acks.given).toEqual([
+      {
+        response_action: 'errors',
+        errors: expect.objectContaining({
+          platform_url: expect.stringMatching(/^Saisissez l’adresse de la plateforme/),
+        }),
+      },
+    ]);
+    const good = submitted(slack, {
+      user: people.admin.id,
+      viewId: 'VSET',
+      callbackId: ids.views.workspaceSettings,
+      values: settingsValues({ url: 'https://video.example', token: 'tok' }),
+    });
+    await handleSettingsSubmit(deps)(good.args);
+    await eventually(() => expect(languages.saved).toEqual(['fr']));
+  });
+
+  it('a not-set-up workspace’s commands answer in French, the start’s failure asked in French', async () => {
+    const { command } = setupOnly(setupDeps().deps);
+    const slack = slackOf('fr-FR');
+    const member = slash(slack, { user: people.alice.id, text: 'list', command: '/ticket' });
+    await command(`command ${ids.commands.ticket}`)(member.args);
+    expect(JSON.stringify(member.acks.given)).toContain('demandez à un administrateur');
+    const failed = setupDeps({ notStarted: 'its store could not open' });
+    const asked = slash(slack, { user: people.alice.id, text: 'list', command: '/ticket' });
+    await setupOnly(failed.deps).command(`command ${ids.commands.ticket}`)(asked.args);
+    expect(failed.languages.notStarted).toEqual(['fr']);
   });
 });
 
