@@ -212,6 +212,23 @@ export const en = {
     'You cannot share this media: only its owner, the members of its group and video platform admins can share it.',
   'policy.ticket.create-admins':
     'You cannot create tickets: in this workspace only video platform admins can (the workspace’s confdesk settings).',
+  // The platform client's schema problems shown inline in forms (slack/input/view-state.ts problemOf),
+  // by their English; one not here is shown as the schema says it in English, as `invalid` in French.
+  'common.problem.invalid': 'This value is not valid.',
+  'common.problem.length2to255': 'Must be 2 to 255 characters',
+  'common.problem.max300': 'Must be at most 300 characters',
+  'common.problem.max255': 'Must be at most 255 characters',
+  'common.problem.pin': 'May contain only digits, * and #',
+  'common.problem.minutes': 'Expected a number of minutes',
+  'common.problem.wholeMinutes': 'Expected whole minutes',
+  'common.problem.atLeastOneMinute': 'Must be at least 1 minute',
+  'common.problem.oneToSixtyMinutes': 'Must be 1 to 60 minutes',
+  'common.problem.serviceKey': 'Expected a 32-character lowercase service key',
+  'common.problem.email': 'Expected an e-mail address such as name@example.com',
+  'common.problem.phone': 'Expected an international phone number such as +33612345678',
+  'common.problem.numericId': 'Expected a numeric id',
+  'common.problem.notEmail': '"{value}" is not a valid e-mail',
+  'common.problem.neither': '"{value}" is neither an e-mail nor an international phone number (+33612345678)',
 } as const;
 
 export const fr: Readonly<Record<keyof typeof en, string>> = {
@@ -424,4 +441,20 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
     'Vous ne pouvez pas partager ce média\u202f: seuls son propriétaire, les membres de son groupe et les administrateurs de la plateforme vidéo peuvent le partager.',
   'policy.ticket.create-admins':
     'Vous ne pouvez pas créer de tickets\u202f: dans cet espace de travail, seuls les administrateurs de la plateforme vidéo le peuvent (réglages confdesk de l’espace de travail).',
+  'common.problem.invalid': 'Cette valeur n’est pas valide.',
+  'common.problem.length2to255': 'Doit compter de 2 à 255 caractères',
+  'common.problem.max300': 'Doit compter 300 caractères au plus',
+  'common.problem.max255': 'Doit compter 255 caractères au plus',
+  'common.problem.pin': 'Ne peut contenir que des chiffres, * et #',
+  'common.problem.minutes': 'Un nombre de minutes est attendu',
+  'common.problem.wholeMinutes': 'Un nombre entier de minutes est attendu',
+  'common.problem.atLeastOneMinute': 'Doit être d’au moins 1 minute',
+  'common.problem.oneToSixtyMinutes': 'Doit être de 1 à 60 minutes',
+  'common.problem.serviceKey': 'Une clé de service de 32 caractères en minuscules est attendue',
+  'common.problem.email': 'Une adresse e-mail est attendue, par exemple name@example.com',
+  'common.problem.phone': 'Un numéro de téléphone international est attendu, par exemple +33612345678',
+  'common.problem.numericId': 'Un numéro est attendu',
+  'common.problem.notEmail': '«\u202f{value}\u202f» n’est pas un e-mail valide',
+  'common.problem.neither':
+    '«\u202f{value}\u202f» n’est ni un e-mail ni un numéro de téléphone international (+33612345678)',
 };

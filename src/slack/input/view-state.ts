@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { noChoice } from '../../blocks/options.js';
+import { tPlain } from '../../blocks/text.js';
+import type { MessageKey } from '../../i18n/catalog.js';
+import type { Locale } from '../../i18n/locale.js';
 
 /** The parts of a submitted view's state the forms use (Slack's `view.state.values`). */
 const element = z.looseObject({
@@ -53,10 +56,46 @@ export function viewState(raw: unknown) {
   };
 }
 
-/** The first problem a schema finds in a value, capitalised for an inline error; undefined when valid. */
-export function problemOf(schema: z.ZodType, value: unknown): string | undefined {
+/** The schema problems a form can show, by their English (capitalised), and their catalog message. */
+const knownProblems = [
+  'common.problem.length2to255',
+  'common.problem.max300',
+  'common.problem.max255',
+  'common.problem.pin',
+  'common.problem.minutes',
+  'common.problem.wholeMinutes',
+  'common.problem.atLeastOneMinute',
+  'common.problem.oneToSixtyMinutes',
+  'common.problem.serviceKey',
+  'common.problem.email',
+  'common.problem.phone',
+  'common.problem.numericId',
+] as const satisfies readonly MessageKey[];
+const keyOfProblem = new Map<string, MessageKey>(knownProblems.map((k) => [tPlain('en', k), k]));
+/** The participants' problems, which name the value typed. */
+const valueProblems: readonly [RegExp, MessageKey][] = [
+  [/^"(.*)" is not a valid e-mail$/s, 'common.problem.notEmail'],
+  [
+    /^"(.*)" is neither an e-mail nor an international phone number \(\+33612345678\)$/s,
+    'common.problem.neither',
+  ],
+];
+
+/**
+ * The first problem a schema finds in a value, capitalised for an inline error, in `locale` (a known
+ * one through the catalog; another one in English as the schema says it, or French's "not valid");
+ * undefined when valid.
+ */
+export function problemOf(schema: z.ZodType, value: unknown, locale: Locale): string | undefined {
   const r = schema.safeParse(value);
   if (r.success) return undefined;
-  const message = r.error.issues[0]?.message ?? 'is not valid';
-  return message.charAt(0).toUpperCase() + message.slice(1);
+  const raw = r.error.issues[0]?.message ?? 'is not valid';
+  const message = raw.charAt(0).toUpperCase() + raw.slice(1);
+  const key = keyOfProblem.get(message);
+  if (key) return tPlain(locale, key);
+  for (const [pattern, k] of valueProblems) {
+    const m = pattern.exec(message);
+    if (m) return tPlain(locale, k, { value: m[1] ?? '' });
+  }
+  return locale === 'en' ? message : tPlain(locale, 'common.problem.invalid');
 }

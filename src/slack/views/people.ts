@@ -53,9 +53,9 @@ export function readPersonCreate(
   if (!password) errors[p.password] = say('people.problem.password');
   if (!values.email && !values.cellPhone) errors[p.email] = say('people.problem.emailOrPhone');
   // The rules are the endpoint's (`createUser`); what they find is said in the admin's language.
-  if (values.email && problemOf(createRules.email, values.email))
+  if (values.email && problemOf(createRules.email, values.email, 'en'))
     errors[p.email] = say('people.problem.email');
-  if (values.cellPhone && problemOf(createRules.cellPhone, values.cellPhone))
+  if (values.cellPhone && problemOf(createRules.cellPhone, values.cellPhone, 'en'))
     errors[p.cellPhone] = say('people.problem.cellPhone');
   return Object.keys(errors).length ? { ok: false, values, errors } : { ok: true, values, password };
 }

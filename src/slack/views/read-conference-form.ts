@@ -52,7 +52,7 @@ export function readConferenceForm(
   const errors: Record<string, string> = {};
   const check = (blockId: string, schema: z.ZodType, value: unknown) => {
     if (value === undefined) return;
-    const p = problemOf(schema, value);
+    const p = problemOf(schema, value, locale);
     if (p) errors[blockId] = p;
   };
   if (mode === 'create' && !values.channel)

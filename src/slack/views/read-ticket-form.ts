@@ -78,13 +78,13 @@ export function readTicketForm(rawState: unknown, locale: Locale): TicketFormRea
   if (!values.channel) errors[f.channel] = tPlain(locale, 'ticketForm.problem.channel');
   if (values.emails.length === 0 && values.phones.length === 0)
     errors[f.emails] = tPlain(locale, 'ticketForm.problem.contact');
-  if (values.emails.length) check(f.emails, problemOf(rules.emails, values.emails));
-  if (values.phones.length) check(f.phones, problemOf(rules.phones, values.phones));
-  if (values.duration !== undefined) check(f.duration, problemOf(rules.duration, values.duration));
-  if (values.reminder !== undefined) check(f.reminder, problemOf(rules.reminder, values.reminder));
-  if (values.country) check(f.country, problemOf(rules.country, values.country));
-  if (values.serviceKey) check(f.serviceKey, problemOf(rules.serviceKey, values.serviceKey));
+  if (values.emails.length) check(f.emails, problemOf(rules.emails, values.emails, 'en'));
+  if (values.phones.length) check(f.phones, problemOf(rules.phones, values.phones, 'en'));
+  if (values.duration !== undefined) check(f.duration, problemOf(rules.duration, values.duration, 'en'));
+  if (values.reminder !== undefined) check(f.reminder, problemOf(rules.reminder, values.reminder, 'en'));
+  if (values.country) check(f.country, problemOf(rules.country, values.country, 'en'));
+  if (values.serviceKey) check(f.serviceKey, problemOf(rules.serviceKey, values.serviceKey, 'en'));
   for (const k of ['agentTemplateId', 'requestorTemplateId'] as const)
-    if (values[k] !== undefined) check(f[k], problemOf(rules[k], values[k]));
+    if (values[k] !== undefined) check(f[k], problemOf(rules[k], values[k], 'en'));
   return Object.keys(errors).length ? { ok: false, errors, values } : { ok: true, values };
 }
