@@ -127,7 +127,9 @@ describe('/conference when the platform or Slack misbehave', () => {
 
   it('gives a short reference id for an unexpected failure', async () => {
     f = await startBot();
-    f.slack.failNext('users.info', { kind: 'error', error: 'fatal_error' });
+    // Every users.info of this request fails: the person's language (English then) and their profile,
+    // whose failure is the unexpected one.
+    f.slack.failNext('users.info', { kind: 'error', error: 'fatal_error' }, 10);
     await f.command('jane.doe@example.com tomorrow 3pm "Unexpected"');
     const reply = await replyContaining(f, 'reference');
     expect(reply.body.text).toMatch(/reference `[0-9A-F]{6}`/);

@@ -173,13 +173,13 @@ export const handleConferenceEdit =
  * (the trigger) and say it in the modal; Recordings & snapshots says it itself.
  */
 export function registerConferenceActions(routes: ActionRoutes, deps: ConferenceDeps): void {
-  const working = { working: phrase('working.working'), locale: deps.locales.person };
+  const working = { working: phrase('working.working') };
   routes.on(ids.actions.conferenceDelete, handleConferenceDelete(deps), working);
-  routes.on(ids.actions.conferenceMedia, handleConferenceMedia(deps), { locale: deps.locales.person });
+  routes.on(ids.actions.conferenceMedia, handleConferenceMedia(deps));
   routes.on(ids.actions.conferenceShow, handleConferenceShow(deps), working);
   routes.on(ids.actions.conferenceShowPage, handleConferenceShowPage(deps), working);
   routes.on(ids.actions.conferenceJoin, handleConferenceJoin(deps), working);
   routes.on(ids.actions.conferencePage, handleConferencePage(deps), working);
-  routes.on(ids.actions.conferenceOpenForm, handleConferenceOpenForm(deps), { locale: deps.locales.person });
-  routes.on(ids.actions.conferenceEdit, handleConferenceEdit(deps), { locale: deps.locales.person });
+  routes.on(ids.actions.conferenceOpenForm, handleConferenceOpenForm(deps));
+  routes.on(ids.actions.conferenceEdit, handleConferenceEdit(deps));
 }

@@ -11,5 +11,5 @@ export const handleConferenceNewButton =
     openConferenceForm(deps, client, triggerId, { user, channel, log });
 
 export function registerConferenceNewButton(routes: ActionRoutes, deps: ConferenceDeps): void {
-  routes.on(ids.actions.conferenceNew, handleConferenceNewButton(deps), { locale: deps.locales.person });
+  routes.on(ids.actions.conferenceNew, handleConferenceNewButton(deps));
 }

@@ -222,18 +222,15 @@ export const handleGroupMembersPage =
 
 /** Registers the People and Groups screens' clicks, and the Home's doors to them. */
 export function registerPeopleActions(routes: ActionRoutes, deps: PeopleDeps): void {
-  // A failure is told in the clicker's language.
-  const locale = deps.locales.person;
-  routes.on(ids.actions.peopleOpen, handlePeopleOpen(deps), { locale });
-  routes.on(ids.actions.groupsOpen, handleGroupsOpen(deps), { locale });
+  routes.on(ids.actions.peopleOpen, handlePeopleOpen(deps));
+  routes.on(ids.actions.groupsOpen, handleGroupsOpen(deps));
   routes.on(ids.actions.passwordResetOwn, handlePasswordResetOwn(deps), {
     working: phrase('working.sendingPasswordReset'),
-    locale,
   });
-  routes.on(ids.actions.peopleSearch, handlePeopleSearch(deps), { locale });
-  routes.on(ids.actions.peoplePage, handlePeoplePage(deps), { locale });
-  routes.on(ids.actions.personMenu, handlePersonMenu(deps), { locale });
-  routes.on(ids.actions.personNew, handlePersonNew(deps), { locale });
-  routes.on(ids.actions.groupMembers, handleGroupMembers(deps), { locale });
-  routes.on(ids.actions.groupMembersPage, handleGroupMembersPage(deps), { locale });
+  routes.on(ids.actions.peopleSearch, handlePeopleSearch(deps));
+  routes.on(ids.actions.peoplePage, handlePeoplePage(deps));
+  routes.on(ids.actions.personMenu, handlePersonMenu(deps));
+  routes.on(ids.actions.personNew, handlePersonNew(deps));
+  routes.on(ids.actions.groupMembers, handleGroupMembers(deps));
+  routes.on(ids.actions.groupMembersPage, handleGroupMembersPage(deps));
 }

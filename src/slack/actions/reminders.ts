@@ -34,7 +34,7 @@ export const handleReminderLead =
   };
 
 export function registerReminderActions(routes: ActionRoutes, deps: ReminderDeps): void {
-  routes.on(ids.actions.reminderLead, handleReminderLead(deps), { locale: deps.locales.person });
+  routes.on(ids.actions.reminderLead, handleReminderLead(deps));
   // A reminder's Join is a link: Slack opens it; the click is only acked.
   routes.on(ids.actions.reminderJoin, async () => undefined);
 }

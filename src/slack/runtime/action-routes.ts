@@ -51,8 +51,6 @@ interface Route {
   working?: WorkingAction | undefined;
   /** Runs after a failure was told (e.g. re-render the card the click was refused on). */
   afterReply?: ((c: Click, error: unknown) => Promise<unknown>) | undefined;
-  /** The clicker's language, that a failure is told in (unset: English). */
-  locale?: ((user: string) => Promise<Locale>) | undefined;
 }
 
 /**
@@ -145,7 +143,6 @@ export class ActionRoutes {
             .then(() => route.run(click))
             .catch(async (error: unknown) => {
               const viewId = click.view?.id;
-              const locale = await route.locale?.(click.user).catch(() => undefined);
               await replyError(
                 viewId
                   ? {
