@@ -180,10 +180,6 @@ export function vouchedPerson(inputs: Record<string, unknown>): string | undefin
   return context.success ? context.data.id : undefined;
 }
 
-/** The failure when no vouched person is there: what a workflow builder does about it. */
-export const runAsMissing =
-  'confdesk acts only for a person Slack vouches for, with their own rights on the video platform. In Workflow Builder, set this step’s “Run as” input to “Person who used this workflow” (or to the person who clicked a button in an earlier step); a user typed into another input does not count.';
-
 const text = (label: string, max = 255) =>
   z
     .string({ error: `${label} is missing` })
@@ -267,10 +263,8 @@ export const moveStepInputs = z.object({
   }),
 });
 
-/** The first problem of a failed read, as a sentence for the workflow builder. */
-export const inputProblem = (error: z.ZodError): string => {
+/** The first problem of a failed read: the input's name and the schema's words for it (English). */
+export const inputProblem = (error: z.ZodError): { field: string; message: string } => {
   const issue = error.issues[0];
-  const field = issue?.path.join('.') ?? '';
-  const message = issue?.message ?? 'an input is not valid';
-  return `The step’s input “${field}” is not valid: ${message}. Check it in Workflow Builder.`;
+  return { field: issue?.path.join('.') ?? '', message: issue?.message ?? 'an input is not valid' };
 };

@@ -1,4 +1,7 @@
-import { type Mrkdwn, md } from '../blocks/mrkdwn.js';
+import type { Mrkdwn } from '../blocks/mrkdwn.js';
+import { t, tPlain } from '../blocks/text.js';
+import { en, type MessageKey } from '../i18n/en.js';
+import type { Locale } from '../i18n/locale.js';
 /**
  * The fields of a create the platform did not keep: several create parameters are guesses
  * (platform-facts.md, "Not published"), and a platform that ignores an unknown parameter answers
@@ -90,9 +93,13 @@ export function shownAsSent(record: unknown, fields: SentField[]): boolean {
 }
 
 /** The sentence for the person's confirmation, or undefined when everything was kept (or unknown). */
-export function notKeptNotice(labels: string[]): Mrkdwn | undefined {
+export function notKeptNotice(locale: Locale, labels: string[]): Mrkdwn | undefined {
   if (!labels.length) return undefined;
-  return md`:warning: The platform did not keep: ${[...new Set(labels)].join(', ')}. Check ${labels.length > 1 ? 'them' : 'it'} on the platform; confdesk's log tells an administrator which parameter was ignored.`;
+  const named = [...new Set(labels)].map((label) => {
+    const key = `common.field.${label.replace(/ (\w)/g, (_, c: string) => c.toUpperCase())}`;
+    return key in en ? tPlain(locale, key as MessageKey) : label;
+  });
+  return t(locale, 'common.notKept', { fields: named.join(', '), count: labels.length });
 }
 
 /** The wire names of fields not kept, as `findings.dropped` records them (the endpoint table's `wire`). */

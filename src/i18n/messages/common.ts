@@ -229,6 +229,33 @@ export const en = {
   'common.problem.numericId': 'Expected a numeric id',
   'common.problem.notEmail': '"{value}" is not a valid e-mail',
   'common.problem.neither': '"{value}" is neither an e-mail nor an international phone number (+33612345678)',
+  // A create's fields the platform did not keep (services/fields-not-kept.ts), by the label sent.
+  'common.field.name': 'name',
+  'common.field.message': 'message',
+  'common.field.startTime': 'start time',
+  'common.field.duration': 'duration',
+  'common.field.reminder': 'reminder',
+  'common.field.template': 'template',
+  'common.field.language': 'language',
+  'common.field.entryMode': 'entry mode',
+  'common.field.moderator': 'moderator',
+  'common.field.group': 'group',
+  'common.field.agent': 'agent',
+  'common.field.reference': 'reference',
+  'common.field.type': 'type',
+  'common.field.subject': 'subject',
+  'common.field.description': 'description',
+  'common.field.requestorName': 'requestor name',
+  'common.field.requestorFirstName': 'requestor first name',
+  'common.field.company': 'company',
+  'common.field.gender': 'gender',
+  'common.field.country': 'country',
+  'common.notKept':
+    ":warning: The platform did not keep: {fields}. Check {count, plural, one {it} other {them}} on the platform; confdesk's log tells an administrator which parameter was ignored.",
+  // The Workflow Builder steps' own failures (slack/runtime/step-runner.ts, slack/input/step-inputs.ts).
+  'step.runAsMissing':
+    'confdesk acts only for a person Slack vouches for, with their own rights on the video platform. In Workflow Builder, set this step’s “Run as” input to “Person who used this workflow” (or to the person who clicked a button in an earlier step); a user typed into another input does not count.',
+  'step.inputProblem': 'The step’s input “{field}” is not valid: {message}. Check it in Workflow Builder.',
 } as const;
 
 export const fr: Readonly<Record<keyof typeof en, string>> = {
@@ -457,4 +484,30 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
   'common.problem.notEmail': '«\u202f{value}\u202f» n’est pas un e-mail valide',
   'common.problem.neither':
     '«\u202f{value}\u202f» n’est ni un e-mail ni un numéro de téléphone international (+33612345678)',
+  'common.field.name': 'nom',
+  'common.field.message': 'message',
+  'common.field.startTime': 'heure de début',
+  'common.field.duration': 'durée',
+  'common.field.reminder': 'rappel',
+  'common.field.template': 'modèle',
+  'common.field.language': 'langue',
+  'common.field.entryMode': 'mode d’entrée',
+  'common.field.moderator': 'modérateur',
+  'common.field.group': 'groupe',
+  'common.field.agent': 'agent',
+  'common.field.reference': 'référence',
+  'common.field.type': 'type',
+  'common.field.subject': 'sujet',
+  'common.field.description': 'description',
+  'common.field.requestorName': 'nom du demandeur',
+  'common.field.requestorFirstName': 'prénom du demandeur',
+  'common.field.company': 'société',
+  'common.field.gender': 'civilité',
+  'common.field.country': 'pays',
+  'common.notKept':
+    ':warning: La plateforme n’a pas gardé\u202f: {fields}. Vérifiez-{count, plural, one {le} other {les}} sur la plateforme\u202f; le journal de confdesk indique à un administrateur quel paramètre a été ignoré.',
+  'step.runAsMissing':
+    'confdesk n’agit que pour une personne dont Slack se porte garant, avec ses propres droits sur la plateforme vidéo. Dans Workflow Builder, réglez l’entrée «\u202fRun as\u202f» de cette étape sur «\u202fPerson who used this workflow\u202f» (ou sur la personne qui a cliqué un bouton dans une étape précédente)\u202f; un utilisateur saisi dans une autre entrée ne compte pas.',
+  'step.inputProblem':
+    'L’entrée «\u202f{field}\u202f» de l’étape n’est pas valide\u202f: {message}. Vérifiez-la dans Workflow Builder.',
 };

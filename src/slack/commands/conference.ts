@@ -109,7 +109,7 @@ async function createFromText(
   });
   // The platform has it now: a failure from here on concerns only the card, and is said so.
   // A field the platform silently dropped is said too, never lost.
-  const dropped = notKeptNotice(conference.notKept);
+  const dropped = notKeptNotice(locale, conference.notKept);
   let problem: Mrkdwn;
   try {
     if (await postConferenceCard(deps, cmd.channel, conference))

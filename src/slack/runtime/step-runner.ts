@@ -1,5 +1,6 @@
 import type { AllMiddlewareArgs, SlackEventMiddlewareArgs } from '@slack/bolt';
-import { runAsMissing, vouchedPerson } from '../../domain/workflow-steps.js';
+import { tPlain } from '../../blocks/text.js';
+import { vouchedPerson } from '../../domain/workflow-steps.js';
 import type { Locale } from '../../i18n/locale.js';
 import type { Logger } from '../../observability/logger.js';
 import { withGrantDeadline } from '../../platform/grant-deadline.js';
@@ -42,7 +43,7 @@ export async function runStep(
   const log = o.logger.child({ step: event.function?.callback_id, execution: event.function_execution_id });
   const person = vouchedPerson(inputs);
   let outcome: { outputs: StepOutputs } | { error: string };
-  if (!person) outcome = { error: runAsMissing };
+  if (!person) outcome = { error: tPlain(o.locale ?? 'en', 'step.runAsMissing') };
   else {
     try {
       const outputs = await withGrantDeadline(o.grantMs ?? defaultStepGrantMs, () =>

@@ -89,7 +89,7 @@ async function save(
     extra = card.blocks;
   }
   // A field the platform silently dropped is said, never lost (findings has it for the doctor).
-  const dropped = 'notKept' in conference ? notKeptNotice(conference.notKept as string[]) : undefined;
+  const dropped = 'notKept' in conference ? notKeptNotice(locale, conference.notKept as string[]) : undefined;
   const title = tPlain(locale, titles[meta.mode]);
   await show(
     buildResultView(locale, title, buildConferenceOutcome(locale, conference, outcome, dropped), extra),

@@ -80,7 +80,7 @@ export const handleTicketForm =
           extra = card.blocks;
         }
         // A field the platform silently dropped is said, never lost (findings has it for the doctor).
-        const dropped = notKeptNotice(ticket.notKept);
+        const dropped = notKeptNotice(locale, ticket.notKept);
         // Not through `again`: the ticket exists, and the form would say that nothing was created.
         await show(
           buildResultView(
