@@ -1,8 +1,7 @@
 import type { Locale } from '../i18n/locale.js';
-import { dateAt } from './digest.js';
 import { type TextMessage, textMessage } from './kit.js';
 import { channelLink, joinMd, type Mrkdwn, md, mention } from './mrkdwn.js';
-import { t, tPlain } from './text.js';
+import { dateAt, t, tPlain } from './text.js';
 
 /*
  * The private replies of `/conference digest` and of the digest form.

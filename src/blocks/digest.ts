@@ -1,13 +1,14 @@
 import { DateTime } from 'luxon';
 import { type DayStatistics, type DigestData, type Metric, metrics } from '../domain/digest.js';
-import { isKnownState, stateIcon } from '../domain/ticket-workflow.js';
+import { stateIcon } from '../domain/ticket-workflow.js';
 import { formatMinutes as formatMinutesIn, formatNumber } from '../i18n/format.js';
 import type { Locale } from '../i18n/locale.js';
 import { formatMinutes, humanSize } from './format.js';
 import { type Block, context, type MessagePayload, message, mrkdwn, plain, section } from './kit.js';
 import { limits } from './limits.js';
-import { clipPlain, date, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
-import { t, tPlain } from './text.js';
+import { clipPlain, escaped, joinMd, type Mrkdwn, md } from './mrkdwn.js';
+import { dateAt, t, tPlain } from './text.js';
+import { stateLabel } from './ticket-labels.js';
 
 /** What people call each metric (the digest's and App Home's), in English. */
 export const metricLabels: Record<Metric, string> = {
@@ -134,14 +135,6 @@ function ranked(locale: Locale, title: string, rows: { name: string; n: number }
   return section(md`*${title}*\n${joinMd(parts, ' · ')}`);
 }
 
-/** A ticket's state as the channel reads it (its label; the raw value for a state the bot does not know). */
-export const stateLabel = (locale: Locale, state: string | undefined): string =>
-  state === undefined
-    ? tPlain(locale, 'digest.state.unknown')
-    : isKnownState(state)
-      ? tPlain(locale, `digest.state.${state}`)
-      : state;
-
 function ticketBlocks(locale: Locale, data: DigestData): Block[] {
   const r = data.report as Record<string, unknown> | undefined;
   if (!r) return [section(t(locale, 'digest.tickets.unavailable'))];
@@ -173,10 +166,6 @@ function ticketBlocks(locale: Locale, data: DigestData): Block[] {
   for (const b of [agents, groups]) if (b) blocks.push(b);
   return blocks;
 }
-
-/** A Slack date token (`{date_short_pretty} at {time}`) whose words are `locale`'s. */
-export const dateAt = (locale: Locale, at: Date): Mrkdwn =>
-  date(locale, at, tPlain(locale, 'digest.slackDateAt'));
 
 /**
  * The daily digest message, in the channel's language (`o.locale`): the six metrics with their change

@@ -1,10 +1,9 @@
 import type { Check, DoctorReport, Section } from '../domain/doctor-report.js';
 import type { Locale } from '../i18n/locale.js';
-import { dateAt } from './digest.js';
 import { type Block, context, type MessagePayload, message, plain, section } from './kit.js';
 import { limits } from './limits.js';
 import { joinMd, md } from './mrkdwn.js';
-import { t, tPlain } from './text.js';
+import { dateAt, t, tPlain } from './text.js';
 
 /*
  * The doctor's report for a platform admin, privately in Slack: one section per part, one line per

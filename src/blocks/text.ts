@@ -1,6 +1,6 @@
 import { compileMessage, formatPlain, type MessageKey, type MessageValue } from '../i18n/catalog.js';
 import type { Locale } from '../i18n/locale.js';
-import { fromMessage, type MdValue, Mrkdwn } from './mrkdwn.js';
+import { date, fromMessage, type MdValue, Mrkdwn } from './mrkdwn.js';
 
 /*
  * The catalogs' messages as the builders use them. `t` gives mrkdwn: the message's own text is
@@ -47,3 +47,6 @@ export const phrase = (key: MessageKey, values?: Readonly<Record<string, TValue>
 /** `said` in `locale`: a `Phrase` written there, mrkdwn already written (in English) as it is. */
 export const sayIn = (locale: Locale, said: Phrase | Mrkdwn): Mrkdwn =>
   said instanceof Mrkdwn ? said : t(locale, said.key, said.values);
+
+/** A Slack date token with its time (`{date_short_pretty} at {time}`), its words `locale`'s. */
+export const dateAt = (locale: Locale, at: Date): Mrkdwn => date(locale, at, tPlain(locale, 'common.dateAt'));

@@ -31,8 +31,8 @@ import {
   md,
   mention,
 } from './mrkdwn.js';
-import { t as say, tPlain } from './text.js';
-import { dateTimeFormat, eventLabel, moveLabel, sourceLabel, stateLabel } from './ticket-labels.js';
+import { dateAt, t as say, tPlain } from './text.js';
+import { eventLabel, moveLabel, sourceLabel, stateLabel } from './ticket-labels.js';
 
 const titleOf = (t: TicketSummary) =>
   [t.reference ?? `Ticket ${t.id}`, t.subject].filter((x): x is string => Boolean(x)).join(' — ');
@@ -132,7 +132,7 @@ export function buildTicketCard(locale: Locale, t: TicketSummary): MessagePayloa
             ? clipPlain(t.group.name ?? tPlain(locale, 'ticket.card.groupNumber', { id: t.group.id }), 200)
             : say(locale, 'ticket.card.none'),
         ),
-        field(label('ticket.card.start'), t.start ? date(locale, t.start, dateTimeFormat(locale)) : notSet),
+        field(label('ticket.card.start'), t.start ? dateAt(locale, t.start) : notSet),
         field(label('ticket.card.duration'), t.duration ? formatMinutes(t.duration) : notSet),
       ],
     },
@@ -282,7 +282,7 @@ export function buildTicketList(
       [
         stateLabel(locale, t.state),
         t.agent ? clipPlain(t.agent.label, 200) : tPlain(locale, 'ticket.page.unassigned'),
-        ...(t.start ? [date(locale, t.start, dateTimeFormat(locale))] : []),
+        ...(t.start ? [dateAt(locale, t.start)] : []),
       ],
       ' · ',
     );

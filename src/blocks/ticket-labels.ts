@@ -34,6 +34,3 @@ export const fieldLabel = (locale: Locale, field: string): string =>
 /** A card's move as its button says it (`assign` → «Prendre en charge»). */
 export const moveLabel = (locale: Locale, move: Pick<TicketMove, 'id' | 'label'>): string =>
   labelOf(locale, 'ticket.move.', move.id) ?? move.label;
-
-/** The format of Slack's date token with a time (Slack writes the date and time in the reader's language). */
-export const dateTimeFormat = (locale: Locale): string => tPlain(locale, 'ticket.card.dateFormat');

@@ -5,13 +5,13 @@ import type { TicketSummary } from '../domain/ticket.js';
 import { stateIcon } from '../domain/ticket-workflow.js';
 import type { Locale } from '../i18n/locale.js';
 import { conferenceButtons, whenText } from './conference-card.js';
-import { dateAt, stateLabel } from './digest.js';
 import { ids } from './ids.js';
 import { actions, button, context, section } from './kit.js';
 import { mediaLine } from './media.js';
 import { clipPlain, date, empty, joinMd, md } from './mrkdwn.js';
-import { tPlain, t as tr } from './text.js';
+import { dateAt, tPlain, t as tr } from './text.js';
 import { ticketMoveButtons, ticketTitle, ticketToolButtons } from './ticket-card.js';
+import { stateLabel } from './ticket-labels.js';
 
 /*
  * A pasted link's compact card (`chat.unfurl`): what everyone in the channel sees under the message,

@@ -256,6 +256,8 @@ export const en = {
   'step.runAsMissing':
     'confdesk acts only for a person Slack vouches for, with their own rights on the video platform. In Workflow Builder, set this step’s “Run as” input to “Person who used this workflow” (or to the person who clicked a button in an earlier step); a user typed into another input does not count.',
   'step.inputProblem': 'The step’s input “{field}” is not valid: {message}. Check it in Workflow Builder.',
+  // A Slack date token's format with a time (Slack writes the date and the time in the reader's language).
+  'common.dateAt': "'{date_short_pretty}' at '{time}'",
 } as const;
 
 export const fr: Readonly<Record<keyof typeof en, string>> = {
@@ -510,4 +512,5 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
     'confdesk n’agit que pour une personne dont Slack se porte garant, avec ses propres droits sur la plateforme vidéo. Dans Workflow Builder, réglez l’entrée «\u202fRun as\u202f» de cette étape sur «\u202fPerson who used this workflow\u202f» (ou sur la personne qui a cliqué un bouton dans une étape précédente)\u202f; un utilisateur saisi dans une autre entrée ne compte pas.',
   'step.inputProblem':
     'L’entrée «\u202f{field}\u202f» de l’étape n’est pas valide\u202f: {message}. Vérifiez-la dans Workflow Builder.',
+  'common.dateAt': "'{date_short_pretty}' à '{time}'",
 };

@@ -106,7 +106,6 @@ export const en = {
   'ticket.card.fallback': '{title}: {state}',
   'ticket.card.fallbackUnknown': '{title}: unknown state',
   // Slack's date token's format (Slack writes the date and the time in the reader's language).
-  'ticket.card.dateFormat': "'{date_short_pretty}' at '{time}'",
   'ticket.deleted.fallback': '{title}: deleted',
   'ticket.deleted.text': '~{title}~\n:wastebasket: Deleted by {user}.',
   // The state broadcast in a channel that asked for it.
@@ -286,7 +285,6 @@ export const fr: Readonly<Record<keyof typeof en, string>> = {
   'ticket.card.updated': 'mis à jour {date}',
   'ticket.card.fallback': '{title}\u202f: {state}',
   'ticket.card.fallbackUnknown': '{title}\u202f: état inconnu',
-  'ticket.card.dateFormat': "'{date_short_pretty}' à '{time}'",
   'ticket.deleted.fallback': '{title}\u202f: supprimé',
   'ticket.deleted.text': '~{title}~\n:wastebasket: Supprimé par {user}.',
   'ticket.broadcast': '{ticket} passe à l’état *{to}* (il était {from}).',
