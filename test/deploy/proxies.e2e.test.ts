@@ -498,7 +498,10 @@ async function checkFront(front: Front, proxy: 'nginx' | 'caddy', mode: 'single'
     headers: json,
     body: Buffer.alloc(2 * 1024 * 1024, 'a'),
   }).catch(refusal);
-  expect(big.status, big.body).toBe(413);
+  // Caddy answers its 413 from the headers and closes without reading the body: a client still
+  // writing may see the reset before the answer (seen once in CI under load); never the bot's answer.
+  if (proxy === 'nginx') expect(big.status, big.body).toBe(413);
+  else expect([0, 413], big.body).toContain(big.status);
   const atLimit = await call(front, 'POST', '/slack/events', {
     headers: json,
     body: Buffer.alloc(1_000_000, 'a'),
